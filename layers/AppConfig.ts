@@ -1,0 +1,93 @@
+/**
+ * Service configuration, read once from the environment through Effect `Config`
+ * and validated at start-up (a bad value stops the server with a clear message).
+ */
+import { createHash, hkdfSync } from "node:crypto"
+import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
+
+/** The configuration the service runs with. Secrets are `Redacted` (never logged). */
+export interface AppConfigShape {
+  /** TCP port, default 3000. */
+  readonly port: number
+  /** Listen address, default 127.0.0.1. */
+  readonly host: string
+  /** PostgreSQL URL; none → embedded PGlite. */
+  readonly databaseUrl: Option.Option<Redacted.Redacted>
+  /** Embedded database directory (default `./.data`; `memory://` = throwaway). */
+  readonly dataDir: string
+  /** Deployment environment an API key must belong to (spec §5.3), default `development`. */
+  readonly environment: string
+  /** Exact origins allowed for browser commands; empty = only the request's own origin. */
+  readonly allowedOrigins: ReadonlyArray<string>
+  /** `Secure` attribute on the session cookie (turn off only for local http). */
+  readonly cookieSecure: boolean
+  /** Session lifetime in seconds (default 12 h). */
+  readonly sessionTtlSeconds: number
+  /** How recent a session's authentication must be for sensitive actions, in seconds (default 15 min). */
+  readonly recentAuthSeconds: number
+  /** Build version reported in `meta.buildVersion`. */
+  readonly buildVersion: string
+  /** Keys derived from `APP_SECRET` (HKDF-SHA256), one per purpose. */
+  readonly keys: {
+    readonly apiKeyVerifier: Redacted.Redacted<Buffer>
+    readonly cursor: Redacted.Redacted<Buffer>
+  }
+  /** True when `APP_SECRET` was not set and the development secret is in use. */
+  readonly insecureDevelopmentSecret: boolean
+}
+
+/** The service configuration. */
+export class AppConfig extends Context.Tag("agent-directory/AppConfig")<AppConfig, AppConfigShape>() {}
+
+/** Used only when APP_SECRET is unset, so `npm start` works with no setup; logged as a warning. */
+const DevelopmentSecret = "agent-directory-development-secret-do-not-use-in-production"
+
+const deriveKey = (secret: string, purpose: string) =>
+  Redacted.make(Buffer.from(hkdfSync("sha256", secret, "agent-directory", purpose, 32)))
+
+const Origin = Config.string().pipe(
+  Config.validate({
+    message: "each ALLOWED_ORIGINS entry must be an exact http(s) origin (scheme://host[:port]) without path, wildcard, credentials, query or fragment",
+    validation: (s) => /^https?:\/\/[a-z0-9.-]+(?::\d{1,5})?$/i.test(s)
+  })
+)
+
+/** Reads and validates the configuration from the environment (`ConfigProvider`). */
+export const loadAppConfig = Effect.gen(function*() {
+  const secret = yield* Config.option(Config.redacted("APP_SECRET").pipe(
+    Config.validate({ message: "APP_SECRET must be at least 32 characters", validation: (s) => Redacted.value(s).length >= 32 })
+  ))
+  const secretValue = Option.match(secret, { onNone: () => DevelopmentSecret, onSome: Redacted.value })
+  return {
+    port: yield* Config.port("PORT").pipe(Config.withDefault(3000)),
+    host: yield* Config.string("HOST").pipe(Config.withDefault("127.0.0.1")),
+    databaseUrl: yield* Config.option(Config.redacted("DATABASE_URL")).pipe(
+      Effect.map(Option.filter((u) => Redacted.value(u).trim() !== ""))
+    ),
+    dataDir: yield* Config.string("DATA_DIR").pipe(Config.withDefault("./.data")),
+    environment: yield* Config.string("DEPLOYMENT_ENV").pipe(Config.withDefault("development")),
+    allowedOrigins: yield* Config.array(Origin, "ALLOWED_ORIGINS").pipe(Config.withDefault([])),
+    cookieSecure: yield* Config.boolean("COOKIE_SECURE").pipe(Config.withDefault(true)),
+    sessionTtlSeconds: yield* Config.integer("SESSION_TTL_SECONDS").pipe(
+      Config.validate({ message: "SESSION_TTL_SECONDS must be 60..2592000", validation: (n) => n >= 60 && n <= 2_592_000 }),
+      Config.withDefault(12 * 3600)
+    ),
+    recentAuthSeconds: yield* Config.integer("RECENT_AUTH_SECONDS").pipe(
+      Config.validate({ message: "RECENT_AUTH_SECONDS must be 10..86400", validation: (n) => n >= 10 && n <= 86_400 }),
+      Config.withDefault(15 * 60)
+    ),
+    buildVersion: yield* Config.string("BUILD_VERSION").pipe(Config.withDefault("1.0.0-dev")),
+    keys: {
+      apiKeyVerifier: deriveKey(secretValue, "api-key-verifier"),
+      cursor: deriveKey(secretValue, "cursor")
+    },
+    insecureDevelopmentSecret: Option.isNone(secret)
+  } satisfies AppConfigShape
+})
+
+/** Configuration from the process environment. */
+export const AppConfigLive = Layer.effect(AppConfig, loadAppConfig)
+
+/** A short, non-secret fingerprint of a key (for logs that must tell keys apart). */
+export const keyFingerprint = (key: Redacted.Redacted<Buffer>) =>
+  createHash("sha256").update(Redacted.value(key)).digest("hex").slice(0, 8)

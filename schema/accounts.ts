@@ -1,0 +1,41 @@
+/** Accounts area (spec §5.2): sign-in and browser sessions. */
+import { Schema } from "effect"
+import { DateTimeZ, StrictStruct, Uuid } from "./common.js"
+
+/** Body of Accounts_SignIn. */
+export const SignInRequest = StrictStruct({
+  email: Schema.String.pipe(Schema.minLength(3), Schema.maxLength(320)),
+  password: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(1024))
+}).annotations({ identifier: "SignInRequest" })
+
+/**
+ * `data` of Accounts_SignIn. `csrfToken` must be sent as `X-CSRF-Token` on every
+ * session command; the session secret itself is only in the HttpOnly cookie.
+ */
+export const SignInResult = Schema.Struct({
+  accountPublicId: Uuid,
+  sessionId: Uuid,
+  csrfToken: Schema.String,
+  expiresAt: DateTimeZ
+}).annotations({ identifier: "SignInResult" })
+
+/** One of the caller's browser sessions. */
+export const AccountSession = Schema.Struct({
+  sessionId: Uuid,
+  current: Schema.Boolean,
+  createdAt: DateTimeZ,
+  authenticatedAt: DateTimeZ,
+  lastSeenAt: DateTimeZ,
+  expiresAt: DateTimeZ,
+  userAgent: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "AccountSession" })
+
+/** Path of Accounts_RevokeSession: sessionId is a string of 1-200 chars (spec §4.3). */
+export const RevokeSessionPath = Schema.Struct({
+  sessionId: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))
+})
+
+/** `data` of Accounts_RevokeSession: how many sessions were revoked. */
+export const RevokeSessionResult = Schema.Struct({
+  revoked: Schema.Int.pipe(Schema.nonNegative())
+}).annotations({ identifier: "RevokeSessionResult" })

@@ -1,0 +1,92 @@
+/**
+ * Common contract types (spec §2.1). Schemas only, no I/O.
+ *
+ * Wire shapes are strings and integers; where the domain needs a richer type
+ * (Date for date-times, bigint for units) the schema transforms between them.
+ */
+import { ParseResult, Schema } from "effect"
+
+/**
+ * uuid (spec §2.1): versions 1-8 with the RFC 4122 variant, or the nil UUID, or
+ * the all-f (max) UUID. Case-insensitive on input; the database returns lowercase.
+ */
+export const Uuid = Schema.String.pipe(
+  Schema.pattern(
+    /^(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|[fF]{8}-[fF]{4}-[fF]{4}-[fF]{4}-[fF]{12})$/
+  ),
+  Schema.annotations({ identifier: "Uuid", format: "uuid", description: "UUID (versions 1-8, nil or max)" })
+)
+export type Uuid = typeof Uuid.Type
+
+const DateTimeString = Schema.String.pipe(
+  Schema.pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z$/),
+  Schema.annotations({ format: "date-time", description: "ISO 8601 UTC timestamp ending in Z" })
+)
+
+/**
+ * date-time (spec §2.1): ISO 8601 UTC string ending in `Z` on the wire, a `Date` in code.
+ * Encoding always uses `Date#toISOString` (millisecond precision, `Z`).
+ */
+export const DateTimeZ = Schema.transformOrFail(DateTimeString, Schema.DateFromSelf, {
+  strict: true,
+  decode: (s, _, ast) => {
+    const d = new Date(s)
+    return Number.isNaN(d.getTime())
+      ? ParseResult.fail(new ParseResult.Type(ast, s, "not a valid date-time"))
+      : ParseResult.succeed(d)
+  },
+  encode: (d) => ParseResult.succeed(d.toISOString())
+}).annotations({ identifier: "DateTime" })
+
+/** date (spec §2.1): `YYYY-MM-DD`, kept as the string. */
+export const IsoDate = Schema.String.pipe(
+  Schema.pattern(/^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])$/),
+  Schema.annotations({ identifier: "Date", format: "date" })
+)
+
+/** version (spec §2.1): optimistic-concurrency counter, integer 1..9007199254740991. */
+export const Version = Schema.Int.pipe(
+  Schema.between(1, Number.MAX_SAFE_INTEGER),
+  Schema.annotations({ identifier: "Version", description: "Optimistic concurrency version, 1..2^53-1" })
+)
+
+const UnitsString = Schema.String.pipe(
+  Schema.pattern(/^(?:0|[1-9][0-9]{0,77})$/),
+  Schema.maxLength(78),
+  Schema.annotations({ description: "Integer amount in minor units as a decimal string (max 78 digits)" })
+)
+
+/**
+ * units (spec §2.1, §1.1): a non-negative integer amount in minor/chain units,
+ * a decimal string on the wire (`^(?:0|[1-9][0-9]{0,77})$`), a `bigint` in code,
+ * `NUMERIC(78,0)` in SQL.
+ */
+export const Units = Schema.compose(UnitsString, Schema.BigInt).annotations({ identifier: "Units" })
+
+/** count string (spec §2.1): a decimal string of digits, e.g. `starCount`. */
+export const CountString = Schema.String.pipe(
+  Schema.pattern(/^[0-9]+$/),
+  Schema.annotations({ identifier: "CountString", description: "Count as a decimal string" })
+)
+
+/** A string of at least one character (spec §2.22 and elsewhere). */
+export const NonEmptyString = Schema.String.pipe(Schema.minLength(1))
+
+/** Email address (format email), as in workspace members and invitations (spec §2.12). */
+export const Email = Schema.String.pipe(
+  Schema.pattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/),
+  Schema.annotations({ format: "email" })
+)
+
+/**
+ * `T|null` with the key always present (spec §2.1 "nullable").
+ */
+export const Nullable = <S extends Schema.Schema.Any>(schema: S) => Schema.NullOr(schema)
+
+/**
+ * A request-body struct that rejects unknown keys with a 400 (spec §4.1
+ * "Request bodies reject unknown keys").
+ */
+export const StrictStruct = <Fields extends Schema.Struct.Fields>(fields: Fields) =>
+  Schema.Struct(fields).annotations({ parseOptions: { onExcessProperty: "error" } })
+

@@ -1,0 +1,54 @@
+/** Accounts area contract: sign-in and browser sessions (spec §5.2, §4.3). */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { AccountSession, RevokeSessionPath, RevokeSessionResult, SignInRequest, SignInResult } from "../../schema/accounts.js"
+import { Data, Meta } from "../../schema/envelope.js"
+import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
+import { operation } from "./operation.js"
+
+export class AccountsApi extends HttpApiGroup.make("Accounts")
+  .add(
+    HttpApiEndpoint.post("signIn", "/api/v1/auth/sign-in")
+      .setPayload(SignInRequest)
+      .addSuccess(Data(SignInResult))
+      .pipe(
+        operation({
+          id: "Accounts_SignIn",
+          auth: "public",
+          cache: "none",
+          statuses: [400, 401, 403, 429, 500, 503],
+          summary: "Sign in with email and password; sets the session cookie"
+        })
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("listSessions", "/api/v1/me/sessions")
+      .addSuccess(Schema.Struct({ data: Schema.Array(AccountSession), meta: Meta }))
+      .pipe(
+        operation({
+          id: "Accounts_ListSessions",
+          auth: "required-user",
+          cache: "private",
+          statuses: [401, 403, 500, 503],
+          summary: "List the caller's active browser sessions"
+        })
+      )
+  )
+  .add(
+    HttpApiEndpoint.del("revokeSession", "/api/v1/me/sessions/:sessionId")
+      .setPath(RevokeSessionPath)
+      .setHeaders(IdempotencyKeyRequired)
+      .addSuccess(Data(RevokeSessionResult))
+      .pipe(
+        operation({
+          id: "Accounts_RevokeSession",
+          auth: "required-user",
+          cache: "none",
+          sensitive: true,
+          statuses: [400, 401, 403, 404, 409, 423, 429, 500],
+          summary: "Revoke one of the caller's sessions"
+        })
+      )
+  )
+  .annotate(OpenApi.Description, "Accounts: sign-in and browser sessions")
+{}

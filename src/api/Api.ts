@@ -1,0 +1,42 @@
+/**
+ * The root HttpApi contract of the Agent Directory API, version 1 (spec §1, §9).
+ * Everything else (server routes, OpenAPI description, typed client) derives from it.
+ */
+import { HttpApi, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { AccountsApi } from "./AccountsApi.js"
+import { AgentsApi } from "./AgentsApi.js"
+import { CommerceApi } from "./CommerceApi.js"
+import { ProtocolsApi } from "./ProtocolsApi.js"
+import { ServicesApi } from "./ServicesApi.js"
+import { WorkspacesApi } from "./WorkspacesApi.js"
+
+/**
+ * `HttpApi.make` declares the framework's own decode error (a non-problem JSON body)
+ * on every operation. We render every decode failure as our 400 problem instead (see
+ * `layers/Problems.ts`), so each operation lists exactly its spec statuses.
+ */
+const withoutFrameworkErrors = <Id extends string, Groups extends import("@effect/platform").HttpApiGroup.HttpApiGroup.Any, E, R>(
+  api: HttpApi.HttpApi<Id, Groups, E, R>
+): HttpApi.HttpApi<Id, Groups, never, R> =>
+  Object.assign(Object.create(Object.getPrototypeOf(api)), api, { errorSchema: Schema.Never })
+
+/** The Agent Directory API contract. */
+export class Api extends withoutFrameworkErrors(HttpApi.make("AgentDirectoryApi"))
+  .add(AccountsApi)
+  .add(AgentsApi)
+  .add(CommerceApi)
+  .add(ProtocolsApi)
+  .add(ServicesApi)
+  .add(WorkspacesApi)
+  .annotateContext(
+    OpenApi.annotations({
+      title: "Agent Directory API",
+      version: "1.0.0",
+      description:
+        "Agent Directory and Operations API, version 1. Errors are application/problem+json (RFC 9457); " +
+        "monetary and chain values are decimal strings of minor units.",
+      override: { openapi: "3.1.1" }
+    })
+  )
+{}

@@ -1,0 +1,23 @@
+/** Commerce area contract (spec §4.3): orders. */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { CommerceOrder } from "../../schema/commerce.js"
+import { Meta } from "../../schema/envelope.js"
+import { operation } from "./operation.js"
+
+export class CommerceApi extends HttpApiGroup.make("Commerce")
+  .add(
+    HttpApiEndpoint.get("listCommerceOrders", "/api/v1/orders")
+      .addSuccess(Schema.Struct({ data: Schema.Array(CommerceOrder), meta: Meta }))
+      .pipe(
+        operation({
+          id: "Commerce_ListCommerceOrders",
+          auth: "required-user",
+          cache: "private",
+          statuses: [400, 401, 403, 404, 409, 500, 503],
+          summary: "List the orders of the caller's workspaces, with payments and entitlements"
+        })
+      )
+  )
+  .annotate(OpenApi.Description, "Commerce: orders, payments and entitlements")
+{}

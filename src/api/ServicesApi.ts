@@ -1,0 +1,28 @@
+/** Services area contract (spec §4.3): service offers. */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Uuid } from "../../schema/common.js"
+import { Data } from "../../schema/envelope.js"
+import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
+import { PublishServiceOfferRequest, ServiceOffer } from "../../schema/services.js"
+import { operation } from "./operation.js"
+
+export class ServicesApi extends HttpApiGroup.make("Services")
+  .add(
+    HttpApiEndpoint.post("publishServiceOffer", "/api/v1/offers/:offerId/publish")
+      .setPath(Schema.Struct({ offerId: Uuid }))
+      .setHeaders(IdempotencyKeyRequired)
+      .setPayload(PublishServiceOfferRequest)
+      .addSuccess(Data(ServiceOffer))
+      .pipe(
+        operation({
+          id: "Services_PublishServiceOffer",
+          auth: "required-user",
+          cache: "none",
+          statuses: [400, 401, 403, 404, 409, 500, 503],
+          summary: "Publish a service offer (from DRAFT, REVIEW or PAUSED) at the version the caller saw"
+        })
+      )
+  )
+  .annotate(OpenApi.Description, "Services: service offers")
+{}

@@ -1,0 +1,89 @@
+/**
+ * The one helper that turns an `HttpApiEndpoint` into a spec operation (spec §4.1):
+ * it stamps the operationId and the `x-*` extensions, attaches the auth middleware
+ * of the auth mode, declares exactly the problem statuses the spec lists, and records
+ * the {@link OperationPolicy} the auth middleware enforces.
+ */
+import { HttpApiEndpoint, OpenApi } from "@effect/platform"
+import { Context } from "effect"
+import { ProblemByStatus, problemSchema, type ProblemStatus } from "../../schema/problem.js"
+import { PublicAuth, SessionAuth } from "./security.js"
+
+/** x-auth-mode (spec §4.1). */
+export type AuthMode = "public" | "optional-user" | "required-user" | "required-admin"
+/** x-cache-policy (spec §4.1). */
+export type CachePolicy = "none" | "private" | "public-catalog"
+
+/** What the auth middleware enforces for one operation. */
+export interface OperationPolicy {
+  readonly operationId: string
+  readonly auth: AuthMode
+  readonly cache: CachePolicy
+  /** x-required-scopes: every scope an API key must carry. Empty = session-only. */
+  readonly scopes: ReadonlyArray<string>
+  /** x-rate-cost (spec §8). */
+  readonly cost: number
+  /** Sensitive action (spec §5.2): needs a recently authenticated session. */
+  readonly sensitive: boolean
+}
+
+/** Annotation holding an endpoint's {@link OperationPolicy}. */
+export class Policy extends Context.Tag("agent-directory/OperationPolicy")<Policy, OperationPolicy>() {}
+
+/** `Cache-Control` header value per x-cache-policy. */
+export const cacheControl: Record<CachePolicy, string> = {
+  none: "no-store",
+  private: "private, no-cache",
+  "public-catalog": "public, max-age=300, stale-while-revalidate=60"
+}
+
+type ErrorOf<S extends ReadonlyArray<ProblemStatus>> = InstanceType<(typeof ProblemByStatus)[S[number]]>
+
+type WithAuth<E extends HttpApiEndpoint.HttpApiEndpoint.Any, M extends AuthMode> = M extends
+  "required-user" | "required-admin" ? HttpApiEndpoint.HttpApiEndpoint.AddContext<E, SessionAuth>
+  : HttpApiEndpoint.HttpApiEndpoint.AddContext<E, PublicAuth>
+
+/**
+ * Makes `endpoint` the spec operation `id`.
+ *
+ * @param options.statuses the error statuses spec §4 lists for the operation (success excluded)
+ */
+export const operation = <const M extends AuthMode, const S extends ReadonlyArray<ProblemStatus>>(options: {
+  readonly id: `${string}_${string}`
+  readonly auth: M
+  readonly cache: CachePolicy
+  readonly scopes?: ReadonlyArray<string>
+  readonly cost?: number
+  readonly sensitive?: boolean
+  readonly statuses: S
+  readonly summary?: string
+}) =>
+<E extends HttpApiEndpoint.HttpApiEndpoint.Any>(
+  endpoint: E
+): HttpApiEndpoint.HttpApiEndpoint.AddError<WithAuth<E, M>, ErrorOf<S>, never> => {
+  const policy: OperationPolicy = {
+    operationId: options.id,
+    auth: options.auth,
+    cache: options.cache,
+    scopes: options.scopes ?? [],
+    cost: options.cost ?? 1,
+    sensitive: options.sensitive ?? false
+  }
+  const session = options.auth === "required-user" || options.auth === "required-admin"
+  const extensions = {
+    "x-auth-mode": policy.auth,
+    "x-cache-policy": policy.cache,
+    "x-required-scopes": policy.scopes,
+    "x-rate-cost": policy.cost,
+    "x-stability": "STABLE",
+    ...(policy.sensitive ? { "x-sensitive": true } : {}),
+    // anonymous access is allowed unless a session is required
+    ...(session ? {} : { security: [{}, { apiKeyAuth: [] }, ...(options.auth === "optional-user" ? [{ cookieAuth: [] }] : [])] })
+  }
+  const base = endpoint as unknown as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
+  let e = (session ? base.middleware(SessionAuth) : base.middleware(PublicAuth))
+    .annotate(Policy, policy)
+    .annotateContext(OpenApi.annotations({ identifier: options.id, override: extensions, summary: options.summary }))
+  for (const status of options.statuses) e = e.addError(problemSchema(status))
+  return e as never
+}

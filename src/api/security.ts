@@ -1,0 +1,64 @@
+/**
+ * Security contract (spec §5): the two schemes, the principal a request runs as,
+ * and the middleware tags that attach them to endpoints. Implementations live in
+ * `layers/Auth.ts`.
+ */
+import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
+import { Context, Schema } from "effect"
+import { problemSchema } from "../../schema/problem.js"
+
+/** Name of the session cookie set at sign-in. */
+export const SessionCookieName = "session"
+
+/** `cookieAuth`: the browser session cookie (spec §5.2). */
+export const cookieAuth = HttpApiSecurity.apiKey({ in: "cookie", key: SessionCookieName }).pipe(
+  HttpApiSecurity.annotate(OpenApi.Description, "Browser session cookie set by Accounts_SignIn. Commands also need X-CSRF-Token.")
+)
+
+/** `apiKeyAuth`: a scoped public API credential in `X-API-Key` (or `Authorization: Bearer`) (spec §5.3). */
+export const apiKeyAuth = HttpApiSecurity.apiKey({ in: "header", key: "X-API-Key" }).pipe(
+  HttpApiSecurity.annotate(OpenApi.Description, "Public API credential; `Authorization: Bearer <key>` is accepted too.")
+)
+
+/** Who the request runs as. */
+export type Principal =
+  | { readonly _tag: "Anonymous" }
+  | {
+    readonly _tag: "Session"
+    readonly accountId: string
+    readonly sessionId: string
+    readonly isAdmin: boolean
+    readonly authenticatedAt: Date
+  }
+  | {
+    readonly _tag: "ApiKey"
+    readonly apiKeyId: string
+    readonly workspaceId: string
+    readonly scopes: ReadonlyArray<string>
+  }
+
+/** The principal of the current request, provided by the auth middleware. */
+export class CurrentPrincipal extends Context.Tag("agent-directory/CurrentPrincipal")<CurrentPrincipal, Principal>() {}
+
+/** The session principal of the current request (session-only operations). */
+export type SessionPrincipal = Extract<Principal, { _tag: "Session" }>
+
+/**
+ * Session-authenticated operations (x-auth-mode required-user / required-admin).
+ * Fails with 401 (no valid session) or 403 (CSRF, origin, admin, recent authentication).
+ */
+export class SessionAuth extends HttpApiMiddleware.Tag<SessionAuth>()("SessionAuth", {
+  security: { cookieAuth },
+  provides: CurrentPrincipal,
+  failure: Schema.Union(problemSchema(401), problemSchema(403))
+}) {}
+
+/**
+ * Public operations (x-auth-mode public): anonymous, or an API key that raises the
+ * budget. A key that is not valid for the operation is treated as anonymous, since
+ * public reads list no 401 (spec §4.3 Protocols_GetProtocolCatalog).
+ */
+export class PublicAuth extends HttpApiMiddleware.Tag<PublicAuth>()("PublicAuth", {
+  security: { apiKeyAuth },
+  provides: CurrentPrincipal
+}) {}

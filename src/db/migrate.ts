@@ -1,0 +1,12 @@
+/**
+ * Versioned migrations (spec-independent infrastructure): `src/db/migrations/NNNN_name.ts`,
+ * applied in order and recorded in `effect_sql_migrations`. Runs at start-up and by
+ * `npm run db:migrate`.
+ */
+import { Migrator } from "@effect/sql"
+import init from "./migrations/0001_init.js"
+
+/** Applies every pending migration; returns the ones applied. Fails with `MigrationError | SqlError`. */
+export const migrate = Migrator.make({})({
+  loader: Migrator.fromRecord({ "0001_init": init })
+})
