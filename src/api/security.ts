@@ -4,7 +4,7 @@
  * `layers/Auth.ts`.
  */
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
-import { Context, Schema } from "effect"
+import { Context, Effect, Schema } from "effect"
 import { problemSchema } from "../../schema/problem.js"
 
 /** Name of the session cookie set at sign-in. */
@@ -44,6 +44,15 @@ export class CurrentPrincipal extends Context.Tag("agent-directory/CurrentPrinci
 export type SessionPrincipal = Extract<Principal, { _tag: "Session" }>
 
 /**
+ * The session principal, in a handler behind `SessionAuth` (which guarantees one;
+ * anything else is a wiring bug and dies).
+ */
+export const currentSession: Effect.Effect<SessionPrincipal, never, CurrentPrincipal> = Effect.flatMap(
+  CurrentPrincipal,
+  (p) => p._tag === "Session" ? Effect.succeed(p) : Effect.dieMessage("session operation without a session principal")
+)
+
+/**
  * Session-authenticated operations (x-auth-mode required-user / required-admin).
  * Fails with 401 (no valid session) or 403 (CSRF, origin, admin, recent authentication).
  */
@@ -55,10 +64,11 @@ export class SessionAuth extends HttpApiMiddleware.Tag<SessionAuth>()("SessionAu
 
 /**
  * Public operations (x-auth-mode public): anonymous, or an API key that raises the
- * budget. A key that is not valid for the operation is treated as anonymous, since
- * public reads list no 401 (spec §4.3 Protocols_GetProtocolCatalog).
+ * budget. A presented key must be valid (401, one identical body, spec §5.3) and
+ * carry the operation's scopes (403).
  */
 export class PublicAuth extends HttpApiMiddleware.Tag<PublicAuth>()("PublicAuth", {
   security: { apiKeyAuth },
-  provides: CurrentPrincipal
+  provides: CurrentPrincipal,
+  failure: Schema.Union(problemSchema(401), problemSchema(403))
 }) {}

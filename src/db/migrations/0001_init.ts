@@ -8,6 +8,10 @@ import { Effect } from "effect"
 export default Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   yield* sql.unsafe(`
+-- Wire form of a timestamp (spec §2.1 date-time): UTC, millisecond precision, ending in Z.
+CREATE FUNCTION api_ts(t timestamptz) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+$$ SELECT to_char(t AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') $$;
+
 CREATE TABLE accounts (
   id uuid PRIMARY KEY,
   email text NOT NULL,

@@ -1,0 +1,222 @@
+/**
+ * Credentials (spec §5): password sign-in, browser sessions and scoped API keys.
+ *
+ * - Sessions: the cookie holds a random 256-bit token; the database holds only its
+ *   SHA-256. Each session has a CSRF token, likewise stored only as a hash.
+ * - API keys: `adk_<prefix>_<secret>`. The database holds the non-secret indexed
+ *   prefix and an HMAC-SHA256 verifier keyed by a secret derived from `APP_SECRET`,
+ *   compared in constant time (spec §5.3 Storage). Unknown prefixes are verified
+ *   against a dummy verifier so timing does not reveal whether a prefix exists.
+ *
+ * The request-level checks (CSRF, origin, scopes, admin, recent authentication) are
+ * in `src/http/AuthMiddleware.ts`; this service owns the credentials themselves.
+ */
+import { SqlClient, SqlSchema } from "@effect/sql"
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto"
+import { Context, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { Unauthorized } from "../schema/problem.js"
+import { AppConfig } from "./AppConfig.js"
+import { now } from "./Clock.js"
+import { Ids } from "./Ids.js"
+import { DummyHash, verifyPassword } from "./Password.js"
+
+/** A live session with its account. */
+export interface SessionRecord {
+  readonly sessionId: string
+  readonly accountId: string
+  readonly isAdmin: boolean
+  readonly csrfHash: Buffer
+  readonly authenticatedAt: Date
+  readonly lastSeenAt: Date
+}
+
+/** A valid API key. */
+export interface ApiKeyRecord {
+  readonly apiKeyId: string
+  readonly workspaceId: string
+  readonly scopes: ReadonlyArray<string>
+}
+
+/** What sign-in returns: the secrets are shown to the client once and stored only hashed. */
+export interface SignedIn {
+  readonly accountId: string
+  readonly sessionId: string
+  readonly token: Redacted.Redacted
+  readonly csrfToken: string
+  readonly expiresAt: Date
+}
+
+/** The one 401 of every credential failure (spec §5.3: identical whatever the cause). */
+export const unauthenticated = () =>
+  new Unauthorized({ detail: "Authentication is required: the credential is missing or not valid." })
+
+/** SHA-256 of a secret token, as stored. */
+export const tokenHash = (token: string) => createHash("sha256").update(token).digest()
+
+const randomToken = () => randomBytes(32).toString("base64url")
+
+const ApiKeyPattern = /^adk_([0-9a-f]{12})_([A-Za-z0-9_-]{43})$/
+
+const SessionRow = Schema.Struct({
+  session_id: Schema.String,
+  account_id: Schema.String,
+  is_admin: Schema.Boolean,
+  csrf_hash: Schema.Uint8ArrayFromSelf,
+  authenticated_at: Schema.DateFromSelf,
+  last_seen_at: Schema.DateFromSelf
+})
+
+const ApiKeyRow = Schema.Struct({
+  id: Schema.String,
+  workspace_id: Schema.String,
+  verifier: Schema.Uint8ArrayFromSelf,
+  environment: Schema.String,
+  scopes: Schema.Array(Schema.String),
+  state: Schema.String,
+  expires_at: Schema.NullOr(Schema.DateFromSelf)
+})
+
+const AccountRow = Schema.Struct({ id: Schema.String, password_hash: Schema.String })
+
+const make = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const config = yield* AppConfig
+  const ids = yield* Ids
+
+  const verifierOf = (key: string) => createHmac("sha256", Redacted.value(config.keys.apiKeyVerifier)).update(key).digest()
+  const dummyVerifier = verifierOf("adk_000000000000_" + "A".repeat(43))
+
+  const findAccount = SqlSchema.findOne({
+    Request: Schema.String,
+    Result: AccountRow,
+    execute: (email) => sql`SELECT id, password_hash FROM accounts WHERE lower(email) = lower(${email})`
+  })
+  const findSession = SqlSchema.findOne({
+    Request: Schema.Struct({ hash: Schema.Uint8ArrayFromSelf, at: Schema.DateFromSelf }),
+    Result: SessionRow,
+    execute: ({ at, hash }) =>
+      sql`SELECT s.id AS session_id, s.account_id, a.is_admin, s.csrf_hash, s.authenticated_at, s.last_seen_at
+          FROM sessions s JOIN accounts a ON a.id = s.account_id
+          WHERE s.token_hash = ${hash} AND s.revoked_at IS NULL AND s.expires_at > ${at}`
+  })
+  const findApiKey = SqlSchema.findOne({
+    Request: Schema.String,
+    Result: ApiKeyRow,
+    execute: (prefix) =>
+      sql`SELECT id, workspace_id, verifier, environment, scopes, state, expires_at FROM api_keys WHERE prefix = ${prefix}`
+  })
+
+  /**
+   * Signs in with email and password and opens a session (spec §5.2).
+   * Fails with the one `Unauthorized` for a wrong email or password alike.
+   */
+  const signIn = (input: { readonly email: string; readonly password: string; readonly userAgent: string | null }) =>
+    Effect.gen(function*() {
+      const account = yield* Effect.orDie(findAccount(input.email))
+      const ok = yield* verifyPassword(input.password, Option.match(account, { onNone: () => DummyHash, onSome: (a) => a.password_hash }))
+      if (!ok || Option.isNone(account)) return yield* unauthenticated()
+      const at = yield* now
+      const sessionId = yield* ids.next
+      const token = randomToken()
+      const csrfToken = randomToken()
+      const expiresAt = new Date(at.getTime() + config.sessionTtlSeconds * 1000)
+      yield* Effect.orDie(sql`INSERT INTO sessions ${
+        sql.insert({
+          id: sessionId,
+          account_id: account.value.id,
+          token_hash: tokenHash(token),
+          csrf_hash: tokenHash(csrfToken),
+          user_agent: input.userAgent?.slice(0, 500) ?? null,
+          created_at: at,
+          authenticated_at: at,
+          last_seen_at: at,
+          expires_at: expiresAt
+        })
+      }`)
+      return { accountId: account.value.id, sessionId, token: Redacted.make(token), csrfToken, expiresAt } satisfies SignedIn
+    })
+
+  /** The live (not revoked, not expired) session of a cookie token, if any. */
+  const session = (token: Redacted.Redacted): Effect.Effect<Option.Option<SessionRecord>> =>
+    Effect.gen(function*() {
+      const value = Redacted.value(token)
+      if (value.length < 20 || value.length > 200) return Option.none()
+      const at = yield* now
+      const row = yield* Effect.orDie(findSession({ hash: tokenHash(value), at }))
+      return Option.map(row, (r) => ({
+        sessionId: r.session_id,
+        accountId: r.account_id,
+        isAdmin: r.is_admin,
+        csrfHash: Buffer.from(r.csrf_hash),
+        authenticatedAt: r.authenticated_at,
+        lastSeenAt: r.last_seen_at
+      }))
+    })
+
+  /** Records activity on a session at most once a minute (for the sessions list). */
+  const touch = (s: SessionRecord) =>
+    Effect.gen(function*() {
+      const at = yield* now
+      if (at.getTime() - s.lastSeenAt.getTime() < 60_000) return
+      yield* Effect.orDie(sql`UPDATE sessions SET last_seen_at = ${at} WHERE id = ${s.sessionId}`)
+    })
+
+  /** True when `csrfToken` is the session's CSRF token (constant-time). */
+  const csrfMatches = (s: SessionRecord, csrfToken: string | undefined) =>
+    csrfToken !== undefined && csrfToken.length <= 200 && timingSafeEqual(tokenHash(csrfToken), s.csrfHash)
+
+  /**
+   * The API key of a presented credential, when it is well-formed, known, ACTIVE,
+   * unexpired and of this deployment's environment; `None` in every other case
+   * (the caller answers all of them with the same 401).
+   */
+  const apiKey = (presented: Redacted.Redacted): Effect.Effect<Option.Option<ApiKeyRecord>> =>
+    Effect.gen(function*() {
+      const key = Redacted.value(presented)
+      const match = ApiKeyPattern.exec(key)
+      const row = match === null ? Option.none() : yield* Effect.orDie(findApiKey(match[1]!))
+      const expected = Option.match(row, { onNone: () => dummyVerifier, onSome: (r) => Buffer.from(r.verifier) })
+      const actual = verifierOf(key)
+      const verified = expected.length === actual.length && timingSafeEqual(expected, actual)
+      const at = yield* now
+      return Option.filter(row, (r) =>
+        verified && r.state === "ACTIVE" && r.environment === config.environment &&
+        (r.expires_at === null || r.expires_at.getTime() > at.getTime())).pipe(
+          Option.map((r) => ({ apiKeyId: r.id, workspaceId: r.workspace_id, scopes: r.scopes }))
+        )
+    })
+
+  /**
+   * Creates an API key for a workspace and returns its plaintext, which is never
+   * stored (spec §5.3 Creation). `key` may be given to make a deterministic demo key.
+   */
+  const issueApiKey = (input: {
+    readonly id: string
+    readonly workspaceId: string
+    readonly scopes: ReadonlyArray<string>
+    readonly environment: string
+    readonly state?: "ACTIVE" | "PAUSED" | "REVOKED"
+    readonly expiresAt?: Date | null
+    readonly key?: string
+  }) =>
+    Effect.gen(function*() {
+      const key = input.key ?? `adk_${randomBytes(6).toString("hex")}_${randomToken()}`
+      const match = ApiKeyPattern.exec(key)
+      if (match === null) return yield* Effect.dieMessage("malformed API key")
+      const at = yield* now
+      yield* Effect.orDie(sql`
+        INSERT INTO api_keys (id, workspace_id, prefix, verifier, environment, scopes, state, expires_at, created_at)
+        VALUES (${input.id}, ${input.workspaceId}, ${match[1]!}, ${verifierOf(key)}, ${input.environment},
+                ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(input.scopes)}::jsonb)),
+                ${input.state ?? "ACTIVE"}, ${input.expiresAt ?? null}, ${at})`)
+      return Redacted.make(key)
+    })
+
+  return { signIn, session, touch, csrfMatches, apiKey, issueApiKey } as const
+})
+
+/** Credentials service: sign-in, sessions, API keys. */
+export class Auth extends Context.Tag("agent-directory/Auth")<Auth, Effect.Effect.Success<typeof make>>() {}
+
+/** Auth on the database. Requires `SqlClient`, `AppConfig`, `Ids`. */
+export const AuthLive = Layer.effect(Auth, make)

@@ -1,0 +1,60 @@
+/** Domain rules of the Accounts area: sign-in and session revocation (spec §5.2). */
+import { Effect, Option, Schema } from "effect"
+import { Uuid } from "../../schema/common.js"
+import { Forbidden, NotFound } from "../../schema/problem.js"
+import { AppConfig } from "../../layers/AppConfig.js"
+import { Auth } from "../../layers/Auth.js"
+import { now } from "../../layers/Clock.js"
+import { originAllowed } from "../http/AuthMiddleware.js"
+import { AccountsRepo } from "./Repo.js"
+
+const isUuid = Schema.is(Uuid)
+
+/** Accounts: sign-in and sessions. Requires `SqlClient`, `Auth`, `AppConfig`. */
+export class Accounts extends Effect.Service<Accounts>()("agent-directory/Accounts", {
+  effect: Effect.gen(function*() {
+    const repo = yield* AccountsRepo
+    const auth = yield* Auth
+    const config = yield* AppConfig
+
+    /**
+     * Accounts_SignIn: checks the password and opens a session. A browser `Origin`
+     * must be allowed (login CSRF). Fails with `Unauthorized` (wrong email or
+     * password: one identical 401) or `Forbidden` (foreign origin).
+     */
+    const signIn = (input: {
+      readonly email: string
+      readonly password: string
+      readonly origin: string | undefined
+      readonly host: string | undefined
+      readonly userAgent: string | null
+    }) =>
+      Effect.gen(function*() {
+        if (input.origin !== undefined && !originAllowed(input.origin, input.host, config.allowedOrigins)) {
+          return yield* new Forbidden({ kind: "origin-not-allowed", detail: `Origin ${input.origin} is not allowed.` })
+        }
+        return yield* auth.signIn(input)
+      })
+
+    /** Accounts_ListSessions: the caller's live sessions, newest first. */
+    const sessions = (accountId: string, currentSessionId: string) =>
+      Effect.flatMap(now, (at) => repo.live(accountId, currentSessionId, at))
+
+    /**
+     * Accounts_RevokeSession: revokes one of the caller's own sessions (its own
+     * included: that is signing out). `{revoked: 0}` when it was already revoked.
+     * Fails with `NotFound` for a session that is not the caller's.
+     */
+    const revoke = (sessionId: string, accountId: string) =>
+      Effect.gen(function*() {
+        const id = sessionId.toLowerCase()
+        if (!isUuid(id) || Option.isNone(yield* repo.owned(id, accountId))) {
+          return yield* new NotFound({ kind: "session-not-found", detail: `No session ${sessionId} of yours.` })
+        }
+        return { revoked: yield* repo.revoke({ sessionId: id, accountId, at: yield* now }) }
+      })
+
+    return { signIn, sessions, revoke }
+  }),
+  dependencies: [AccountsRepo.Default]
+}) {}

@@ -1,0 +1,52 @@
+/** HTTP handlers of the Accounts area. */
+import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Effect, Redacted } from "effect"
+import { AppConfig } from "../../layers/AppConfig.js"
+import { Idempotency } from "../../layers/Idempotency.js"
+import { Api } from "../api/Api.js"
+import { currentSession, SessionCookieName } from "../api/security.js"
+import { Envelope } from "../http/Envelope.js"
+import { Accounts } from "./Accounts.js"
+
+export const AccountsHttpLive = HttpApiBuilder.group(Api, "Accounts", (handlers) =>
+  Effect.gen(function*() {
+    const accounts = yield* Accounts
+    const idempotency = yield* Idempotency
+    const envelope = yield* Envelope
+    const config = yield* AppConfig
+    return handlers
+      .handle("signIn", ({ payload }) =>
+        Effect.gen(function*() {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const signedIn = yield* accounts.signIn({
+            email: payload.email,
+            password: payload.password,
+            origin: request.headers["origin"],
+            host: request.headers["host"],
+            userAgent: request.headers["user-agent"] ?? null
+          })
+          yield* HttpApp.appendPreResponseHandler((_, response) =>
+            Effect.orDie(HttpServerResponse.setCookie(response, SessionCookieName, Redacted.value(signedIn.token), {
+              httpOnly: true,
+              sameSite: "lax",
+              path: "/",
+              secure: config.cookieSecure,
+              expires: signedIn.expiresAt
+            }))
+          )
+          return yield* envelope.data({
+            accountPublicId: signedIn.accountId,
+            sessionId: signedIn.sessionId,
+            csrfToken: signedIn.csrfToken,
+            expiresAt: signedIn.expiresAt
+          })
+        }))
+      .handle("listSessions", () =>
+        currentSession.pipe(
+          Effect.flatMap((s) => accounts.sessions(s.accountId, s.sessionId)),
+          Effect.flatMap(envelope.data)
+        ))
+      .handle("revokeSession", ({ path }) =>
+        Effect.flatMap(currentSession, (s) =>
+          idempotency.run({ path }, accounts.revoke(path.sessionId, s.accountId).pipe(Effect.flatMap(envelope.data)))))
+  }))

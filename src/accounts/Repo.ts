@@ -1,0 +1,38 @@
+/** SQL of the Accounts area: an account's browser sessions. */
+import { SqlClient, SqlSchema } from "@effect/sql"
+import { Effect, Schema } from "effect"
+import { AccountSession } from "../../schema/accounts.js"
+
+
+export class AccountsRepo extends Effect.Service<AccountsRepo>()("agent-directory/AccountsRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const live = SqlSchema.findAll({
+      Request: Schema.Struct({ accountId: Schema.String, currentSessionId: Schema.String, at: Schema.DateFromSelf }),
+      Result: AccountSession,
+      execute: (r) =>
+        sql`SELECT id AS "sessionId", (id = ${r.currentSessionId}) AS current, api_ts(created_at) AS "createdAt",
+              api_ts(authenticated_at) AS "authenticatedAt", api_ts(last_seen_at) AS "lastSeenAt",
+              api_ts(expires_at) AS "expiresAt", user_agent AS "userAgent"
+            FROM sessions WHERE account_id = ${r.accountId} AND revoked_at IS NULL AND expires_at > ${r.at}
+            ORDER BY created_at DESC, id DESC`
+    })
+    const revoke = (r: { sessionId: string; accountId: string; at: Date }) =>
+      sql`UPDATE sessions SET revoked_at = ${r.at}
+          WHERE id = ${r.sessionId} AND account_id = ${r.accountId} AND revoked_at IS NULL
+          RETURNING id`.pipe(Effect.map((rows) => rows.length), Effect.orDie)
+    const owned = SqlSchema.findOne({
+      Request: Schema.Struct({ sessionId: Schema.String, accountId: Schema.String }),
+      Result: Schema.Struct({ id: Schema.String }),
+      execute: (r) => sql`SELECT id FROM sessions WHERE id = ${r.sessionId} AND account_id = ${r.accountId}`
+    })
+    return {
+      /** The account's live sessions, newest first. */
+      live: (accountId: string, currentSessionId: string, at: Date) => Effect.orDie(live({ accountId, currentSessionId, at })),
+      /** Revokes one of the account's sessions; returns how many were revoked (0 or 1). */
+      revoke,
+      /** Whether the session exists and belongs to the account. */
+      owned: (sessionId: string, accountId: string) => Effect.orDie(owned({ sessionId, accountId }))
+    }
+  })
+}) {}

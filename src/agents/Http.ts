@@ -1,0 +1,29 @@
+/** HTTP handlers of the Agents area. */
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { Cursor } from "../../layers/Cursor.js"
+import { Api } from "../api/Api.js"
+import { currentSession } from "../api/security.js"
+import { Envelope } from "../http/Envelope.js"
+import { AgentsRepo, FavoritePosition } from "./Repo.js"
+
+export const AgentsHttpLive = HttpApiBuilder.group(Api, "Agents", (handlers) =>
+  Effect.gen(function*() {
+    const repo = yield* AgentsRepo
+    const cursor = yield* Cursor
+    const envelope = yield* Envelope
+    return handlers.handle("listFavoriteAgents", ({ urlParams }) =>
+      Effect.gen(function*() {
+        const session = yield* currentSession
+        const page = yield* cursor.page({
+          position: FavoritePosition,
+          cursor: urlParams.cursor,
+          param: "cursor",
+          binding: { operation: "Agents_ListFavoriteAgents", principal: session.accountId },
+          limit: urlParams.limit,
+          fetch: (after, take) => repo.favorites(session.accountId, after, take),
+          positionOf: (row) => row.position
+        })
+        return yield* envelope.page(page.rows.map((row) => row.agent), page.nextCursor)
+      }))
+  }))

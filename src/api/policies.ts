@@ -1,0 +1,44 @@
+/**
+ * The operation table derived from the contract: for a matched route (method +
+ * path pattern), its {@link OperationPolicy} and endpoint. The auth middleware and
+ * the idempotency layer read it, so the contract is the single source of both.
+ */
+import { HttpApi, type HttpApiEndpoint, HttpApiSchema, HttpRouter } from "@effect/platform"
+import { Context, Effect, Option } from "effect"
+import { Api } from "./Api.js"
+import { type OperationPolicy, Policy } from "./operation.js"
+
+/** One operation of the contract. */
+export interface Operation {
+  readonly policy: OperationPolicy
+  readonly endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
+  /** The success status (200, 201 or 202). */
+  readonly successStatus: number
+}
+
+const table = new Map<string, Operation>()
+HttpApi.reflect(Api, {
+  onGroup: () => {},
+  onEndpoint: ({ endpoint }) => {
+    const policy = Context.getOption(endpoint.annotations, Policy)
+    if (Option.isNone(policy)) return
+    table.set(`${endpoint.method} ${endpoint.path}`, {
+      policy: policy.value,
+      endpoint: endpoint as unknown as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps,
+      successStatus: HttpApiSchema.getStatusSuccess(endpoint.successSchema)
+    })
+  }
+})
+
+/** Every operation, keyed by `METHOD /path/:param`. */
+export const operations: ReadonlyMap<string, Operation> = table
+
+/** The operation of the route being served. Dies if the route is not an operation (a wiring bug). */
+export const currentOperation: Effect.Effect<Operation, never, HttpRouter.RouteContext> = Effect.map(
+  HttpRouter.RouteContext,
+  ({ route }) => {
+    const op = table.get(`${route.method} ${route.path}`)
+    if (op === undefined) throw new Error(`no operation for route ${route.method} ${route.path}`)
+    return op
+  }
+)

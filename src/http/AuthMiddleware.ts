@@ -1,0 +1,150 @@
+/**
+ * The auth middleware of each auth mode (spec §5), enforcing the operation's
+ * policy from the contract (`src/api/policies.ts`):
+ *
+ * - {@link SessionAuthLive} (required-user, required-admin): a live session cookie
+ *   (else 401); on commands (POST/PUT/PATCH/DELETE) `Sec-Fetch-Site` must not be
+ *   `cross-site`, `Origin` (when sent) must be allowed and `X-CSRF-Token` must match
+ *   the session (else 403); admin operations need an admin account and sensitive
+ *   ones a recent authentication (403, each with its own problem `type`).
+ * - {@link PublicAuthLive} (public): anonymous, or an API key from `X-API-Key` or
+ *   `Authorization: Bearer`. A presented key must be valid (else the one identical
+ *   401) and carry every required scope (else 403).
+ *
+ * Both also set the operation's `Cache-Control`.
+ */
+import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Effect, Layer, Option, Redacted } from "effect"
+import { Forbidden } from "../../schema/problem.js"
+import { AppConfig } from "../../layers/AppConfig.js"
+import { Auth, unauthenticated } from "../../layers/Auth.js"
+import { now } from "../../layers/Clock.js"
+import { cacheControl, type OperationPolicy } from "../api/operation.js"
+import { currentOperation } from "../api/policies.js"
+import { type Principal, PublicAuth, SessionAuth } from "../api/security.js"
+
+const commandMethods = new Set(["POST", "PUT", "PATCH", "DELETE"])
+
+const setCacheControl = (policy: OperationPolicy) =>
+  HttpApp.appendPreResponseHandler((_, response) =>
+    Effect.succeed(
+      response.headers["cache-control"] === undefined
+        ? HttpServerResponse.setHeader(response, "cache-control", cacheControl[policy.cache])
+        : response
+    )
+  )
+
+/**
+ * The API key a request presents, if any. Supplying `X-API-Key` and a Bearer token
+ * with different values, or a non-Bearer `Authorization`, is a malformed credential.
+ */
+const presentedApiKey = (request: HttpServerRequest.HttpServerRequest) => {
+  const header = request.headers["x-api-key"]
+  const authorization = request.headers["authorization"]
+  const bearer = authorization === undefined ? undefined : /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] ?? ""
+  if (header !== undefined && bearer !== undefined && header !== bearer) return Option.some(Redacted.make(""))
+  const key = header ?? bearer
+  return key === undefined ? Option.none() : Option.some(Redacted.make(key))
+}
+
+/** The browser `origin` is one we accept for session commands: listed in ALLOWED_ORIGINS, or (none listed) the request's own host. */
+export const originAllowed = (origin: string, host: string | undefined, allowed: ReadonlyArray<string>) => {
+  if (allowed.length > 0) return allowed.includes(origin)
+  try {
+    return host !== undefined && new URL(origin).host === host
+  } catch {
+    return false
+  }
+}
+
+/** Middleware of session-authenticated operations. */
+export const SessionAuthLive = Layer.effect(
+  SessionAuth,
+  Effect.gen(function*() {
+    const auth = yield* Auth
+    const config = yield* AppConfig
+    return {
+      cookieAuth: (token) =>
+        Effect.gen(function*() {
+          const { policy } = yield* currentOperation
+          yield* setCacheControl(policy)
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const session = Redacted.value(token) === "" ? Option.none() : yield* auth.session(token)
+          if (Option.isNone(session)) {
+            // a valid API key on a session-only operation is authenticated but not allowed
+            const key = presentedApiKey(request)
+            if (Option.isSome(key) && Option.isSome(yield* auth.apiKey(key.value))) {
+              return yield* new Forbidden({
+                kind: "session-required",
+                detail: `${policy.operationId} needs a browser session; API keys cannot call it.`
+              })
+            }
+            return yield* unauthenticated()
+          }
+          const s = session.value
+          if (commandMethods.has(request.method)) {
+            if (request.headers["sec-fetch-site"] === "cross-site") {
+              return yield* new Forbidden({ kind: "cross-site-request", detail: "Cross-site requests cannot use the session." })
+            }
+            const origin = request.headers["origin"]
+            if (origin !== undefined && !originAllowed(origin, request.headers["host"], config.allowedOrigins)) {
+              return yield* new Forbidden({ kind: "origin-not-allowed", detail: `Origin ${origin} is not allowed.` })
+            }
+            if (!auth.csrfMatches(s, request.headers["x-csrf-token"])) {
+              return yield* new Forbidden({
+                kind: "csrf-token-invalid",
+                detail: "Session commands need the session's X-CSRF-Token header (returned by sign-in)."
+              })
+            }
+          }
+          if (policy.auth === "required-admin" && !s.isAdmin) {
+            return yield* new Forbidden({ kind: "admin-required", detail: "This operation needs an administrator." })
+          }
+          if (policy.sensitive) {
+            const at = yield* now
+            if (at.getTime() - s.authenticatedAt.getTime() > config.recentAuthSeconds * 1000) {
+              return yield* new Forbidden({
+                kind: "reauthentication-required",
+                detail: `This action needs a sign-in within the last ${Math.round(config.recentAuthSeconds / 60)} minutes; sign in again.`
+              })
+            }
+          }
+          yield* auth.touch(s)
+          return {
+            _tag: "Session",
+            accountId: s.accountId,
+            sessionId: s.sessionId,
+            isAdmin: s.isAdmin,
+            authenticatedAt: s.authenticatedAt
+          } satisfies Principal
+        })
+    }
+  })
+)
+
+/** Middleware of public operations. */
+export const PublicAuthLive = Layer.effect(
+  PublicAuth,
+  Effect.gen(function*() {
+    const auth = yield* Auth
+    return {
+      apiKeyAuth: () =>
+        Effect.gen(function*() {
+          const { policy } = yield* currentOperation
+          yield* setCacheControl(policy)
+          const presented = presentedApiKey(yield* HttpServerRequest.HttpServerRequest)
+          if (Option.isNone(presented)) return { _tag: "Anonymous" } satisfies Principal
+          const key = yield* auth.apiKey(presented.value)
+          if (Option.isNone(key)) return yield* unauthenticated()
+          const missing = policy.scopes.filter((scope) => !key.value.scopes.includes(scope))
+          if (missing.length > 0) {
+            return yield* new Forbidden({
+              kind: "insufficient-scope",
+              detail: `The API key lacks the scope(s) ${missing.join(", ")} that ${policy.operationId} requires.`
+            })
+          }
+          return { _tag: "ApiKey", ...key.value } satisfies Principal
+        })
+    }
+  })
+)

@@ -1,0 +1,45 @@
+/**
+ * Builds success envelopes (spec §2.2): `{ data, meta }` and cursor pages
+ * `{ data, nextCursor, meta }`. `meta.generatedAt` comes from `Clock`,
+ * `meta.requestId` from the request.
+ */
+import { Context, Effect, Layer } from "effect"
+import type { Meta } from "../../schema/envelope.js"
+import { AppConfig } from "../../layers/AppConfig.js"
+import { now } from "../../layers/Clock.js"
+import { currentRequest } from "./RequestContext.js"
+
+/** The schema version reported in `meta.schemaVersion`. */
+export const SchemaVersion = "1.0.0"
+
+/** Envelope construction. */
+export class Envelope extends Context.Tag("agent-directory/Envelope")<Envelope, {
+  /** The `meta` of the current response. */
+  readonly meta: Effect.Effect<Meta>
+  /** `{ data, meta }`. */
+  readonly data: <A>(data: A) => Effect.Effect<{ readonly data: A; readonly meta: Meta }>
+  /** `{ data, nextCursor, meta }`. */
+  readonly page: <A>(
+    data: ReadonlyArray<A>,
+    nextCursor: string | null
+  ) => Effect.Effect<{ readonly data: ReadonlyArray<A>; readonly nextCursor: string | null; readonly meta: Meta }>
+}>() {}
+
+/** Envelope from the configured build version. */
+export const EnvelopeLive = Layer.effect(
+  Envelope,
+  Effect.map(AppConfig, ({ buildVersion }) => {
+    const meta = Effect.map(Effect.zip(currentRequest, now), ([request, generatedAt]): Meta => ({
+      requestId: request.requestId,
+      schemaVersion: SchemaVersion,
+      buildVersion,
+      generatedAt,
+      freshness: { projectedAt: null, sourceWatermark: null }
+    }))
+    return {
+      meta,
+      data: (data) => Effect.map(meta, (meta) => ({ data, meta })),
+      page: (data, nextCursor) => Effect.map(meta, (meta) => ({ data, nextCursor, meta }))
+    }
+  })
+)

@@ -1,0 +1,137 @@
+/**
+ * The API-level middleware around every route (DESIGN §2 steps 1 and 6):
+ *
+ * 1. gives the request an id (`X-Request-Id`, `meta.requestId`, problem `requestId`);
+ * 2. renders every failure as `application/problem+json` (spec §7, RFC 9457):
+ *    problem errors as they are; decode failures, malformed JSON and wrong content
+ *    types as 400 with `errors` (JSON pointers); unknown paths as 404; an
+ *    unavailable database as 503; any other failure or defect as 500 with nothing
+ *    internal on the wire (the cause is logged with the request id).
+ */
+import { HttpApiBuilder, HttpApiError, type HttpApp, HttpServerError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { SqlError } from "@effect/sql/SqlError"
+import { Cause, Effect, Option } from "effect"
+import {
+  BadRequest,
+  type InvalidParam,
+  InternalServerError,
+  isProblem,
+  NotFound,
+  type Problem,
+  ServiceUnavailable,
+  toDocument,
+  withRequest
+} from "../../schema/problem.js"
+import { Ids } from "../../layers/Ids.js"
+import { CurrentRequest, type RequestInfo } from "./RequestContext.js"
+
+/** Renders a problem as its HTTP response (`Retry-After` when the problem has one). */
+export const problemResponse = (problem: Problem, request: RequestInfo): HttpServerResponse.HttpServerResponse => {
+  const rendered = withRequest(problem, request)
+  return HttpServerResponse.unsafeJson(toDocument(rendered), {
+    status: rendered.status,
+    contentType: "application/problem+json",
+    headers: {
+      "cache-control": "no-store",
+      ...(rendered.retryAfter !== undefined ? { "retry-after": String(rendered.retryAfter) } : {})
+    }
+  })
+}
+
+const bodyMethods = new Set(["POST", "PUT", "PATCH"])
+
+const escapePointer = (key: PropertyKey) => String(key).replace(/~/g, "~0").replace(/\//g, "~1")
+
+/** The 400 of a schema decode failure, one `errors` entry per issue. */
+const fromDecodeError = (e: HttpApiError.HttpApiDecodeError, request: HttpServerRequest.HttpServerRequest): BadRequest => {
+  const contentType = request.headers["content-type"]
+  const hasBody = bodyMethods.has(request.method)
+  if (hasBody && contentType !== undefined && !contentType.toLowerCase().includes("application/json")) {
+    return new BadRequest({
+      kind: "unsupported-content-type",
+      detail: `Request bodies must be application/json, not ${contentType}.`,
+      errors: [{ in: "header", pointer: "/content-type", detail: "must be application/json" }]
+    })
+  }
+  const errors: Array<InvalidParam> = e.issues.map((issue) => {
+    const first = issue.path[0]
+    const where: InvalidParam["in"] = first === "idempotency-key"
+      ? "header"
+      : hasBody
+      ? "body"
+      : typeof first === "string" && request.url.includes(`${first}=`)
+      ? "query"
+      : "path"
+    return {
+      in: where,
+      pointer: issue.path.length === 0 ? "" : "/" + issue.path.map(escapePointer).join("/"),
+      detail: issue.message
+    }
+  })
+  const missingKey = errors.some((x) => x.in === "header" && x.pointer === "/idempotency-key")
+  return new BadRequest({
+    kind: missingKey ? "idempotency-key-required" : "invalid-request",
+    detail: missingKey
+      ? "This operation needs an Idempotency-Key header holding a uuid."
+      : `The request is not valid: ${errors.map((x) => `${x.in} ${x.pointer || "(root)"} ${x.detail}`).join("; ")}`,
+    errors
+  })
+}
+
+const isConnectionFailure = (e: SqlError) => {
+  const code = (e.cause as { code?: unknown } | undefined)?.code
+  return typeof code === "string" && (/^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|57P0[1-3])$/.test(code) || code.startsWith("08"))
+}
+
+/** Maps any failure of a route to the problem it is answered with. */
+const toProblem = (
+  cause: Cause.Cause<unknown>,
+  request: HttpServerRequest.HttpServerRequest
+): { readonly problem: Problem; readonly unexpected: boolean } => {
+  const error = Option.getOrElse(Cause.failureOption(cause), () => Cause.squash(cause))
+  if (isProblem(error)) return { problem: error, unexpected: false }
+  if (error instanceof HttpApiError.HttpApiDecodeError) return { problem: fromDecodeError(error, request), unexpected: false }
+  if (HttpServerError.isServerError(error)) {
+    if (error._tag === "RouteNotFound") {
+      return {
+        problem: new NotFound({ kind: "no-such-operation", detail: `There is no operation ${request.method} ${request.url.split("?")[0]}.` }),
+        unexpected: false
+      }
+    }
+    if (error._tag === "RequestError" && error.reason === "Decode") {
+      return {
+        problem: new BadRequest({
+          kind: "malformed-body",
+          detail: "The request body is not valid JSON.",
+          errors: [{ in: "body", pointer: "", detail: "malformed JSON" }]
+        }),
+        unexpected: false
+      }
+    }
+  }
+  if (error instanceof SqlError && isConnectionFailure(error)) {
+    return { problem: new ServiceUnavailable({ detail: "The database is unavailable; retry later.", retryAfter: 5 }), unexpected: true }
+  }
+  return { problem: new InternalServerError({ detail: "An unexpected error occurred; quote the requestId when reporting it." }), unexpected: true }
+}
+
+/** The request middleware, as an HttpApi-level middleware layer. Requires `Ids`. */
+export const RequestMiddlewareLive = HttpApiBuilder.middleware(
+  Effect.map(Ids, (ids) => (app: HttpApp.Default) =>
+    Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const info: RequestInfo = { requestId: yield* ids.next, instance: request.url.split("?")[0] ?? "/" }
+      const response = yield* app.pipe(
+        Effect.catchAllCause((cause) => {
+          if (Cause.isInterruptedOnly(cause)) return Effect.interrupt
+          const { problem, unexpected } = toProblem(cause, request)
+          return (unexpected
+            ? Effect.logError("request failed", cause).pipe(Effect.annotateLogs({ requestId: info.requestId }))
+            : Effect.void).pipe(Effect.as(problemResponse(problem, info)))
+        }),
+        Effect.locally(CurrentRequest, info)
+      )
+      return HttpServerResponse.setHeader(response, "x-request-id", info.requestId)
+    })
+  )
+)

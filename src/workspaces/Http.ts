@@ -1,0 +1,26 @@
+/** HTTP handlers of the Workspaces area. */
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { Api } from "../api/Api.js"
+import { currentSession } from "../api/security.js"
+import { Envelope } from "../http/Envelope.js"
+import { Workspaces } from "./Workspaces.js"
+
+export const WorkspacesHttpLive = HttpApiBuilder.group(Api, "Workspaces", (handlers) =>
+  Effect.gen(function*() {
+    const workspaces = yield* Workspaces
+    const envelope = yield* Envelope
+    return handlers.handle("getWorkspace", ({ path, urlParams }) =>
+      currentSession.pipe(
+        Effect.flatMap((session) =>
+          workspaces.get({
+            workspaceId: path.workspacePublicId,
+            accountId: session.accountId,
+            limit: urlParams.limit,
+            membersCursor: urlParams.membersCursor,
+            invitationsCursor: urlParams.invitationsCursor
+          })
+        ),
+        Effect.flatMap(envelope.data)
+      ))
+  }))

@@ -1,0 +1,73 @@
+/** Domain rules of the Workspaces area (spec §2.12, §4.3). */
+import { Effect, Option } from "effect"
+import { Locked, NotFound } from "../../schema/problem.js"
+import type { Workspace } from "../../schema/workspaces.js"
+import { Cursor } from "../../layers/Cursor.js"
+import { ListPosition, WorkspacesRepo } from "./Repo.js"
+
+/** Workspaces as seen by their members. Requires `SqlClient`, `Cursor`. */
+export class Workspaces extends Effect.Service<Workspaces>()("agent-directory/Workspaces", {
+  effect: Effect.gen(function*() {
+    const repo = yield* WorkspacesRepo
+    const cursor = yield* Cursor
+
+    /**
+     * Workspaces_GetWorkspace: the workspace with one page of members and one of
+     * invitations (each `limit` long, oldest first), each continued by its own signed
+     * cursor bound to the workspace and the caller.
+     *
+     * Fails with `NotFound` when the workspace does not exist or the caller is not an
+     * ACTIVE member (existence is not revealed), `Locked` when a policy lock holds it,
+     * `BadRequest` for a cursor that is not this list's.
+     */
+    const get = (input: {
+      readonly workspaceId: string
+      readonly accountId: string
+      readonly limit: number
+      readonly membersCursor: string | undefined
+      readonly invitationsCursor: string | undefined
+    }) =>
+      Effect.gen(function*() {
+        const found = yield* repo.header(input.workspaceId, input.accountId)
+        if (Option.isNone(found)) {
+          return yield* new NotFound({ kind: "workspace-not-found", detail: `No workspace ${input.workspaceId}.` })
+        }
+        const { locked, ...header } = found.value
+        if (locked) return yield* new Locked({ detail: "A policy lock holds this workspace; it cannot be read now." })
+        const binding = (list: string) => ({
+          operation: "Workspaces_GetWorkspace",
+          list,
+          workspace: input.workspaceId,
+          principal: input.accountId
+        })
+        const members = yield* cursor.page({
+          position: ListPosition,
+          cursor: input.membersCursor,
+          param: "membersCursor",
+          binding: binding("members"),
+          limit: input.limit,
+          fetch: (after, take) => repo.members(input.workspaceId, after, take),
+          positionOf: (row) => row.position
+        })
+        const invitations = yield* cursor.page({
+          position: ListPosition,
+          cursor: input.invitationsCursor,
+          param: "invitationsCursor",
+          binding: binding("invitations"),
+          limit: input.limit,
+          fetch: (after, take) => repo.invitations(input.workspaceId, after, take),
+          positionOf: (row) => row.position
+        })
+        return {
+          ...header,
+          members: members.rows.map((row) => row.item),
+          invitations: invitations.rows.map((row) => row.item),
+          membersNextCursor: members.nextCursor,
+          invitationsNextCursor: invitations.nextCursor
+        } satisfies Workspace
+      })
+
+    return { get }
+  }),
+  dependencies: [WorkspacesRepo.Default]
+}) {}
