@@ -40,7 +40,7 @@ export const ReplayedHeader = "idempotent-replayed"
 const Stored = Schema.Struct({
   fingerprint: Schema.String,
   status: Schema.Number,
-  body: Schema.Unknown
+  body: Schema.String
 })
 
 /** The idempotency scope of a principal. */
@@ -89,7 +89,7 @@ export const IdempotencyLive = Layer.effect(
       at: Date
     }) =>
       sql`INSERT INTO idempotency_records (principal, operation_id, idempotency_key, fingerprint, status, body, created_at)
-          VALUES (${r.principal}, ${r.operationId}, ${r.key}, ${r.fingerprint}, ${r.status}, ${JSON.stringify(r.body)}::jsonb, ${r.at})
+          VALUES (${r.principal}, ${r.operationId}, ${r.key}, ${r.fingerprint}, ${r.status}, ${JSON.stringify(r.body)}, ${r.at})
           ON CONFLICT (principal, operation_id, idempotency_key) DO UPDATE
           SET fingerprint = EXCLUDED.fingerprint, status = EXCLUDED.status, body = EXCLUDED.body, created_at = EXCLUDED.created_at`
 
@@ -128,7 +128,7 @@ export const IdempotencyLive = Layer.effect(
               })
             }
             const { body, status } = existing.value
-            return HttpServerResponse.unsafeJson(body, {
+            return HttpServerResponse.text(body, {
               status,
               contentType: status >= 400 ? "application/problem+json" : "application/json",
               headers: { [ReplayedHeader]: "true" }

@@ -37,6 +37,14 @@ export const cacheControl: Record<CachePolicy, string> = {
   "public-catalog": "public, max-age=300, stale-while-revalidate=60"
 }
 
+/** `idempotency-key` → `Idempotency-Key`: header parameters under their conventional names. */
+const canonicalHeaderNames = (op: Record<string, unknown>): Record<string, unknown> => ({
+  ...op,
+  parameters: (op["parameters"] as ReadonlyArray<{ readonly in: string; readonly name: string }> | undefined)?.map((p) =>
+    p.in === "header" ? { ...p, name: p.name.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase()) } : p
+  )
+})
+
 type ErrorOf<S extends ReadonlyArray<ProblemStatus>> = InstanceType<(typeof ProblemByStatus)[S[number]]>
 
 type WithAuth<E extends HttpApiEndpoint.HttpApiEndpoint.Any, M extends AuthMode> = M extends
@@ -83,7 +91,12 @@ export const operation = <const M extends AuthMode, const S extends ReadonlyArra
   const base = endpoint as unknown as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
   let e = (session ? base.middleware(SessionAuth) : base.middleware(PublicAuth))
     .annotate(Policy, policy)
-    .annotateContext(OpenApi.annotations({ identifier: options.id, override: extensions, summary: options.summary }))
+    .annotateContext(OpenApi.annotations({
+      identifier: options.id,
+      override: extensions,
+      transform: canonicalHeaderNames,
+      ...(options.summary !== undefined ? { summary: options.summary } : {})
+    }))
   for (const status of options.statuses) e = e.addError(problemSchema(status))
   return e as never
 }

@@ -96,7 +96,7 @@ CREATE TABLE idempotency_records (
   idempotency_key uuid NOT NULL,
   fingerprint text NOT NULL,
   status integer NOT NULL,
-  body jsonb NOT NULL,
+  body text NOT NULL,
   created_at timestamptz NOT NULL,
   PRIMARY KEY (principal, operation_id, idempotency_key)
 );

@@ -1,0 +1,64 @@
+/**
+ * Assembly: the API implementation (`ApiLive`), the HTTP app with docs and the
+ * derived OpenAPI description (`HttpLive`), as layers another Effect app can reuse.
+ */
+import { HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpServer } from "@effect/platform"
+import { Layer } from "effect"
+import { AuthLive } from "../layers/Auth.js"
+import { CursorLive } from "../layers/Cursor.js"
+import { IdempotencyLive } from "../layers/Idempotency.js"
+import { Accounts } from "./accounts/Accounts.js"
+import { AccountsHttpLive } from "./accounts/Http.js"
+import { AgentsHttpLive } from "./agents/Http.js"
+import { AgentsRepo } from "./agents/Repo.js"
+import { Api } from "./api/Api.js"
+import { CommerceHttpLive } from "./commerce/Http.js"
+import { CommerceRepo } from "./commerce/Repo.js"
+import { PublicAuthLive, SessionAuthLive } from "./http/AuthMiddleware.js"
+import { EnvelopeLive } from "./http/Envelope.js"
+import { RequestMiddlewareLive } from "./http/RequestMiddleware.js"
+import { ProtocolsHttpLive } from "./protocols/Http.js"
+import { ProtocolsRepo } from "./protocols/Repo.js"
+import { ServicesHttpLive } from "./services/Http.js"
+import { Services } from "./services/Services.js"
+import { WorkspacesHttpLive } from "./workspaces/Http.js"
+import { Workspaces } from "./workspaces/Workspaces.js"
+
+/**
+ * The implementation of {@link Api}: every group's handlers, the auth and request
+ * middleware, the domain services and the cross-cutting layers (Auth, Cursor,
+ * Idempotency, Envelope). Requires `SqlClient`, `AppConfig` and `Ids`.
+ */
+export const ApiLive = HttpApiBuilder.api(Api).pipe(
+  Layer.provide([
+    AccountsHttpLive,
+    AgentsHttpLive,
+    CommerceHttpLive,
+    ProtocolsHttpLive,
+    ServicesHttpLive,
+    WorkspacesHttpLive,
+    RequestMiddlewareLive
+  ]),
+  Layer.provide([
+    SessionAuthLive,
+    PublicAuthLive,
+    Accounts.Default,
+    Services.Default,
+    Workspaces.Default,
+    AgentsRepo.Default,
+    CommerceRepo.Default,
+    ProtocolsRepo.Default
+  ]),
+  Layer.provide([AuthLive, CursorLive, IdempotencyLive, EnvelopeLive])
+)
+
+/**
+ * The HTTP app on an `HttpServer`: the API, `GET /openapi.json` (derived from
+ * {@link Api}) and the Scalar docs UI at `/docs`, with access logging.
+ */
+export const HttpLive = HttpApiBuilder.serve(HttpMiddleware.logger).pipe(
+  Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
+  Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
+  Layer.provide(ApiLive),
+  HttpServer.withLogAddress
+)
