@@ -14,7 +14,7 @@ import { createPgConfig } from "@electric-sql/pglite/node-postgres"
 import { SqlClient } from "@effect/sql"
 import { SqlError } from "@effect/sql/SqlError"
 import { PgClient } from "@effect/sql-pg"
-import { Effect, Layer, Option, Redacted } from "effect"
+import { Effect, Layer, Option, Redacted, type Scope } from "effect"
 import { mkdirSync } from "node:fs"
 import Pg from "pg"
 import { migrate } from "../src/db/migrate.js"
@@ -26,15 +26,18 @@ export interface EmbeddedSource {
   readonly dataDir: string
   /** A `dumpDataDir()` tarball to start from (skips initdb; used by tests). */
   readonly loadDataDir?: Blob | undefined
+  /** An open PGlite to use instead (owned by the caller, not closed by the layer). */
+  readonly pglite?: PGlite | undefined
 }
 
-const makePglite = (source: EmbeddedSource) =>
-  Effect.acquireRelease(
+const makePglite = (source: EmbeddedSource): Effect.Effect<PGlite, SqlError, Scope.Scope> =>
+  source.pglite !== undefined ? Effect.succeed(source.pglite) : Effect.acquireRelease(
     Effect.tryPromise({
       try: async () => {
         const inMemory = source.dataDir.startsWith("memory://")
         if (!inMemory) mkdirSync(source.dataDir, { recursive: true })
-        const db = new PGlite(inMemory ? undefined : source.dataDir, {
+        const db = new PGlite({
+          ...(inMemory ? {} : { dataDir: source.dataDir }),
           ...(source.loadDataDir ? { loadDataDir: source.loadDataDir } : {})
         })
         await db.waitReady

@@ -17,18 +17,27 @@ export interface Operation {
 }
 
 const table = new Map<string, Operation>()
-HttpApi.reflect(Api, {
-  onGroup: () => {},
-  onEndpoint: ({ endpoint }) => {
-    const policy = Context.getOption(endpoint.annotations, Policy)
-    if (Option.isNone(policy)) return
-    table.set(`${endpoint.method} ${endpoint.path}`, {
-      policy: policy.value,
-      endpoint: endpoint as unknown as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps,
-      successStatus: HttpApiSchema.getStatusSuccess(endpoint.successSchema)
-    })
-  }
-})
+
+/**
+ * Indexes the operations of an HttpApi built with the `operation` helper. The
+ * contract's {@link Api} is indexed here; an app that mounts further groups with
+ * their own operations (or a test) registers its api too.
+ */
+export const registerOperations = (api: HttpApi.HttpApi.Any): void =>
+  HttpApi.reflect(api as HttpApi.HttpApi.AnyWithProps, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint }) => {
+      const policy = Context.getOption(endpoint.annotations, Policy)
+      if (Option.isNone(policy)) return
+      table.set(`${endpoint.method} ${endpoint.path}`, {
+        policy: policy.value,
+        endpoint: endpoint as unknown as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps,
+        successStatus: HttpApiSchema.getStatusSuccess(endpoint.successSchema)
+      })
+    }
+  })
+
+registerOperations(Api)
 
 /** Every operation, keyed by `METHOD /path/:param`. */
 export const operations: ReadonlyMap<string, Operation> = table

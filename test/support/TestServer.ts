@@ -1,0 +1,62 @@
+/**
+ * The real HTTP stack for tests: the server's own `HttpLive` on
+ * `NodeHttpServer.layerTest`, on a private copy of the seeded database (embedded
+ * PGlite loaded from the run's dump, or a clone of the PostgreSQL template), with
+ * the test configuration, deterministic IDs and a manual clock.
+ */
+import { NodeHttpServer } from "@effect/platform-node"
+import { Effect, Layer, Logger, LogLevel, Redacted } from "effect"
+import { readFileSync } from "node:fs"
+import { randomBytes } from "node:crypto"
+import Pg from "pg"
+import { inject } from "vitest"
+import { AppConfig, type AppConfigShape } from "../../layers/AppConfig.js"
+import { ClockManual, makeManualClock, type ManualClock } from "../../layers/Clock.js"
+import { DbEmbedded, DbServer } from "../../layers/Db.js"
+import { IdsSequence } from "../../layers/Ids.js"
+import { HttpLive } from "../../src/server.js"
+import { testConfig } from "./config.js"
+
+/** When the test clock starts: after the demo data, before its sessions would expire. */
+export const TestEpoch = new Date("2026-06-01T00:00:00.000Z")
+
+/** A private copy of the seeded database for one test file. */
+export const TestDb = Layer.unwrapEffect(Effect.gen(function*() {
+  const dump = inject("templateDump")
+  if (dump !== "") return DbEmbedded({ dataDir: "memory://", loadDataDir: new Blob([readFileSync(dump)]) })
+  const template = inject("templateDatabase")
+  const url = process.env["DATABASE_URL"]!
+  const name = `${template}_c_${randomBytes(6).toString("hex")}`
+  yield* Effect.promise(async () => {
+    const admin = new Pg.Client({ connectionString: url })
+    await admin.connect()
+    try {
+      await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`)
+    } finally {
+      await admin.end()
+    }
+  })
+  const cloneUrl = new URL(url)
+  cloneUrl.pathname = `/${name}`
+  return DbServer(Redacted.make(cloneUrl.toString()))
+}))
+
+/** Everything a test server needs, with its clock exposed for time travel. */
+export const makeTestServer = (overrides: Partial<AppConfigShape> = {}): {
+  readonly layer: Layer.Layer<
+    import("@effect/platform").HttpClient.HttpClient | import("@effect/sql").SqlClient.SqlClient,
+    unknown
+  >
+  readonly clock: ManualClock
+} => {
+  const clock = makeManualClock(TestEpoch)
+  const layer = HttpLive.pipe(
+    Layer.provideMerge(NodeHttpServer.layerTest),
+    Layer.provideMerge(TestDb),
+    Layer.provide(IdsSequence("0000000b")),
+    Layer.provide(Layer.succeed(AppConfig, testConfig(overrides))),
+    Layer.provide(ClockManual(clock)),
+    Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
+  )
+  return { layer, clock }
+}

@@ -1,0 +1,27 @@
+/** The configuration every test runs with (fixed secrets; no environment read). */
+import { Layer, Option, Redacted } from "effect"
+import { hkdfSync } from "node:crypto"
+import { AppConfig, type AppConfigShape } from "../../layers/AppConfig.js"
+
+const secret = "test-secret-test-secret-test-secret-0123"
+const key = (purpose: string) => Redacted.make(Buffer.from(hkdfSync("sha256", secret, "agent-directory", purpose, 32)))
+
+/** Test configuration; `overrides` replace single settings. */
+export const testConfig = (overrides: Partial<AppConfigShape> = {}): AppConfigShape => ({
+  port: 0,
+  host: "127.0.0.1",
+  databaseUrl: Option.none(),
+  dataDir: "memory://",
+  environment: "development",
+  allowedOrigins: [],
+  cookieSecure: true,
+  sessionTtlSeconds: 12 * 3600,
+  recentAuthSeconds: 15 * 60,
+  buildVersion: "test",
+  keys: { apiKeyVerifier: key("api-key-verifier"), cursor: key("cursor") },
+  insecureDevelopmentSecret: false,
+  ...overrides
+})
+
+/** AppConfig for tests. */
+export const TestConfigLayer = Layer.succeed(AppConfig, testConfig())

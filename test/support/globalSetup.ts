@@ -1,0 +1,76 @@
+/**
+ * Prepares the seeded database every test file starts from, once per run:
+ * - embedded (no DATABASE_URL): a PGlite data directory dump (migrated + demo data);
+ * - PostgreSQL (DATABASE_URL): a template database each test file clones.
+ */
+import { PGlite } from "@electric-sql/pglite"
+import { Effect, Layer, Redacted } from "effect"
+import { writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import Pg from "pg"
+import type {} from "vitest"
+import type { TestProject } from "vitest/node"
+import { DbEmbedded, DbServer } from "../../layers/Db.js"
+import { AuthLive } from "../../layers/Auth.js"
+import { IdsSequence } from "../../layers/Ids.js"
+import { seedDemoData } from "../../src/db/seed.js"
+import { TestConfigLayer } from "./config.js"
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** Embedded mode: path of the seeded data directory dump. */
+    templateDump: string
+    /** PostgreSQL mode: name of the seeded template database. */
+    templateDatabase: string
+  }
+}
+
+const seed = (db: Layer.Layer<import("@effect/sql").SqlClient.SqlClient, unknown>) =>
+  Effect.runPromise(
+    seedDemoData.pipe(
+      Effect.provide(AuthLive),
+      Effect.provide(Layer.mergeAll(db, TestConfigLayer, IdsSequence("0000000a"))),
+      Effect.scoped
+    ) as Effect.Effect<boolean, unknown, never>
+  )
+
+export default async function setup(project: TestProject) {
+  const url = process.env["DATABASE_URL"]
+  if (url === undefined || url === "") {
+    const path = join(tmpdir(), `adapi-template-${process.pid}.tar.gz`)
+    await Effect.runPromise(Effect.gen(function*() {
+      const pglite = yield* Effect.promise(async () => {
+        const db = new PGlite()
+        await db.waitReady
+        return db
+      })
+      yield* Effect.promise(() => seed(DbEmbedded({ dataDir: "memory://", pglite })))
+      const dump = yield* Effect.promise(() => pglite.dumpDataDir("gzip"))
+      writeFileSync(path, Buffer.from(yield* Effect.promise(() => dump.arrayBuffer())))
+      yield* Effect.promise(() => pglite.close())
+    }))
+    project.provide("templateDump", path)
+    project.provide("templateDatabase", "")
+    return
+  }
+  const name = `adapi_template_${process.pid}`
+  const admin = new Pg.Client({ connectionString: url })
+  await admin.connect()
+  await admin.query(`DROP DATABASE IF EXISTS ${name}`)
+  await admin.query(`CREATE DATABASE ${name}`)
+  const templateUrl = new URL(url)
+  templateUrl.pathname = `/${name}`
+  await seed(DbServer(Redacted.make(templateUrl.toString())))
+  project.provide("templateDump", "")
+  project.provide("templateDatabase", name)
+  return async () => {
+    const clones = await admin.query<{ datname: string }>(
+      `SELECT datname FROM pg_database WHERE datname LIKE $1`,
+      [`${name}_c_%`]
+    )
+    for (const { datname } of clones.rows) await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`)
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+    await admin.end()
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * Raw HTTP helpers over the test server's `HttpClient` (for malformed input,
+ * headers and cookies), and assertions shared by every area's tests.
+ */
+import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { expect } from "@effect/vitest"
+import { Effect } from "effect"
+import { randomUUID } from "node:crypto"
+import { DemoAccounts, type DemoAccountName } from "../../src/db/demo.js"
+
+/** A signed-in browser session. */
+export interface Session {
+  readonly cookie: string
+  readonly csrf: string
+  readonly accountId: string
+  readonly sessionId: string
+}
+
+export interface CallOptions {
+  /** JSON body. */
+  readonly body?: unknown
+  /** Raw body text (sent as is, with `contentType`). */
+  readonly raw?: string
+  readonly contentType?: string
+  readonly headers?: Record<string, string>
+  readonly session?: Session
+  /** Sent as `X-CSRF-Token` on commands; default: the session's token. `null` omits it. */
+  readonly csrf?: string | null
+  /** Idempotency-Key on POST/DELETE; default: a fresh uuid. `null` omits it. */
+  readonly idempotencyKey?: string | null
+}
+
+export interface Reply {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: any
+  readonly text: string
+}
+
+const commands = new Set(["POST", "DELETE", "PUT", "PATCH"])
+
+/** Sends one request to the test server. */
+export const call = (method: "GET" | "POST" | "DELETE", path: string, options: CallOptions = {}) =>
+  Effect.gen(function*() {
+    const client = yield* HttpClient.HttpClient
+    const headers: Record<string, string> = {}
+    if (options.session) headers["cookie"] = options.session.cookie
+    if (commands.has(method)) {
+      const csrf = options.csrf === undefined ? options.session?.csrf : options.csrf
+      if (csrf != null) headers["x-csrf-token"] = csrf
+      const key = options.idempotencyKey === undefined ? randomUUID() : options.idempotencyKey
+      if (key !== null) headers["idempotency-key"] = key
+    }
+    Object.assign(headers, options.headers)
+    let request = HttpClientRequest.make(method)(path).pipe(HttpClientRequest.setHeaders(headers))
+    if (options.raw !== undefined) {
+      request = HttpClientRequest.bodyText(request, options.raw, options.contentType ?? "application/json")
+    } else if (options.body !== undefined) {
+      request = HttpClientRequest.bodyUnsafeJson(request, options.body)
+    }
+    const response = yield* client.execute(request)
+    const text = yield* response.text
+    let body: unknown = undefined
+    try {
+      body = text === "" ? undefined : JSON.parse(text)
+    } catch {
+      body = text
+    }
+    return { status: response.status, headers: response.headers, body, text } as Reply
+  }).pipe(Effect.scoped, Effect.orDie)
+
+/** Signs a demo account in and returns its session. */
+export const signIn = (account: DemoAccountName) =>
+  Effect.gen(function*() {
+    const { email, password } = DemoAccounts[account]
+    const reply = yield* call("POST", "/api/v1/auth/sign-in", { body: { email, password } })
+    expect(reply.status).toBe(200)
+    const setCookie = reply.headers["set-cookie"] ?? ""
+    const cookie = setCookie.split(";")[0]!
+    expect(cookie).toMatch(/^session=[A-Za-z0-9_-]{43}$/)
+    return {
+      cookie,
+      csrf: reply.body.data.csrfToken,
+      accountId: reply.body.data.accountPublicId,
+      sessionId: reply.body.data.sessionId
+    } satisfies Session
+  })
+
+/**
+ * Asserts an RFC 9457 problem response: status, content type, `type` slug, the
+ * request id (matching `X-Request-Id`), and nothing internal on the wire.
+ */
+export const expectProblem = (reply: Reply, status: number, kind?: string) => {
+  expect(reply.status, reply.text).toBe(status)
+  expect(reply.headers["content-type"]).toMatch(/^application\/problem\+json/)
+  expect(reply.body.status).toBe(status)
+  expect(typeof reply.body.title).toBe("string")
+  expect(typeof reply.body.detail).toBe("string")
+  expect(reply.body.requestId).toBe(reply.headers["x-request-id"])
+  expect(reply.body.instance).toMatch(/^\//)
+  if (kind !== undefined) expect(reply.body.type).toBe(`https://agent-directory.dev/problems/${kind}`)
+  expect(reply.text).not.toMatch(/_tag|stack|SELECT|INSERT|UPDATE /)
+}
+
+/** Asserts a success envelope's `meta` (spec §2.2). */
+export const expectMeta = (reply: Reply) => {
+  expect(reply.body.meta.requestId).toBe(reply.headers["x-request-id"])
+  expect(reply.body.meta.schemaVersion).toBe("1.0.0")
+  expect(reply.body.meta.buildVersion).toBe("test")
+  expect(reply.body.meta.generatedAt).toMatch(/Z$/)
+  expect(reply.body.meta.freshness).toEqual({ projectedAt: null, sourceWatermark: null })
+}
