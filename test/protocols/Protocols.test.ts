@@ -1,7 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { DemoApiKeys, DemoProtocols } from "../../src/db/demo.js"
-import { call, expectMeta, expectProblem } from "../support/http.js"
+import { call, expectMeta } from "../support/http.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
 
 const server = makeTestServer()
