@@ -24,6 +24,12 @@ export const DemoAccounts = {
 } as const
 export type DemoAccountName = keyof typeof DemoAccounts
 
+/**
+ * A session of the owner on another device, so that Accounts_RevokeSession has a
+ * session to revoke on a fresh database. Its token is unknown (unusable).
+ */
+export const DemoOtherSession = { id: id(1, 100), account: "owner", days: 1, expires: new Date("2030-01-01T00:00:00.000Z") } as const
+
 export const DemoWorkspaces = {
   acme: { id: id(2, 1), name: "Acme Agents", slug: "acme-agents", locked: false },
   outsider: { id: id(2, 2), name: "Outsider Lab", slug: "outsider-lab", locked: false },

@@ -4,7 +4,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { Auth } from "../../layers/Auth.js"
+import { Auth, tokenHash } from "../../layers/Auth.js"
 import { hashPassword } from "../../layers/Password.js"
 import {
   DemoAccounts,
@@ -17,6 +17,7 @@ import {
   DemoNetworks,
   DemoOffers,
   DemoOrders,
+  DemoOtherSession,
   DemoProtocols,
   DemoServices,
   demoTime,
@@ -43,6 +44,19 @@ export const seedDemoData = Effect.gen(function*() {
         is_admin: a.isAdmin,
         created_at: t0
       })))
+    }`
+    yield* sql`INSERT INTO sessions ${
+      sql.insert({
+        id: DemoOtherSession.id,
+        account_id: DemoAccounts[DemoOtherSession.account].id,
+        token_hash: tokenHash(`unusable-demo-session-${DemoOtherSession.id}`),
+        csrf_hash: tokenHash(`unusable-demo-csrf-${DemoOtherSession.id}`),
+        user_agent: "Demo browser on another device",
+        created_at: demoTime(DemoOtherSession.days),
+        authenticated_at: demoTime(DemoOtherSession.days),
+        last_seen_at: demoTime(DemoOtherSession.days),
+        expires_at: DemoOtherSession.expires
+      })
     }`
     yield* sql`INSERT INTO workspaces ${
       sql.insert(Object.values(DemoWorkspaces).map((w, i) => ({

@@ -1,0 +1,49 @@
+/**
+ * The demo manifest (`npm run --silent demo:manifest`): the demo accounts and API
+ * key, and for every operation one request that succeeds on a freshly seeded
+ * database. `as` names who sends it: a demo account (signed in, with its CSRF token),
+ * `anonymous`, or `apiKey:public`. POST/DELETE requests also need a fresh
+ * Idempotency-Key, which the caller supplies.
+ */
+import { DemoAccounts, DemoApiKeys, DemoOffers, DemoOtherSession, DemoWorkspaces } from "./demo.js"
+
+/** One request of the manifest. */
+export interface ManifestOperation {
+  readonly as: "admin" | "owner" | "member" | "anonymous" | "apiKey:public"
+  readonly path: Readonly<Record<string, string>>
+  readonly query: Readonly<Record<string, string | number>>
+  readonly body: unknown
+}
+
+const credentials = (name: keyof typeof DemoAccounts) => ({
+  email: DemoAccounts[name].email,
+  password: DemoAccounts[name].password
+})
+
+/** The manifest document. */
+export const demoManifest = {
+  accounts: {
+    admin: credentials("admin"),
+    owner: credentials("owner"),
+    member: credentials("member"),
+    outsider: credentials("outsider")
+  },
+  apiKeys: {
+    public: { key: DemoApiKeys.public.key, scopes: [...DemoApiKeys.public.scopes] }
+  },
+  operations: {
+    Accounts_SignIn: { as: "anonymous", path: {}, query: {}, body: credentials("owner") },
+    Accounts_ListSessions: { as: "owner", path: {}, query: {}, body: null },
+    Accounts_RevokeSession: { as: "owner", path: { sessionId: DemoOtherSession.id }, query: {}, body: null },
+    Agents_ListFavoriteAgents: { as: "owner", path: {}, query: { limit: 10 }, body: null },
+    Commerce_ListCommerceOrders: { as: "owner", path: {}, query: {}, body: null },
+    Protocols_GetProtocolCatalog: { as: "apiKey:public", path: {}, query: {}, body: null },
+    Services_PublishServiceOffer: {
+      as: "owner",
+      path: { offerId: DemoOffers.starter.id },
+      query: {},
+      body: { version: DemoOffers.starter.version }
+    },
+    Workspaces_GetWorkspace: { as: "member", path: { workspacePublicId: DemoWorkspaces.acme.id }, query: { limit: 50 }, body: null }
+  } satisfies Record<string, ManifestOperation>
+} as const

@@ -1,0 +1,58 @@
+/**
+ * Library entry: mount the Agent Directory API in another Effect app, reuse its
+ * layers and schemas, or derive a typed client with `HttpApiClient.make(Api)`.
+ *
+ * ```ts
+ * import { HttpApiBuilder } from "@effect/platform"
+ * import { Api, ApiLive, AppConfigLive, DbLive, IdsLive } from "agent-directory-api"
+ * const Live = HttpApiBuilder.serve().pipe(
+ *   Layer.provide(ApiLive), Layer.provide(DbLive), Layer.provide(IdsLive), Layer.provide(AppConfigLive))
+ * ```
+ */
+// the contract
+export { Api } from "./api/Api.js"
+export { AccountsApi } from "./api/AccountsApi.js"
+export { AgentsApi } from "./api/AgentsApi.js"
+export { CommerceApi } from "./api/CommerceApi.js"
+export { ProtocolsApi } from "./api/ProtocolsApi.js"
+export { ServicesApi } from "./api/ServicesApi.js"
+export { WorkspacesApi } from "./api/WorkspacesApi.js"
+export { type AuthMode, type CachePolicy, operation, type OperationPolicy } from "./api/operation.js"
+export { registerOperations } from "./api/policies.js"
+export {
+  apiKeyAuth,
+  cookieAuth,
+  CurrentPrincipal,
+  currentSession,
+  type Principal,
+  PublicAuth,
+  SessionAuth
+} from "./api/security.js"
+
+// the implementation
+export { ApiLive, HttpLive } from "./server.js"
+export { PublicAuthLive, SessionAuthLive } from "./http/AuthMiddleware.js"
+export { Envelope, EnvelopeLive } from "./http/Envelope.js"
+export { RequestMiddlewareLive } from "./http/RequestMiddleware.js"
+export { migrate } from "./db/migrate.js"
+export { seedDemoData } from "./db/seed.js"
+
+// cross-cutting layers
+export { AppConfig, AppConfigLive, type AppConfigShape, loadAppConfig } from "../layers/AppConfig.js"
+export { Auth, AuthLive } from "../layers/Auth.js"
+export { ClockManual, makeManualClock, type ManualClock, now } from "../layers/Clock.js"
+export { Cursor, CursorLive } from "../layers/Cursor.js"
+export { DbEmbedded, DbLive, DbServer } from "../layers/Db.js"
+export { Idempotency, IdempotencyLive } from "../layers/Idempotency.js"
+export { Ids, IdsLive, IdsSequence } from "../layers/Ids.js"
+
+// schemas
+export * as Accounts from "../schema/accounts.js"
+export * as Agents from "../schema/agents.js"
+export * as Commerce from "../schema/commerce.js"
+export * as Common from "../schema/common.js"
+export * as Envelopes from "../schema/envelope.js"
+export * as Problems from "../schema/problem.js"
+export * as Protocols from "../schema/protocols.js"
+export * as Services from "../schema/services.js"
+export * as Workspaces from "../schema/workspaces.js"

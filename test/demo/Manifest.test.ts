@@ -1,0 +1,49 @@
+/**
+ * Every request of the demo manifest succeeds on a freshly seeded database, and the
+ * manifest covers every operation of the contract.
+ */
+import { HttpApi } from "@effect/platform"
+import { expect, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { Api } from "../../src/api/Api.js"
+import { operations } from "../../src/api/policies.js"
+import { demoManifest, type ManifestOperation } from "../../src/db/manifest.js"
+import { call, type CallOptions, signIn } from "../support/http.js"
+import { makeTestServer } from "../support/TestServer.js"
+
+const server = makeTestServer()
+
+const request = (operationId: string, op: ManifestOperation) =>
+  Effect.gen(function*() {
+    const entry = [...operations.entries()].find(([, o]) => o.policy.operationId === operationId)
+    expect(entry, operationId).toBeDefined()
+    const [method, pattern] = entry![0].split(" ") as ["GET" | "POST" | "DELETE", string]
+    const path = pattern.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(op.path[name]!))
+    const query = new URLSearchParams(Object.entries(op.query).map(([k, v]): [string, string] => [k, String(v)])).toString()
+    const options: CallOptions = {
+      ...(op.body !== null ? { body: op.body } : {}),
+      ...(op.as === "apiKey:public" ? { headers: { "x-api-key": demoManifest.apiKeys.public.key } } : {}),
+      ...(op.as !== "anonymous" && op.as !== "apiKey:public" ? { session: yield* signIn(op.as) } : {})
+    }
+    return yield* call(method, query === "" ? path : `${path}?${query}`, options)
+  })
+
+layer(server.layer)("demo manifest", (it) => {
+  it("names every operation of the contract", () => {
+    const ids: Array<string> = []
+    HttpApi.reflect(Api, { onGroup: () => {}, onEndpoint: ({ endpoint }) => ids.push(endpoint.name) })
+    expect(Object.keys(demoManifest.operations).sort()).toEqual(
+      [...operations.values()].map((o) => o.policy.operationId).sort()
+    )
+    expect(ids.length).toBe(operations.size)
+  })
+
+  it.effect("each request succeeds on the seeded database", () =>
+    Effect.gen(function*() {
+      for (const [operationId, op] of Object.entries(demoManifest.operations)) {
+        const reply = yield* request(operationId, op)
+        expect(reply.status, `${operationId}: ${reply.text}`).toBeGreaterThanOrEqual(200)
+        expect(reply.status, `${operationId}: ${reply.text}`).toBeLessThan(300)
+      }
+    }))
+})
