@@ -10,24 +10,38 @@ import { ParseResult, Schema } from "effect"
  * uuid (spec §2.1): versions 1-8 with the RFC 4122 variant, or the nil UUID, or
  * the all-f (max) UUID. Case-insensitive on input; the database returns lowercase.
  */
+const UuidPattern =
+  /^(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|[fF]{8}-[fF]{4}-[fF]{4}-[fF]{4}-[fF]{12})$/
 export const Uuid = Schema.String.pipe(
-  Schema.pattern(
-    /^(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|[fF]{8}-[fF]{4}-[fF]{4}-[fF]{4}-[fF]{12})$/
-  ),
-  Schema.annotations({ identifier: "Uuid", format: "uuid", description: "UUID (versions 1-8, nil or max)" })
+  Schema.pattern(UuidPattern),
+  Schema.annotations({
+    identifier: "Uuid",
+    // the JSON Schema of a refinement replaces the pattern's, so both are stated
+    jsonSchema: { format: "uuid", pattern: UuidPattern.source },
+    description: "UUID (versions 1-8, nil or max)"
+  })
 )
 export type Uuid = typeof Uuid.Type
 
+const DateTimePattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z$/
 const DateTimeString = Schema.String.pipe(
-  Schema.pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z$/),
-  Schema.annotations({ format: "date-time", description: "ISO 8601 UTC timestamp ending in Z" })
+  Schema.pattern(DateTimePattern),
+  Schema.annotations({
+    jsonSchema: { format: "date-time", pattern: DateTimePattern.source },
+    description: "ISO 8601 UTC timestamp ending in Z"
+  })
+)
+
+/** The Dates a wire date-time can carry: valid, in years 0000-9999 (what `toISOString` writes as `YYYY-…Z`). */
+const WireDate = Schema.ValidDateFromSelf.pipe(
+  Schema.betweenDate(new Date("0000-01-01T00:00:00.000Z"), new Date("9999-12-31T23:59:59.999Z"))
 )
 
 /**
  * date-time (spec §2.1): ISO 8601 UTC string ending in `Z` on the wire, a `Date` in code.
  * Encoding always uses `Date#toISOString` (millisecond precision, `Z`).
  */
-export const DateTimeZ = Schema.transformOrFail(DateTimeString, Schema.DateFromSelf, {
+export const DateTimeZ = Schema.transformOrFail(DateTimeString, WireDate, {
   strict: true,
   decode: (s, _, ast) => {
     const d = new Date(s)
@@ -39,9 +53,10 @@ export const DateTimeZ = Schema.transformOrFail(DateTimeString, Schema.DateFromS
 }).annotations({ identifier: "DateTime" })
 
 /** date (spec §2.1): `YYYY-MM-DD`, kept as the string. */
+const DatePattern = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])$/
 export const IsoDate = Schema.String.pipe(
-  Schema.pattern(/^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])$/),
-  Schema.annotations({ identifier: "Date", format: "date" })
+  Schema.pattern(DatePattern),
+  Schema.annotations({ identifier: "Date", jsonSchema: { format: "date", pattern: DatePattern.source } })
 )
 
 /** version (spec §2.1): optimistic-concurrency counter, integer 1..9007199254740991. */
@@ -61,7 +76,10 @@ const UnitsString = Schema.String.pipe(
  * a decimal string on the wire (`^(?:0|[1-9][0-9]{0,77})$`), a `bigint` in code,
  * `NUMERIC(78,0)` in SQL.
  */
-export const Units = Schema.compose(UnitsString, Schema.BigInt).annotations({ identifier: "Units" })
+export const Units = Schema.compose(
+  UnitsString,
+  Schema.BigInt.pipe(Schema.betweenBigInt(0n, BigInt("9".repeat(78))))
+).annotations({ identifier: "Units" })
 
 /** count string (spec §2.1): a decimal string of digits, e.g. `starCount`. */
 export const CountString = Schema.String.pipe(
@@ -75,7 +93,7 @@ export const NonEmptyString = Schema.String.pipe(Schema.minLength(1))
 /** Email address (format email), as in workspace members and invitations (spec §2.12). */
 export const Email = Schema.String.pipe(
   Schema.pattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/),
-  Schema.annotations({ format: "email" })
+  Schema.annotations({ jsonSchema: { format: "email" } }) // format replaces the (loose) pattern in JSON Schema
 )
 
 /**

@@ -30,7 +30,7 @@ export type InvalidParam = typeof InvalidParam.Type
 
 /** The wire document of every error response (spec §7). */
 export const ProblemDocument = Schema.Struct({
-  type: Schema.String.annotations({ format: "uri" }),
+  type: Schema.String.annotations({ jsonSchema: { format: "uri" } }),
   title: Schema.String,
   status: Schema.Int.pipe(Schema.between(400, 599)),
   detail: Schema.String,
