@@ -2,7 +2,7 @@
  * Assembly: the API implementation (`ApiLive`), the HTTP app with docs and the
  * derived OpenAPI description (`HttpLive`), as layers another Effect app can reuse.
  */
-import { HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpServer } from "@effect/platform"
+import { Headers, HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpServer } from "@effect/platform"
 import { Layer } from "effect"
 import { AuthLive } from "../layers/Auth.js"
 import { CursorLive } from "../layers/Cursor.js"
@@ -60,5 +60,7 @@ export const HttpLive = HttpApiBuilder.serve(HttpMiddleware.logger).pipe(
   Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
   Layer.provide(ApiLive),
-  HttpServer.withLogAddress
+  HttpServer.withLogAddress,
+  // secrets in headers never reach logs or traces (cookie, authorization, x-api-key are redacted by default)
+  Layer.locally(Headers.currentRedactedNames, ["authorization", "cookie", "set-cookie", "x-api-key", "x-csrf-token"])
 )

@@ -34,30 +34,26 @@ export class Workspaces extends Effect.Service<Workspaces>()("agent-directory/Wo
         }
         const { locked, ...header } = found.value
         if (locked) return yield* new Locked({ detail: "A policy lock holds this workspace; it cannot be read now." })
-        const binding = (list: string) => ({
-          operation: "Workspaces_GetWorkspace",
-          list,
-          workspace: input.workspaceId,
-          principal: input.accountId
-        })
-        const members = yield* cursor.page({
-          position: ListPosition,
-          cursor: input.membersCursor,
-          param: "membersCursor",
-          binding: binding("members"),
-          limit: input.limit,
-          fetch: (after, take) => repo.members(input.workspaceId, after, take),
-          positionOf: (row) => row.position
-        })
-        const invitations = yield* cursor.page({
-          position: ListPosition,
-          cursor: input.invitationsCursor,
-          param: "invitationsCursor",
-          binding: binding("invitations"),
-          limit: input.limit,
-          fetch: (after, take) => repo.invitations(input.workspaceId, after, take),
-          positionOf: (row) => row.position
-        })
+        const page = <Row extends { readonly position: typeof ListPosition.Type }>(
+          list: "members" | "invitations",
+          cursorValue: string | undefined,
+          fetch: (after: typeof ListPosition.Type | undefined, take: number) => Effect.Effect<ReadonlyArray<Row>>
+        ) =>
+          cursor.page({
+            position: ListPosition,
+            cursor: cursorValue,
+            param: `${list}Cursor`,
+            binding: { operation: "Workspaces_GetWorkspace", list, workspace: input.workspaceId, principal: input.accountId },
+            limit: input.limit,
+            fetch,
+            positionOf: (row) => row.position
+          })
+        const members = yield* page("members", input.membersCursor, (after, take) => repo.members(input.workspaceId, after, take))
+        const invitations = yield* page(
+          "invitations",
+          input.invitationsCursor,
+          (after, take) => repo.invitations(input.workspaceId, after, take)
+        )
         return {
           ...header,
           members: members.rows.map((row) => row.item),
