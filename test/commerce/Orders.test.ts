@@ -1,0 +1,153 @@
+/** GET /api/v1/orders (Commerce_ListCommerceOrders, spec §2.11, §4.3). */
+import { expect, layer } from "@effect/vitest"
+import { Effect, Schema } from "effect"
+import { CommerceOrder } from "../../schema/commerce.js"
+import { Data } from "../../schema/envelope.js"
+import { DemoAgents, DemoAssets, DemoNetworks, DemoOrders, demoTime, DemoWorkspaces } from "../../src/db/demo.js"
+import { call, expectMeta, expectProblem, signIn } from "../support/http.js"
+import { makeTestServer } from "../support/TestServer.js"
+
+const path = "/api/v1/orders"
+const server = makeTestServer()
+const decodeOrders = Schema.decodeUnknownSync(Data(Schema.Array(CommerceOrder)), { onExcessProperty: "error" })
+
+const iso = (days: number, minutes = 0) => demoTime(days, minutes).toISOString()
+
+/** The wire form of the demo order at `index`, as seeded (src/db/seed.ts). */
+const wireOrder = (index: number) => {
+  const o = DemoOrders[index]!
+  const asset = DemoAssets[o.asset]
+  const network = DemoNetworks[asset.network]
+  const seq = (n: number) => (n + 1).toString(16).padStart(12, "0")
+  const active = o.state === "ACTIVE"
+  return {
+    id: o.id,
+    orderNumber: o.number,
+    state: o.state,
+    version: o.paid ? 3 : 1,
+    workspacePublicId: DemoWorkspaces[o.workspace].id,
+    agentPublicId: o.agent === null ? null : DemoAgents[o.agent]!.id,
+    productCode: o.product[0],
+    productName: o.product[1],
+    networkPublicId: network.id,
+    network: network.key,
+    assetId: asset.id,
+    symbol: asset.symbol,
+    decimals: asset.decimals,
+    subtotalUnits: o.subtotal,
+    discountUnits: o.discount,
+    totalUnits: o.total,
+    holderBenefit: o.benefit === null ? null : { ...o.benefit },
+    termsVersion: 1,
+    policyVersion: 1,
+    payments: [{
+      id: `0190000e-0000-7000-8000-${seq(index)}`,
+      rail: o.asset === "usdc" ? "X402" : "ONCHAIN",
+      state: o.paid ? "CONFIRMED" : "PENDING",
+      units: o.total,
+      transactionIntentPublicId: null,
+      transactionHash: o.paid ? `0x${(index + 1).toString(16).padStart(64, "a")}` : null,
+      expiresAt: iso(o.day, 60)
+    }],
+    entitlements: active
+      ? [{
+        id: `0190000f-0000-7000-8000-${seq(DemoOrders.filter((x) => x.state === "ACTIVE").indexOf(o))}`,
+        code: o.product[0],
+        state: "ACTIVE",
+        source: "ORDER",
+        effectiveFrom: iso(o.day, 6),
+        effectiveUntil: iso(o.day + 365),
+        policyVersion: 1
+      }]
+      : [],
+    paidAt: o.paid ? iso(o.day, 5) : null,
+    activatedAt: active ? iso(o.day, 6) : null,
+    expiresAt: active ? iso(o.day + 365) : null,
+    createdAt: iso(o.day),
+    updatedAt: iso(o.day, 6)
+  }
+}
+
+layer(server.layer)("Commerce_ListCommerceOrders", (it) => {
+  it.effect("shows the owner exactly the two Acme orders, newest first, in the wire shape", () =>
+    Effect.gen(function*() {
+      const owner = yield* signIn("owner")
+      const reply = yield* call("GET", path, { session: owner })
+      expect(reply.status, reply.text).toBe(200)
+      expect(reply.headers["content-type"]).toMatch(/^application\/json/)
+      expect(Object.keys(reply.body).sort()).toEqual(["data", "meta"])
+      expectMeta(reply)
+      expect(reply.body.data.map((o: { orderNumber: string }) => o.orderNumber)).toEqual(["ORD-2026-0002", "ORD-2026-0001"])
+      expect(reply.body.data).toEqual([wireOrder(1), wireOrder(0)])
+      expect(() => decodeOrders(reply.body)).not.toThrow()
+    }))
+
+  it.effect("serializes units as decimal strings and the holder benefit as an object or null", () =>
+    Effect.gen(function*() {
+      const owner = yield* signIn("owner")
+      const reply = yield* call("GET", path, { session: owner })
+      const [pending, active] = reply.body.data
+      for (const order of reply.body.data) {
+        for (const key of ["subtotalUnits", "discountUnits", "totalUnits"]) {
+          expect(typeof order[key], key).toBe("string")
+          expect(order[key]).toMatch(/^(?:0|[1-9][0-9]{0,77})$/)
+        }
+        for (const payment of order.payments) expect(payment.units).toMatch(/^(?:0|[1-9][0-9]*)$/)
+        expect(Object.keys(order)).toContain("holderBenefit")
+      }
+      expect(pending.totalUnits).toBe("2500000000")
+      expect(pending.discountUnits).toBe("0")
+      expect(pending.holderBenefit).toBeNull()
+      expect(pending.payments[0].units).toBe("2500000000")
+      expect(pending.entitlements).toEqual([])
+      expect(pending.paidAt).toBeNull()
+      expect(active.subtotalUnits).toBe("49000000")
+      expect(active.discountUnits).toBe("4900000")
+      expect(active.totalUnits).toBe("44100000")
+      expect(active.holderBenefit).toEqual({
+        decisionId: DemoOrders[0].benefit.decisionId,
+        benefitPolicyVersion: 2,
+        tierPolicyVersion: 1,
+        tierCode: "GOLD",
+        multiplierPpm: 1_100_000,
+        discountBps: 1000
+      })
+      expect(active.payments).toHaveLength(1)
+      expect(active.entitlements).toHaveLength(1)
+      expect(active.entitlements[0].state).toBe("ACTIVE")
+      // the decoded order carries bigints
+      const decoded = decodeOrders(reply.body)
+      expect(decoded.data[1]!.totalUnits).toBe(44_100_000n)
+      expect(decoded.data[0]!.payments[0]!.units).toBe(2_500_000_000n)
+    }))
+
+  it.effect("shows the outsider only the order of its own workspace", () =>
+    Effect.gen(function*() {
+      const outsider = yield* signIn("outsider")
+      const reply = yield* call("GET", path, { session: outsider })
+      expect(reply.status, reply.text).toBe(200)
+      expect(reply.body.data).toEqual([wireOrder(2)])
+      expect(reply.body.data[0].workspacePublicId).toBe(DemoWorkspaces.outsider.id)
+    }))
+
+  it.effect("shows Acme's orders to every active member, whatever the role (admin is a VIEWER)", () =>
+    Effect.gen(function*() {
+      const admin = yield* signIn("admin")
+      const member = yield* signIn("member")
+      const asAdmin = yield* call("GET", path, { session: admin })
+      const asMember = yield* call("GET", path, { session: member })
+      expect(asAdmin.status, asAdmin.text).toBe(200)
+      expect(asAdmin.body.data).toEqual([wireOrder(1), wireOrder(0)])
+      expect(asMember.body.data).toEqual(asAdmin.body.data)
+    }))
+
+  it.effect("needs a session (401) and is privately cacheable", () =>
+    Effect.gen(function*() {
+      const anonymous = yield* call("GET", path)
+      expectProblem(anonymous, 401, "unauthenticated")
+      const owner = yield* signIn("owner")
+      const reply = yield* call("GET", path, { session: owner })
+      expect(reply.status).toBe(200)
+      expect(reply.headers["cache-control"]).toBe("private, no-cache")
+    }))
+})
