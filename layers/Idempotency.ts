@@ -104,7 +104,9 @@ export const IdempotencyLive = Layer.effect(
           .update(stringify({ method: request.method, path: request.url.split("?")[0], input }) ?? "")
           .digest("base64url")
         const scope = `${principal}\n${policy.operationId}\n${key}`
-        return yield* sql.withTransaction(Effect.gen(function*() {
+        // The transaction yields the outcome as an Exit, so that a stored 4xx commits
+        // with its record before the request fails with it.
+        const outcome: Exit.Exit<A | HttpServerResponse.HttpServerResponse, E> = yield* sql.withTransaction(Effect.gen(function*() {
           const [lock] = yield* sql<{ locked: boolean }>`SELECT pg_try_advisory_xact_lock(hashtextextended(${scope}, 0)) AS locked`
           if (!lock?.locked) {
             return yield* new Conflict({
@@ -128,18 +130,18 @@ export const IdempotencyLive = Layer.effect(
               })
             }
             const { body, status } = existing.value
-            return HttpServerResponse.text(body, {
+            return Exit.succeed(HttpServerResponse.text(body, {
               status,
               contentType: status >= 400 ? "application/problem+json" : "application/json",
               headers: { [ReplayedHeader]: "true" }
-            })
+            }))
           }
           const exit = yield* Effect.exit(sql.withTransaction(effect))
           const record = { principal, operationId: policy.operationId, key, fingerprint, at }
           if (Exit.isSuccess(exit)) {
             const body = yield* Effect.orDie(Schema.encodeUnknown(endpoint.successSchema as Schema.Schema<unknown>)(exit.value))
             yield* store({ ...record, status: successStatus, body })
-            return exit.value
+            return Exit.succeed(exit.value)
           }
           const failure = Exit.causeOption(exit).pipe(Option.flatMap((cause) => Option.fromNullable(
             cause._tag === "Fail" ? cause.error : undefined
@@ -147,10 +149,11 @@ export const IdempotencyLive = Layer.effect(
           if (Option.isSome(failure) && isProblem(failure.value) && failure.value.status < 500) {
             const problem = withRequest(failure.value, yield* currentRequest)
             yield* store({ ...record, status: problem.status, body: toDocument(problem) })
-            return yield* Effect.fail(problem as E)
+            return Exit.fail(problem as E)
           }
-          return yield* exit
+          return yield* Effect.failCause(exit.cause)
         }))
+        return yield* outcome
       }).pipe(Effect.catchIf((e): e is SqlError => e instanceof SqlError, Effect.die))
 
     return { run }

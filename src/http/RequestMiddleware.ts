@@ -23,6 +23,7 @@ import {
   withRequest
 } from "../../schema/problem.js"
 import { Ids } from "../../layers/Ids.js"
+import { operations } from "../api/policies.js"
 import { CurrentRequest, type RequestInfo } from "./RequestContext.js"
 
 /** Renders a problem as its HTTP response (`Retry-After` when the problem has one). */
@@ -42,6 +43,22 @@ const bodyMethods = new Set(["POST", "PUT", "PATCH"])
 
 const escapePointer = (key: PropertyKey) => String(key).replace(/~/g, "~0").replace(/\//g, "~1")
 
+/** The path parameter names of the operation whose method and path pattern match the request (empty if none). */
+const pathParamNames = (request: HttpServerRequest.HttpServerRequest): ReadonlyArray<string> => {
+  const path = request.url.split("?")[0] ?? ""
+  for (const key of operations.keys()) {
+    const [method, pattern = ""] = key.split(" ", 2)
+    if (method !== request.method || !pattern.includes(":")) continue
+    const names: Array<string> = []
+    const source = pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/:(\w+)/g, (_, name: string) => {
+      names.push(name)
+      return "[^/]+"
+    })
+    if (new RegExp(`^${source}$`).test(path)) return names
+  }
+  return []
+}
+
 /** The 400 of a schema decode failure, one `errors` entry per issue. */
 const fromDecodeError = (e: HttpApiError.HttpApiDecodeError, request: HttpServerRequest.HttpServerRequest): BadRequest => {
   const contentType = request.headers["content-type"]
@@ -53,10 +70,13 @@ const fromDecodeError = (e: HttpApiError.HttpApiDecodeError, request: HttpServer
       errors: [{ in: "header", pointer: "/content-type", detail: "must be application/json" }]
     })
   }
+  const pathParams = pathParamNames(request)
   const errors: Array<InvalidParam> = e.issues.map((issue) => {
     const first = issue.path[0]
     const where: InvalidParam["in"] = first === "idempotency-key"
       ? "header"
+      : typeof first === "string" && pathParams.includes(first)
+      ? "path"
       : hasBody
       ? "body"
       : typeof first === "string" && request.url.includes(`${first}=`)

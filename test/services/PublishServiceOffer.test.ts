@@ -2,6 +2,7 @@
  * Services_PublishServiceOffer (spec §2.5, §4.1, §4.3, §7):
  * POST /api/v1/offers/{offerId}/publish with body {version}.
  */
+import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
@@ -367,6 +368,9 @@ layer(validationServer.layer)("Services_PublishServiceOffer: input validation", 
   it.effect("nothing was stored by the rejected requests; a valid request then publishes", () =>
     Effect.gen(function*() {
       yield* expectUnchanged("starter")
+      const sql = yield* SqlClient.SqlClient
+      const records = yield* Effect.orDie(sql<{ n: number }>`SELECT count(*)::int AS n FROM idempotency_records`)
+      expect(records[0]!.n).toBe(0)
       const owner = yield* signIn("owner")
       const reply = yield* publish("starter", { session: owner, body: { version: 1 } })
       expectPublishedOffer(reply, "starter", 2)
