@@ -14,6 +14,8 @@ export interface Operation {
   readonly endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
   /** The success status (200, 201 or 202). */
   readonly successStatus: number
+  /** Matches a concrete request path of this operation. */
+  readonly pathPattern: RegExp
 }
 
 const table = new Map<string, Operation>()
@@ -32,7 +34,10 @@ export const registerOperations = (api: HttpApi.HttpApi.Any): void =>
       table.set(`${endpoint.method} ${endpoint.path}`, {
         policy: policy.value,
         endpoint: endpoint as unknown as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps,
-        successStatus: HttpApiSchema.getStatusSuccess(endpoint.successSchema)
+        successStatus: HttpApiSchema.getStatusSuccess(endpoint.successSchema),
+        pathPattern: new RegExp(
+          `^${endpoint.path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/:\w+/g, "[^/]+")}$`
+        )
       })
     }
   })
@@ -51,3 +56,10 @@ export const currentOperation: Effect.Effect<Operation, never, HttpRouter.RouteC
     return op
   }
 )
+
+/**
+ * The operation a request addresses, found by method and path outside the router
+ * (the request middleware uses it to say where an invalid input is).
+ */
+export const operationOf = (method: string, path: string): Option.Option<Operation> =>
+  Option.fromNullable([...table.values()].find((op) => op.endpoint.method === method && op.pathPattern.test(path)))

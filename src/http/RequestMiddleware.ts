@@ -10,7 +10,8 @@
  */
 import { HttpApiBuilder, HttpApiError, type HttpApp, HttpServerError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { SqlError } from "@effect/sql/SqlError"
-import { Cause, Effect, Option } from "effect"
+import { Cause, Effect, Option, type Schema } from "effect"
+import * as AST from "effect/SchemaAST"
 import {
   BadRequest,
   type InvalidParam,
@@ -23,7 +24,7 @@ import {
   withRequest
 } from "../../schema/problem.js"
 import { Ids } from "../../layers/Ids.js"
-import { operations } from "../api/policies.js"
+import { operationOf } from "../api/policies.js"
 import { CurrentRequest, type RequestInfo } from "./RequestContext.js"
 
 /** Renders a problem as its HTTP response (`Retry-After` when the problem has one). */
@@ -43,20 +44,24 @@ const bodyMethods = new Set(["POST", "PUT", "PATCH"])
 
 const escapePointer = (key: PropertyKey) => String(key).replace(/~/g, "~0").replace(/\//g, "~1")
 
-/** The path parameter names of the operation whose method and path pattern match the request (empty if none). */
-const pathParamNames = (request: HttpServerRequest.HttpServerRequest): ReadonlyArray<string> => {
-  const path = request.url.split("?")[0] ?? ""
-  for (const key of operations.keys()) {
-    const [method, pattern = ""] = key.split(" ", 2)
-    if (method !== request.method || !pattern.includes(":")) continue
-    const names: Array<string> = []
-    const source = pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/:(\w+)/g, (_, name: string) => {
-      names.push(name)
-      return "[^/]+"
-    })
-    if (new RegExp(`^${source}$`).test(path)) return names
-  }
-  return []
+const fieldsOf = (schema: Option.Option<Schema.Schema.Any>): ReadonlyArray<PropertyKey> =>
+  Option.match(schema, { onNone: () => [], onSome: (s) => AST.getPropertySignatures(s.ast).map((p) => p.name) })
+
+/** Which part of the request a decode issue's first path key belongs to. */
+const locate = (request: HttpServerRequest.HttpServerRequest) => {
+  const endpoint = Option.map(operationOf(request.method, request.url.split("?")[0] ?? ""), (op) => op.endpoint)
+  const parts: ReadonlyArray<readonly [InvalidParam["in"], ReadonlyArray<PropertyKey>]> = Option.match(endpoint, {
+    onNone: () => [],
+    onSome: (e) => [
+      ["path", fieldsOf(e.pathSchema)],
+      ["query", fieldsOf(e.urlParamsSchema)],
+      ["header", fieldsOf(e.headersSchema)],
+      ["body", fieldsOf(e.payloadSchema)]
+    ]
+  })
+  return (key: PropertyKey | undefined): InvalidParam["in"] =>
+    parts.find(([, fields]) => key !== undefined && fields.includes(key))?.[0] ??
+      (bodyMethods.has(request.method) ? "body" : "query")
 }
 
 /** The 400 of a schema decode failure, one `errors` entry per issue. */
@@ -70,24 +75,12 @@ const fromDecodeError = (e: HttpApiError.HttpApiDecodeError, request: HttpServer
       errors: [{ in: "header", pointer: "/content-type", detail: "must be application/json" }]
     })
   }
-  const pathParams = pathParamNames(request)
-  const errors: Array<InvalidParam> = e.issues.map((issue) => {
-    const first = issue.path[0]
-    const where: InvalidParam["in"] = first === "idempotency-key"
-      ? "header"
-      : typeof first === "string" && pathParams.includes(first)
-      ? "path"
-      : hasBody
-      ? "body"
-      : typeof first === "string" && request.url.includes(`${first}=`)
-      ? "query"
-      : "path"
-    return {
-      in: where,
-      pointer: issue.path.length === 0 ? "" : "/" + issue.path.map(escapePointer).join("/"),
-      detail: issue.message
-    }
-  })
+  const where = locate(request)
+  const errors: Array<InvalidParam> = e.issues.map((issue) => ({
+    in: where(issue.path[0]),
+    pointer: issue.path.length === 0 ? "" : "/" + issue.path.map(escapePointer).join("/"),
+    detail: issue.message
+  }))
   const missingKey = errors.some((x) => x.in === "header" && x.pointer === "/idempotency-key")
   return new BadRequest({
     kind: missingKey ? "idempotency-key-required" : "invalid-request",

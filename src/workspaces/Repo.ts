@@ -59,14 +59,18 @@ export class WorkspacesRepo extends Effect.Service<WorkspacesRepo>()("agent-dire
             WHERE i.workspace_id = ${r.workspaceId} ${after(r.after, "i.created_at", "i.id")}
             ORDER BY i.created_at, i.id LIMIT ${r.take}`
     })
-    const split = <A extends { sortAt: string }, K extends string>(rows: ReadonlyArray<A>, idKey: K) =>
-      rows.map(({ sortAt, ...item }) => ({ item, position: [sortAt, (item as unknown as Record<K, string>)[idKey]] as const }))
+    /** Separates each row's sort key from the item: the position is (sortAt, the item's id). */
+    const split = <A extends { readonly sortAt: string }>(rows: ReadonlyArray<A>, idOf: (row: A) => string) =>
+      rows.map((row) => {
+        const { sortAt, ...item } = row
+        return { item, position: [sortAt, idOf(row)] as const }
+      })
     return {
       header: (workspaceId: string, accountId: string) => Effect.orDie(header({ workspaceId, accountId })),
       members: (workspaceId: string, after: ListPosition | undefined, take: number) =>
-        Effect.orDie(members({ workspaceId, after: after ?? null, take })).pipe(Effect.map((rows) => split(rows, "accountPublicId"))),
+        Effect.orDie(members({ workspaceId, after: after ?? null, take })).pipe(Effect.map((rows) => split(rows, (r) => r.accountPublicId))),
       invitations: (workspaceId: string, after: ListPosition | undefined, take: number) =>
-        Effect.orDie(invitations({ workspaceId, after: after ?? null, take })).pipe(Effect.map((rows) => split(rows, "publicId")))
+        Effect.orDie(invitations({ workspaceId, after: after ?? null, take })).pipe(Effect.map((rows) => split(rows, (r) => r.publicId)))
     }
   })
 }) {}
