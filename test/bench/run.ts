@@ -1,15 +1,15 @@
 /**
  * `npm run bench`: throughput, latency and memory of the real HTTP stack on an
- * in-memory embedded database. Prints figures; asserts nothing (tests check
+ * in-memory embedded database (or, with DATABASE_URL, an empty PostgreSQL database). Prints figures; asserts nothing (tests check
  * correctness). Traffic goes to 127.0.0.1 only, bounded in count.
  */
 import { NodeHttpServer } from "@effect/platform-node"
-import { Effect, Layer, Logger, LogLevel } from "effect"
+import { Effect, Layer, Logger, LogLevel, Redacted } from "effect"
 import { createServer } from "node:http"
 import { randomUUID } from "node:crypto"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { AuthLive } from "../../layers/Auth.js"
-import { DbEmbedded } from "../../layers/Db.js"
+import { DbEmbedded, DbServer } from "../../layers/Db.js"
 import { IdsLive } from "../../layers/Ids.js"
 import { DemoAccounts, DemoOffers } from "../../src/db/demo.js"
 import { seedDemoData } from "../../src/db/seed.js"
@@ -19,7 +19,10 @@ import { testConfig } from "../support/config.js"
 const port = 3900 + Math.floor(Math.random() * 90)
 const base = `http://127.0.0.1:${port}`
 
-const Infra = Layer.mergeAll(DbEmbedded({ dataDir: "memory://" }), IdsLive, Layer.succeed(AppConfig, testConfig({ port })))
+// DATABASE_URL (an empty database) benchmarks PostgreSQL; unset, an in-memory embedded database
+const url = process.env["DATABASE_URL"]
+const Db = url ? DbServer(Redacted.make(url)) : DbEmbedded({ dataDir: "memory://" })
+const Infra = Layer.mergeAll(Db, IdsLive, Layer.succeed(AppConfig, testConfig({ port })))
 const Seeded = Layer.effectDiscard(seedDemoData.pipe(Effect.provide(AuthLive)))
 const Server = HttpLive.pipe(
   Layer.provide(NodeHttpServer.layer(createServer, { port, host: "127.0.0.1" })),
@@ -70,7 +73,7 @@ const program = Effect.promise(async () => {
       body: JSON.stringify({ version: 1 })
     })
   await publish(replayKey)
-  console.log(`node ${process.version}, embedded PostgreSQL (PGlite, in memory), concurrency 8`)
+  console.log(`node ${process.version}, ${url ? "PostgreSQL server" : "embedded PostgreSQL (PGlite, in memory)"}, concurrency 8`)
   await measure("GET /api/v1/protocols (anonymous)", 2000, 8, () => fetch(`${base}/api/v1/protocols`))
   await measure("GET /api/v1/orders (session)", 1000, 8, () => fetch(`${base}/api/v1/orders`, { headers: session }))
   await measure("GET /api/v1/agents/favorites", 1000, 8, () => fetch(`${base}/api/v1/agents/favorites?limit=2`, { headers: session }))
