@@ -2,7 +2,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { AccountSession, RevokeSessionPath, RevokeSessionResult, SignInRequest, SignInResult } from "../../schema/accounts.js"
-import { Data, Meta } from "../../schema/envelope.js"
+import { Data } from "../../schema/envelope.js"
 import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { operation } from "./operation.js"
 
@@ -23,7 +23,7 @@ export class AccountsApi extends HttpApiGroup.make("Accounts")
   )
   .add(
     HttpApiEndpoint.get("listSessions", "/api/v1/me/sessions")
-      .addSuccess(Schema.Struct({ data: Schema.Array(AccountSession), meta: Meta }))
+      .addSuccess(Data(Schema.Array(AccountSession)))
       .pipe(
         operation({
           id: "Accounts_ListSessions",

@@ -2,13 +2,13 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { CommerceOrder } from "../../schema/commerce.js"
-import { Meta } from "../../schema/envelope.js"
+import { Data } from "../../schema/envelope.js"
 import { operation } from "./operation.js"
 
 export class CommerceApi extends HttpApiGroup.make("Commerce")
   .add(
     HttpApiEndpoint.get("listCommerceOrders", "/api/v1/orders")
-      .addSuccess(Schema.Struct({ data: Schema.Array(CommerceOrder), meta: Meta }))
+      .addSuccess(Data(Schema.Array(CommerceOrder)))
       .pipe(
         operation({
           id: "Commerce_ListCommerceOrders",

@@ -7,6 +7,7 @@ import { Page } from "../../schema/envelope.js"
 import { DemoAccounts, DemoAgents, DemoFavorites } from "../../src/db/demo.js"
 import { call, expectMeta, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
+import { tamper } from "../support/cursor.js"
 
 const path = "/api/v1/agents/favorites"
 const server = makeTestServer()
@@ -34,11 +35,6 @@ const favoritesOf = (account: string) =>
     .sort((a, b) => b[2] - a[2])
     .map(([, index]) => item(index))
 
-/** The cursor with the character at `at` replaced by another valid base64url character. */
-const tamper = (cursor: string, at: number) => {
-  const c = cursor[at]!
-  return cursor.slice(0, at) + (c === "A" ? "B" : "A") + cursor.slice(at + 1)
-}
 
 layer(server.layer)("Agents_ListFavoriteAgents", (it) => {
   it.effect("lists the owner's four favorites newest first with exact field values", () =>

@@ -7,6 +7,7 @@ import { Workspace } from "../../schema/workspaces.js"
 import { DemoAccounts, DemoInvitations, DemoMemberships, demoTime, DemoWorkspaces } from "../../src/db/demo.js"
 import { call, expectMeta, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
+import { tamper } from "../support/cursor.js"
 
 const server = makeTestServer()
 const decodeWorkspace = Schema.decodeUnknownSync(Data(Workspace), { onExcessProperty: "error" })
@@ -45,10 +46,6 @@ const acmeInvitations = DemoInvitations.filter((inv) => inv.workspace === "acme"
   createdAt: iso(inv.days)
 }))
 
-const tamper = (cursor: string, at: number) => {
-  const c = cursor[at]!
-  return cursor.slice(0, at) + (c === "A" ? "B" : "A") + cursor.slice(at + 1)
-}
 
 layer(server.layer)("Workspaces_GetWorkspace", (it) => {
   it.effect("shows the owner Acme with its role, members (oldest first) and invitations", () =>
