@@ -7,9 +7,10 @@
  *   `cross-site`, `Origin` (when sent) must be allowed and `X-CSRF-Token` must match
  *   the session (else 403); admin operations need an admin account and sensitive
  *   ones a recent authentication (403, each with its own problem `type`).
- * - {@link PublicAuthLive} (public): anonymous, or an API key from `X-API-Key` or
- *   `Authorization: Bearer`. A presented key must be valid (else the one identical
- *   401) and carry every required scope (else 403).
+ * - {@link PublicAuthLive} (public, optional-user): anonymous, or an API key from
+ *   `X-API-Key` or `Authorization: Bearer`. A presented key must be valid (else the
+ *   one identical 401) and carry every required scope (else 403). On optional-user
+ *   operations a session cookie, when sent, must be live and meets the session rules.
  *
  * Both also set the operation's `Cache-Control`.
  */
@@ -17,11 +18,11 @@ import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform
 import { Effect, Layer, Option, Redacted } from "effect"
 import { Forbidden } from "../../schema/problem.js"
 import { AppConfig } from "../../layers/AppConfig.js"
-import { Auth, unauthenticated } from "../../layers/Auth.js"
+import { Auth, type SessionRecord, unauthenticated } from "../../layers/Auth.js"
 import { now } from "../../layers/Clock.js"
 import { cacheControl, type OperationPolicy } from "../api/operation.js"
 import { currentOperation } from "../api/policies.js"
-import { type Principal, PublicAuth, SessionAuth } from "../api/security.js"
+import { type Principal, PublicAuth, SessionAuth, SessionCookieName } from "../api/security.js"
 
 const commandMethods = new Set(["POST", "PUT", "PATCH", "DELETE"])
 
@@ -57,12 +58,60 @@ export const originAllowed = (origin: string, host: string | undefined, allowed:
   }
 }
 
+/** The request-level rules of one session (CSRF, origin, admin, recent authentication) as a layer-built checker. */
+const makeSessionRules = Effect.gen(function*() {
+  const auth = yield* Auth
+  const config = yield* AppConfig
+  /**
+   * The principal of a live session, after the rules of the operation hold.
+   * Fails with `Forbidden` (CSRF, origin, cross-site, admin, recent authentication).
+   */
+  return (s: SessionRecord, policy: OperationPolicy, request: HttpServerRequest.HttpServerRequest) =>
+    Effect.gen(function*() {
+      if (commandMethods.has(request.method)) {
+        if (request.headers["sec-fetch-site"] === "cross-site") {
+          return yield* new Forbidden({ kind: "cross-site-request", detail: "Cross-site requests cannot use the session." })
+        }
+        const origin = request.headers["origin"]
+        if (origin !== undefined && !originAllowed(origin, request.headers["host"], config.allowedOrigins)) {
+          return yield* new Forbidden({ kind: "origin-not-allowed", detail: `Origin ${origin} is not allowed.` })
+        }
+        if (!auth.csrfMatches(s, request.headers["x-csrf-token"])) {
+          return yield* new Forbidden({
+            kind: "csrf-token-invalid",
+            detail: "Session commands need the session's X-CSRF-Token header (returned by sign-in)."
+          })
+        }
+      }
+      if (policy.auth === "required-admin" && !s.isAdmin) {
+        return yield* new Forbidden({ kind: "admin-required", detail: "This operation needs an administrator." })
+      }
+      if (policy.sensitive) {
+        const at = yield* now
+        if (at.getTime() - s.authenticatedAt.getTime() > config.recentAuthSeconds * 1000) {
+          return yield* new Forbidden({
+            kind: "reauthentication-required",
+            detail: `This action needs a sign-in within the last ${Math.round(config.recentAuthSeconds / 60)} minutes; sign in again.`
+          })
+        }
+      }
+      yield* auth.touch(s)
+      return {
+        _tag: "Session",
+        accountId: s.accountId,
+        sessionId: s.sessionId,
+        isAdmin: s.isAdmin,
+        authenticatedAt: s.authenticatedAt
+      } satisfies Principal
+    })
+})
+
 /** Middleware of session-authenticated operations. */
 export const SessionAuthLive = Layer.effect(
   SessionAuth,
   Effect.gen(function*() {
     const auth = yield* Auth
-    const config = yield* AppConfig
+    const sessionRules = yield* makeSessionRules
     return {
       cookieAuth: (token) =>
         Effect.gen(function*() {
@@ -70,69 +119,41 @@ export const SessionAuthLive = Layer.effect(
           yield* setCacheControl(policy)
           const request = yield* HttpServerRequest.HttpServerRequest
           const session = Redacted.value(token) === "" ? Option.none() : yield* auth.session(token)
-          if (Option.isNone(session)) {
-            // a valid API key on a session-only operation is authenticated but not allowed
-            const key = presentedApiKey(request)
-            if (Option.isSome(key) && Option.isSome(yield* auth.apiKey(key.value))) {
-              return yield* new Forbidden({
-                kind: "session-required",
-                detail: `${policy.operationId} needs a browser session; API keys cannot call it.`
-              })
-            }
-            return yield* unauthenticated()
+          if (Option.isSome(session)) return yield* sessionRules(session.value, policy, request)
+          // a valid API key on a session-only operation is authenticated but not allowed
+          const key = presentedApiKey(request)
+          if (Option.isSome(key) && Option.isSome(yield* auth.apiKey(key.value))) {
+            return yield* new Forbidden({
+              kind: "session-required",
+              detail: `${policy.operationId} needs a browser session; API keys cannot call it.`
+            })
           }
-          const s = session.value
-          if (commandMethods.has(request.method)) {
-            if (request.headers["sec-fetch-site"] === "cross-site") {
-              return yield* new Forbidden({ kind: "cross-site-request", detail: "Cross-site requests cannot use the session." })
-            }
-            const origin = request.headers["origin"]
-            if (origin !== undefined && !originAllowed(origin, request.headers["host"], config.allowedOrigins)) {
-              return yield* new Forbidden({ kind: "origin-not-allowed", detail: `Origin ${origin} is not allowed.` })
-            }
-            if (!auth.csrfMatches(s, request.headers["x-csrf-token"])) {
-              return yield* new Forbidden({
-                kind: "csrf-token-invalid",
-                detail: "Session commands need the session's X-CSRF-Token header (returned by sign-in)."
-              })
-            }
-          }
-          if (policy.auth === "required-admin" && !s.isAdmin) {
-            return yield* new Forbidden({ kind: "admin-required", detail: "This operation needs an administrator." })
-          }
-          if (policy.sensitive) {
-            const at = yield* now
-            if (at.getTime() - s.authenticatedAt.getTime() > config.recentAuthSeconds * 1000) {
-              return yield* new Forbidden({
-                kind: "reauthentication-required",
-                detail: `This action needs a sign-in within the last ${Math.round(config.recentAuthSeconds / 60)} minutes; sign in again.`
-              })
-            }
-          }
-          yield* auth.touch(s)
-          return {
-            _tag: "Session",
-            accountId: s.accountId,
-            sessionId: s.sessionId,
-            isAdmin: s.isAdmin,
-            authenticatedAt: s.authenticatedAt
-          } satisfies Principal
+          return yield* unauthenticated()
         })
     }
   })
 )
 
-/** Middleware of public operations. */
+/** Middleware of public and optional-user operations. */
 export const PublicAuthLive = Layer.effect(
   PublicAuth,
   Effect.gen(function*() {
     const auth = yield* Auth
+    const sessionRules = yield* makeSessionRules
     return {
       apiKeyAuth: () =>
         Effect.gen(function*() {
           const { policy } = yield* currentOperation
           yield* setCacheControl(policy)
-          const presented = presentedApiKey(yield* HttpServerRequest.HttpServerRequest)
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const cookie = request.cookies[SessionCookieName]
+          if (policy.auth === "optional-user" && cookie !== undefined) {
+            // optional-user: a session cookie, when sent, must be a live session
+            const session = yield* auth.session(Redacted.make(cookie))
+            if (Option.isNone(session)) return yield* unauthenticated()
+            return yield* sessionRules(session.value, policy, request)
+          }
+          const presented = presentedApiKey(request)
           if (Option.isNone(presented)) return { _tag: "Anonymous" } satisfies Principal
           const key = yield* auth.apiKey(presented.value)
           if (Option.isNone(key)) return yield* unauthenticated()

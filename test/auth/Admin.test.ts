@@ -4,24 +4,16 @@
  * project's `operation` helper and middleware: a read and a sensitive command.
  */
 import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
 import { expect, layer } from "@effect/vitest"
-import { Effect, Layer, Logger, LogLevel, Redacted, Schema } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { Data } from "../../schema/envelope.js"
-import { AppConfig } from "../../layers/AppConfig.js"
-import { Auth, AuthLive } from "../../layers/Auth.js"
-import { ClockManual, makeManualClock } from "../../layers/Clock.js"
-import { IdsSequence } from "../../layers/Ids.js"
-import { DemoAccounts, DemoApiKeys, type DemoAccountName } from "../../src/db/demo.js"
+import { DemoAccounts, DemoApiKeys } from "../../src/db/demo.js"
 import { operation } from "../../src/api/operation.js"
 import { registerOperations } from "../../src/api/policies.js"
 import { currentSession } from "../../src/api/security.js"
-import { SessionAuthLive } from "../../src/http/AuthMiddleware.js"
-import { Envelope, EnvelopeLive } from "../../src/http/Envelope.js"
-import { RequestMiddlewareLive } from "../../src/http/RequestMiddleware.js"
-import { call, expectMeta, expectProblem, type Session } from "../support/http.js"
-import { testConfig } from "../support/config.js"
-import { TestDb, TestEpoch } from "../support/TestServer.js"
+import { Envelope } from "../../src/http/Envelope.js"
+import { call, expectMeta, expectProblem } from "../support/http.js"
+import { serveTestApi } from "./testApi.js"
 import { withoutRequestFields } from "./support.js"
 
 const WhoAmI = Schema.Struct({ accountId: Schema.String, isAdmin: Schema.Boolean })
@@ -56,37 +48,9 @@ const AdminTestGroupLive = HttpApiBuilder.group(AdminTestApi, "AdminTest", (hand
     return handlers.handle("inspect", () => whoAmI).handle("purge", () => whoAmI)
   }))
 
-const AdminTestApiLive = HttpApiBuilder.api(AdminTestApi).pipe(
-  Layer.provide([AdminTestGroupLive, RequestMiddlewareLive]),
-  Layer.provide([SessionAuthLive, EnvelopeLive])
+const { clock, layer: TestLayer, sessionOf } = serveTestApi(
+  HttpApiBuilder.api(AdminTestApi).pipe(Layer.provide(AdminTestGroupLive))
 )
-
-const clock = makeManualClock(TestEpoch)
-
-const TestLayer = HttpApiBuilder.serve().pipe(
-  Layer.provide(AdminTestApiLive),
-  Layer.provideMerge(AuthLive),
-  Layer.provideMerge(NodeHttpServer.layerTest),
-  Layer.provideMerge(TestDb),
-  Layer.provide(IdsSequence("0000000c")),
-  Layer.provide(Layer.succeed(AppConfig, testConfig())),
-  Layer.provide(ClockManual(clock)),
-  Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
-)
-
-/** Opens a session for a demo account through the Auth service, on the server's clock. */
-const sessionOf = (account: DemoAccountName) =>
-  Effect.gen(function*() {
-    const auth = yield* Auth
-    const { email, password } = DemoAccounts[account]
-    const signed = yield* auth.signIn({ email, password, userAgent: null }).pipe(Effect.withClock(clock), Effect.orDie)
-    return {
-      cookie: `session=${Redacted.value(signed.token)}`,
-      csrf: signed.csrfToken,
-      accountId: signed.accountId,
-      sessionId: signed.sessionId
-    } satisfies Session
-  })
 
 const InspectPath = "/api/v1/test-admin/inspect"
 const PurgePath = "/api/v1/test-admin/purge"

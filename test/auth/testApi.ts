@@ -1,0 +1,52 @@
+/**
+ * Serving a test-only HttpApi with the project's own middleware, envelope and
+ * infrastructure: for auth modes the contract does not use yet (required-admin,
+ * optional-user). Sessions are opened through the Auth service on the server's clock.
+ */
+import { type HttpApi, HttpApiBuilder } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Effect, Layer, Logger, LogLevel, Redacted } from "effect"
+import { AppConfig } from "../../layers/AppConfig.js"
+import { Auth, AuthLive } from "../../layers/Auth.js"
+import { ClockManual, makeManualClock } from "../../layers/Clock.js"
+import { IdsSequence } from "../../layers/Ids.js"
+import { DemoAccounts, type DemoAccountName } from "../../src/db/demo.js"
+import { PublicAuthLive, SessionAuthLive } from "../../src/http/AuthMiddleware.js"
+import { EnvelopeLive } from "../../src/http/Envelope.js"
+import { RequestMiddlewareLive } from "../../src/http/RequestMiddleware.js"
+import { testConfig } from "../support/config.js"
+import type { Session } from "../support/http.js"
+import { TestDb, TestEpoch } from "../support/TestServer.js"
+
+/** A server for `api` (built by `HttpApiBuilder.api(...)` with its groups provided). */
+export const serveTestApi = <E, R>(apiLive: Layer.Layer<HttpApi.Api, E, R>) => {
+  const clock = makeManualClock(TestEpoch)
+  const layer = HttpApiBuilder.serve().pipe(
+    Layer.provide(apiLive),
+    Layer.provide(RequestMiddlewareLive),
+    Layer.provide([SessionAuthLive, PublicAuthLive, EnvelopeLive]),
+    Layer.provideMerge(AuthLive),
+    Layer.provideMerge(NodeHttpServer.layerTest),
+    Layer.provideMerge(TestDb),
+    Layer.provide(IdsSequence("0000000c")),
+    Layer.provide(Layer.succeed(AppConfig, testConfig())),
+    Layer.provide(ClockManual(clock)),
+    Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
+  )
+
+  /** Opens a session for a demo account through the Auth service, on the server's clock. */
+  const sessionOf = (account: DemoAccountName) =>
+    Effect.gen(function*() {
+      const auth = yield* Auth
+      const { email, password } = DemoAccounts[account]
+      const signed = yield* auth.signIn({ email, password, userAgent: null }).pipe(Effect.withClock(clock), Effect.orDie)
+      return {
+        cookie: `session=${Redacted.value(signed.token)}`,
+        csrf: signed.csrfToken,
+        accountId: signed.accountId,
+        sessionId: signed.sessionId
+      } satisfies Session
+    })
+
+  return { layer, clock, sessionOf }
+}
