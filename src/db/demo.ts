@@ -120,6 +120,40 @@ export const DemoOrders = [
   }
 ] as const
 
+const isActive = (o: (typeof DemoOrders)[number]) => o.state === "ACTIVE"
+const seq = (prefix: string, n: number) => `${prefix}-0000-7000-8000-${(n + 1).toString(16).padStart(12, "0")}`
+
+/** Version and lifecycle times of each demo order, as seeded. */
+export const demoOrderLifecycle = (o: (typeof DemoOrders)[number]) => ({
+  version: o.paid ? 3 : 1,
+  paidAt: o.paid ? demoTime(o.day, 5) : null,
+  activatedAt: isActive(o) ? demoTime(o.day, 6) : null,
+  expiresAt: isActive(o) ? demoTime(o.day + 365) : null,
+  createdAt: demoTime(o.day),
+  updatedAt: demoTime(o.day, 6)
+})
+
+/** One payment per demo order: confirmed when the order is paid. */
+export const DemoPayments = DemoOrders.map((o, i) => ({
+  id: seq("0190000e", i),
+  orderId: o.id,
+  rail: o.asset === "usdc" ? "X402" : "ONCHAIN",
+  state: o.paid ? "CONFIRMED" : "PENDING",
+  units: o.total,
+  transactionHash: o.paid ? `0x${(i + 1).toString(16).padStart(64, "a")}` : null,
+  expiresAt: demoTime(o.day, 60),
+  createdAt: demoTime(o.day, 1)
+}))
+
+/** One entitlement per ACTIVE demo order, for a year. */
+export const DemoEntitlements = DemoOrders.filter(isActive).map((o, i) => ({
+  id: seq("0190000f", i),
+  orderId: o.id,
+  code: o.product[0],
+  effectiveFrom: demoTime(o.day, 6),
+  effectiveUntil: demoTime(o.day + 365)
+}))
+
 export const DemoProtocols = [
   { key: "mcp", name: "Model Context Protocol", status: "SUPPORTED", features: ["tools", "resources", "prompts", "oauth"] },
   { key: "a2a", name: "Agent2Agent", status: "SUPPORTED", features: ["agent-card", "tasks", "streaming"] },

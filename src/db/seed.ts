@@ -16,8 +16,11 @@ import {
   DemoMemberships,
   DemoNetworks,
   DemoOffers,
+  DemoEntitlements,
+  demoOrderLifecycle,
   DemoOrders,
   DemoOtherSession,
+  DemoPayments,
   DemoProtocols,
   DemoServices,
   demoTime,
@@ -175,52 +178,55 @@ export const seedDemoData = Effect.gen(function*() {
       })))
     }`
     yield* sql`INSERT INTO orders ${
-      sql.insert(DemoOrders.map((o) => ({
-        id: o.id,
-        order_number: o.number,
-        state: o.state,
-        version: o.paid ? 3 : 1,
-        workspace_id: DemoWorkspaces[o.workspace].id,
-        agent_id: o.agent === null ? null : DemoAgents[o.agent].id,
-        product_code: o.product[0],
-        product_name: o.product[1],
-        network_id: DemoNetworks[DemoAssets[o.asset].network].id,
-        asset_id: DemoAssets[o.asset].id,
-        subtotal_units: o.subtotal,
-        discount_units: o.discount,
-        total_units: o.total,
-        holder_benefit: o.benefit === null ? null : JSON.stringify(o.benefit),
-        terms_version: 1,
-        policy_version: 1,
-        paid_at: o.paid ? demoTime(o.day, 5) : null,
-        activated_at: o.state === "ACTIVE" ? demoTime(o.day, 6) : null,
-        expires_at: o.state === "ACTIVE" ? demoTime(o.day + 365) : null,
-        created_at: demoTime(o.day),
-        updated_at: demoTime(o.day, 6)
-      })))
+      sql.insert(DemoOrders.map((o) => {
+        const lifecycle = demoOrderLifecycle(o)
+        return {
+          id: o.id,
+          order_number: o.number,
+          state: o.state,
+          version: lifecycle.version,
+          workspace_id: DemoWorkspaces[o.workspace].id,
+          agent_id: o.agent === null ? null : DemoAgents[o.agent].id,
+          product_code: o.product[0],
+          product_name: o.product[1],
+          network_id: DemoNetworks[DemoAssets[o.asset].network].id,
+          asset_id: DemoAssets[o.asset].id,
+          subtotal_units: o.subtotal,
+          discount_units: o.discount,
+          total_units: o.total,
+          holder_benefit: o.benefit === null ? null : JSON.stringify(o.benefit),
+          terms_version: 1,
+          policy_version: 1,
+          paid_at: lifecycle.paidAt,
+          activated_at: lifecycle.activatedAt,
+          expires_at: lifecycle.expiresAt,
+          created_at: lifecycle.createdAt,
+          updated_at: lifecycle.updatedAt
+        }
+      }))
     }`
     yield* sql`INSERT INTO payments ${
-      sql.insert(DemoOrders.map((o, i) => ({
-        id: `0190000e-0000-7000-8000-${(i + 1).toString(16).padStart(12, "0")}`,
-        order_id: o.id,
-        rail: o.asset === "usdc" ? "X402" : "ONCHAIN",
-        state: o.paid ? "CONFIRMED" : "PENDING",
-        units: o.total,
+      sql.insert(DemoPayments.map((p) => ({
+        id: p.id,
+        order_id: p.orderId,
+        rail: p.rail,
+        state: p.state,
+        units: p.units,
         transaction_intent_id: null,
-        transaction_hash: o.paid ? `0x${(i + 1).toString(16).padStart(64, "a")}` : null,
-        expires_at: demoTime(o.day, 60),
-        created_at: demoTime(o.day, 1)
+        transaction_hash: p.transactionHash,
+        expires_at: p.expiresAt,
+        created_at: p.createdAt
       })))
     }`
     yield* sql`INSERT INTO entitlements ${
-      sql.insert(DemoOrders.filter((o) => o.state === "ACTIVE").map((o, i) => ({
-        id: `0190000f-0000-7000-8000-${(i + 1).toString(16).padStart(12, "0")}`,
-        order_id: o.id,
-        code: o.product[0],
+      sql.insert(DemoEntitlements.map((e) => ({
+        id: e.id,
+        order_id: e.orderId,
+        code: e.code,
         state: "ACTIVE",
         source: "ORDER",
-        effective_from: demoTime(o.day, 6),
-        effective_until: demoTime(o.day + 365),
+        effective_from: e.effectiveFrom,
+        effective_until: e.effectiveUntil,
         policy_version: 1
       })))
     }`

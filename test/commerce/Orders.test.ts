@@ -3,7 +3,16 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { CommerceOrder } from "../../schema/commerce.js"
 import { Data } from "../../schema/envelope.js"
-import { DemoAgents, DemoAssets, DemoNetworks, DemoOrders, demoTime, DemoWorkspaces } from "../../src/db/demo.js"
+import {
+  DemoAgents,
+  DemoAssets,
+  DemoEntitlements,
+  DemoNetworks,
+  demoOrderLifecycle,
+  DemoOrders,
+  DemoPayments,
+  DemoWorkspaces
+} from "../../src/db/demo.js"
 import { call, expectMeta, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
 
@@ -11,20 +20,19 @@ const path = "/api/v1/orders"
 const server = makeTestServer()
 const decodeOrders = Schema.decodeUnknownSync(Data(Schema.Array(CommerceOrder)), { onExcessProperty: "error" })
 
-const iso = (days: number, minutes = 0) => demoTime(days, minutes).toISOString()
+const iso = (d: Date | null) => d?.toISOString() ?? null
 
-/** The wire form of the demo order at `index`, as seeded (src/db/seed.ts). */
+/** The wire form of the demo order at `index`, from the demo data set (src/db/demo.ts). */
 const wireOrder = (index: number) => {
   const o = DemoOrders[index]!
   const asset = DemoAssets[o.asset]
   const network = DemoNetworks[asset.network]
-  const seq = (n: number) => (n + 1).toString(16).padStart(12, "0")
-  const active = o.state === "ACTIVE"
+  const lifecycle = demoOrderLifecycle(o)
   return {
     id: o.id,
     orderNumber: o.number,
     state: o.state,
-    version: o.paid ? 3 : 1,
+    version: lifecycle.version,
     workspacePublicId: DemoWorkspaces[o.workspace].id,
     agentPublicId: o.agent === null ? null : DemoAgents[o.agent]!.id,
     productCode: o.product[0],
@@ -40,31 +48,29 @@ const wireOrder = (index: number) => {
     holderBenefit: o.benefit === null ? null : { ...o.benefit },
     termsVersion: 1,
     policyVersion: 1,
-    payments: [{
-      id: `0190000e-0000-7000-8000-${seq(index)}`,
-      rail: o.asset === "usdc" ? "X402" : "ONCHAIN",
-      state: o.paid ? "CONFIRMED" : "PENDING",
-      units: o.total,
+    payments: DemoPayments.filter((p) => p.orderId === o.id).map((p) => ({
+      id: p.id,
+      rail: p.rail,
+      state: p.state,
+      units: p.units,
       transactionIntentPublicId: null,
-      transactionHash: o.paid ? `0x${(index + 1).toString(16).padStart(64, "a")}` : null,
-      expiresAt: iso(o.day, 60)
-    }],
-    entitlements: active
-      ? [{
-        id: `0190000f-0000-7000-8000-${seq(DemoOrders.filter((x) => x.state === "ACTIVE").indexOf(o))}`,
-        code: o.product[0],
-        state: "ACTIVE",
-        source: "ORDER",
-        effectiveFrom: iso(o.day, 6),
-        effectiveUntil: iso(o.day + 365),
-        policyVersion: 1
-      }]
-      : [],
-    paidAt: o.paid ? iso(o.day, 5) : null,
-    activatedAt: active ? iso(o.day, 6) : null,
-    expiresAt: active ? iso(o.day + 365) : null,
-    createdAt: iso(o.day),
-    updatedAt: iso(o.day, 6)
+      transactionHash: p.transactionHash,
+      expiresAt: iso(p.expiresAt)
+    })),
+    entitlements: DemoEntitlements.filter((e) => e.orderId === o.id).map((e) => ({
+      id: e.id,
+      code: e.code,
+      state: "ACTIVE",
+      source: "ORDER",
+      effectiveFrom: iso(e.effectiveFrom),
+      effectiveUntil: iso(e.effectiveUntil),
+      policyVersion: 1
+    })),
+    paidAt: iso(lifecycle.paidAt),
+    activatedAt: iso(lifecycle.activatedAt),
+    expiresAt: iso(lifecycle.expiresAt),
+    createdAt: iso(lifecycle.createdAt),
+    updatedAt: iso(lifecycle.updatedAt)
   }
 }
 
