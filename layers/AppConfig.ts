@@ -2,7 +2,7 @@
  * Service configuration, read once from the environment through Effect `Config`
  * and validated at start-up (a bad value stops the server with a clear message).
  */
-import { createHash, hkdfSync } from "node:crypto"
+import { hkdfSync } from "node:crypto"
 import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
 
 /** The configuration the service runs with. Secrets are `Redacted` (never logged). */
@@ -87,7 +87,3 @@ export const loadAppConfig = Effect.gen(function*() {
 
 /** Configuration from the process environment. */
 export const AppConfigLive = Layer.effect(AppConfig, loadAppConfig)
-
-/** A short, non-secret fingerprint of a key (for logs that must tell keys apart). */
-export const keyFingerprint = (key: Redacted.Redacted<Buffer>) =>
-  createHash("sha256").update(Redacted.value(key)).digest("hex").slice(0, 8)

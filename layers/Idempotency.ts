@@ -143,11 +143,10 @@ export const IdempotencyLive = Layer.effect(
             yield* store({ ...record, status: successStatus, body })
             return Exit.succeed(exit.value)
           }
-          const failure = Exit.causeOption(exit).pipe(Option.flatMap((cause) => Option.fromNullable(
-            cause._tag === "Fail" ? cause.error : undefined
-          )))
-          if (Option.isSome(failure) && isProblem(failure.value) && failure.value.status < 500) {
-            const problem = withRequest(failure.value, yield* currentRequest)
+          // only a plain typed failure is a result; defects and interruptions are not stored
+          const failure = exit.cause._tag === "Fail" ? exit.cause.error : undefined
+          if (isProblem(failure) && failure.status < 500) {
+            const problem = withRequest(failure, yield* currentRequest)
             yield* store({ ...record, status: problem.status, body: toDocument(problem) })
             return Exit.fail(problem as E)
           }

@@ -96,10 +96,6 @@ export const Email = Schema.String.pipe(
   Schema.annotations({ jsonSchema: { format: "email" } }) // format replaces the (loose) pattern in JSON Schema
 )
 
-/**
- * `T|null` with the key always present (spec §2.1 "nullable").
- */
-export const Nullable = <S extends Schema.Schema.Any>(schema: S) => Schema.NullOr(schema)
 
 /**
  * A request-body struct that rejects unknown keys with a 400 (spec §4.1

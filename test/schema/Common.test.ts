@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Either, FastCheck, Schema } from "effect"
-import { DateTimeZ, StrictStruct, Units, Uuid, Version } from "../../schema/common.js"
+import { DateTimeZ, IsoDate, StrictStruct, Units, Uuid, Version } from "../../schema/common.js"
 import { Meta } from "../../schema/envelope.js"
 import { ServiceOffer } from "../../schema/services.js"
 
@@ -90,6 +90,15 @@ describe("DateTimeZ (spec §2.1 date-time)", () => {
 
   it("fails (as a parse error, not a crash) to encode an invalid Date", () => {
     expect(Either.isLeft(Schema.encodeEither(DateTimeZ)(new Date(Number.NaN)))).toBe(true)
+  })
+})
+
+describe("IsoDate (spec §2.1 date)", () => {
+  it("accepts calendar dates YYYY-MM-DD and rejects times, bad months/days and other shapes", () => {
+    for (const ok of ["2026-01-01", "2026-12-31", "2024-02-29"]) expect(accepts(IsoDate, ok), ok).toBe(true)
+    for (const bad of ["2026-13-01", "2026-00-10", "2026-01-32", "2026-1-1", "2026-01-01T00:00:00Z", "20260101", 20260101]) {
+      expect(accepts(IsoDate, bad), String(bad)).toBe(false)
+    }
   })
 })
 
