@@ -64,7 +64,8 @@ export class SessionAuth extends HttpApiMiddleware.Tag<SessionAuth>()("SessionAu
 
 /**
  * Public and optional-user operations: anonymous, or an API key that raises the
- * budget (optional-user: or a live session cookie). A presented key must be valid (401, one identical body, spec §5.3) and
+ * budget (optional-user: or a live session cookie). A presented key must be valid
+ * (401, one identical body, spec §5.3) and
  * carry the operation's scopes (403).
  */
 export class PublicAuth extends HttpApiMiddleware.Tag<PublicAuth>()("PublicAuth", {
