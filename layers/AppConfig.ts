@@ -32,6 +32,21 @@ export interface AppConfigShape {
     readonly apiKeyVerifier: Redacted.Redacted<Buffer>
     readonly cursor: Redacted.Redacted<Buffer>
   }
+  /** The job runner (layers/JobRunner.ts): `JOBS_*` variables, see README. */
+  readonly jobs: {
+    /** `JOBS_ENABLED` (default true): this process polls for and runs jobs. */
+    readonly enabled: boolean
+    /** `JOBS_POLL_INTERVAL_MS` (default 1000). */
+    readonly pollIntervalMs: number
+    /** `JOBS_CONCURRENCY` (default 4): jobs run at once by this process. */
+    readonly concurrency: number
+    /** `JOBS_LEASE_MS` (default 60000): a claimed job's lease, renewed while it runs. */
+    readonly leaseMs: number
+    /** `JOBS_BACKOFF_BASE_MS` (default 10000): first retry delay, doubling per attempt. */
+    readonly backoffBaseMs: number
+    /** `JOBS_BACKOFF_MAX_MS` (default 3600000): longest retry delay. */
+    readonly backoffMaxMs: number
+  }
   /** True when `APP_SECRET` was not set and the development secret is in use. */
   readonly insecureDevelopmentSecret: boolean
 }
@@ -51,6 +66,12 @@ const Origin = Config.string().pipe(
     validation: (s) => /^https?:\/\/[a-z0-9.-]+(?::\d{1,5})?$/i.test(s)
   })
 )
+
+const boundedInteger = (name: string, min: number, max: number, fallback: number) =>
+  Config.integer(name).pipe(
+    Config.validate({ message: `${name} must be ${min}..${max}`, validation: (n) => n >= min && n <= max }),
+    Config.withDefault(fallback)
+  )
 
 /** Reads and validates the configuration from the environment (`ConfigProvider`). */
 export const loadAppConfig = Effect.gen(function*() {
@@ -80,6 +101,14 @@ export const loadAppConfig = Effect.gen(function*() {
     keys: {
       apiKeyVerifier: deriveKey(secretValue, "api-key-verifier"),
       cursor: deriveKey(secretValue, "cursor")
+    },
+    jobs: {
+      enabled: yield* Config.boolean("JOBS_ENABLED").pipe(Config.withDefault(true)),
+      pollIntervalMs: yield* boundedInteger("JOBS_POLL_INTERVAL_MS", 10, 3_600_000, 1000),
+      concurrency: yield* boundedInteger("JOBS_CONCURRENCY", 1, 100, 4),
+      leaseMs: yield* boundedInteger("JOBS_LEASE_MS", 1000, 86_400_000, 60_000),
+      backoffBaseMs: yield* boundedInteger("JOBS_BACKOFF_BASE_MS", 1, 86_400_000, 10_000),
+      backoffMaxMs: yield* boundedInteger("JOBS_BACKOFF_MAX_MS", 1, 604_800_000, 3_600_000)
     },
     insecureDevelopmentSecret: Option.isNone(secret)
   } satisfies AppConfigShape
