@@ -226,6 +226,7 @@ export const makeJobRunner = <R>(
           Effect.ignoreLogged,
           Effect.repeat(Schedule.spaced(Duration.millis(Math.max(1, Math.floor(options.leaseMs / 3))))),
           Effect.delay(Duration.millis(Math.max(1, Math.floor(options.leaseMs / 3)))),
+          Effect.interruptible, // forked from an uninterruptible region: must stay stoppable
           Effect.fork
         )
         const exit = yield* Effect.exit(Effect.interruptible(work))
@@ -257,7 +258,7 @@ export const makeJobRunner = <R>(
         Effect.zipRight(Effect.sleep(Duration.millis(options.pollIntervalMs))),
         Effect.forever
       )
-      yield* Effect.forkScoped(poll)
+      yield* Effect.forkScoped(Effect.interruptible(poll))
       yield* Effect.logInfo(`job runner ${runnerId} started (${kinds.join(", ") || "no kinds"})`)
     }
     return JobRunner.of({ runnerId, runDue })

@@ -21,12 +21,8 @@
 import { SqlClient, type SqlError } from "@effect/sql"
 import { Context, Effect, Layer, Option, type ParseResult, Schema } from "effect"
 import { now } from "./Clock.js"
+import { type JobRun, JobRunState } from "../schema/jobs.js"
 import { Ids } from "./Ids.js"
-
-/** Life cycle of a job run: `pending` → `running` → `succeeded` | `failed` (or back to `pending` to retry). */
-export const JobState = Schema.Literal("pending", "running", "succeeded", "failed")
-/** @see JobState */
-export type JobState = typeof JobState.Type
 
 /** A kind of job: its name and the Schema of its payload (stored as JSON, encoded form). */
 export interface JobKind<A, I> {
@@ -47,27 +43,13 @@ export interface EnqueueOptions {
   readonly maxAttempts?: number | undefined
 }
 
-/** One job run as the admin sees it (GET /api/v1/admin/jobs). Times are `Date`s. */
-export interface JobRun {
-  readonly id: string
-  readonly kind: string
-  readonly state: JobState
-  readonly attempts: number
-  readonly maxAttempts: number
-  readonly runAt: Date
-  readonly createdAt: Date
-  readonly startedAt: Date | null
-  readonly finishedAt: Date | null
-  readonly lastError: string | null
-}
-
 /** Default attempts of a job. */
 export const DefaultMaxAttempts = 5
 
 const JobRunRow = Schema.Struct({
   id: Schema.String,
   kind: Schema.String,
-  state: JobState,
+  state: JobRunState,
   attempts: Schema.Number,
   max_attempts: Schema.Number,
   run_at: Schema.DateFromSelf,
@@ -78,7 +60,7 @@ const JobRunRow = Schema.Struct({
 })
 
 /** Maps a `jobs` row to a {@link JobRun}. */
-export const toJobRun = (r: typeof JobRunRow.Type): JobRun => ({
+const toJobRun = (r: typeof JobRunRow.Type): JobRun => ({
   id: r.id,
   kind: r.kind,
   state: r.state,
@@ -92,10 +74,10 @@ export const toJobRun = (r: typeof JobRunRow.Type): JobRun => ({
 })
 
 /** Decodes `jobs` rows selected with {@link jobRunColumns}. */
-export const decodeJobRunRows = Schema.decodeUnknown(Schema.Array(JobRunRow))
+const decodeJobRunRows = Schema.decodeUnknown(Schema.Array(JobRunRow))
 
 /** The columns {@link decodeJobRunRows} reads. */
-export const jobRunColumns = "id, kind, state, attempts, max_attempts, run_at, created_at, started_at, finished_at, last_error"
+const jobRunColumns = "id, kind, state, attempts, max_attempts, run_at, created_at, started_at, finished_at, last_error"
 
 /** The job queue: enqueue and inspect. Requires `SqlClient` and `Ids`. */
 export class Jobs extends Context.Tag("agent-directory/Jobs")<Jobs, {
@@ -112,7 +94,7 @@ export class Jobs extends Context.Tag("agent-directory/Jobs")<Jobs, {
   /** The most recent runs, newest first (at most `limit`, optionally one `state`). */
   readonly recent: (options: {
     readonly limit: number
-    readonly state?: JobState | undefined
+    readonly state?: JobRunState | undefined
   }) => Effect.Effect<ReadonlyArray<JobRun>, SqlError.SqlError>
 }>() {}
 

@@ -1,6 +1,7 @@
 /**
  * Entry point (`npm start`): configuration → database (migrated; demo data loaded
- * on first start of an embedded database) → HTTP server on HOST:PORT.
+ * on first start of an embedded database) → HTTP server on HOST:PORT
+ * and the job runner (`JOBS_ENABLED`).
  */
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer, Option } from "effect"
@@ -10,6 +11,7 @@ import { AuthLive } from "../layers/Auth.js"
 import { DbLive } from "../layers/Db.js"
 import { IdsLive } from "../layers/Ids.js"
 import { seedDemoData } from "./db/seed.js"
+import { JobRunnerLive } from "./jobs/Runner.js"
 import { HttpLive } from "./server.js"
 
 /** Warns about insecure settings and seeds an empty embedded database. */
@@ -27,7 +29,7 @@ const ServerLive = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) => NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
 )
 
-const MainLive = HttpLive.pipe(
+const MainLive = Layer.merge(HttpLive, JobRunnerLive).pipe(
   Layer.provide(ServerLive),
   Layer.provide(StartupLive),
   Layer.provideMerge(DbLive),
