@@ -4,6 +4,7 @@
  */
 import { hkdfSync } from "node:crypto"
 import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
+import type { JobRunnerOptions } from "./JobRunner.js"
 
 /** The configuration the service runs with. Secrets are `Redacted` (never logged). */
 export interface AppConfigShape {
@@ -32,21 +33,11 @@ export interface AppConfigShape {
     readonly apiKeyVerifier: Redacted.Redacted<Buffer>
     readonly cursor: Redacted.Redacted<Buffer>
   }
-  /** The job runner (layers/JobRunner.ts): `JOBS_*` variables, see README. */
-  readonly jobs: {
-    /** `JOBS_ENABLED` (default true): this process polls for and runs jobs. */
-    readonly enabled: boolean
-    /** `JOBS_POLL_INTERVAL_MS` (default 1000). */
-    readonly pollIntervalMs: number
-    /** `JOBS_CONCURRENCY` (default 4): jobs run at once by this process. */
-    readonly concurrency: number
-    /** `JOBS_LEASE_MS` (default 60000): a claimed job's lease, renewed while it runs. */
-    readonly leaseMs: number
-    /** `JOBS_BACKOFF_BASE_MS` (default 10000): first retry delay, doubling per attempt. */
-    readonly backoffBaseMs: number
-    /** `JOBS_BACKOFF_MAX_MS` (default 3600000): longest retry delay. */
-    readonly backoffMaxMs: number
-  }
+  /**
+   * The job runner (layers/JobRunner.ts): `JOBS_ENABLED`, `JOBS_POLL_INTERVAL_MS`,
+   * `JOBS_CONCURRENCY`, `JOBS_LEASE_MS`, `JOBS_BACKOFF_BASE_MS`, `JOBS_BACKOFF_MAX_MS` (README).
+   */
+  readonly jobs: JobRunnerOptions
   /** True when `APP_SECRET` was not set and the development secret is in use. */
   readonly insecureDevelopmentSecret: boolean
 }

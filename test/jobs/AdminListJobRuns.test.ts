@@ -4,6 +4,7 @@ import { Context, Effect, Layer, Option, Schema } from "effect"
 import { IdsSequence } from "../../layers/Ids.js"
 import { jobHandler, JobRunner, JobRunnerLayer } from "../../layers/JobRunner.js"
 import { jobKind, Jobs, JobsLive } from "../../layers/Jobs.js"
+import { testConfig } from "../support/config.js"
 import { call, expectMeta, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
 
@@ -21,14 +22,7 @@ layer(TestLayer, { excludeTestServices: true })("Admin_ListJobRuns", (it) => {
       const failedId = Option.getOrThrow(yield* jobs.enqueue(Doomed, { reason: "nope" }, { maxAttempts: 1 }))
       yield* Effect.scoped(Effect.gen(function*() {
         const runner = Context.get(
-          yield* Layer.build(JobRunnerLayer([jobHandler(Doomed, ({ reason }) => Effect.fail(new Error(reason)))], [], {
-            enabled: false,
-            pollIntervalMs: 10,
-            concurrency: 1,
-            leaseMs: 60_000,
-            backoffBaseMs: 1_000,
-            backoffMaxMs: 1_000
-          })),
+          yield* Layer.build(JobRunnerLayer([jobHandler(Doomed, ({ reason }) => Effect.fail(new Error(reason)))], [], testConfig().jobs)),
           JobRunner
         )
         expect(yield* runner.runDue).toBe(1)

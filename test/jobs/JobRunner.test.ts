@@ -13,19 +13,13 @@ import { jobHandler, type JobHandler, JobRunner, JobRunnerLayer, type JobRunnerO
 import { jobKind, Jobs, JobsLive } from "../../layers/Jobs.js"
 import { RevokedSessionRetentionMs } from "../../src/jobs/Purges.js"
 import { serviceJobHandlers, serviceJobSchedules } from "../../src/jobs/Runner.js"
+import { testConfig } from "../support/config.js"
 import { TestDb, TestEpoch } from "../support/TestServer.js"
 
 const clock = makeManualClock(TestEpoch)
 const Shared = JobsLive.pipe(Layer.provideMerge(TestDb), Layer.provideMerge(IdsSequence("0000000c")))
 
-const options: JobRunnerOptions = {
-  enabled: false,
-  pollIntervalMs: 10,
-  concurrency: 4,
-  leaseMs: 60_000,
-  backoffBaseMs: 10_000,
-  backoffMaxMs: 3_600_000
-}
+const options = testConfig().jobs
 
 /** Runs `use` with a runner of `handlers` that stops when `use` ends. */
 const withRunner = <A, E, R, H>(
