@@ -13,7 +13,7 @@ import { CronExpressionParser } from "cron-parser"
 import { Cause, Context, Duration, Effect, Exit, Fiber, Layer, type ParseResult, Ref, Schedule, Schema } from "effect"
 import { now } from "./Clock.js"
 import { Ids } from "./Ids.js"
-import type { JobKind } from "./Jobs.js"
+import { type JobKind, Jobs } from "./Jobs.js"
 
 /** What a handler learns about the run it serves. */
 export interface JobContext {
@@ -130,8 +130,8 @@ export const makeJobRunner = <R>(
 ) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const ids = yield* Ids
-    const runnerId = yield* ids.next
+    const jobs = yield* Jobs
+    const runnerId = yield* (yield* Ids).next
     const context = yield* Effect.context<R>()
     const byKind = new Map(handlers.map((h) => [h.kind, h]))
     const kinds = [...byKind.keys()]
@@ -156,12 +156,10 @@ export const makeJobRunner = <R>(
         SELECT name, cron, kind, payload, next_run_at FROM job_schedules
         WHERE next_run_at <= ${at} FOR UPDATE SKIP LOCKED`.pipe(Effect.flatMap(Schema.decodeUnknown(Schema.Array(ScheduleRow))))
       for (const s of due) {
-        const jobId = yield* ids.next
-        yield* sql`
-          INSERT INTO jobs (id, kind, payload, state, attempts, max_attempts, run_at, dedupe_key, created_at, updated_at)
-          VALUES (${jobId}, ${s.kind}, ${JSON.stringify(s.payload)}::jsonb, 'pending', 0, 1, ${s.next_run_at},
-                  ${`schedule:${s.name}:${s.next_run_at.toISOString()}`}, ${at}, ${at})
-          ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL AND state IN ('pending', 'running') DO NOTHING`
+        yield* jobs.enqueueEncoded(s.kind, s.payload, {
+          runAt: s.next_run_at,
+          dedupeKey: `schedule:${s.name}:${s.next_run_at.toISOString()}`
+        })
         yield* sql`UPDATE job_schedules SET next_run_at = ${nextOccurrence(s.cron, at)} WHERE name = ${s.name}`
       }
     }).pipe(sql.withTransaction)
@@ -269,5 +267,5 @@ export const JobRunnerLayer = <R>(
   handlers: ReadonlyArray<JobHandler<R>>,
   schedules: ReadonlyArray<JobSchedule>,
   options: JobRunnerOptions
-): Layer.Layer<JobRunner, never, SqlClient.SqlClient | Ids | R> =>
+): Layer.Layer<JobRunner, never, SqlClient.SqlClient | Ids | Jobs | R> =>
   Layer.scoped(JobRunner, Effect.orDie(makeJobRunner(handlers, schedules, options)))

@@ -79,7 +79,7 @@ const decodeJobRunRows = Schema.decodeUnknown(Schema.Array(JobRunRow))
 /** The columns {@link decodeJobRunRows} reads. */
 const jobRunColumns = "id, kind, state, attempts, max_attempts, run_at, created_at, started_at, finished_at, last_error"
 
-/** The job queue: enqueue and inspect. Requires `SqlClient` and `Ids`. */
+/** The job queue: enqueue and inspect (built by {@link JobsLive} on `SqlClient` and `Ids`). */
 export class Jobs extends Context.Tag("agent-directory/Jobs")<Jobs, {
   /**
    * Enqueues a job of `job.kind`. Inside a caller's `sql.withTransaction` it is part of
@@ -91,6 +91,12 @@ export class Jobs extends Context.Tag("agent-directory/Jobs")<Jobs, {
     payload: A,
     options?: EnqueueOptions
   ) => Effect.Effect<Option.Option<string>, ParseResult.ParseError | SqlError.SqlError>
+  /** {@link enqueue} of a payload already in its encoded (JSON) form, e.g. a stored schedule's. */
+  readonly enqueueEncoded: (
+    kind: string,
+    encoded: unknown,
+    options?: EnqueueOptions
+  ) => Effect.Effect<Option.Option<string>, SqlError.SqlError>
   /** The most recent runs, newest first (at most `limit`, optionally one `state`). */
   readonly recent: (options: {
     readonly limit: number
@@ -102,21 +108,23 @@ export class Jobs extends Context.Tag("agent-directory/Jobs")<Jobs, {
 export const makeJobs = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const ids = yield* Ids
+  const enqueueEncoded = (kind: string, encoded: unknown, options: EnqueueOptions = {}) =>
+    Effect.gen(function*() {
+      const id = yield* ids.next
+      const at = yield* now
+      const maxAttempts = Math.max(1, options.maxAttempts ?? DefaultMaxAttempts)
+      const rows = yield* sql`
+        INSERT INTO jobs (id, kind, payload, state, attempts, max_attempts, run_at, dedupe_key, created_at, updated_at)
+        VALUES (${id}, ${kind}, ${JSON.stringify(encoded)}::jsonb, 'pending', 0, ${maxAttempts},
+                ${options.runAt ?? at}, ${options.dedupeKey ?? null}, ${at}, ${at})
+        ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL AND state IN ('pending', 'running') DO NOTHING
+        RETURNING id`
+      return rows.length === 0 ? Option.none<string>() : Option.some(id)
+    })
   return Jobs.of({
-    enqueue: (job, payload, options = {}) =>
-      Effect.gen(function*() {
-        const encoded = yield* Schema.encode(job.payload)(payload)
-        const id = yield* ids.next
-        const at = yield* now
-        const maxAttempts = Math.max(1, options.maxAttempts ?? DefaultMaxAttempts)
-        const rows = yield* sql`
-          INSERT INTO jobs (id, kind, payload, state, attempts, max_attempts, run_at, dedupe_key, created_at, updated_at)
-          VALUES (${id}, ${job.kind}, ${JSON.stringify(encoded)}::jsonb, 'pending', 0, ${maxAttempts},
-                  ${options.runAt ?? at}, ${options.dedupeKey ?? null}, ${at}, ${at})
-          ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL AND state IN ('pending', 'running') DO NOTHING
-          RETURNING id`
-        return rows.length === 0 ? Option.none() : Option.some(id)
-      }),
+    enqueue: (job, payload, options) =>
+      Effect.flatMap(Schema.encode(job.payload)(payload), (encoded) => enqueueEncoded(job.kind, encoded, options)),
+    enqueueEncoded,
     recent: ({ limit, state }) =>
       sql`SELECT ${sql.literal(jobRunColumns)} FROM jobs
           ${state === undefined ? sql`` : sql`WHERE state = ${state}`}

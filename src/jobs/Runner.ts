@@ -7,6 +7,7 @@
 import { Effect, Layer } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { JobRunnerLayer } from "../../layers/JobRunner.js"
+import { JobsLive } from "../../layers/Jobs.js"
 import { purgeHandlers, purgeSchedules } from "./Purges.js"
 
 /** Every job handler of the service. */
@@ -18,4 +19,4 @@ export const serviceJobSchedules = [...purgeSchedules]
 /** The runner (polling when `JOBS_ENABLED`); requires `SqlClient`, `Ids`, `AppConfig`. */
 export const JobRunnerLive = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) => JobRunnerLayer(serviceJobHandlers, serviceJobSchedules, config.jobs))
-)
+).pipe(Layer.provide(JobsLive))
