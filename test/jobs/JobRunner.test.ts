@@ -62,6 +62,25 @@ layer(Shared, { excludeTestServices: true })("job runner", (it) => {
       expect(yield* jobRow(id)).toMatchObject({ state: "succeeded", attempts: 1 })
     }).pipe(Effect.withClock(clock)))
 
+  it.effect("a job whose runner died mid-run runs again on another runner once the lease expires (at least once)", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const jobs = yield* Jobs
+      const seen = yield* Ref.make(0)
+      const id = Option.getOrThrow(yield* jobs.enqueue(Note, { text: "orphan" }))
+      // what a runner that claimed the job and then crashed leaves behind
+      const leaseUntil = new Date(clock.unsafeCurrentTimeMillis() + options.leaseMs)
+      yield* sql`UPDATE jobs SET state = 'running', attempts = 1, locked_by = 'dead-runner', locked_until = ${leaseUntil} WHERE id = ${id}`
+      yield* withRunner([jobHandler(Note, () => Ref.update(seen, (n) => n + 1))], (runner) =>
+        Effect.gen(function*() {
+          expect(yield* runner.runDue).toBe(0) // the lease still holds
+          clock.advance(options.leaseMs + 1)
+          expect(yield* runner.runDue).toBe(1)
+        }))
+      expect(yield* Ref.get(seen)).toBe(1)
+      expect(yield* jobRow(id)).toMatchObject({ state: "succeeded", attempts: 2 })
+    }).pipe(Effect.withClock(clock)))
+
   it.effect("enqueue is part of the caller's transaction", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
