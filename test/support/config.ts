@@ -18,6 +18,7 @@ export const testConfig = (overrides: Partial<AppConfigShape> = {}): AppConfigSh
   sessionTtlSeconds: 12 * 3600,
   recentAuthSeconds: 15 * 60,
   buildVersion: "test",
+  maxBodyBytes: 1_048_576,
   keys: { apiKeyVerifier: key("api-key-verifier"), cursor: key("cursor") },
   insecureDevelopmentSecret: false,
   ...overrides
