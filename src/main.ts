@@ -9,6 +9,7 @@ import { AppConfig, AppConfigLive } from "../layers/AppConfig.js"
 import { AuthLive } from "../layers/Auth.js"
 import { DbLive } from "../layers/Db.js"
 import { IdsLive } from "../layers/Ids.js"
+import { migrate } from "./db/migrate.js"
 import { seedDemoData } from "./db/seed.js"
 import { HttpLive } from "./server.js"
 
@@ -30,7 +31,7 @@ const ServerLive = Layer.unwrapEffect(
 const MainLive = HttpLive.pipe(
   Layer.provide(ServerLive),
   Layer.provide(StartupLive),
-  Layer.provideMerge(DbLive),
+  Layer.provideMerge(DbLive(migrate)),
   Layer.provideMerge(IdsLive),
   Layer.provideMerge(AppConfigLive)
 )
