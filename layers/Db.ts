@@ -77,48 +77,44 @@ export const embeddedPool = (source: EmbeddedSource, limits: DbLimits = DefaultD
 /**
  * Start-up: `SELECT 1` until it answers, with exponential backoff (capped at 5 s)
  * for at most `startupTimeoutMs`, one warning per failed attempt; then fails with a
- * one-line `SqlError`.
+ * one-line `SqlError` carrying the last attempt's error.
  */
 const awaitServer = (pool: Pg.Pool, where: string, limits: DbLimits) => {
   let attempt = 0
+  let last: SqlError | undefined
   return Effect.tryPromise({
     try: () => pool.query("SELECT 1"),
     catch: (cause) => new SqlError({ cause, message: cause instanceof Error ? cause.message : String(cause) })
   }).pipe(
-    Effect.tapError((e) =>
-      Effect.logWarning(`database at ${where} unavailable (attempt ${++attempt}): ${e.message}; retrying`)
-    ),
-    Effect.retry(
-      Schedule.exponential("200 millis").pipe(
-        Schedule.union(Schedule.spaced("5 seconds")),
-        Schedule.upTo(Duration.millis(limits.startupTimeoutMs))
-      )
-    ),
-    Effect.mapError((e) =>
-      new SqlError({
-        cause: e.cause,
-        message: `the database at ${where} is unavailable after ${attempt} attempts in ${
-          Math.round(limits.startupTimeoutMs / 1000)
-        } s (DB_STARTUP_TIMEOUT_MS): ${e.message}`
-      })
-    )
+    Effect.tapError((e) => {
+      last = e
+      return Effect.logWarning(`database at ${where} unavailable (attempt ${++attempt}): ${e.message}; retrying`)
+    }),
+    Effect.retry(Schedule.exponential("200 millis").pipe(Schedule.union(Schedule.spaced("5 seconds")))),
+    // a deadline rather than Schedule.upTo: it holds under a manual test clock too
+    Effect.timeoutFail({
+      duration: Duration.millis(limits.startupTimeoutMs),
+      onTimeout: () =>
+        new SqlError({
+          cause: last?.cause,
+          message: `the database at ${where} is unavailable after ${attempt} attempts in ${
+            limits.startupTimeoutMs / 1000
+          } s (DB_STARTUP_TIMEOUT_MS): ${last?.message ?? "no answer"}`
+        })
+    })
   )
 }
 
-/** A PostgreSQL server's pool, bounded by `limits`, once the server answers. */
+/** A PostgreSQL server's pool, bounded by `limits` (opens no connection yet). */
 export const serverPool = (url: Redacted.Redacted, limits: DbLimits = DefaultDbLimits) =>
-  Effect.gen(function*() {
-    const parsed = new URL(Redacted.value(url))
-    const pool = yield* poolResource({
-      connectionString: Redacted.value(url),
-      max: limits.poolMax,
-      connectionTimeoutMillis: limits.connectTimeoutMs,
-      statement_timeout: limits.statementTimeoutMs,
-      query_timeout: limits.statementTimeoutMs,
-      application_name: "agent-directory"
-    })
-    yield* awaitServer(pool, `${parsed.hostname}:${parsed.port || "5432"}`, limits)
-    return pool
+  poolResource({
+    connectionString: Redacted.value(url),
+    max: limits.poolMax,
+    connectionTimeoutMillis: limits.connectTimeoutMs,
+    // the server cancels a slow statement; the client read timeout covers a server that stopped answering
+    statement_timeout: limits.statementTimeoutMs,
+    query_timeout: limits.statementTimeoutMs,
+    application_name: "agent-directory"
   })
 
 const withMigrations = (migrations: Migrations) => (client: Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, SqlError>) =>
@@ -143,7 +139,12 @@ export const DbServer = (
   migrations: Migrations,
   limits: DbLimits = DefaultDbLimits
 ): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, SqlError> =>
-  withMigrations(migrations)(PgClient.layerFromPool({ acquire: serverPool(url, limits) }))
+  withMigrations(migrations)(PgClient.layerFromPool({
+    acquire: Effect.tap(serverPool(url, limits), (pool) => {
+      const parsed = new URL(Redacted.value(url))
+      return awaitServer(pool, `${parsed.hostname}:${parsed.port || "5432"}`, limits)
+    })
+  }))
 
 /**
  * The database chosen by the configuration (`DATABASE_URL`, else embedded at
