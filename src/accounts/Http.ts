@@ -48,5 +48,5 @@ export const AccountsHttpLive = HttpApiBuilder.group(Api, "Accounts", (handlers)
         ))
       .handle("revokeSession", ({ path }) =>
         Effect.flatMap(currentSession, (s) =>
-          idempotency.run({ path }, accounts.revoke(path.sessionId, s.accountId).pipe(Effect.flatMap(envelope.data)))))
+          idempotency.run({ path }, accounts.revoke(path.sessionId, s).pipe(Effect.flatMap(envelope.data)))))
   }))

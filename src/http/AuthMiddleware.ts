@@ -19,7 +19,6 @@ import { Effect, Layer, Option, Redacted } from "effect"
 import { Forbidden } from "../../schema/problem.js"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { Auth, type SessionRecord, unauthenticated } from "../../layers/Auth.js"
-import { now } from "../../layers/Clock.js"
 import { cacheControl, type OperationPolicy } from "../api/operation.js"
 import { currentOperation } from "../api/policies.js"
 import { type Principal, PublicAuth, SessionAuth, SessionCookieName } from "../api/security.js"
@@ -86,15 +85,7 @@ const makeSessionRules = Effect.gen(function*() {
       if (policy.auth === "required-admin" && !s.isAdmin) {
         return yield* new Forbidden({ kind: "admin-required", detail: "This operation needs an administrator." })
       }
-      if (policy.sensitive) {
-        const at = yield* now
-        if (at.getTime() - s.authenticatedAt.getTime() > config.recentAuthSeconds * 1000) {
-          return yield* new Forbidden({
-            kind: "reauthentication-required",
-            detail: `This action needs a sign-in within the last ${Math.round(config.recentAuthSeconds / 60)} minutes; sign in again.`
-          })
-        }
-      }
+      if (policy.sensitive) yield* auth.requireRecentAuthentication(s.authenticatedAt)
       yield* auth.touch(s)
       return {
         _tag: "Session",

@@ -3,10 +3,11 @@
  *
  * 1. gives the request an id (`X-Request-Id`, `meta.requestId`, problem `requestId`);
  * 2. renders every failure as `application/problem+json` (spec §7, RFC 9457):
- *    problem errors as they are; decode failures and malformed JSON as 400 with
+*    problem errors as they are; decode failures and malformed JSON as 400 with
  *    `errors` (JSON pointers, the rule broken, never the value sent); unknown paths as 404; an
- *    unavailable database as 503; any other failure or defect as 500 with nothing
- *    internal on the wire (the cause is logged with the request id).
+ *    unavailable database as `dependency-unavailable` (see DependencyFailure.ts;
+ *    logged once per outage by OutageLog); any other failure or defect as 500 with
+ *    nothing internal on the wire (the cause is logged with the request id).
  */
 import {
   HttpApiBuilder,
@@ -17,8 +18,7 @@ import {
   HttpServerRequest,
   HttpServerResponse
 } from "@effect/platform"
-import { SqlError } from "@effect/sql/SqlError"
-import { Cause, Effect, Option, type Schema } from "effect"
+import { Cause, Effect, Layer, Option, type Schema } from "effect"
 import * as AST from "effect/SchemaAST"
 import {
   BadRequest,
@@ -27,7 +27,6 @@ import {
   isProblem,
   NotFound,
   type Problem,
-  ServiceUnavailable,
   toDocument,
   withRequest
 } from "../../schema/problem.js"
@@ -35,6 +34,8 @@ import { AppConfig } from "../../layers/AppConfig.js"
 import { Ids } from "../../layers/Ids.js"
 import { operationOf } from "../api/policies.js"
 import { admitBody } from "./RequestBody.js"
+import { dependencyProblem, isDependencyFailure, isDependencyProblem } from "./DependencyFailure.js"
+import { OutageLog } from "./OutageLog.js"
 import { CurrentRequest, type RequestInfo } from "./RequestContext.js"
 
 /** Renders a problem as its HTTP response (`Retry-After` when the problem has one). */
@@ -118,11 +119,6 @@ const fromDecodeError = (e: HttpApiError.HttpApiDecodeError, request: HttpServer
   })
 }
 
-const isConnectionFailure = (e: SqlError) => {
-  const code = (e.cause as { code?: unknown } | undefined)?.code
-  return typeof code === "string" && (/^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|57P0[1-3])$/.test(code) || code.startsWith("08"))
-}
-
 /** Maps any failure of a route to the problem it is answered with. */
 const toProblem = (
   cause: Cause.Cause<unknown>,
@@ -149,8 +145,8 @@ const toProblem = (
       }
     }
   }
-  if (error instanceof SqlError && isConnectionFailure(error)) {
-    return { problem: new ServiceUnavailable({ detail: "The database is unavailable; retry later.", retryAfter: 5 }), unexpected: true }
+  if (isDependencyFailure(error)) {
+    return { problem: dependencyProblem(request.method, request.url.split("?")[0] ?? ""), unexpected: false }
   }
   return { problem: new InternalServerError({ detail: "An unexpected error occurred; quote the requestId when reporting it." }), unexpected: true }
 }
@@ -161,18 +157,21 @@ const toProblem = (
  * Requires `Ids` and `AppConfig` (`maxBodyBytes`).
  */
 export const RequestMiddlewareLive = HttpApiBuilder.middleware(
-  Effect.map(Effect.all([Ids, AppConfig]), ([ids, config]) => (app: HttpApp.Default) =>
+  Effect.map(Effect.all([Ids, AppConfig, OutageLog]), ([ids, config, outage]) => (app: HttpApp.Default) =>
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const info: RequestInfo = { requestId: yield* ids.next, instance: request.url.split("?")[0] ?? "/" }
       const admitted = bodyMethods.has(request.method) ? admitBody(request, config.maxBodyBytes) : Effect.void
       const response = yield* Effect.zipRight(admitted, app).pipe(
         HttpIncomingMessage.withMaxBodySize(Option.some(config.maxBodyBytes)),
+        Effect.tap(() => outage.success),
         Effect.catchAllCause((cause) => {
           if (Cause.isInterruptedOnly(cause)) return Effect.interrupt
           const { problem, unexpected } = toProblem(cause, request)
           return (unexpected
             ? Effect.logError("request failed", cause).pipe(Effect.annotateLogs({ requestId: info.requestId }))
+            : isDependencyProblem(problem)
+            ? outage.failure(cause)
             : Effect.void).pipe(Effect.as(problemResponse(problem, info)))
         }),
         Effect.locally(CurrentRequest, info)
@@ -180,4 +179,4 @@ export const RequestMiddlewareLive = HttpApiBuilder.middleware(
       return HttpServerResponse.setHeader(response, "x-request-id", info.requestId)
     })
   )
-)
+).pipe(Layer.provide(OutageLog.Default))
