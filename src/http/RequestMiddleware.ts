@@ -25,7 +25,7 @@ import {
 } from "../../schema/problem.js"
 import { Ids } from "../../layers/Ids.js"
 import { operationOf } from "../api/policies.js"
-import { CurrentRequest, type RequestInfo } from "./RequestContext.js"
+import { CurrentRequest, type RequestInfo } from "../../layers/RequestContext.js"
 
 /** Renders a problem as its HTTP response (`Retry-After` when the problem has one). */
 export const problemResponse = (problem: Problem, request: RequestInfo): HttpServerResponse.HttpServerResponse => {
