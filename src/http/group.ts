@@ -54,7 +54,9 @@ import { problemResponse } from "./RequestMiddleware.js"
 export type IdempotencyPolicy = "required" | "optional" | "none"
 
 /** The Idempotency-Key policy an endpoint's headers schema declares. */
-export const idempotencyPolicyOf = (endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps): IdempotencyPolicy =>
+export const idempotencyPolicyOf = (
+  endpoint: { readonly headersSchema: Option.Option<{ readonly ast: AST.AST }> }
+): IdempotencyPolicy =>
   Option.match(endpoint.headersSchema, {
     onNone: () => "none",
     onSome: (schema) => {
