@@ -24,7 +24,7 @@ import {
   withRequest
 } from "../../schema/problem.js"
 import { Ids } from "../../layers/Ids.js"
-import { operationOf } from "../api/policies.js"
+import { Operations, type OperationTable } from "../api/policies.js"
 import { CurrentRequest, type RequestInfo } from "../../layers/RequestContext.js"
 
 /** Renders a problem as its HTTP response (`Retry-After` when the problem has one). */
@@ -48,8 +48,8 @@ const fieldsOf = (schema: Option.Option<Schema.Schema.Any>): ReadonlyArray<Prope
   Option.match(schema, { onNone: () => [], onSome: (s) => AST.getPropertySignatures(s.ast).map((p) => p.name) })
 
 /** Which part of the request a decode issue's first path key belongs to. */
-const locate = (request: HttpServerRequest.HttpServerRequest) => {
-  const endpoint = Option.map(operationOf(request.method, request.url.split("?")[0] ?? ""), (op) => op.endpoint)
+const locate = (request: HttpServerRequest.HttpServerRequest, operations: OperationTable) => {
+  const endpoint = Option.map(operations.find(request.method, request.url.split("?")[0] ?? ""), (op) => op.endpoint)
   const parts: ReadonlyArray<readonly [InvalidParam["in"], ReadonlyArray<PropertyKey>]> = Option.match(endpoint, {
     onNone: () => [],
     onSome: (e) => [
@@ -65,7 +65,11 @@ const locate = (request: HttpServerRequest.HttpServerRequest) => {
 }
 
 /** The 400 of a schema decode failure, one `errors` entry per issue. */
-const fromDecodeError = (e: HttpApiError.HttpApiDecodeError, request: HttpServerRequest.HttpServerRequest): BadRequest => {
+const fromDecodeError = (
+  e: HttpApiError.HttpApiDecodeError,
+  request: HttpServerRequest.HttpServerRequest,
+  operations: OperationTable
+): BadRequest => {
   const contentType = request.headers["content-type"]
   const hasBody = bodyMethods.has(request.method)
   if (hasBody && contentType !== undefined && !contentType.toLowerCase().includes("application/json")) {
@@ -75,7 +79,7 @@ const fromDecodeError = (e: HttpApiError.HttpApiDecodeError, request: HttpServer
       errors: [{ in: "header", pointer: "/content-type", detail: "must be application/json" }]
     })
   }
-  const where = locate(request)
+  const where = locate(request, operations)
   const errors: Array<InvalidParam> = e.issues.map((issue) => ({
     in: where(issue.path[0]),
     pointer: issue.path.length === 0 ? "" : "/" + issue.path.map(escapePointer).join("/"),
@@ -99,11 +103,12 @@ const isConnectionFailure = (e: SqlError) => {
 /** Maps any failure of a route to the problem it is answered with. */
 const toProblem = (
   cause: Cause.Cause<unknown>,
-  request: HttpServerRequest.HttpServerRequest
+  request: HttpServerRequest.HttpServerRequest,
+  operations: OperationTable
 ): { readonly problem: Problem; readonly unexpected: boolean } => {
   const error = Option.getOrElse(Cause.failureOption(cause), () => Cause.squash(cause))
   if (isProblem(error)) return { problem: error, unexpected: false }
-  if (error instanceof HttpApiError.HttpApiDecodeError) return { problem: fromDecodeError(error, request), unexpected: false }
+  if (error instanceof HttpApiError.HttpApiDecodeError) return { problem: fromDecodeError(error, request, operations), unexpected: false }
   if (HttpServerError.isServerError(error)) {
     if (error._tag === "RouteNotFound") {
       return {
@@ -128,16 +133,16 @@ const toProblem = (
   return { problem: new InternalServerError({ detail: "An unexpected error occurred; quote the requestId when reporting it." }), unexpected: true }
 }
 
-/** The request middleware, as an HttpApi-level middleware layer. Requires `Ids`. */
+/** The request middleware, as an HttpApi-level middleware layer. Requires `Ids` and `Operations`. */
 export const RequestMiddlewareLive = HttpApiBuilder.middleware(
-  Effect.map(Ids, (ids) => (app: HttpApp.Default) =>
+  Effect.map(Effect.zip(Ids, Operations), ([ids, operations]) => (app: HttpApp.Default) =>
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const info: RequestInfo = { requestId: yield* ids.next, instance: request.url.split("?")[0] ?? "/" }
       const response = yield* app.pipe(
         Effect.catchAllCause((cause) => {
           if (Cause.isInterruptedOnly(cause)) return Effect.interrupt
-          const { problem, unexpected } = toProblem(cause, request)
+          const { problem, unexpected } = toProblem(cause, request, operations)
           return (unexpected
             ? Effect.logError("request failed", cause).pipe(Effect.annotateLogs({ requestId: info.requestId }))
             : Effect.void).pipe(Effect.as(problemResponse(problem, info)))

@@ -13,7 +13,6 @@ import { IdempotencyKeyOptional, IdempotencyKeyRequired } from "../../schema/ide
 import { IdempotencyLive } from "../../layers/Idempotency.js"
 import { Api } from "../../src/api/Api.js"
 import { operation, Policy } from "../../src/api/operation.js"
-import { registerOperations } from "../../src/api/policies.js"
 import { Envelope } from "../../src/http/Envelope.js"
 import { group, idempotencyPolicyOf } from "../../src/http/group.js"
 import { serveTestApi } from "../auth/testApi.js"
@@ -53,7 +52,6 @@ class PolicyTestGroup extends HttpApiGroup.make("PolicyTest")
 {}
 
 class PolicyTestApi extends HttpApi.make("PolicyTestApi").add(PolicyTestGroup) {}
-registerOperations(PolicyTestApi)
 
 /** How many times each handler body ran, by counter name. */
 const runs = new Map<string, number>()
@@ -74,7 +72,7 @@ const PolicyTestGroupLive = group(PolicyTestApi, "PolicyTest", (handlers) =>
       .handle("none", ({ path }) => count(path.name))
   )).pipe(Layer.provide(IdempotencyLive))
 
-const server = serveTestApi(HttpApiBuilder.api(PolicyTestApi).pipe(Layer.provide(PolicyTestGroupLive)))
+const server = serveTestApi(PolicyTestApi, HttpApiBuilder.api(PolicyTestApi).pipe(Layer.provide(PolicyTestGroupLive)))
 
 const post = (policy: "required" | "optional" | "none", name: string, options: { key?: string | null; by?: number } = {}) =>
   call("POST", `/api/v1/test-idempotency/${policy}/${name}`, {
