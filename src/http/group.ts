@@ -14,7 +14,9 @@
  *   `idempotency-request-in-flight` (with `Retry-After`) come from there.
  * - One transaction: a command (any method but GET/HEAD) runs in one
  *   `sql.withTransaction`, together with its idempotency record. Services may open
- *   nested transactions (savepoints) freely. SQL failures are defects (rendered by
+ *   nested transactions (savepoints) freely. A typed failure rolls the command's
+ *   writes back (a write that must survive a refusal, such as an attempt counter,
+ *   does not belong in the handler's effect). SQL failures are defects (rendered by
  *   the request middleware as 503/500).
  *
  * The pattern every endpoint copies:
