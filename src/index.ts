@@ -18,7 +18,7 @@ export { ProtocolsApi } from "./api/ProtocolsApi.js"
 export { ServicesApi } from "./api/ServicesApi.js"
 export { WorkspacesApi } from "./api/WorkspacesApi.js"
 export { type AuthMode, type CachePolicy, operation, type OperationPolicy } from "./api/operation.js"
-export { registerOperations } from "./api/policies.js"
+export { type Operation, operationTable, Operations, OperationsLive, type OperationTable } from "./api/policies.js"
 export {
   apiKeyAuth,
   cookieAuth,

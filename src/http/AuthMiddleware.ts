@@ -1,6 +1,6 @@
 /**
  * The auth middleware of each auth mode (spec §5), enforcing the operation's
- * policy from the contract (`src/api/policies.ts`):
+ * policy from the contract (the `Operations` table of `src/api/policies.ts`):
  *
  * - {@link SessionAuthLive} (required-user, required-admin): a live session cookie
  *   (else 401); on commands (POST/PUT/PATCH/DELETE) `Sec-Fetch-Site` must not be
@@ -20,7 +20,7 @@ import { Forbidden } from "../../schema/problem.js"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { Auth, type SessionRecord, unauthenticated } from "../../layers/Auth.js"
 import { cacheControl, type OperationPolicy } from "../api/operation.js"
-import { currentOperation } from "../api/policies.js"
+import { Operations } from "../api/policies.js"
 import { type Principal, PublicAuth, SessionAuth, SessionCookieName } from "../api/security.js"
 
 const commandMethods = new Set(["POST", "PUT", "PATCH", "DELETE"])
@@ -102,11 +102,12 @@ export const SessionAuthLive = Layer.effect(
   SessionAuth,
   Effect.gen(function*() {
     const auth = yield* Auth
+    const operations = yield* Operations
     const sessionRules = yield* makeSessionRules
     return {
       cookieAuth: (token) =>
         Effect.gen(function*() {
-          const { policy } = yield* currentOperation
+          const { policy } = yield* operations.current
           yield* setCacheControl(policy)
           const request = yield* HttpServerRequest.HttpServerRequest
           const session = Redacted.value(token) === "" ? Option.none() : yield* auth.session(token)
@@ -130,11 +131,12 @@ export const PublicAuthLive = Layer.effect(
   PublicAuth,
   Effect.gen(function*() {
     const auth = yield* Auth
+    const operations = yield* Operations
     const sessionRules = yield* makeSessionRules
     return {
       apiKeyAuth: () =>
         Effect.gen(function*() {
-          const { policy } = yield* currentOperation
+          const { policy } = yield* operations.current
           yield* setCacheControl(policy)
           const request = yield* HttpServerRequest.HttpServerRequest
           const cookie = request.cookies[SessionCookieName]

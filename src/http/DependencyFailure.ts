@@ -11,7 +11,7 @@ import { HttpApiSchema } from "@effect/platform"
 import { SqlError } from "@effect/sql/SqlError"
 import { Option } from "effect"
 import { InternalServerError, type Problem, ServiceUnavailable } from "../../schema/problem.js"
-import { operationOf } from "../api/policies.js"
+import type { Operation } from "../api/policies.js"
 
 /** The problem kind (type slug) of every dependency failure. */
 export const DependencyUnavailable = "dependency-unavailable"
@@ -34,9 +34,9 @@ export const isDependencyFailure = (error: unknown): boolean => {
     (typeof cause?.message === "string" && unavailableMessage.test(cause.message))
 }
 
-/** Whether the operation at `method path` lists 503 among its statuses (unknown operation: no). */
-const lists503 = (method: string, path: string): boolean =>
-  Option.match(operationOf(method, path), {
+/** Whether the operation lists 503 among its statuses (unknown operation: no). */
+const lists503 = (operation: Option.Option<Operation>): boolean =>
+  Option.match(operation, {
     onNone: () => false,
     onSome: ({ endpoint }) => {
       const ast = endpoint.errorSchema.ast
@@ -44,10 +44,10 @@ const lists503 = (method: string, path: string): boolean =>
     }
   })
 
-/** The problem answering a dependency failure of the operation at `method path`: 503, or 500 where 503 is not listed. */
-export const dependencyProblem = (method: string, path: string): Problem => {
+/** The problem answering a dependency failure of the operation (if any): 503, or 500 where 503 is not listed. */
+export const dependencyProblem = (operation: Option.Option<Operation>): Problem => {
   const args = { kind: DependencyUnavailable, detail: "The database is unavailable; retry later.", retryAfter: retryAfterSeconds }
-  return lists503(method, path) ? new ServiceUnavailable(args) : new InternalServerError(args)
+  return lists503(operation) ? new ServiceUnavailable(args) : new InternalServerError(args)
 }
 
 /** True for the problem of {@link dependencyProblem}. */

@@ -32,11 +32,11 @@ import {
 } from "../../schema/problem.js"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { Ids } from "../../layers/Ids.js"
-import { operationOf } from "../api/policies.js"
+import { Operations, type OperationTable } from "../api/policies.js"
 import { admitBody } from "./RequestBody.js"
 import { dependencyProblem, isDependencyFailure, isDependencyProblem } from "./DependencyFailure.js"
 import { OutageLog } from "./OutageLog.js"
-import { CurrentRequest, type RequestInfo } from "./RequestContext.js"
+import { CurrentRequest, type RequestInfo } from "../../layers/RequestContext.js"
 
 /** Renders a problem as its HTTP response (`Retry-After` when the problem has one). */
 export const problemResponse = (problem: Problem, request: RequestInfo): HttpServerResponse.HttpServerResponse => {
@@ -59,8 +59,8 @@ const fieldsOf = (schema: Option.Option<Schema.Schema.Any>): ReadonlyArray<Prope
   Option.match(schema, { onNone: () => [], onSome: (s) => AST.getPropertySignatures(s.ast).map((p) => p.name) })
 
 /** Which part of the request a decode issue's first path key belongs to. */
-const locate = (request: HttpServerRequest.HttpServerRequest) => {
-  const endpoint = Option.map(operationOf(request.method, request.url.split("?")[0] ?? ""), (op) => op.endpoint)
+const locate = (request: HttpServerRequest.HttpServerRequest, operations: OperationTable) => {
+  const endpoint = Option.map(operations.find(request.method, request.url.split("?")[0] ?? ""), (op) => op.endpoint)
   const parts: ReadonlyArray<readonly [InvalidParam["in"], ReadonlyArray<PropertyKey>]> = Option.match(endpoint, {
     onNone: () => [],
     onSome: (e) => [
@@ -95,8 +95,12 @@ const issueDetail = (issue: HttpApiError.HttpApiDecodeError["issues"][number]): 
 }
 
 /** The 400 of a schema decode failure: one `errors` entry per field (at most {@link MaxErrors}). */
-const fromDecodeError = (e: HttpApiError.HttpApiDecodeError, request: HttpServerRequest.HttpServerRequest): BadRequest => {
-  const where = locate(request)
+const fromDecodeError = (
+  e: HttpApiError.HttpApiDecodeError,
+  request: HttpServerRequest.HttpServerRequest,
+  operations: OperationTable
+): BadRequest => {
+  const where = locate(request, operations)
   const errors: Array<InvalidParam> = []
   for (const issue of e.issues) {
     const entry: InvalidParam = {
@@ -122,11 +126,12 @@ const fromDecodeError = (e: HttpApiError.HttpApiDecodeError, request: HttpServer
 /** Maps any failure of a route to the problem it is answered with. */
 const toProblem = (
   cause: Cause.Cause<unknown>,
-  request: HttpServerRequest.HttpServerRequest
+  request: HttpServerRequest.HttpServerRequest,
+  operations: OperationTable
 ): { readonly problem: Problem; readonly unexpected: boolean } => {
   const error = Option.getOrElse(Cause.failureOption(cause), () => Cause.squash(cause))
   if (isProblem(error)) return { problem: error, unexpected: false }
-  if (error instanceof HttpApiError.HttpApiDecodeError) return { problem: fromDecodeError(error, request), unexpected: false }
+  if (error instanceof HttpApiError.HttpApiDecodeError) return { problem: fromDecodeError(error, request, operations), unexpected: false }
   if (HttpServerError.isServerError(error)) {
     if (error._tag === "RouteNotFound") {
       return {
@@ -146,7 +151,7 @@ const toProblem = (
     }
   }
   if (isDependencyFailure(error)) {
-    return { problem: dependencyProblem(request.method, request.url.split("?")[0] ?? ""), unexpected: false }
+    return { problem: dependencyProblem(operations.find(request.method, request.url.split("?")[0] ?? "")), unexpected: false }
   }
   return { problem: new InternalServerError({ detail: "An unexpected error occurred; quote the requestId when reporting it." }), unexpected: true }
 }
@@ -154,10 +159,10 @@ const toProblem = (
 /**
  * The request middleware, as an HttpApi-level middleware layer: admits the body
  * (media type, size, nesting: see RequestBody.ts) before the handler reads it.
- * Requires `Ids` and `AppConfig` (`maxBodyBytes`).
+ * Requires `Ids`, `Operations` and `AppConfig` (`maxBodyBytes`).
  */
 export const RequestMiddlewareLive = HttpApiBuilder.middleware(
-  Effect.map(Effect.all([Ids, AppConfig, OutageLog]), ([ids, config, outage]) => (app: HttpApp.Default) =>
+  Effect.map(Effect.all([Ids, Operations, AppConfig, OutageLog]), ([ids, operations, config, outage]) => (app: HttpApp.Default) =>
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const info: RequestInfo = { requestId: yield* ids.next, instance: request.url.split("?")[0] ?? "/" }
@@ -167,7 +172,7 @@ export const RequestMiddlewareLive = HttpApiBuilder.middleware(
         Effect.tap(() => outage.success),
         Effect.catchAllCause((cause) => {
           if (Cause.isInterruptedOnly(cause)) return Effect.interrupt
-          const { problem, unexpected } = toProblem(cause, request)
+          const { problem, unexpected } = toProblem(cause, request, operations)
           return (unexpected
             ? Effect.logError("request failed", cause).pipe(Effect.annotateLogs({ requestId: info.requestId }))
             : isDependencyProblem(problem)
