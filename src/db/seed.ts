@@ -26,6 +26,9 @@ import {
   demoTime,
   DemoWorkspaces
 } from "./demo.js"
+import { seedLaunchRuns } from "./demo/launch.js"
+import { seedMesh } from "./demo/mesh.js"
+import { seedProcurement } from "./demo/procurement.js"
 
 const t0 = demoTime(0)
 
@@ -248,6 +251,7 @@ export const seedDemoData = Effect.gen(function*() {
         key: k.key
       })
     }
+    yield* Effect.all([seedLaunchRuns, seedProcurement, seedMesh], { discard: true })
   }))
   return true
 })
