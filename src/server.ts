@@ -8,6 +8,7 @@ import { AuthLive } from "../layers/Auth.js"
 import { CursorLive } from "../layers/Cursor.js"
 import { IdempotencyLive } from "../layers/Idempotency.js"
 import { JobsLive } from "../layers/Jobs.js"
+import { ProcurementProvidersDemo } from "../layers/ProcurementProvider.js"
 import { Accounts } from "./accounts/Accounts.js"
 import { AccountsHttpLive } from "./accounts/Http.js"
 import { AgentsHttpLive } from "./agents/Http.js"
@@ -16,6 +17,12 @@ import { Api } from "./api/Api.js"
 import { OperationsLive } from "./api/policies.js"
 import { CommerceHttpLive } from "./commerce/Http.js"
 import { CommerceRepo } from "./commerce/Repo.js"
+import { LaunchHttpLive } from "./launch/Http.js"
+import { Launch } from "./launch/Launch.js"
+import { MeshHttpLive } from "./mesh/Http.js"
+import { Mesh } from "./mesh/Mesh.js"
+import { ProcurementHttpLive } from "./procurement/Http.js"
+import { Procurement } from "./procurement/Procurement.js"
 import { PublicAuthLive, SessionAuthLive } from "./http/AuthMiddleware.js"
 import { EnvelopeLive } from "./http/Envelope.js"
 import { RequestMiddlewareLive } from "./http/RequestMiddleware.js"
@@ -38,6 +45,9 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     AdminHttpLive,
     AgentsHttpLive,
     CommerceHttpLive,
+    LaunchHttpLive,
+    MeshHttpLive,
+    ProcurementHttpLive,
     ProtocolsHttpLive,
     ServicesHttpLive,
     WorkspacesHttpLive,
@@ -48,12 +58,15 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     PublicAuthLive,
     Accounts.Default,
     Services.Default,
+    Launch.Default,
+    Mesh.Default,
+    Procurement.Default,
     Workspaces.Default,
     AgentsRepo.Default,
     CommerceRepo.Default,
     ProtocolsRepo.Default
   ]),
-  Layer.provide([AuthLive, CursorLive, IdempotencyLive, EnvelopeLive, JobsLive, OperationsLive(Api)])
+  Layer.provide([AuthLive, CursorLive, IdempotencyLive, EnvelopeLive, JobsLive, OperationsLive(Api), ProcurementProvidersDemo])
 )
 
 /**

@@ -8,6 +8,9 @@ import { AccountsApi } from "./AccountsApi.js"
 import { AdminApi } from "./AdminApi.js"
 import { AgentsApi } from "./AgentsApi.js"
 import { CommerceApi } from "./CommerceApi.js"
+import { LaunchApi } from "./LaunchApi.js"
+import { MeshApi } from "./MeshApi.js"
+import { ProcurementApi } from "./ProcurementApi.js"
 import { ProtocolsApi } from "./ProtocolsApi.js"
 import { ServicesApi } from "./ServicesApi.js"
 import { WorkspacesApi } from "./WorkspacesApi.js"
@@ -28,6 +31,9 @@ export class Api extends withoutFrameworkErrors(HttpApi.make("AgentDirectoryApi"
   .add(AdminApi)
   .add(AgentsApi)
   .add(CommerceApi)
+  .add(LaunchApi)
+  .add(MeshApi)
+  .add(ProcurementApi)
   .add(ProtocolsApi)
   .add(ServicesApi)
   .add(WorkspacesApi)
