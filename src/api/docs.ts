@@ -23,16 +23,15 @@ import { type ProblemKind, ProblemKinds, problemType, ProblemByStatus, type Prob
 import { DemoAccounts, DemoIdempotencyKey } from "../db/demo.js"
 import { demoManifest, type ManifestOperation } from "../db/manifest.js"
 import type { OperationPolicy } from "./operation.js"
+import { commandMethods } from "./security.js"
 
 type OpenApiOperation = Record<string, any>
-
-const commandMethods = new Set(["POST", "PUT", "PATCH", "DELETE"])
 
 const fieldsOf = (schema: Option.Option<Schema.Schema.All>): ReadonlyArray<string> =>
   Option.match(schema, { onNone: () => [], onSome: (s) => AST.getPropertySignatures(s.ast).map((p) => String(p.name)) })
 
 /** Whether `endpoint` is a command of a browser session (needs `X-CSRF-Token`). */
-export const isSessionCommand = (endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps, policy: OperationPolicy) =>
+const isSessionCommand = (endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps, policy: OperationPolicy) =>
   (policy.auth === "required-user" || policy.auth === "required-admin") && commandMethods.has(endpoint.method)
 
 /** The problem kinds the shared mechanisms can raise on `endpoint`, by status. */
@@ -68,7 +67,7 @@ const mechanismProblems = (
 }
 
 /** The problem kinds of each error status of an operation: its own, then the mechanisms', else the status's default. */
-export const problemKindsByStatus = (
+const problemKindsByStatus = (
   statuses: ReadonlyArray<ProblemStatus>,
   own: Partial<Record<ProblemStatus, ReadonlyArray<ProblemKind>>>,
   mechanisms: Partial<Record<ProblemStatus, ReadonlyArray<ProblemKind>>>

@@ -22,9 +22,7 @@ import { Auth, type SessionRecord, unauthenticated } from "../../layers/Auth.js"
 import { now } from "../../layers/Clock.js"
 import { cacheControl, type OperationPolicy } from "../api/operation.js"
 import { currentOperation } from "../api/policies.js"
-import { type Principal, PublicAuth, SessionAuth, SessionCookieName } from "../api/security.js"
-
-const commandMethods = new Set(["POST", "PUT", "PATCH", "DELETE"])
+import { commandMethods, type Principal, PublicAuth, SessionAuth, SessionCookieName } from "../api/security.js"
 
 const setCacheControl = (policy: OperationPolicy) =>
   HttpApp.appendPreResponseHandler((_, response) =>

@@ -203,7 +203,11 @@ layer(server.layer)("GET /docs and GET /", (it) => {
       expect(withoutScripts).not.toMatch(/https?:\/\//)
       expect(html).not.toMatch(/<(script|link|img)[^>]+(src|href)="https?:/)
       const config = /dataset\.configuration = JSON\.stringify\((\{.*?\})\)/.exec(html)
-      expect(JSON.parse(config![1]!)).toMatchObject({ withDefaultFonts: false })
+      // in development the request panel is pre-filled with the demo public key, not Scalar's "YOUR_SECRET_TOKEN"
+      expect(JSON.parse(config![1]!)).toMatchObject({
+        withDefaultFonts: false,
+        authentication: { securitySchemes: { apiKeyAuth: { value: demoManifest.apiKeys.public.key } } }
+      })
     }))
 
   it.effect("GET / links to the docs and the description", () =>
