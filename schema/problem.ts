@@ -138,6 +138,8 @@ export const ProblemKinds = {
   "invalid-request": { status: 400, meaning: "an input breaks its schema; `errors` names each field and rule" },
   "malformed-body": { status: 400, meaning: "the body is not JSON" },
   "unsupported-content-type": { status: 400, meaning: "the body is not `application/json`" },
+  "body-too-large": { status: 400, meaning: "the body is larger than the server's limit (`MAX_BODY_BYTES`)" },
+  "nesting-too-deep": { status: 400, meaning: "the JSON body is nested deeper than the server's limit" },
   "idempotency-key-required": { status: 400, meaning: "the `Idempotency-Key` header (a uuid) is missing or not a uuid" },
   "invalid-cursor": { status: 400, meaning: "the cursor was altered, or belongs to another query or caller" },
   "unauthenticated": { status: 401, meaning: "no valid session or API key (one identical body whatever the cause)" },

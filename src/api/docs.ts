@@ -50,7 +50,9 @@ const mechanismProblems = (
   return {
     400: [
       ...(hasInput ? ["invalid-request" as const] : []),
-      ...(hasBody ? ["malformed-body" as const, "unsupported-content-type" as const] : []),
+      ...(hasBody
+        ? ["malformed-body" as const, "unsupported-content-type" as const, "body-too-large" as const, "nesting-too-deep" as const]
+        : []),
       ...(idempotent ? ["idempotency-key-required" as const] : []),
       ...(query.some((q) => /cursor$/i.test(q)) ? ["invalid-cursor" as const] : [])
     ],
