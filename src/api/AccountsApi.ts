@@ -45,12 +45,6 @@ export class AccountsApi extends HttpApiGroup.make("Accounts")
       .setPath(RevokeSessionPath)
       .setHeaders(IdempotencyKeyRequired)
       .addSuccess(Data(RevokeSessionResult))
-      .annotate(
-        OpenApi.Description,
-        "Revoking the caller's current session signs out and never needs a recent sign-in. Revoking another of " +
-          "the caller's sessions is sensitive (spec §5.2): it needs a sign-in within RECENT_AUTH_SECONDS, else 403 " +
-          "reauthentication-required. 404 session-not-found: not a session of the caller."
-      )
       .pipe(
         operation({
           id: "Accounts_RevokeSession",
@@ -58,9 +52,11 @@ export class AccountsApi extends HttpApiGroup.make("Accounts")
           cache: "none",
           statuses: [400, 401, 403, 404, 409, 423, 429, 500],
           summary: "Revoke one of the caller's sessions",
-          description: "Revokes one of the caller's own sessions (revoking the current one signs out). " +
-            "`{revoked: 0}` when it was already revoked; a session of another account is not found.",
-          problems: { 404: ["session-not-found"] }
+          description: "Revokes one of the caller's own sessions; `{revoked: 0}` when it was already revoked. " +
+            "Revoking the current session signs out and never needs a recent sign-in. Revoking another of the " +
+            "caller's sessions is sensitive (spec §5.2): it needs a sign-in within RECENT_AUTH_SECONDS. A session " +
+            "of another account is not found.",
+          problems: { 403: ["reauthentication-required"], 404: ["session-not-found"] }
         })
       )
   )
