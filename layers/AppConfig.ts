@@ -3,7 +3,7 @@
  * and validated at start-up (a bad value stops the server with a clear message).
  */
 import { hkdfSync } from "node:crypto"
-import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
+import { Config, Context, Effect, Layer, LogLevel, Option, Redacted } from "effect"
 
 /** The configuration the service runs with. Secrets are `Redacted` (never logged). */
 export interface AppConfigShape {
@@ -27,6 +27,10 @@ export interface AppConfigShape {
   readonly recentAuthSeconds: number
   /** Build version reported in `meta.buildVersion`. */
   readonly buildVersion: string
+  /** Least severe log level written (`LOG_LEVEL`, default `Info`). */
+  readonly logLevel: LogLevel.LogLevel
+  /** Log line format (`LOG_FORMAT`): `json` (one object per line), `pretty`, or `auto` (pretty on a TTY, else json; default). */
+  readonly logFormat: "json" | "pretty" | "auto"
   /** Keys derived from `APP_SECRET` (HKDF-SHA256), one per purpose. */
   readonly keys: {
     readonly apiKeyVerifier: Redacted.Redacted<Buffer>
@@ -77,6 +81,8 @@ export const loadAppConfig = Effect.gen(function*() {
       Config.withDefault(15 * 60)
     ),
     buildVersion: yield* Config.string("BUILD_VERSION").pipe(Config.withDefault("1.0.0-dev")),
+    logLevel: yield* Config.logLevel("LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info)),
+    logFormat: yield* Config.literal("json", "pretty", "auto")("LOG_FORMAT").pipe(Config.withDefault("auto" as const)),
     keys: {
       apiKeyVerifier: deriveKey(secretValue, "api-key-verifier"),
       cursor: deriveKey(secretValue, "cursor")

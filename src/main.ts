@@ -1,15 +1,18 @@
 /**
- * Entry point (`npm start`): configuration → database (migrated; demo data loaded
- * on first start of an embedded database) → HTTP server on HOST:PORT.
+ * Entry point (`npm start`): configuration → logger (LOG_FORMAT, LOG_LEVEL) →
+ * database (migrated; demo data loaded on first start of an embedded database) →
+ * HTTP server on HOST:PORT.
  */
+import { HttpMiddleware } from "@effect/platform"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer, Option } from "effect"
 import { createServer } from "node:http"
-import { AppConfig, AppConfigLive } from "../layers/AppConfig.js"
+import { AppConfig, loadAppConfig } from "../layers/AppConfig.js"
 import { AuthLive } from "../layers/Auth.js"
 import { DbLive } from "../layers/Db.js"
 import { IdsLive } from "../layers/Ids.js"
 import { seedDemoData } from "./db/seed.js"
+import { LoggingLive } from "../layers/Logging.js"
 import { HttpLive } from "./server.js"
 
 /** Warns about insecure settings and seeds an empty embedded database. */
@@ -31,8 +34,18 @@ const MainLive = HttpLive.pipe(
   Layer.provide(ServerLive),
   Layer.provide(StartupLive),
   Layer.provideMerge(DbLive),
-  Layer.provideMerge(IdsLive),
-  Layer.provideMerge(AppConfigLive)
+  Layer.provideMerge(IdsLive)
 )
 
-Layer.launch(MainLive).pipe(NodeRuntime.runMain)
+const main = Effect.gen(function*() {
+  const config = yield* loadAppConfig
+  return yield* Layer.launch(MainLive).pipe(
+    Effect.provideService(AppConfig, config),
+    Effect.provide(LoggingLive(config)),
+    // no span exporter is configured in the server, so request spans would be built and dropped
+    Effect.locally(HttpMiddleware.currentTracerDisabledWhen, () => true),
+    Effect.withTracerEnabled(false)
+  )
+})
+
+main.pipe(NodeRuntime.runMain({ disablePrettyLogger: true }))

@@ -2,7 +2,7 @@
  * Assembly: the API implementation (`ApiLive`), the HTTP app with docs and the
  * derived OpenAPI description (`HttpLive`), as layers another Effect app can reuse.
  */
-import { Headers, HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpServer } from "@effect/platform"
+import { Headers, HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
 import { Layer } from "effect"
 import { AuthLive } from "../layers/Auth.js"
 import { CursorLive } from "../layers/Cursor.js"
@@ -15,6 +15,7 @@ import { Api } from "./api/Api.js"
 import { CommerceHttpLive } from "./commerce/Http.js"
 import { CommerceRepo } from "./commerce/Repo.js"
 import { PublicAuthLive, SessionAuthLive } from "./http/AuthMiddleware.js"
+import { accessLog } from "./http/AccessLog.js"
 import { EnvelopeLive } from "./http/Envelope.js"
 import { RequestMiddlewareLive } from "./http/RequestMiddleware.js"
 import { ProtocolsHttpLive } from "./protocols/Http.js"
@@ -54,9 +55,9 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
 
 /**
  * The HTTP app on an `HttpServer`: the API, `GET /openapi.json` (derived from
- * {@link Api}) and the Scalar docs UI at `/docs`, with access logging.
+ * {@link Api}) and the Scalar docs UI at `/docs`, with the access log (one line per request).
  */
-export const HttpLive = HttpApiBuilder.serve(HttpMiddleware.logger).pipe(
+export const HttpLive = HttpApiBuilder.serve(accessLog).pipe(
   Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
   Layer.provide(ApiLive),
