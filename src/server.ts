@@ -19,7 +19,7 @@ import { accessLog } from "./http/AccessLog.js"
 import { EnvelopeLive } from "./http/Envelope.js"
 import { RequestMiddlewareLive } from "./http/RequestMiddleware.js"
 import { ProtocolsHttpLive } from "./protocols/Http.js"
-import { ProtocolsRepo } from "./protocols/Repo.js"
+import { ProtocolCatalogCache } from "./protocols/CatalogCache.js"
 import { ServicesHttpLive } from "./services/Http.js"
 import { Services } from "./services/Services.js"
 import { WorkspacesHttpLive } from "./workspaces/Http.js"
@@ -48,7 +48,7 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     Workspaces.Default,
     AgentsRepo.Default,
     CommerceRepo.Default,
-    ProtocolsRepo.Default
+    ProtocolCatalogCache.Default
   ]),
   Layer.provide([AuthLive, CursorLive, IdempotencyLive, EnvelopeLive])
 )
