@@ -12,6 +12,7 @@ import { AccountsHttpLive } from "./accounts/Http.js"
 import { AgentsHttpLive } from "./agents/Http.js"
 import { AgentsRepo } from "./agents/Repo.js"
 import { Api } from "./api/Api.js"
+import { OperationsLive } from "./api/policies.js"
 import { CommerceHttpLive } from "./commerce/Http.js"
 import { CommerceRepo } from "./commerce/Repo.js"
 import { PublicAuthLive, SessionAuthLive } from "./http/AuthMiddleware.js"
@@ -50,7 +51,7 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     CommerceRepo.Default,
     ProtocolCatalogCache.Default
   ]),
-  Layer.provide([AuthLive, CursorLive, IdempotencyLive, EnvelopeLive])
+  Layer.provide([AuthLive, CursorLive, IdempotencyLive, EnvelopeLive, OperationsLive(Api)])
 )
 
 /**

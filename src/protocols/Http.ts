@@ -1,11 +1,12 @@
 /** HTTP handlers of the Protocols area. */
-import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { Api } from "../api/Api.js"
 import { Envelope } from "../http/Envelope.js"
+import { group } from "../http/group.js"
 import { noneMatch, ProtocolCatalogCache } from "./CatalogCache.js"
 
-export const ProtocolsHttpLive = HttpApiBuilder.group(Api, "Protocols", (handlers) =>
+export const ProtocolsHttpLive = group(Api, "Protocols", (handlers) =>
   Effect.gen(function*() {
     const catalog = yield* ProtocolCatalogCache
     const envelope = yield* Envelope

@@ -28,6 +28,7 @@ import { AuthLive } from "../../layers/Auth.js"
 import { DbServer } from "../../layers/Db.js"
 import { IdsLive } from "../../layers/Ids.js"
 import { DemoAccounts, DemoOffers } from "../../src/db/demo.js"
+import { migrate } from "../../src/db/migrate.js"
 import { seedDemoData } from "../../src/db/seed.js"
 import { TestConfigLayer } from "../support/config.js"
 
@@ -57,7 +58,7 @@ const prepareDatabase = async (url: string) => {
   await Effect.runPromise(
     seedDemoData.pipe(
       Effect.provide(AuthLive),
-      Effect.provide(Layer.mergeAll(DbServer(Redacted.make(url)), TestConfigLayer, IdsLive)),
+      Effect.provide(Layer.mergeAll(DbServer(Redacted.make(url), migrate), TestConfigLayer, IdsLive)),
       Effect.scoped
     ) as Effect.Effect<boolean, unknown, never>
   )
