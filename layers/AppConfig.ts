@@ -47,7 +47,7 @@ export interface AppConfigShape {
   readonly recentAuthSeconds: number
   /** Build version reported in `meta.buildVersion`. */
   readonly buildVersion: string
-  /** Least severe log level written (`LOG_LEVEL`, default `Info`). */
+  /** Least severe log level written (`LOG_LEVEL`: all, trace, debug, info, warn, error, fatal, off; default info). */
   readonly logLevel: LogLevel.LogLevel
   /** Log line format (`LOG_FORMAT`): `json` (one object per line), `pretty`, or `auto` (pretty on a TTY, else json; default). */
   readonly logFormat: "json" | "pretty" | "auto"
