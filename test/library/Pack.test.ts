@@ -106,5 +106,5 @@ describe("the npm package", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
-  }, 240_000)
+  }, 480_000)
 })
