@@ -2,7 +2,7 @@
  * Entry point (`npm start`): configuration → logger (LOG_FORMAT, LOG_LEVEL) →
  * database (migrated, waiting for a PostgreSQL server up to DB_STARTUP_TIMEOUT_MS;
  * demo data loaded on first start of an embedded database in development) → HTTP
- * server on HOST:PORT. A failed start prints one line and exits with 1.
+ * server on HOST:PORT, and the job runner (`JOBS_ENABLED`). A failed start prints one line and exits with 1.
  */
 import { HttpMiddleware } from "@effect/platform"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
@@ -13,6 +13,7 @@ import { DbLive } from "../layers/Db.js"
 import { IdsLive } from "../layers/Ids.js"
 import { LoggingLive } from "../layers/Logging.js"
 import { migrate } from "./db/migrate.js"
+import { JobRunnerLive } from "./jobs/Runner.js"
 import { HttpLive } from "./server.js"
 import { launch, StartupLive } from "./startup.js"
 
@@ -22,7 +23,7 @@ const ServerLive = Layer.unwrapEffect(
 
 // the configuration is read first: it chooses the logger everything else logs through
 const MainLive = Layer.unwrapEffect(Effect.map(loadAppConfig, (config) =>
-  HttpLive.pipe(
+  Layer.merge(HttpLive, JobRunnerLive).pipe(
     Layer.provide(ServerLive),
     Layer.provide(StartupLive),
     Layer.provideMerge(DbLive(migrate)),

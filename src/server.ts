@@ -7,6 +7,7 @@ import { Layer } from "effect"
 import { AuthLive } from "../layers/Auth.js"
 import { CursorLive } from "../layers/Cursor.js"
 import { IdempotencyLive } from "../layers/Idempotency.js"
+import { JobsLive } from "../layers/Jobs.js"
 import { Accounts } from "./accounts/Accounts.js"
 import { AccountsHttpLive } from "./accounts/Http.js"
 import { AgentsHttpLive } from "./agents/Http.js"
@@ -19,6 +20,7 @@ import { PublicAuthLive, SessionAuthLive } from "./http/AuthMiddleware.js"
 import { accessLog } from "./http/AccessLog.js"
 import { EnvelopeLive } from "./http/Envelope.js"
 import { RequestMiddlewareLive } from "./http/RequestMiddleware.js"
+import { AdminHttpLive } from "./jobs/Http.js"
 import { ProtocolsHttpLive } from "./protocols/Http.js"
 import { ProtocolCatalogCache } from "./protocols/CatalogCache.js"
 import { ServicesHttpLive } from "./services/Http.js"
@@ -34,6 +36,7 @@ import { Workspaces } from "./workspaces/Workspaces.js"
 export const ApiLive = HttpApiBuilder.api(Api).pipe(
   Layer.provide([
     AccountsHttpLive,
+    AdminHttpLive,
     AgentsHttpLive,
     CommerceHttpLive,
     ProtocolsHttpLive,
@@ -51,7 +54,7 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     CommerceRepo.Default,
     ProtocolCatalogCache.Default
   ]),
-  Layer.provide([AuthLive, CursorLive, IdempotencyLive, EnvelopeLive, OperationsLive(Api)])
+  Layer.provide([AuthLive, CursorLive, IdempotencyLive, EnvelopeLive, JobsLive, OperationsLive(Api)])
 )
 
 /**

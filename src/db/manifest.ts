@@ -35,6 +35,7 @@ export const demoManifest = {
     Accounts_SignIn: { as: "anonymous", path: {}, query: {}, body: credentials("owner") },
     Accounts_ListSessions: { as: "owner", path: {}, query: {}, body: null },
     Accounts_RevokeSession: { as: "owner", path: { sessionId: DemoOtherSession.id }, query: {}, body: null },
+    Admin_ListJobRuns: { as: "admin", path: {}, query: { limit: 20 }, body: null },
     Agents_ListFavoriteAgents: { as: "owner", path: {}, query: { limit: 10 }, body: null },
     Commerce_ListCommerceOrders: { as: "owner", path: {}, query: {}, body: null },
     Protocols_GetProtocolCatalog: { as: "apiKey:public", path: {}, query: {}, body: null },
