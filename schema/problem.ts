@@ -14,7 +14,7 @@
  * No `_tag`, stack or SQL text ever reaches the wire.
  */
 import { HttpApiSchema } from "@effect/platform"
-import { Data, ParseResult, Schema } from "effect"
+import { type Cause, Data, ParseResult, Schema } from "effect"
 import { Uuid } from "./common.js"
 
 /** Base URI of the problem `type`s. */
@@ -54,12 +54,28 @@ export interface ProblemArgs {
   readonly retryAfter?: number | undefined
 }
 
+/** A problem error instance: a yieldable tagged error with its `type`, `status` and `title`. */
+export type ProblemInstance<Tag extends string, Status extends number> = Cause.YieldableError & {
+  readonly _tag: Tag
+  readonly type: string
+  readonly status: Status
+  readonly title: string
+} & Readonly<ProblemArgs>
+
+/** The class of one problem status (spelled out so the declaration files can name it). */
+export interface ProblemClass<Tag extends string, Status extends number> {
+  new(args: ProblemArgs): ProblemInstance<Tag, Status>
+  readonly status: Status
+  readonly title: string
+  readonly defaultKind: string
+}
+
 const makeProblem = <const Tag extends string, const Status extends number>(
   tag: Tag,
   status: Status,
   title: string,
   defaultKind: string
-) =>
+): ProblemClass<Tag, Status> =>
   class extends Data.TaggedError(tag)<ProblemArgs> {
     static readonly status: Status = status
     static readonly title: string = title
