@@ -4,6 +4,13 @@
  */
 import { hkdfSync } from "node:crypto"
 import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
+import { ExactOriginRule, isExactOrigin } from "../schema/origin.js"
+
+/** A request budget: `limit` units of x-rate-cost per `windowSeconds` (spec §8). */
+export interface Budget {
+  readonly limit: number
+  readonly windowSeconds: number
+}
 
 /** The configuration the service runs with. Secrets are `Redacted` (never logged). */
 export interface AppConfigShape {
@@ -25,6 +32,25 @@ export interface AppConfigShape {
   readonly sessionTtlSeconds: number
   /** How recent a session's authentication must be for sensitive actions, in seconds (default 15 min). */
   readonly recentAuthSeconds: number
+  /**
+   * Request budgets per credential kind (spec §8 x-rate-cost): anonymous per client
+   * address, API key per key, session per account. Defaults 60, 1200 and 600 per 60 s.
+   */
+  readonly budgets: {
+    readonly anonymous: Budget
+    readonly apiKey: Budget
+    readonly session: Budget
+    /** Sign-in attempts per account (email) and per client address; defaults 10 and 50 per 900 s. */
+    readonly signInAccount: Budget
+    readonly signInAddress: Budget
+  }
+  /** Redis URL of the shared budget store (several processes); none → in-process memory. */
+  readonly redisUrl: Option.Option<Redacted.Redacted>
+  /**
+   * Reverse proxies in front of the server that append to `X-Forwarded-For`
+   * (default 0: the client address is the TCP peer).
+   */
+  readonly trustedProxyHops: number
   /** Build version reported in `meta.buildVersion`. */
   readonly buildVersion: string
   /** Keys derived from `APP_SECRET` (HKDF-SHA256), one per purpose. */
@@ -46,11 +72,18 @@ const deriveKey = (secret: string, purpose: string) =>
   Redacted.make(Buffer.from(hkdfSync("sha256", secret, "agent-directory", purpose, 32)))
 
 const Origin = Config.string().pipe(
-  Config.validate({
-    message: "each ALLOWED_ORIGINS entry must be an exact http(s) origin (scheme://host[:port]) without path, wildcard, credentials, query or fragment",
-    validation: (s) => /^https?:\/\/[a-z0-9.-]+(?::\d{1,5})?$/i.test(s)
-  })
+  Config.validate({ message: `each ALLOWED_ORIGINS entry ${ExactOriginRule}`, validation: isExactOrigin })
 )
+
+const positive = (name: string, fallback: number) =>
+  Config.integer(name).pipe(
+    Config.validate({ message: `${name} must be a positive integer`, validation: (n) => n > 0 }),
+    Config.withDefault(fallback)
+  )
+
+/** `<PREFIX>_LIMIT` units per `<PREFIX>_WINDOW_SECONDS`. */
+const budget = (prefix: string, limit: number, windowSeconds: number): Config.Config<Budget> =>
+  Config.all({ limit: positive(`${prefix}_LIMIT`, limit), windowSeconds: positive(`${prefix}_WINDOW_SECONDS`, windowSeconds) })
 
 /** Reads and validates the configuration from the environment (`ConfigProvider`). */
 export const loadAppConfig = Effect.gen(function*() {
@@ -75,6 +108,20 @@ export const loadAppConfig = Effect.gen(function*() {
     recentAuthSeconds: yield* Config.integer("RECENT_AUTH_SECONDS").pipe(
       Config.validate({ message: "RECENT_AUTH_SECONDS must be 10..86400", validation: (n) => n >= 10 && n <= 86_400 }),
       Config.withDefault(15 * 60)
+    ),
+    budgets: {
+      anonymous: yield* budget("RATE_ANONYMOUS", 60, 60),
+      apiKey: yield* budget("RATE_API_KEY", 1200, 60),
+      session: yield* budget("RATE_SESSION", 600, 60),
+      signInAccount: yield* budget("SIGN_IN_ACCOUNT", 10, 900),
+      signInAddress: yield* budget("SIGN_IN_ADDRESS", 50, 900)
+    },
+    redisUrl: yield* Config.option(Config.redacted("REDIS_URL")).pipe(
+      Effect.map(Option.filter((u) => Redacted.value(u).trim() !== ""))
+    ),
+    trustedProxyHops: yield* Config.integer("TRUSTED_PROXY_HOPS").pipe(
+      Config.validate({ message: "TRUSTED_PROXY_HOPS must be 0..10", validation: (n) => n >= 0 && n <= 10 }),
+      Config.withDefault(0)
     ),
     buildVersion: yield* Config.string("BUILD_VERSION").pipe(Config.withDefault("1.0.0-dev")),
     keys: {

@@ -54,11 +54,13 @@ export class Idempotency extends Context.Tag("agent-directory/Idempotency")<Idem
    * transaction with the stored response. `input` is the decoded request (path,
    * query, payload) that the fingerprint covers. Returns the effect's value, or the
    * replayed response. Adds `Conflict` (409) to the effect's errors; SQL failures
-   * are defects.
+   * are defects. `options.storedAs` gives the value stored for replays when it must
+   * differ from the first response (a secret shown once is stored without it).
    */
   readonly run: <A, E, R>(
     input: unknown,
-    effect: Effect.Effect<A, E, R>
+    effect: Effect.Effect<A, E, R>,
+    options?: { readonly storedAs?: (value: A) => A }
   ) => Effect.Effect<
     A | HttpServerResponse.HttpServerResponse,
     E | Conflict,
@@ -93,7 +95,7 @@ export const IdempotencyLive = Layer.effect(
           ON CONFLICT (principal, operation_id, idempotency_key) DO UPDATE
           SET fingerprint = EXCLUDED.fingerprint, status = EXCLUDED.status, body = EXCLUDED.body, created_at = EXCLUDED.created_at`
 
-    const run = <A, E, R>(input: unknown, effect: Effect.Effect<A, E, R>) =>
+    const run = <A, E, R>(input: unknown, effect: Effect.Effect<A, E, R>, options?: { readonly storedAs?: (value: A) => A }) =>
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
         const key = request.headers["idempotency-key"]?.toLowerCase()
@@ -139,7 +141,8 @@ export const IdempotencyLive = Layer.effect(
           const exit = yield* Effect.exit(sql.withTransaction(effect))
           const record = { principal, operationId: policy.operationId, key, fingerprint, at }
           if (Exit.isSuccess(exit)) {
-            const body = yield* Effect.orDie(Schema.encodeUnknown(endpoint.successSchema as Schema.Schema<unknown>)(exit.value))
+            const stored = options?.storedAs === undefined ? exit.value : options.storedAs(exit.value)
+            const body = yield* Effect.orDie(Schema.encodeUnknown(endpoint.successSchema as Schema.Schema<unknown>)(stored))
             yield* store({ ...record, status: successStatus, body })
             return Exit.succeed(exit.value)
           }

@@ -8,6 +8,7 @@ import { AuthLive } from "../layers/Auth.js"
 import { CursorLive } from "../layers/Cursor.js"
 import { IdempotencyLive } from "../layers/Idempotency.js"
 import { Accounts } from "./accounts/Accounts.js"
+import { ApiKeys } from "./accounts/ApiKeys.js"
 import { AccountsHttpLive } from "./accounts/Http.js"
 import { AgentsHttpLive } from "./agents/Http.js"
 import { AgentsRepo } from "./agents/Repo.js"
@@ -15,6 +16,7 @@ import { Api } from "./api/Api.js"
 import { CommerceHttpLive } from "./commerce/Http.js"
 import { CommerceRepo } from "./commerce/Repo.js"
 import { PublicAuthLive, SessionAuthLive } from "./http/AuthMiddleware.js"
+import { CorsLive } from "./http/Cors.js"
 import { EnvelopeLive } from "./http/Envelope.js"
 import { RequestMiddlewareLive } from "./http/RequestMiddleware.js"
 import { ProtocolsHttpLive } from "./protocols/Http.js"
@@ -37,12 +39,14 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     ProtocolsHttpLive,
     ServicesHttpLive,
     WorkspacesHttpLive,
-    RequestMiddlewareLive
+    RequestMiddlewareLive,
+    CorsLive
   ]),
   Layer.provide([
     SessionAuthLive,
     PublicAuthLive,
     Accounts.Default,
+    ApiKeys.Default,
     Services.Default,
     Workspaces.Default,
     AgentsRepo.Default,

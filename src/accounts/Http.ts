@@ -7,10 +7,12 @@ import { Api } from "../api/Api.js"
 import { currentSession, SessionCookieName } from "../api/security.js"
 import { Envelope } from "../http/Envelope.js"
 import { Accounts } from "./Accounts.js"
+import { alreadyShown, ApiKeys } from "./ApiKeys.js"
 
 export const AccountsHttpLive = HttpApiBuilder.group(Api, "Accounts", (handlers) =>
   Effect.gen(function*() {
     const accounts = yield* Accounts
+    const apiKeys = yield* ApiKeys
     const idempotency = yield* Idempotency
     const envelope = yield* Envelope
     const config = yield* AppConfig
@@ -49,4 +51,30 @@ export const AccountsHttpLive = HttpApiBuilder.group(Api, "Accounts", (handlers)
       .handle("revokeSession", ({ path }) =>
         Effect.flatMap(currentSession, (s) =>
           idempotency.run({ path }, accounts.revoke(path.sessionId, s.accountId).pipe(Effect.flatMap(envelope.data)))))
+      .handle("createApiKey", ({ path, payload }) =>
+        Effect.flatMap(currentSession, (s) =>
+          idempotency.run(
+            { path, payload },
+            apiKeys.create({
+              workspaceId: path.workspacePublicId,
+              accountId: s.accountId,
+              name: payload.name,
+              scopes: payload.scopes,
+              expiresAt: payload.expiresAt,
+              allowedOrigins: payload.allowedOrigins
+            }).pipe(Effect.flatMap(envelope.data)),
+            // the replay says the key was shown; the stored response never holds it
+            { storedAs: (response) => ({ ...response, data: alreadyShown(response.data) }) }
+          )))
+      .handle("listApiKeys", ({ path }) =>
+        currentSession.pipe(
+          Effect.flatMap((s) => apiKeys.list(path.workspacePublicId, s.accountId)),
+          Effect.flatMap(envelope.data)
+        ))
+      .handle("revokeApiKey", ({ path }) =>
+        Effect.flatMap(currentSession, (s) =>
+          idempotency.run(
+            { path },
+            apiKeys.revoke(path.workspacePublicId, path.apiKeyPublicId, s.accountId).pipe(Effect.flatMap(envelope.data))
+          )))
   }))

@@ -1,7 +1,11 @@
-/** Accounts area contract: sign-in and browser sessions (spec §5.2, §4.3). */
+/**
+ * Accounts area contract: sign-in and browser sessions (spec §5.2, §4.3), and the
+ * management of a workspace's public API keys (ours, spec §5.3 Creation/Rotation).
+ */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { AccountSession, RevokeSessionPath, RevokeSessionResult, SignInRequest, SignInResult } from "../../schema/accounts.js"
+import { ApiKey, ApiKeyPath, CreateApiKeyRequest, CreatedApiKey, WorkspaceApiKeysPath } from "../../schema/apiKeys.js"
 import { Data } from "../../schema/envelope.js"
 import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { operation } from "./operation.js"
@@ -50,5 +54,52 @@ export class AccountsApi extends HttpApiGroup.make("Accounts")
         })
       )
   )
-  .annotate(OpenApi.Description, "Accounts: sign-in and browser sessions")
+  .add(
+    HttpApiEndpoint.post("createApiKey", "/api/v1/workspaces/:workspacePublicId/api-keys")
+      .setPath(WorkspaceApiKeysPath)
+      .setHeaders(IdempotencyKeyRequired)
+      .setPayload(CreateApiKeyRequest)
+      .addSuccess(Data(CreatedApiKey), { status: 201 })
+      .pipe(
+        operation({
+          id: "Accounts_CreateApiKey",
+          auth: "required-user",
+          cache: "none",
+          sensitive: true,
+          statuses: [400, 401, 403, 404, 409, 500, 503],
+          summary: "Create a public API key for the workspace (OWNER or ADMIN); the plaintext is shown once"
+        })
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("listApiKeys", "/api/v1/workspaces/:workspacePublicId/api-keys")
+      .setPath(WorkspaceApiKeysPath)
+      .addSuccess(Data(Schema.Array(ApiKey)))
+      .pipe(
+        operation({
+          id: "Accounts_ListApiKeys",
+          auth: "required-user",
+          cache: "private",
+          statuses: [400, 401, 403, 404, 500, 503],
+          summary: "List the workspace's API keys: metadata only, never a secret (OWNER or ADMIN)"
+        })
+      )
+  )
+  .add(
+    HttpApiEndpoint.del("revokeApiKey", "/api/v1/workspaces/:workspacePublicId/api-keys/:apiKeyPublicId")
+      .setPath(ApiKeyPath)
+      .setHeaders(IdempotencyKeyRequired)
+      .addSuccess(Data(ApiKey))
+      .pipe(
+        operation({
+          id: "Accounts_RevokeApiKey",
+          auth: "required-user",
+          cache: "none",
+          sensitive: true,
+          statuses: [400, 401, 403, 404, 409, 500, 503],
+          summary: "Revoke an API key (rotation: create the new key, move traffic, revoke the old one)"
+        })
+      )
+  )
+  .annotate(OpenApi.Description, "Accounts: sign-in, browser sessions and public API keys")
 {}

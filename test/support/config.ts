@@ -18,6 +18,16 @@ export const testConfig = (overrides: Partial<AppConfigShape> = {}): AppConfigSh
   sessionTtlSeconds: 12 * 3600,
   recentAuthSeconds: 15 * 60,
   buildVersion: "test",
+  // generous budgets, so only the budget tests (which lower them) ever meet a limit
+  budgets: {
+    anonymous: { limit: 100_000, windowSeconds: 60 },
+    apiKey: { limit: 200_000, windowSeconds: 60 },
+    session: { limit: 100_000, windowSeconds: 60 },
+    signInAccount: { limit: 1000, windowSeconds: 900 },
+    signInAddress: { limit: 10_000, windowSeconds: 900 }
+  },
+  redisUrl: Option.none(),
+  trustedProxyHops: 0,
   keys: { apiKeyVerifier: key("api-key-verifier"), cursor: key("cursor") },
   insecureDevelopmentSecret: false,
   ...overrides
