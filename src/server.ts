@@ -7,6 +7,7 @@ import { Layer } from "effect"
 import { AuthLive } from "../layers/Auth.js"
 import { CursorLive } from "../layers/Cursor.js"
 import { IdempotencyLive } from "../layers/Idempotency.js"
+import { RateBudgetLive } from "../layers/RateBudget.js"
 import { Accounts } from "./accounts/Accounts.js"
 import { ApiKeys } from "./accounts/ApiKeys.js"
 import { AccountsHttpLive } from "./accounts/Http.js"
@@ -18,6 +19,7 @@ import { CommerceRepo } from "./commerce/Repo.js"
 import { PublicAuthLive, SessionAuthLive } from "./http/AuthMiddleware.js"
 import { CorsLive } from "./http/Cors.js"
 import { EnvelopeLive } from "./http/Envelope.js"
+import { RateBudgetMiddlewareLive } from "./http/RateBudgetMiddleware.js"
 import { RequestMiddlewareLive } from "./http/RequestMiddleware.js"
 import { ProtocolsHttpLive } from "./protocols/Http.js"
 import { ProtocolsRepo } from "./protocols/Repo.js"
@@ -45,6 +47,7 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
   Layer.provide([
     SessionAuthLive,
     PublicAuthLive,
+    RateBudgetMiddlewareLive,
     Accounts.Default,
     ApiKeys.Default,
     Services.Default,
@@ -53,7 +56,7 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     CommerceRepo.Default,
     ProtocolsRepo.Default
   ]),
-  Layer.provide([AuthLive, CursorLive, IdempotencyLive, EnvelopeLive])
+  Layer.provide([AuthLive, CursorLive, IdempotencyLive, EnvelopeLive, RateBudgetLive])
 )
 
 /**

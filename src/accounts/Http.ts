@@ -5,6 +5,7 @@ import { AppConfig } from "../../layers/AppConfig.js"
 import { Idempotency } from "../../layers/Idempotency.js"
 import { Api } from "../api/Api.js"
 import { currentSession, SessionCookieName } from "../api/security.js"
+import { clientAddress } from "../http/ClientAddress.js"
 import { Envelope } from "../http/Envelope.js"
 import { Accounts } from "./Accounts.js"
 import { alreadyShown, ApiKeys } from "./ApiKeys.js"
@@ -25,7 +26,8 @@ export const AccountsHttpLive = HttpApiBuilder.group(Api, "Accounts", (handlers)
             password: payload.password,
             origin: request.headers["origin"],
             host: request.headers["host"],
-            userAgent: request.headers["user-agent"] ?? null
+            userAgent: request.headers["user-agent"] ?? null,
+            clientAddress: clientAddress(request, config.trustedProxyHops)
           })
           yield* HttpApp.appendPreResponseHandler((_, response) =>
             Effect.orDie(HttpServerResponse.setCookie(response, SessionCookieName, Redacted.value(signedIn.token), {

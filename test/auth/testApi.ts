@@ -13,7 +13,9 @@ import { IdsSequence } from "../../layers/Ids.js"
 import { DemoAccounts, type DemoAccountName } from "../../src/db/demo.js"
 import { PublicAuthLive, SessionAuthLive } from "../../src/http/AuthMiddleware.js"
 import { EnvelopeLive } from "../../src/http/Envelope.js"
+import { RateBudgetMiddlewareLive } from "../../src/http/RateBudgetMiddleware.js"
 import { RequestMiddlewareLive } from "../../src/http/RequestMiddleware.js"
+import { RateBudgetLive } from "../../layers/RateBudget.js"
 import { testConfig } from "../support/config.js"
 import type { Session } from "../support/http.js"
 import { TestDb, TestEpoch } from "../support/TestServer.js"
@@ -24,7 +26,8 @@ export const serveTestApi = <E, R>(apiLive: Layer.Layer<HttpApi.Api, E, R>) => {
   const layer = HttpApiBuilder.serve().pipe(
     Layer.provide(apiLive),
     Layer.provide(RequestMiddlewareLive),
-    Layer.provide([SessionAuthLive, PublicAuthLive, EnvelopeLive]),
+    Layer.provide([SessionAuthLive, PublicAuthLive, EnvelopeLive, RateBudgetMiddlewareLive]),
+    Layer.provide(RateBudgetLive),
     Layer.provideMerge(AuthLive),
     Layer.provideMerge(NodeHttpServer.layerTest),
     Layer.provideMerge(TestDb),
