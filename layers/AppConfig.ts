@@ -53,6 +53,8 @@ export interface AppConfigShape {
   readonly trustedProxyHops: number
   /** Build version reported in `meta.buildVersion`. */
   readonly buildVersion: string
+  /** Largest request body accepted, in bytes (default 1 MiB); a larger one gets 400 `body-too-large`. */
+  readonly maxBodyBytes: number
   /** Keys derived from `APP_SECRET` (HKDF-SHA256), one per purpose. */
   readonly keys: {
     readonly apiKeyVerifier: Redacted.Redacted<Buffer>
@@ -124,6 +126,10 @@ export const loadAppConfig = Effect.gen(function*() {
       Config.withDefault(0)
     ),
     buildVersion: yield* Config.string("BUILD_VERSION").pipe(Config.withDefault("1.0.0-dev")),
+    maxBodyBytes: yield* Config.integer("MAX_BODY_BYTES").pipe(
+      Config.validate({ message: "MAX_BODY_BYTES must be 1024..104857600", validation: (n) => n >= 1024 && n <= 104_857_600 }),
+      Config.withDefault(1_048_576)
+    ),
     keys: {
       apiKeyVerifier: deriveKey(secretValue, "api-key-verifier"),
       cursor: deriveKey(secretValue, "cursor")

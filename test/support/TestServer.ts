@@ -44,7 +44,9 @@ export const TestDb = Layer.unwrapEffect(Effect.gen(function*() {
 /** Everything a test server needs, with its clock exposed for time travel. */
 export const makeTestServer = (overrides: Partial<AppConfigShape> = {}): {
   readonly layer: Layer.Layer<
-    import("@effect/platform").HttpClient.HttpClient | import("@effect/sql").SqlClient.SqlClient,
+    | import("@effect/platform").HttpClient.HttpClient
+    | import("@effect/platform").HttpServer.HttpServer
+    | import("@effect/sql").SqlClient.SqlClient,
     unknown
   >
   readonly clock: ManualClock
