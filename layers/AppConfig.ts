@@ -83,9 +83,17 @@ const positive = (name: string, fallback: number) =>
     Config.withDefault(fallback)
   )
 
-/** `<PREFIX>_LIMIT` units per `<PREFIX>_WINDOW_SECONDS`. */
+/**
+ * `<PREFIX>_LIMIT` units per `<PREFIX>_WINDOW_SECONDS`. Each unit holds its place for
+ * window/limit, which the Redis store needs as whole milliseconds.
+ */
 const budget = (prefix: string, limit: number, windowSeconds: number): Config.Config<Budget> =>
-  Config.all({ limit: positive(`${prefix}_LIMIT`, limit), windowSeconds: positive(`${prefix}_WINDOW_SECONDS`, windowSeconds) })
+  Config.all({ limit: positive(`${prefix}_LIMIT`, limit), windowSeconds: positive(`${prefix}_WINDOW_SECONDS`, windowSeconds) }).pipe(
+    Config.validate({
+      message: `${prefix}_WINDOW_SECONDS × 1000 must be a multiple of ${prefix}_LIMIT (each unit holds whole milliseconds)`,
+      validation: (b) => (b.windowSeconds * 1000) % b.limit === 0
+    })
+  )
 
 /** Reads and validates the configuration from the environment (`ConfigProvider`). */
 export const loadAppConfig = Effect.gen(function*() {

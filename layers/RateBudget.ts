@@ -38,7 +38,7 @@ export const policyHeaderItem = (c: Charged) => `"${c.name}";q=${c.budget.limit}
 /** `RateLimit` item of a charge. */
 export const limitHeaderItem = (c: Charged) => `"${c.name}";r=${c.remaining};t=${c.resetSeconds}`
 
-/** How long a charge may take before it is skipped (fail open), in milliseconds. */
+/** How long a Redis charge may take before it is skipped (fail open), in milliseconds. */
 export const ChargeTimeoutMs = 250
 
 const seconds = (d: Duration.Duration) => Math.max(0, Math.ceil(Duration.toMillis(d) / 1000))
@@ -88,7 +88,6 @@ const make = Effect.gen(function*() {
               retryAfterSeconds: Math.max(1, seconds(e.retryAfter))
             })
             : Effect.fail(e)),
-        Effect.timeoutFail({ duration: Duration.millis(ChargeTimeoutMs), onTimeout: () => "budget store timed out" }),
         Effect.asSome,
         Effect.catchAll((e) => Effect.as(Effect.logWarning("request budget not charged (store unavailable)", e), Option.none()))
       )
@@ -107,8 +106,9 @@ const redisOptions = (url: Redacted.Redacted) => {
     db: u.pathname.length > 1 ? Number(u.pathname.slice(1)) : 0,
     ...(u.protocol === "rediss:" ? { tls: {} } : {}),
     prefix: "agent-directory:budget:",
-    // while Redis is unreachable a command fails after one retry (and the charge after ChargeTimeoutMs)
-    maxRetriesPerRequest: 1
+    // while Redis is unreachable or slow a command fails after one retry or ChargeTimeoutMs
+    maxRetriesPerRequest: 1,
+    commandTimeout: ChargeTimeoutMs
   }
 }
 

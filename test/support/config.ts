@@ -20,9 +20,9 @@ export const testConfig = (overrides: Partial<AppConfigShape> = {}): AppConfigSh
   buildVersion: "test",
   // generous budgets, so only the budget tests (which lower them) ever meet a limit
   budgets: {
-    anonymous: { limit: 100_000, windowSeconds: 60 },
-    apiKey: { limit: 200_000, windowSeconds: 60 },
-    session: { limit: 100_000, windowSeconds: 60 },
+    anonymous: { limit: 60_000, windowSeconds: 60 },
+    apiKey: { limit: 60_000, windowSeconds: 60 },
+    session: { limit: 60_000, windowSeconds: 60 },
     signInAccount: { limit: 1000, windowSeconds: 900 },
     signInAddress: { limit: 10_000, windowSeconds: 900 }
   },
