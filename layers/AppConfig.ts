@@ -12,6 +12,26 @@ export interface Budget {
   readonly windowSeconds: number
 }
 
+/** Bounds on waiting for the database, in milliseconds (see `DB_*` in the README). */
+export interface DbLimits {
+  /** Waiting for a pooled connection, including opening one (`DB_CONNECT_TIMEOUT_MS`). */
+  readonly connectTimeoutMs: number
+  /** One statement on a PostgreSQL server (`DB_STATEMENT_TIMEOUT_MS`). */
+  readonly statementTimeoutMs: number
+  /** Connections to a PostgreSQL server (`DB_POOL_MAX`). */
+  readonly poolMax: number
+  /** How long start-up retries an unreachable server before failing (`DB_STARTUP_TIMEOUT_MS`). */
+  readonly startupTimeoutMs: number
+}
+
+/** The defaults of {@link DbLimits}. */
+export const DefaultDbLimits: DbLimits = {
+  connectTimeoutMs: 5_000,
+  statementTimeoutMs: 5_000,
+  poolMax: 20,
+  startupTimeoutMs: 30_000
+}
+
 /** The configuration the service runs with. Secrets are `Redacted` (never logged). */
 export interface AppConfigShape {
   /** TCP port, default 3000. */
@@ -62,6 +82,8 @@ export interface AppConfigShape {
   }
   /** True when `APP_SECRET` was not set and the development secret is in use. */
   readonly insecureDevelopmentSecret: boolean
+  /** Bounds on waiting for the database. */
+  readonly db: DbLimits
 }
 
 /** The service configuration. */
@@ -93,6 +115,13 @@ const budget = (prefix: string, limit: number, windowSeconds: number): Config.Co
       message: `${prefix}_WINDOW_SECONDS × 1000 must be a multiple of ${prefix}_LIMIT (each unit holds whole milliseconds)`,
       validation: (b) => (b.windowSeconds * 1000) % b.limit === 0
     })
+  )
+
+/** A duration in milliseconds, 100 ms .. 1 h. */
+const millis = (name: string, fallback: number) =>
+  Config.integer(name).pipe(
+    Config.validate({ message: `${name} must be 100..3600000 (milliseconds)`, validation: (n) => n >= 100 && n <= 3_600_000 }),
+    Config.withDefault(fallback)
   )
 
 /** Reads and validates the configuration from the environment (`ConfigProvider`). */
@@ -142,7 +171,16 @@ export const loadAppConfig = Effect.gen(function*() {
       apiKeyVerifier: deriveKey(secretValue, "api-key-verifier"),
       cursor: deriveKey(secretValue, "cursor")
     },
-    insecureDevelopmentSecret: Option.isNone(secret)
+    insecureDevelopmentSecret: Option.isNone(secret),
+    db: {
+      connectTimeoutMs: yield* millis("DB_CONNECT_TIMEOUT_MS", DefaultDbLimits.connectTimeoutMs),
+      statementTimeoutMs: yield* millis("DB_STATEMENT_TIMEOUT_MS", DefaultDbLimits.statementTimeoutMs),
+      poolMax: yield* Config.integer("DB_POOL_MAX").pipe(
+        Config.validate({ message: "DB_POOL_MAX must be 1..1000", validation: (n) => n >= 1 && n <= 1000 }),
+        Config.withDefault(DefaultDbLimits.poolMax)
+      ),
+      startupTimeoutMs: yield* millis("DB_STARTUP_TIMEOUT_MS", DefaultDbLimits.startupTimeoutMs)
+    }
   } satisfies AppConfigShape
 })
 

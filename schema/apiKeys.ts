@@ -81,3 +81,6 @@ export const CreatedApiKey = Schema.Struct({
   keyDelivery: Schema.Literal("SHOWN_ONCE", "ALREADY_SHOWN")
 }).annotations({ identifier: "CreatedApiKey" })
 export type CreatedApiKey = typeof CreatedApiKey.Type
+
+/** What a replay of Accounts_CreateApiKey answers (and what is stored for it): the metadata, never the secret. */
+export const alreadyShown = (created: CreatedApiKey): CreatedApiKey => ({ ...created, key: null, keyDelivery: "ALREADY_SHOWN" })

@@ -16,9 +16,6 @@ import { ApiKeysRepo } from "./ApiKeysRepo.js"
 
 const managers: ReadonlySet<WorkspaceRole> = new Set(["OWNER", "ADMIN"])
 
-/** What a replay of Accounts_CreateApiKey answers (and what is stored for it): the metadata, never the secret. */
-export const alreadyShown = (created: CreatedApiKey): CreatedApiKey => ({ ...created, key: null, keyDelivery: "ALREADY_SHOWN" })
-
 /** API keys of workspaces. Requires `SqlClient`, `Auth`, `AppConfig`, `Ids`. */
 export class ApiKeys extends Effect.Service<ApiKeys>()("agent-directory/ApiKeys", {
   effect: Effect.gen(function*() {

@@ -1,20 +1,19 @@
 /** HTTP handlers of the Accounts area. */
-import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Redacted } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
-import { Idempotency } from "../../layers/Idempotency.js"
 import { Api } from "../api/Api.js"
 import { currentSession, SessionCookieName } from "../api/security.js"
 import { clientAddress } from "../http/ClientAddress.js"
 import { Envelope } from "../http/Envelope.js"
+import { group } from "../http/group.js"
 import { Accounts } from "./Accounts.js"
-import { alreadyShown, ApiKeys } from "./ApiKeys.js"
+import { ApiKeys } from "./ApiKeys.js"
 
-export const AccountsHttpLive = HttpApiBuilder.group(Api, "Accounts", (handlers) =>
+export const AccountsHttpLive = group(Api, "Accounts", (handlers) =>
   Effect.gen(function*() {
     const accounts = yield* Accounts
     const apiKeys = yield* ApiKeys
-    const idempotency = yield* Idempotency
     const envelope = yield* Envelope
     const config = yield* AppConfig
     return handlers
@@ -52,22 +51,17 @@ export const AccountsHttpLive = HttpApiBuilder.group(Api, "Accounts", (handlers)
         ))
       .handle("revokeSession", ({ path }) =>
         Effect.flatMap(currentSession, (s) =>
-          idempotency.run({ path }, accounts.revoke(path.sessionId, s.accountId).pipe(Effect.flatMap(envelope.data)))))
+          accounts.revoke(path.sessionId, s).pipe(Effect.flatMap(envelope.data))))
       .handle("createApiKey", ({ path, payload }) =>
         Effect.flatMap(currentSession, (s) =>
-          idempotency.run(
-            { path, payload },
-            apiKeys.create({
-              workspaceId: path.workspacePublicId,
-              accountId: s.accountId,
-              name: payload.name,
-              scopes: payload.scopes,
-              expiresAt: payload.expiresAt,
-              allowedOrigins: payload.allowedOrigins
-            }).pipe(Effect.flatMap(envelope.data)),
-            // the replay says the key was shown; the stored response never holds it
-            { storedAs: (response) => ({ ...response, data: alreadyShown(response.data) }) }
-          )))
+          apiKeys.create({
+            workspaceId: path.workspacePublicId,
+            accountId: s.accountId,
+            name: payload.name,
+            scopes: payload.scopes,
+            expiresAt: payload.expiresAt,
+            allowedOrigins: payload.allowedOrigins
+          }).pipe(Effect.flatMap(envelope.data))))
       .handle("listApiKeys", ({ path }) =>
         currentSession.pipe(
           Effect.flatMap((s) => apiKeys.list(path.workspacePublicId, s.accountId)),
@@ -75,8 +69,5 @@ export const AccountsHttpLive = HttpApiBuilder.group(Api, "Accounts", (handlers)
         ))
       .handle("revokeApiKey", ({ path }) =>
         Effect.flatMap(currentSession, (s) =>
-          idempotency.run(
-            { path },
-            apiKeys.revoke(path.workspacePublicId, path.apiKeyPublicId, s.accountId).pipe(Effect.flatMap(envelope.data))
-          )))
+          apiKeys.revoke(path.workspacePublicId, path.apiKeyPublicId, s.accountId).pipe(Effect.flatMap(envelope.data))))
   }))

@@ -5,10 +5,13 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { AccountSession, RevokeSessionPath, RevokeSessionResult, SignInRequest, SignInResult } from "../../schema/accounts.js"
-import { ApiKey, ApiKeyPath, CreateApiKeyRequest, CreatedApiKey, WorkspaceApiKeysPath } from "../../schema/apiKeys.js"
+import { alreadyShown, ApiKey, ApiKeyPath, CreateApiKeyRequest, CreatedApiKey, WorkspaceApiKeysPath } from "../../schema/apiKeys.js"
 import { Data } from "../../schema/envelope.js"
 import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { operation } from "./operation.js"
+import { ReplayAs } from "./replay.js"
+
+const isCreated = Schema.is(Data(CreatedApiKey))
 
 export class AccountsApi extends HttpApiGroup.make("Accounts")
   .add(
@@ -43,12 +46,17 @@ export class AccountsApi extends HttpApiGroup.make("Accounts")
       .setPath(RevokeSessionPath)
       .setHeaders(IdempotencyKeyRequired)
       .addSuccess(Data(RevokeSessionResult))
+      .annotate(
+        OpenApi.Description,
+        "Revoking the caller's current session signs out and never needs a recent sign-in. Revoking another of " +
+          "the caller's sessions is sensitive (spec §5.2): it needs a sign-in within RECENT_AUTH_SECONDS, else 403 " +
+          "reauthentication-required. 404 session-not-found: not a session of the caller."
+      )
       .pipe(
         operation({
           id: "Accounts_RevokeSession",
           auth: "required-user",
           cache: "none",
-          sensitive: true,
           statuses: [400, 401, 403, 404, 409, 423, 429, 500],
           summary: "Revoke one of the caller's sessions"
         })
@@ -60,6 +68,8 @@ export class AccountsApi extends HttpApiGroup.make("Accounts")
       .setHeaders(IdempotencyKeyRequired)
       .setPayload(CreateApiKeyRequest)
       .addSuccess(Data(CreatedApiKey), { status: 201 })
+      // a replay says the key was already shown; the stored response never holds it
+      .annotate(ReplayAs, (success) => isCreated(success) ? { ...success, data: alreadyShown(success.data) } : success)
       .pipe(
         operation({
           id: "Accounts_CreateApiKey",

@@ -15,7 +15,7 @@
 import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import type { AuthMode } from "../api/operation.js"
-import { operationOf, operations } from "../api/policies.js"
+import { Operations, type OperationTable } from "../api/policies.js"
 
 /** How long a browser may cache a preflight, in seconds. */
 export const PreflightMaxAgeSeconds = 600
@@ -29,19 +29,19 @@ export const CorsExposedHeaders = ["RateLimit", "RateLimit-Policy", "Retry-After
 const crossOriginModes: ReadonlySet<AuthMode> = new Set(["public", "optional-user"])
 
 /** The methods of the public (non-session) operations at `path`, or none. */
-const publicMethodsAt = (path: string) =>
-  [...operations.values()]
+const publicMethodsAt = (operations: OperationTable, path: string) =>
+  [...operations.byRoute.values()]
     .filter((op) => crossOriginModes.has(op.policy.auth) && op.pathPattern.test(path))
     .map((op) => op.endpoint.method)
 
-/** The CORS middleware, as an HttpApi-level middleware layer. */
-export const CorsLive = HttpApiBuilder.middleware((app: HttpApp.Default) =>
+/** The CORS middleware, as an HttpApi-level middleware layer. Requires `Operations`. */
+export const CorsLive = HttpApiBuilder.middleware(Effect.map(Operations, (operations) => (app: HttpApp.Default) =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     if (request.headers["origin"] === undefined) return yield* app
     const path = request.url.split("?")[0] ?? ""
     if (request.method === "OPTIONS" && request.headers["access-control-request-method"] !== undefined) {
-      const methods = publicMethodsAt(path)
+      const methods = publicMethodsAt(operations, path)
       return HttpServerResponse.empty({
         status: 204,
         headers: methods.length === 0 ? { vary: "Origin" } : {
@@ -53,7 +53,7 @@ export const CorsLive = HttpApiBuilder.middleware((app: HttpApp.Default) =>
         }
       })
     }
-    const op = operationOf(request.method, path)
+    const op = operations.find(request.method, path)
     const crossOrigin = op._tag === "Some" && crossOriginModes.has(op.value.policy.auth)
     yield* HttpApp.appendPreResponseHandler((_, response) =>
       Effect.succeed(HttpServerResponse.setHeaders(response, {
@@ -65,4 +65,4 @@ export const CorsLive = HttpApiBuilder.middleware((app: HttpApp.Default) =>
     )
     return yield* app
   })
-)
+))

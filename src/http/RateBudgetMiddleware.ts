@@ -12,17 +12,18 @@ import { TooManyRequests } from "../../schema/problem.js"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { limitHeaderItem, policyHeaderItem, RateBudget } from "../../layers/RateBudget.js"
 import { BudgetCharging, BudgetRefusing } from "../api/budget.js"
-import { currentOperation } from "../api/policies.js"
+import { Operations } from "../api/policies.js"
 import { CurrentPrincipal } from "../api/security.js"
 import { clientAddress } from "./ClientAddress.js"
 
 const makeCharge = Effect.gen(function*() {
   const budgets = yield* RateBudget
   const config = yield* AppConfig
+  const operations = yield* Operations
   /** Charges the current operation; fails with `TooManyRequests` only when `refuse` and the budget is spent. */
   return (refuse: boolean) =>
     Effect.gen(function*() {
-      const { policy } = yield* currentOperation
+      const { policy } = yield* operations.current
       const request = yield* HttpServerRequest.HttpServerRequest
       const principal = yield* Effect.serviceOption(CurrentPrincipal)
       const p = Option.getOrElse(principal, () => ({ _tag: "Anonymous" as const }))
@@ -50,7 +51,7 @@ const makeCharge = Effect.gen(function*() {
     })
 })
 
-/** The two budget middlewares (see `src/api/budget.ts`). Requires `RateBudget`, `AppConfig`. */
+/** The two budget middlewares (see `src/api/budget.ts`). Requires `RateBudget`, `AppConfig`, `Operations`. */
 export const RateBudgetMiddlewareLive = Layer.mergeAll(
   Layer.effect(BudgetCharging, Effect.map(makeCharge, (charge) => Effect.orDie(charge(false)))),
   Layer.effect(BudgetRefusing, Effect.map(makeCharge, (charge) => charge(true)))
