@@ -7,20 +7,23 @@ import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { DemoAccounts, DemoApiKeys } from "../../src/db/demo.js"
 import { call, expectProblem, signIn } from "../support/http.js"
+import type { AppConfigShape } from "../../layers/AppConfig.js"
+import { testConfig } from "../support/config.js"
 import { makeTestServer } from "../support/TestServer.js"
 import { withoutRequestFields } from "../auth/support.js"
 
 const ProtocolsPath = "/api/v1/protocols"
 const SignInPath = "/api/v1/auth/sign-in"
 
+/** The test budgets with some replaced. */
+const budgets = (small: Partial<AppConfigShape["budgets"]>): AppConfigShape["budgets"] => ({ ...testConfig().budgets, ...small })
+
 const server = makeTestServer({
-  budgets: {
+  budgets: budgets({
     anonymous: { limit: 3, windowSeconds: 60 },
     apiKey: { limit: 6, windowSeconds: 60 },
-    session: { limit: 20, windowSeconds: 60 },
-    signInAccount: { limit: 2, windowSeconds: 900 },
-    signInAddress: { limit: 1000, windowSeconds: 900 }
-  }
+    session: { limit: 20, windowSeconds: 60 }
+  })
 })
 
 layer(server.layer)("request budgets", (it) => {
@@ -77,13 +80,7 @@ layer(server.layer)("request budgets", (it) => {
 
 const addressServer = makeTestServer({
   trustedProxyHops: 1,
-  budgets: {
-    anonymous: { limit: 100, windowSeconds: 60 },
-    apiKey: { limit: 100, windowSeconds: 60 },
-    session: { limit: 100, windowSeconds: 60 },
-    signInAccount: { limit: 2, windowSeconds: 900 },
-    signInAddress: { limit: 2, windowSeconds: 900 }
-  }
+  budgets: budgets({ signInAccount: { limit: 2, windowSeconds: 900 }, signInAddress: { limit: 2, windowSeconds: 900 } })
 })
 
 layer(addressServer.layer)("sign-in throttling (behind one trusted proxy)", (it) => {
