@@ -11,6 +11,7 @@ export interface Budget {
   readonly limit: number
   readonly windowSeconds: number
 }
+import type { JobRunnerOptions } from "./JobRunner.js"
 
 /** Bounds on waiting for the database, in milliseconds (see `DB_*` in the README). */
 export interface DbLimits {
@@ -80,6 +81,11 @@ export interface AppConfigShape {
     readonly apiKeyVerifier: Redacted.Redacted<Buffer>
     readonly cursor: Redacted.Redacted<Buffer>
   }
+  /**
+   * The job runner (layers/JobRunner.ts): `JOBS_ENABLED`, `JOBS_POLL_INTERVAL_MS`,
+   * `JOBS_CONCURRENCY`, `JOBS_LEASE_MS`, `JOBS_BACKOFF_BASE_MS`, `JOBS_BACKOFF_MAX_MS` (README).
+   */
+  readonly jobs: JobRunnerOptions
   /** True when `APP_SECRET` was not set and the development secret is in use. */
   readonly insecureDevelopmentSecret: boolean
   /** Bounds on waiting for the database. */
@@ -99,9 +105,10 @@ const Origin = Config.string().pipe(
   Config.validate({ message: `each ALLOWED_ORIGINS entry ${ExactOriginRule}`, validation: isExactOrigin })
 )
 
-const positive = (name: string, fallback: number) =>
+/** An integer `min..max`, `fallback` when unset. */
+const boundedInteger = (name: string, min: number, max: number, fallback: number) =>
   Config.integer(name).pipe(
-    Config.validate({ message: `${name} must be a positive integer`, validation: (n) => n > 0 }),
+    Config.validate({ message: `${name} must be ${min}..${max}`, validation: (n) => n >= min && n <= max }),
     Config.withDefault(fallback)
   )
 
@@ -110,7 +117,10 @@ const positive = (name: string, fallback: number) =>
  * window/limit, which the Redis store needs as whole milliseconds.
  */
 const budget = (prefix: string, limit: number, windowSeconds: number): Config.Config<Budget> =>
-  Config.all({ limit: positive(`${prefix}_LIMIT`, limit), windowSeconds: positive(`${prefix}_WINDOW_SECONDS`, windowSeconds) }).pipe(
+  Config.all({
+    limit: boundedInteger(`${prefix}_LIMIT`, 1, 1_000_000, limit),
+    windowSeconds: boundedInteger(`${prefix}_WINDOW_SECONDS`, 1, 86_400, windowSeconds)
+  }).pipe(
     Config.validate({
       message: `${prefix}_WINDOW_SECONDS × 1000 must be a multiple of ${prefix}_LIMIT (each unit holds whole milliseconds)`,
       validation: (b) => (b.windowSeconds * 1000) % b.limit === 0
@@ -170,6 +180,14 @@ export const loadAppConfig = Effect.gen(function*() {
     keys: {
       apiKeyVerifier: deriveKey(secretValue, "api-key-verifier"),
       cursor: deriveKey(secretValue, "cursor")
+    },
+    jobs: {
+      enabled: yield* Config.boolean("JOBS_ENABLED").pipe(Config.withDefault(true)),
+      pollIntervalMs: yield* boundedInteger("JOBS_POLL_INTERVAL_MS", 10, 3_600_000, 1000),
+      concurrency: yield* boundedInteger("JOBS_CONCURRENCY", 1, 100, 4),
+      leaseMs: yield* boundedInteger("JOBS_LEASE_MS", 1000, 86_400_000, 60_000),
+      backoffBaseMs: yield* boundedInteger("JOBS_BACKOFF_BASE_MS", 1, 86_400_000, 10_000),
+      backoffMaxMs: yield* boundedInteger("JOBS_BACKOFF_MAX_MS", 1, 604_800_000, 3_600_000)
     },
     insecureDevelopmentSecret: Option.isNone(secret),
     db: {

@@ -8,6 +8,7 @@ import { AuthLive } from "../layers/Auth.js"
 import { CursorLive } from "../layers/Cursor.js"
 import { IdempotencyLive } from "../layers/Idempotency.js"
 import { RateBudgetLive } from "../layers/RateBudget.js"
+import { JobsLive } from "../layers/Jobs.js"
 import { Accounts } from "./accounts/Accounts.js"
 import { ApiKeys } from "./accounts/ApiKeys.js"
 import { AccountsHttpLive } from "./accounts/Http.js"
@@ -22,6 +23,7 @@ import { CorsLive } from "./http/Cors.js"
 import { EnvelopeLive } from "./http/Envelope.js"
 import { RateBudgetMiddlewareLive } from "./http/RateBudgetMiddleware.js"
 import { RequestMiddlewareLive } from "./http/RequestMiddleware.js"
+import { AdminHttpLive } from "./jobs/Http.js"
 import { ProtocolsHttpLive } from "./protocols/Http.js"
 import { ProtocolsRepo } from "./protocols/Repo.js"
 import { ServicesHttpLive } from "./services/Http.js"
@@ -37,6 +39,7 @@ import { Workspaces } from "./workspaces/Workspaces.js"
 export const ApiLive = HttpApiBuilder.api(Api).pipe(
   Layer.provide([
     AccountsHttpLive,
+    AdminHttpLive,
     AgentsHttpLive,
     CommerceHttpLive,
     ProtocolsHttpLive,
@@ -57,7 +60,7 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     CommerceRepo.Default,
     ProtocolsRepo.Default
   ]),
-  Layer.provide([AuthLive, CursorLive, IdempotencyLive, EnvelopeLive, RateBudgetLive, OperationsLive(Api)])
+  Layer.provide([AuthLive, CursorLive, IdempotencyLive, EnvelopeLive, RateBudgetLive, JobsLive, OperationsLive(Api)])
 )
 
 /**

@@ -48,6 +48,7 @@ export const demoManifest = {
       query: {},
       body: null
     },
+    Admin_ListJobRuns: { as: "admin", path: {}, query: { limit: 20 }, body: null },
     Agents_ListFavoriteAgents: { as: "owner", path: {}, query: { limit: 10 }, body: null },
     Commerce_ListCommerceOrders: { as: "owner", path: {}, query: {}, body: null },
     Protocols_GetProtocolCatalog: { as: "apiKey:public", path: {}, query: {}, body: null },

@@ -19,6 +19,8 @@ const expected = {
   Accounts_CreateApiKey: { method: "post", path: "/api/v1/workspaces/{workspacePublicId}/api-keys", tag: "Accounts", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [201, 400, 401, 403, 404, 409, 500, 503] },
   Accounts_ListApiKeys: { method: "get", path: "/api/v1/workspaces/{workspacePublicId}/api-keys", tag: "Accounts", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },
   Accounts_RevokeApiKey: { method: "delete", path: "/api/v1/workspaces/{workspacePublicId}/api-keys/{apiKeyPublicId}", tag: "Accounts", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 500, 503] },
+  // ours (issue 6 §4), not in the spec: the admin's view of background job runs
+  Admin_ListJobRuns: { method: "get", path: "/api/v1/admin/jobs", tag: "Admin", auth: "required-admin", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 500, 503] },
   Agents_ListFavoriteAgents: { method: "get", path: "/api/v1/agents/favorites", tag: "Agents", auth: "required-user", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 500, 503] },
   Commerce_ListCommerceOrders: { method: "get", path: "/api/v1/orders", tag: "Commerce", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 500, 503] },
   // spec §4.3 lists 200, 500, 503; a presented API key that is not valid is refused
