@@ -2,14 +2,16 @@
  * Assembly: the API implementation (`ApiLive`), the HTTP app with docs and the
  * derived OpenAPI description (`HttpLive`), as layers another Effect app can reuse.
  */
-import { Headers, HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpServer } from "@effect/platform"
+import { Headers, HttpApiBuilder, HttpServer } from "@effect/platform"
 import { Layer } from "effect"
 import { AuthLive } from "../layers/Auth.js"
 import { CursorLive } from "../layers/Cursor.js"
 import { IdempotencyLive } from "../layers/Idempotency.js"
+import { RateBudgetLive } from "../layers/RateBudget.js"
 import { JobsLive } from "../layers/Jobs.js"
 import { ProcurementProvidersDemo } from "../layers/ProcurementProvider.js"
 import { Accounts } from "./accounts/Accounts.js"
+import { ApiKeys } from "./accounts/ApiKeys.js"
 import { AccountsHttpLive } from "./accounts/Http.js"
 import { AgentsHttpLive } from "./agents/Http.js"
 import { AgentsRepo } from "./agents/Repo.js"
@@ -24,11 +26,16 @@ import { Mesh } from "./mesh/Mesh.js"
 import { ProcurementHttpLive } from "./procurement/Http.js"
 import { Procurement } from "./procurement/Procurement.js"
 import { PublicAuthLive, SessionAuthLive } from "./http/AuthMiddleware.js"
+import { accessLog } from "./http/AccessLog.js"
+import { CorsLive } from "./http/Cors.js"
+import { DocsLive } from "./http/Docs.js"
 import { EnvelopeLive } from "./http/Envelope.js"
+import { HomeLive } from "./http/Home.js"
+import { RateBudgetMiddlewareLive } from "./http/RateBudgetMiddleware.js"
 import { RequestMiddlewareLive } from "./http/RequestMiddleware.js"
 import { AdminHttpLive } from "./jobs/Http.js"
 import { ProtocolsHttpLive } from "./protocols/Http.js"
-import { ProtocolsRepo } from "./protocols/Repo.js"
+import { ProtocolCatalogCache } from "./protocols/CatalogCache.js"
 import { ServicesHttpLive } from "./services/Http.js"
 import { Services } from "./services/Services.js"
 import { WorkspacesHttpLive } from "./workspaces/Http.js"
@@ -51,12 +58,15 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     ProtocolsHttpLive,
     ServicesHttpLive,
     WorkspacesHttpLive,
-    RequestMiddlewareLive
+    RequestMiddlewareLive,
+    CorsLive
   ]),
   Layer.provide([
     SessionAuthLive,
     PublicAuthLive,
+    RateBudgetMiddlewareLive,
     Accounts.Default,
+    ApiKeys.Default,
     Services.Default,
     Launch.Default,
     Mesh.Default,
@@ -64,17 +74,19 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     Workspaces.Default,
     AgentsRepo.Default,
     CommerceRepo.Default,
-    ProtocolsRepo.Default
+    ProtocolCatalogCache.Default
   ]),
-  Layer.provide([AuthLive, CursorLive, IdempotencyLive, EnvelopeLive, JobsLive, OperationsLive(Api), ProcurementProvidersDemo])
+  Layer.provide([AuthLive, CursorLive, IdempotencyLive, EnvelopeLive, RateBudgetLive, JobsLive, OperationsLive(Api), ProcurementProvidersDemo])
 )
 
 /**
  * The HTTP app on an `HttpServer`: the API, `GET /openapi.json` (derived from
- * {@link Api}) and the Scalar docs UI at `/docs`, with access logging.
+ * {@link Api}), the Scalar docs UI at `/docs` and `GET /` linking both, with the access log
+ * (one line per request).
  */
-export const HttpLive = HttpApiBuilder.serve(HttpMiddleware.logger).pipe(
-  Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
+export const HttpLive = HttpApiBuilder.serve(accessLog).pipe(
+  Layer.provide(DocsLive),
+  Layer.provide(HomeLive),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
   Layer.provide(ApiLive),
   HttpServer.withLogAddress,
