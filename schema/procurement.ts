@@ -1,6 +1,6 @@
 /** Procurement area (spec §2.6, §4.3): procurement intents of an agent. */
 import { Schema } from "effect"
-import { DateTimeZ, StrictStruct, Units, Uuid } from "./common.js"
+import { DateTimeZ, rule, Units, Uuid } from "./common.js"
 
 /** The payment instrument a provider issued for an intent (spec §2.6); `state` is an open string. */
 export const ProcurementInstrument = Schema.Struct({
@@ -39,5 +39,12 @@ export const ProcurementIntent = Schema.Struct({
 }).annotations({ identifier: "ProcurementIntent" })
 export type ProcurementIntent = typeof ProcurementIntent.Type
 
-/** Body of Procurement_ResumeProcurementIntent (spec §4.3): the empty object, nothing else. */
-export const ResumeProcurementIntentRequest = StrictStruct({}).annotations({ identifier: "ResumeProcurementIntentRequest" })
+/**
+ * Body of Procurement_ResumeProcurementIntent (spec §4.3): the empty object, nothing
+ * else. A record whose values are never, because an empty Struct also accepts arrays,
+ * numbers and strings; every member is a 400 at its own pointer.
+ */
+export const ResumeProcurementIntentRequest = Schema.Record({
+  key: Schema.String,
+  value: Schema.Never.annotations(rule("is not allowed: the body is the empty object {}"))
+}).annotations({ identifier: "ResumeProcurementIntentRequest" })
