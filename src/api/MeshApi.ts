@@ -45,5 +45,5 @@ export class MeshApi extends HttpApiGroup.make("Mesh")
       )
   )
   .annotate(OpenApi.Title, "Social")
-  .annotate(OpenApi.Description, "Social: mesh publishers and product analytics")
+  .annotate(OpenApi.Description, "Social: mesh publishers")
 {}
