@@ -5,8 +5,9 @@
  */
 import { Migrator } from "@effect/sql"
 import init from "./migrations/0001_init.js"
+import identity from "./migrations/0004_identity.js"
 
 /** Applies every pending migration; returns the ones applied. Fails with `MigrationError | SqlError`. */
 export const migrate = Migrator.make({})({
-  loader: Migrator.fromRecord({ "0001_init": init })
+  loader: Migrator.fromRecord({ "0001_init": init, "0004_identity": identity })
 })
