@@ -27,6 +27,8 @@ export interface AppConfigShape {
   readonly recentAuthSeconds: number
   /** Build version reported in `meta.buildVersion`. */
   readonly buildVersion: string
+  /** Public origin of the service (`PUBLIC_BASE_URL`, no trailing slash), used in canonical agent URLs (spec §9). */
+  readonly publicBaseUrl: string
   /** Keys derived from `APP_SECRET` (HKDF-SHA256), one per purpose. */
   readonly keys: {
     readonly apiKeyVerifier: Redacted.Redacted<Buffer>
@@ -77,6 +79,7 @@ export const loadAppConfig = Effect.gen(function*() {
       Config.withDefault(15 * 60)
     ),
     buildVersion: yield* Config.string("BUILD_VERSION").pipe(Config.withDefault("1.0.0-dev")),
+    publicBaseUrl: yield* Config.nested(Origin, "PUBLIC_BASE_URL").pipe(Config.withDefault("http://127.0.0.1:3000")),
     keys: {
       apiKeyVerifier: deriveKey(secretValue, "api-key-verifier"),
       cursor: deriveKey(secretValue, "cursor")

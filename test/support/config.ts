@@ -18,6 +18,7 @@ export const testConfig = (overrides: Partial<AppConfigShape> = {}): AppConfigSh
   sessionTtlSeconds: 12 * 3600,
   recentAuthSeconds: 15 * 60,
   buildVersion: "test",
+  publicBaseUrl: "https://directory.test",
   keys: { apiKeyVerifier: key("api-key-verifier"), cursor: key("cursor") },
   insecureDevelopmentSecret: false,
   ...overrides
