@@ -160,22 +160,25 @@ export const migrateLegacyIdentities = (
     const report = fs.stream(options.input, { chunkSize: 256 * 1024 }).pipe(
       Stream.decodeText(),
       Stream.splitLines,
-      Stream.rechunk(options.chunkSize ?? 4096),
-      Stream.mapChunksEffect((chunk) =>
+      Stream.grouped(options.chunkSize ?? 4096),
+      // numbering is sequential; lookups of up to 4 chunks overlap (mapEffect keeps the order)
+      Stream.map((chunk) => Chunk.toReadonlyArray(chunk).map((text) => parse(text, ++lines))),
+      Stream.mapEffect((parsed) =>
         Effect.gen(function*() {
-          const parsed = Chunk.toReadonlyArray(chunk).map((text) => parse(text, ++lines))
           const resolved = yield* session.resolve(parsed.map((p) => p.normalised))
           const pairs = parsed.map((p, i) => [p, resolved[i]!] as const)
           if (options.apply === true) yield* applyMappings(pairs)
-          let out = ""
-          for (const [p, r] of pairs) {
-            counts[r.status]++
-            out += record(p, r) + "\n"
-          }
-          options.onProgress?.(lines)
-          return Chunk.of(out)
-        })
-      ),
+          return pairs
+        }), { concurrency: options.apply === true ? 1 : 4 }),
+      Stream.map((pairs) => {
+        let out = ""
+        for (const [p, r] of pairs) {
+          counts[r.status]++
+          out += record(p, r) + "\n"
+        }
+        options.onProgress?.(pairs[pairs.length - 1]![0].line)
+        return out
+      }),
       Stream.concat(Stream.suspend(() =>
         options.summaryLine === true
           ? Stream.make(JSON.stringify({ summary: { lines, counts } }) + "\n")
