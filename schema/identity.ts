@@ -3,7 +3,7 @@
  * Shapes are ours (spec §9 names them without showing them).
  */
 import { Schema } from "effect"
-import { Uuid } from "./common.js"
+import { StrictStruct, Uuid } from "./common.js"
 
 /** Identity families of spec §9. */
 export const NetworkFamily = Schema.Literal("EVM", "SVM", "DID", "OFFCHAIN")
@@ -76,3 +76,25 @@ export const Resolution = Schema.Struct({
   canonicalUrl: Schema.NullOr(Schema.String)
 }).annotations({ identifier: "AgentIdentityResolution" })
 export type Resolution = typeof Resolution.Type
+
+/** Body of Agents_ResolveAgentIdentities: 1-100 locators (unknown keys rejected). */
+export const ResolveAgentIdentitiesRequest = StrictStruct({
+  locators: Schema.Array(StrictStruct(LocatorInput.fields)).pipe(Schema.minItems(1), Schema.maxItems(100))
+}).annotations({
+  identifier: "ResolveAgentIdentitiesRequest",
+  examples: [{
+    locators: [{
+      networkFamily: "EVM",
+      network: "base",
+      protocol: "erc-8004",
+      locatorKind: "REGISTRY_TOKEN",
+      registry: "0x8004a6090Cd10A7288092483047B097295Fb8847",
+      nativeId: "1"
+    }]
+  }]
+})
+
+/** Result of Agents_ResolveAgentIdentities: one resolution per locator, in request order. */
+export const ResolveAgentIdentitiesResult = Schema.Struct({
+  results: Schema.Array(Resolution).pipe(Schema.maxItems(100))
+}).annotations({ identifier: "ResolveAgentIdentitiesResult" })

@@ -11,6 +11,7 @@ import { Accounts } from "./accounts/Accounts.js"
 import { AccountsHttpLive } from "./accounts/Http.js"
 import { AgentsHttpLive } from "./agents/Http.js"
 import { AgentsRepo } from "./agents/Repo.js"
+import { Resolver } from "./identity/Resolver.js"
 import { Api } from "./api/Api.js"
 import { CommerceHttpLive } from "./commerce/Http.js"
 import { CommerceRepo } from "./commerce/Repo.js"
@@ -46,6 +47,7 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     Services.Default,
     Workspaces.Default,
     AgentsRepo.Default,
+    Resolver.Default,
     CommerceRepo.Default,
     ProtocolsRepo.Default
   ]),

@@ -102,6 +102,19 @@ export const DemoIdentities = [
 ] as const
 
 
+/**
+ * Locators for Agents_ResolveAgentIdentities (demo manifest and tests), one per resolver
+ * status: UNIQUE (Atlas's token), NOT_FOUND (the funded address), AMBIGUOUS (token 7
+ * without a registry), CONFLICTED (token 9 of the legacy registry), INVALID (bad base58).
+ */
+export const DemoResolveLocators = [
+  { networkFamily: "EVM", network: "base", protocol: "erc-8004", locatorKind: "REGISTRY_TOKEN", registry: "0x8004a6090cd10a7288092483047b097295fb8847", nativeId: "1" },
+  { networkFamily: "EVM", network: "base", protocol: null, locatorKind: "ADDRESS", registry: null, nativeId: "0xf00d000000000000000000000000000000fced11" },
+  { networkFamily: "EVM", network: "base", protocol: "erc-8004", locatorKind: "REGISTRY_TOKEN", registry: null, nativeId: "7" },
+  { networkFamily: "EVM", network: "base", protocol: "erc-8004", locatorKind: "REGISTRY_TOKEN", registry: "0x8004B06FE1C0Ef3a3d4Ca8A4E1Ca6D8c24ab1fD2", nativeId: "9" },
+  { networkFamily: "SVM", network: "solana", protocol: "metaplex-core", locatorKind: "ASSET", registry: null, nativeId: "not-base58-0OIl" }
+] as const
+
 /** Favorites: [account, agent index, day added]. */
 export const DemoFavorites = [
   ["owner", 0, 20],
