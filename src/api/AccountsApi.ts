@@ -1,7 +1,7 @@
 /** Accounts area contract: sign-in and browser sessions (spec §5.2, §4.3). */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { AccountSession, RevokeSessionPath, RevokeSessionResult, SignInRequest, SignInResult } from "../../schema/accounts.js"
+import { AccountSession, Me, RevokeSessionPath, RevokeSessionResult, SignInRequest, SignInResult } from "../../schema/accounts.js"
 import { Data } from "../../schema/envelope.js"
 import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { operation } from "./operation.js"
@@ -18,6 +18,19 @@ export class AccountsApi extends HttpApiGroup.make("Accounts")
           cache: "none",
           statuses: [400, 401, 403, 429, 500, 503],
           summary: "Sign in with email and password; sets the session cookie"
+        })
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("getMe", "/api/v1/me")
+      .addSuccess(Data(Me))
+      .pipe(
+        operation({
+          id: "Accounts_GetMe",
+          auth: "required-user",
+          cache: "private",
+          statuses: [401, 403, 500, 503],
+          summary: "The signed-in account with its workspaces and roles (spec §9)"
         })
       )
   )

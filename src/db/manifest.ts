@@ -33,6 +33,7 @@ export const demoManifest = {
   },
   operations: {
     Accounts_SignIn: { as: "anonymous", path: {}, query: {}, body: credentials("owner") },
+    Accounts_GetMe: { as: "member", path: {}, query: {}, body: null },
     Accounts_ListSessions: { as: "owner", path: {}, query: {}, body: null },
     Accounts_RevokeSession: { as: "owner", path: { sessionId: DemoOtherSession.id }, query: {}, body: null },
     Agents_ListFavoriteAgents: { as: "owner", path: {}, query: { limit: 10 }, body: null },
