@@ -5,6 +5,26 @@
 import { hkdfSync } from "node:crypto"
 import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
 
+/** Bounds on waiting for the database, in milliseconds (see `DB_*` in the README). */
+export interface DbLimits {
+  /** Waiting for a pooled connection, including opening one (`DB_CONNECT_TIMEOUT_MS`). */
+  readonly connectTimeoutMs: number
+  /** One statement on a PostgreSQL server (`DB_STATEMENT_TIMEOUT_MS`). */
+  readonly statementTimeoutMs: number
+  /** Connections to a PostgreSQL server (`DB_POOL_MAX`). */
+  readonly poolMax: number
+  /** How long start-up retries an unreachable server before failing (`DB_STARTUP_TIMEOUT_MS`). */
+  readonly startupTimeoutMs: number
+}
+
+/** The defaults of {@link DbLimits}. */
+export const DefaultDbLimits: DbLimits = {
+  connectTimeoutMs: 5_000,
+  statementTimeoutMs: 5_000,
+  poolMax: 20,
+  startupTimeoutMs: 30_000
+}
+
 /** The configuration the service runs with. Secrets are `Redacted` (never logged). */
 export interface AppConfigShape {
   /** TCP port, default 3000. */
@@ -29,6 +49,8 @@ export interface AppConfigShape {
   readonly buildVersion: string
   /** Public origin of the service (`PUBLIC_BASE_URL`, no trailing slash), used in canonical agent URLs (spec §9). */
   readonly publicBaseUrl: string
+  /** Largest request body accepted, in bytes (default 1 MiB); a larger one gets 400 `body-too-large`. */
+  readonly maxBodyBytes: number
   /** Keys derived from `APP_SECRET` (HKDF-SHA256), one per purpose. */
   readonly keys: {
     readonly apiKeyVerifier: Redacted.Redacted<Buffer>
@@ -36,6 +58,8 @@ export interface AppConfigShape {
   }
   /** True when `APP_SECRET` was not set and the development secret is in use. */
   readonly insecureDevelopmentSecret: boolean
+  /** Bounds on waiting for the database. */
+  readonly db: DbLimits
 }
 
 /** The service configuration. */
@@ -53,6 +77,13 @@ const Origin = Config.string().pipe(
     validation: (s) => /^https?:\/\/[a-z0-9.-]+(?::\d{1,5})?$/i.test(s)
   })
 )
+
+/** A duration in milliseconds, 100 ms .. 1 h. */
+const millis = (name: string, fallback: number) =>
+  Config.integer(name).pipe(
+    Config.validate({ message: `${name} must be 100..3600000 (milliseconds)`, validation: (n) => n >= 100 && n <= 3_600_000 }),
+    Config.withDefault(fallback)
+  )
 
 /** Reads and validates the configuration from the environment (`ConfigProvider`). */
 export const loadAppConfig = Effect.gen(function*() {
@@ -80,11 +111,24 @@ export const loadAppConfig = Effect.gen(function*() {
     ),
     buildVersion: yield* Config.string("BUILD_VERSION").pipe(Config.withDefault("1.0.0-dev")),
     publicBaseUrl: yield* Config.nested(Origin, "PUBLIC_BASE_URL").pipe(Config.withDefault("http://127.0.0.1:3000")),
+    maxBodyBytes: yield* Config.integer("MAX_BODY_BYTES").pipe(
+      Config.validate({ message: "MAX_BODY_BYTES must be 1024..104857600", validation: (n) => n >= 1024 && n <= 104_857_600 }),
+      Config.withDefault(1_048_576)
+    ),
     keys: {
       apiKeyVerifier: deriveKey(secretValue, "api-key-verifier"),
       cursor: deriveKey(secretValue, "cursor")
     },
-    insecureDevelopmentSecret: Option.isNone(secret)
+    insecureDevelopmentSecret: Option.isNone(secret),
+    db: {
+      connectTimeoutMs: yield* millis("DB_CONNECT_TIMEOUT_MS", DefaultDbLimits.connectTimeoutMs),
+      statementTimeoutMs: yield* millis("DB_STATEMENT_TIMEOUT_MS", DefaultDbLimits.statementTimeoutMs),
+      poolMax: yield* Config.integer("DB_POOL_MAX").pipe(
+        Config.validate({ message: "DB_POOL_MAX must be 1..1000", validation: (n) => n >= 1 && n <= 1000 }),
+        Config.withDefault(DefaultDbLimits.poolMax)
+      ),
+      startupTimeoutMs: yield* millis("DB_STARTUP_TIMEOUT_MS", DefaultDbLimits.startupTimeoutMs)
+    }
   } satisfies AppConfigShape
 })
 

@@ -14,7 +14,7 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto"
 import { Context, Effect, Layer, Option, Redacted, Schema } from "effect"
-import { Unauthorized } from "../schema/problem.js"
+import { Forbidden, Unauthorized } from "../schema/problem.js"
 import { AppConfig } from "./AppConfig.js"
 import { now } from "./Clock.js"
 import { Ids } from "./Ids.js"
@@ -161,6 +161,21 @@ const make = Effect.gen(function*() {
       yield* Effect.orDie(sql`UPDATE sessions SET last_seen_at = ${at} WHERE id = ${s.sessionId}`)
     })
 
+  /**
+   * Sensitive actions (spec §5.2): succeeds when the session authenticated within
+   * `RECENT_AUTH_SECONDS`; else fails with `Forbidden` `reauthentication-required`.
+   */
+  const requireRecentAuthentication = (authenticatedAt: Date) =>
+    Effect.flatMap(now, (at) =>
+      at.getTime() - authenticatedAt.getTime() <= config.recentAuthSeconds * 1000
+        ? Effect.void
+        : Effect.fail(
+          new Forbidden({
+            kind: "reauthentication-required",
+            detail: `This action needs a sign-in within the last ${Math.round(config.recentAuthSeconds / 60)} minutes; sign in again.`
+          })
+        ))
+
   /** True when `csrfToken` is the session's CSRF token (constant-time). */
   const csrfMatches = (s: SessionRecord, csrfToken: string | undefined) =>
     csrfToken !== undefined && csrfToken.length <= 200 && timingSafeEqual(tokenHash(csrfToken), s.csrfHash)
@@ -212,7 +227,7 @@ const make = Effect.gen(function*() {
       return Redacted.make(key)
     })
 
-  return { signIn, session, touch, csrfMatches, apiKey, issueApiKey } as const
+  return { signIn, session, touch, csrfMatches, requireRecentAuthentication, apiKey, issueApiKey } as const
 })
 
 /** Credentials service: sign-in, sessions, API keys. */

@@ -8,6 +8,7 @@ import { createHmac, timingSafeEqual } from "node:crypto"
 import { Context, Effect, Layer, Redacted, Schema } from "effect"
 import { BadRequest } from "../schema/problem.js"
 import { AppConfig } from "./AppConfig.js"
+import { canonicalJson } from "./CanonicalJson.js"
 
 /** What a cursor is bound to; any difference invalidates it. */
 export type CursorBinding = Readonly<Record<string, string | number | boolean | null>>
@@ -51,15 +52,12 @@ export interface KeysetPage<Row, P, PI, E, R> {
   readonly positionOf: (row: Row) => P
 }
 
-const canonical = (binding: CursorBinding) =>
-  JSON.stringify(Object.keys(binding).sort().map((k) => [k, binding[k]]))
-
 /** Cursors signed with the configured cursor key. */
 export const CursorLive = Layer.effect(
   Cursor,
   Effect.map(AppConfig, (config) => {
     const sign = (body: string, binding: CursorBinding) =>
-      createHmac("sha256", Redacted.value(config.keys.cursor)).update(body).update("\n").update(canonical(binding)).digest()
+      createHmac("sha256", Redacted.value(config.keys.cursor)).update(body).update("\n").update(canonicalJson(binding)).digest()
     const encode = <A, I>(schema: Schema.Schema<A, I>, position: A, binding: CursorBinding) => {
       const body = Buffer.from(JSON.stringify(Schema.encodeSync(schema)(position))).toString("base64url")
       return `${body}.${sign(body, binding).toString("base64url")}`

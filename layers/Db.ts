@@ -1,24 +1,34 @@
 /**
  * The database: an `SqlClient` (and `PgClient`) on PostgreSQL.
  *
- * - `DATABASE_URL` set → a PostgreSQL server through `PgClient`.
+ * - `DATABASE_URL` set → a PostgreSQL server through a `pg` pool.
  * - unset → embedded PostgreSQL: PGlite (PostgreSQL compiled to WASM, in-process)
- *   through its node-postgres adapter and `PgClient.layerFromPool`, so both modes
- *   run the same `pg` driver and the same SQL. The pool has one connection (PGlite
- *   is a single session). Data persists in `DATA_DIR`; `memory://` is throwaway.
+ *   through its node-postgres adapter, so both modes run the same `pg` driver and
+ *   the same SQL through `PgClient.layerFromPool`. The pool has one connection
+ *   (PGlite is a single session). Data persists in `DATA_DIR`; `memory://` is throwaway.
  *
- * Migrations run when the layer is built.
+ * Failures are bounded in time (spec §7, 503): waiting for a connection is bounded
+ * by `connectTimeoutMs`, each statement by `statementTimeoutMs` (server-side
+ * `statement_timeout` plus a client-side read timeout for a frozen server). An
+ * embedded statement cannot be cancelled (PGlite runs it to completion on the main
+ * thread), so on the embedded database only the wait for its one session is bounded.
+ *
+ * The caller hands in the migrations (`layers/` never imports the app); they run
+ * when the layer is built.
  */
 import { PGlite } from "@electric-sql/pglite"
 import { createPgConfig } from "@electric-sql/pglite/node-postgres"
 import { SqlClient } from "@effect/sql"
+import type { MigrationError } from "@effect/sql/Migrator"
 import { SqlError } from "@effect/sql/SqlError"
 import { PgClient } from "@effect/sql-pg"
-import { Effect, Layer, Option, Redacted, type Scope } from "effect"
+import { Duration, Effect, Layer, Option, Redacted, Schedule, type Scope } from "effect"
 import { mkdirSync } from "node:fs"
 import Pg from "pg"
-import { migrate } from "../src/db/migrate.js"
-import { AppConfig } from "./AppConfig.js"
+import { AppConfig, type DbLimits, DefaultDbLimits } from "./AppConfig.js"
+
+/** The migrations to apply when the layer is built, e.g. a `Migrator.make(...)` effect. */
+export type Migrations = Effect.Effect<unknown, SqlError | MigrationError, SqlClient.SqlClient>
 
 /** Where an embedded database comes from. */
 export interface EmbeddedSource {
@@ -48,34 +58,103 @@ const makePglite = (source: EmbeddedSource): Effect.Effect<PGlite, SqlError, Sco
     (db) => Effect.promise(() => db.close()).pipe(Effect.ignore)
   )
 
+const poolResource = (config: Pg.PoolConfig) =>
+  Effect.acquireRelease(
+    Effect.sync(() => {
+      const pool = new Pg.Pool(config)
+      // an idle connection that breaks is dropped by the pool; the next query reports it
+      pool.on("error", () => {})
+      return pool
+    }),
+    (pool) => Effect.promise(() => pool.end()).pipe(Effect.ignore)
+  )
+
 /** The embedded PGlite database as the pool of `PgClient`. */
-export const embeddedPool = (source: EmbeddedSource) =>
-  Effect.gen(function*() {
-    const db = yield* makePglite(source)
-    return yield* Effect.acquireRelease(
-      Effect.sync(() => new Pg.Pool({ ...createPgConfig(db), max: 1 } as Pg.PoolConfig)),
-      (pool) => Effect.promise(() => pool.end()).pipe(Effect.ignore)
-    )
+export const embeddedPool = (source: EmbeddedSource, limits: DbLimits = DefaultDbLimits) =>
+  Effect.flatMap(makePglite(source), (db) =>
+    poolResource({ ...createPgConfig(db), max: 1, connectionTimeoutMillis: limits.connectTimeoutMs } as Pg.PoolConfig))
+
+/**
+ * Start-up: `SELECT 1` until it answers, with exponential backoff (capped at 5 s)
+ * for at most `startupTimeoutMs`, one warning per failed attempt; then fails with a
+ * one-line `SqlError` carrying the last attempt's error.
+ */
+const awaitServer = (pool: Pg.Pool, where: string, limits: DbLimits) => {
+  let attempt = 0
+  let last: SqlError | undefined
+  return Effect.tryPromise({
+    try: () => pool.query("SELECT 1"),
+    catch: (cause) => new SqlError({ cause, message: cause instanceof Error ? cause.message : String(cause) })
+  }).pipe(
+    Effect.tapError((e) => {
+      last = e
+      return Effect.logWarning(`database at ${where} unavailable (attempt ${++attempt}): ${e.message}; retrying`)
+    }),
+    Effect.retry(Schedule.exponential("200 millis").pipe(Schedule.union(Schedule.spaced("5 seconds")))),
+    // a deadline rather than Schedule.upTo: it holds under a manual test clock too
+    Effect.timeoutFail({
+      duration: Duration.millis(limits.startupTimeoutMs),
+      onTimeout: () =>
+        new SqlError({
+          cause: last?.cause,
+          message: `the database at ${where} is unavailable after ${attempt} attempts in ${
+            limits.startupTimeoutMs / 1000
+          } s (DB_STARTUP_TIMEOUT_MS): ${last?.message ?? "no answer"}`
+        })
+    })
+  )
+}
+
+/** A PostgreSQL server's pool, bounded by `limits` (opens no connection yet). */
+export const serverPool = (url: Redacted.Redacted, limits: DbLimits = DefaultDbLimits) =>
+  poolResource({
+    connectionString: Redacted.value(url),
+    max: limits.poolMax,
+    connectionTimeoutMillis: limits.connectTimeoutMs,
+    // the server cancels a slow statement; the client read timeout covers a server that stopped answering
+    statement_timeout: limits.statementTimeoutMs,
+    query_timeout: limits.statementTimeoutMs,
+    application_name: "agent-directory"
   })
 
-/** `PgClient`/`SqlClient` on an embedded database, migrations applied. */
-export const DbEmbedded = (source: EmbeddedSource): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, SqlError> =>
-  withMigrations(PgClient.layerFromPool({ acquire: embeddedPool(source) }))
-
-/** `PgClient`/`SqlClient` on a PostgreSQL server, migrations applied. */
-export const DbServer = (url: Redacted.Redacted): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, SqlError> =>
-  withMigrations(PgClient.layer({ url, maxConnections: 20 }))
-
-const withMigrations = <E>(client: Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, E>) =>
+const withMigrations = (migrations: Migrations) => (client: Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, SqlError>) =>
   Layer.effectDiscard(
-    migrate.pipe(Effect.mapError((e) => e._tag === "SqlError" ? e : new SqlError({ cause: e, message: e.message })))
+    migrations.pipe(Effect.mapError((e) => e._tag === "SqlError" ? e : new SqlError({ cause: e, message: e.message })))
   ).pipe(Layer.provideMerge(client))
 
-/** The database chosen by the configuration (`DATABASE_URL`, else embedded at `DATA_DIR`). */
-export const DbLive: Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, SqlError, AppConfig> = Layer.unwrapEffect(
-  Effect.map(AppConfig, (config) =>
-    Option.match(config.databaseUrl, {
-      onNone: () => DbEmbedded({ dataDir: config.dataDir }),
-      onSome: DbServer
-    }))
-)
+/** `PgClient`/`SqlClient` on an embedded database, `migrations` applied. */
+export const DbEmbedded = (
+  source: EmbeddedSource,
+  migrations: Migrations,
+  limits: DbLimits = DefaultDbLimits
+): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, SqlError> =>
+  withMigrations(migrations)(PgClient.layerFromPool({ acquire: embeddedPool(source, limits) }))
+
+/**
+ * `PgClient`/`SqlClient` on a PostgreSQL server, `migrations` applied. Building it
+ * waits up to `limits.startupTimeoutMs` for the server.
+ */
+export const DbServer = (
+  url: Redacted.Redacted,
+  migrations: Migrations,
+  limits: DbLimits = DefaultDbLimits
+): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, SqlError> =>
+  withMigrations(migrations)(PgClient.layerFromPool({
+    acquire: Effect.tap(serverPool(url, limits), (pool) => {
+      const parsed = new URL(Redacted.value(url))
+      return awaitServer(pool, `${parsed.hostname}:${parsed.port || "5432"}`, limits)
+    })
+  }))
+
+/**
+ * The database chosen by the configuration (`DATABASE_URL`, else embedded at
+ * `DATA_DIR`), bounded by its `DB_*` limits, with `migrations` applied.
+ */
+export const DbLive = (migrations: Migrations): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, SqlError, AppConfig> =>
+  Layer.unwrapEffect(
+    Effect.map(AppConfig, (config) =>
+      Option.match(config.databaseUrl, {
+        onNone: () => DbEmbedded({ dataDir: config.dataDir }, migrations, config.db),
+        onSome: (url) => DbServer(url, migrations, config.db)
+      }))
+  )

@@ -1,9 +1,11 @@
 /**
  * Idempotency-Key handling (IETF draft "The Idempotency-Key HTTP Header Field", with
- * Stripe's semantics), for the operation being served:
+ * Stripe's semantics), for one operation call. It knows nothing of the app: the caller
+ * (`src/http/group.ts`, from each operation's contract) passes the operation, the
+ * principal's scope, the key and the decoded request.
  *
  * - The key is scoped by principal + operationId. The request fingerprint is the
- *   SHA-256 of the method, path and decoded input, canonically serialized.
+ *   SHA-256 of the decoded request's canonical JSON (`CanonicalJson.ts`).
  * - Same key + same fingerprint → the stored status and body again, with
  *   `Idempotent-Replayed: true`. Same key + other fingerprint → 409
  *   `idempotency-key-reuse`. Same key while the first request still runs → 409
@@ -18,18 +20,16 @@
  * commits. A crash therefore never leaves a response without its writes or the
  * reverse, and never leaves a stale lock.
  */
-import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpServerResponse } from "@effect/platform"
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { SqlError } from "@effect/sql/SqlError"
 import { createHash } from "node:crypto"
-import { Context, Effect, Exit, Layer, Option, Schema } from "effect"
-import { stringify } from "safe-stable-stringify"
+import { Context, Effect, Exit, Layer, Option, type ParseResult, Schema } from "effect"
 import { Uuid } from "../schema/common.js"
 import { Conflict, isProblem, toDocument, withRequest } from "../schema/problem.js"
-import { currentOperation } from "../src/api/policies.js"
-import { CurrentPrincipal, type Principal } from "../src/api/security.js"
-import { currentRequest } from "../src/http/RequestContext.js"
+import { canonicalJson } from "./CanonicalJson.js"
 import { now } from "./Clock.js"
+import { currentRequest } from "./RequestContext.js"
 
 /** How long a stored response is replayed, in milliseconds (24 h). */
 export const IdempotencyRetentionMs = 24 * 60 * 60 * 1000
@@ -43,27 +43,40 @@ const Stored = Schema.Struct({
   body: Schema.String
 })
 
-/** The idempotency scope of a principal. */
-export const principalScope = (p: Principal): string =>
-  p._tag === "Session" ? `account:${p.accountId}` : p._tag === "ApiKey" ? `api-key:${p.apiKeyId}` : "anonymous"
+/**
+ * A 409 of the idempotency mechanism itself (`idempotency-key-reuse`,
+ * `idempotency-request-in-flight`), told apart from the operation's own 409s.
+ */
+export class IdempotencyConflict extends Conflict {}
 
-/** Idempotent execution of the current operation. */
+/** One keyed execution: who, which operation, which key, and what the fingerprint covers. */
+export interface IdempotentCall<A> {
+  /** The spec operationId (part of the key's scope). */
+  readonly operationId: string
+  /** The principal's scope, e.g. `account:<uuid>` (part of the key's scope). */
+  readonly principal: string
+  /** The Idempotency-Key (a uuid; matched case-insensitively). */
+  readonly key: string
+  /** The decoded request (method, path, query, payload): its canonical JSON is hashed into the fingerprint. */
+  readonly request: unknown
+  /** The operation's success status (200, 201, 202), stored with the encoded success body. */
+  readonly successStatus: number
+  /** Encodes a success value to its wire JSON (the endpoint's success schema). */
+  readonly encodeSuccess: (a: A) => Effect.Effect<unknown, ParseResult.ParseError>
+}
+
+/** Idempotent execution of one operation call. */
 export class Idempotency extends Context.Tag("agent-directory/Idempotency")<Idempotency, {
   /**
-   * Runs `effect` (the operation's writes) exactly once per Idempotency-Key, in one
-   * transaction with the stored response. `input` is the decoded request (path,
-   * query, payload) that the fingerprint covers. Returns the effect's value, or the
-   * replayed response. Adds `Conflict` (409) to the effect's errors; SQL failures
-   * are defects.
+   * Runs `effect` (the operation's writes) exactly once per key in `call`'s scope, in
+   * one transaction with the stored response. Returns the effect's value, or the
+   * replayed response (`Idempotent-Replayed: true`). Adds {@link IdempotencyConflict}
+   * (409) to the effect's errors; SQL failures are defects.
    */
   readonly run: <A, E, R>(
-    input: unknown,
+    call: IdempotentCall<A>,
     effect: Effect.Effect<A, E, R>
-  ) => Effect.Effect<
-    A | HttpServerResponse.HttpServerResponse,
-    E | Conflict,
-    R | HttpRouter.RouteContext | HttpServerRequest.HttpServerRequest | CurrentPrincipal
-  >
+  ) => Effect.Effect<A | HttpServerResponse.HttpServerResponse, E | IdempotencyConflict, R>
 }>() {}
 
 /** Idempotency on the database. Requires `SqlClient`. */
@@ -93,23 +106,18 @@ export const IdempotencyLive = Layer.effect(
           ON CONFLICT (principal, operation_id, idempotency_key) DO UPDATE
           SET fingerprint = EXCLUDED.fingerprint, status = EXCLUDED.status, body = EXCLUDED.body, created_at = EXCLUDED.created_at`
 
-    const run = <A, E, R>(input: unknown, effect: Effect.Effect<A, E, R>) =>
+    const run = <A, E, R>(call: IdempotentCall<A>, effect: Effect.Effect<A, E, R>) =>
       Effect.gen(function*() {
-        const request = yield* HttpServerRequest.HttpServerRequest
-        const key = request.headers["idempotency-key"]?.toLowerCase()
-        if (key === undefined) return yield* sql.withTransaction(effect)
-        const { endpoint, policy, successStatus } = yield* currentOperation
-        const principal = principalScope(yield* CurrentPrincipal)
-        const fingerprint = createHash("sha256")
-          .update(stringify({ method: request.method, path: request.url.split("?")[0], input }) ?? "")
-          .digest("base64url")
-        const scope = `${principal}\n${policy.operationId}\n${key}`
+        const { operationId, principal } = call
+        const key = call.key.toLowerCase()
+        const fingerprint = createHash("sha256").update(canonicalJson(call.request)).digest("base64url")
+        const scope = `${principal}\n${operationId}\n${key}`
         // The transaction yields the outcome as an Exit, so that a stored 4xx commits
         // with its record before the request fails with it.
         const outcome: Exit.Exit<A | HttpServerResponse.HttpServerResponse, E> = yield* sql.withTransaction(Effect.gen(function*() {
           const [lock] = yield* sql<{ locked: boolean }>`SELECT pg_try_advisory_xact_lock(hashtextextended(${scope}, 0)) AS locked`
           if (!lock?.locked) {
-            return yield* new Conflict({
+            return yield* new IdempotencyConflict({
               kind: "idempotency-request-in-flight",
               detail: "A request with this Idempotency-Key is still being processed; retry later.",
               retryAfter: 1
@@ -118,13 +126,13 @@ export const IdempotencyLive = Layer.effect(
           const at = yield* now
           const existing = yield* Effect.orDie(find({
             principal,
-            operationId: policy.operationId,
+            operationId,
             key,
             since: new Date(at.getTime() - IdempotencyRetentionMs)
           }))
           if (Option.isSome(existing)) {
             if (existing.value.fingerprint !== fingerprint) {
-              return yield* new Conflict({
+              return yield* new IdempotencyConflict({
                 kind: "idempotency-key-reuse",
                 detail: "This Idempotency-Key was already used for a different request."
               })
@@ -137,10 +145,10 @@ export const IdempotencyLive = Layer.effect(
             }))
           }
           const exit = yield* Effect.exit(sql.withTransaction(effect))
-          const record = { principal, operationId: policy.operationId, key, fingerprint, at }
+          const record = { principal, operationId, key, fingerprint, at }
           if (Exit.isSuccess(exit)) {
-            const body = yield* Effect.orDie(Schema.encodeUnknown(endpoint.successSchema as Schema.Schema<unknown>)(exit.value))
-            yield* store({ ...record, status: successStatus, body })
+            const body = yield* Effect.orDie(call.encodeSuccess(exit.value))
+            yield* store({ ...record, status: call.successStatus, body })
             return Exit.succeed(exit.value)
           }
           // only a plain typed failure is a result; defects and interruptions are not stored

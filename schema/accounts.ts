@@ -1,12 +1,12 @@
 /** Accounts area (spec §5.2): sign-in and browser sessions. */
 import { Schema } from "effect"
-import { DateTimeZ, StrictStruct, Uuid } from "./common.js"
+import { DateTimeZ, StrictStruct, Uuid, WireString } from "./common.js"
 import { WorkspaceRole } from "./workspaces.js"
 
 /** Body of Accounts_SignIn. */
 export const SignInRequest = StrictStruct({
-  email: Schema.String.pipe(Schema.minLength(3), Schema.maxLength(320)),
-  password: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(1024))
+  email: WireString(3, 320),
+  password: WireString(1, 1024)
 }).annotations({ identifier: "SignInRequest" })
 
 /**
@@ -33,7 +33,7 @@ export const AccountSession = Schema.Struct({
 
 /** Path of Accounts_RevokeSession: sessionId is a string of 1-200 chars (spec §4.3). */
 export const RevokeSessionPath = Schema.Struct({
-  sessionId: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))
+  sessionId: WireString(1, 200)
 })
 
 /** `data` of Accounts_RevokeSession: how many sessions were revoked. */

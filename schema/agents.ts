@@ -1,6 +1,6 @@
 /** Agents area (spec §2.10, §4.3): favorite agents. */
 import { Schema } from "effect"
-import { CountString, Uuid } from "./common.js"
+import { CountString, QueryInt, Uuid, WireString } from "./common.js"
 
 /** Agent verification states (spec §3). */
 export const VerificationState = Schema.Literal("UNVERIFIED", "PARTIAL", "VERIFIED", "EXPIRED", "REVOKED", "CONFLICTED")
@@ -20,8 +20,6 @@ export type FavoriteAgent = typeof FavoriteAgent.Type
 
 /** Query of Agents_ListFavoriteAgents: limit 1-100 (default 25), cursor 1-2048 chars. */
 export const ListFavoriteAgentsQuery = Schema.Struct({
-  limit: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 100)), {
-    default: () => 25
-  }),
-  cursor: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(2048)))
+  limit: QueryInt({ min: 1, max: 100, default: 25 }),
+  cursor: Schema.optionalWith(WireString(1, 2048), { exact: true })
 })

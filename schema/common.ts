@@ -7,6 +7,13 @@
 import { ParseResult, Schema } from "effect"
 
 /**
+ * The decode-failure message of a request field: the rule it breaks, never the value
+ * sent (DESIGN §3: a problem names the field and the rule). `override` keeps the
+ * default formatter (which prints the actual value) out of every nested failure.
+ */
+export const rule = (text: string) => ({ message: () => ({ message: text, override: true }) })
+
+/**
  * uuid (spec §2.1): versions 1-8 with the RFC 4122 variant, or the nil UUID, or
  * the all-f (max) UUID. Case-insensitive on input; the database returns lowercase.
  */
@@ -15,6 +22,7 @@ const UuidPattern =
 export const Uuid = Schema.String.pipe(
   Schema.pattern(UuidPattern),
   Schema.annotations({
+    ...rule("must be a uuid"),
     identifier: "Uuid",
     // the JSON Schema of a refinement replaces the pattern's, so both are stated
     jsonSchema: { format: "uuid", pattern: UuidPattern.source },
@@ -62,7 +70,11 @@ export const IsoDate = Schema.String.pipe(
 /** version (spec §2.1): optimistic-concurrency counter, integer 1..9007199254740991. */
 export const Version = Schema.Int.pipe(
   Schema.between(1, Number.MAX_SAFE_INTEGER),
-  Schema.annotations({ identifier: "Version", description: "Optimistic concurrency version, 1..2^53-1" })
+  Schema.annotations({
+    ...rule("must be an integer 1-9007199254740991"),
+    identifier: "Version",
+    description: "Optimistic concurrency version, 1..2^53-1"
+  })
 )
 
 const UnitsString = Schema.String.pipe(
@@ -86,6 +98,64 @@ export const CountString = Schema.String.pipe(
   Schema.pattern(/^[0-9]+$/),
   Schema.annotations({ identifier: "CountString", description: "Count as a decimal string" })
 )
+
+/**
+ * The rule every string a request carries obeys: no U+0000. PostgreSQL text cannot
+ * hold it (error 22021), so it is refused at the edge as a 400 naming the field.
+ *
+ * Why a refined schema rather than a scan of the raw body: the decode failure then
+ * names the field (JSON pointer) and the part (body, query, path, header) for free,
+ * and the same schema serves every part of a request, where a body scan would cover
+ * only the body. Request schemas take strings only through {@link WireString} (or a
+ * pattern that excludes U+0000, like {@link Uuid}).
+ */
+export const hasNoNul = (s: string): boolean => !s.includes("\u0000")
+
+
+/**
+ * A request string of `min`..`max` characters without U+0000 (see {@link hasNoNul}).
+ * Every decode failure reads "must be a string of min-max characters without U+0000".
+ */
+export const WireString = (min: number, max: number) =>
+  Schema.String.pipe(
+    Schema.minLength(min),
+    Schema.maxLength(max),
+    Schema.filter(hasNoNul),
+    Schema.annotations({
+      ...rule(`must be a string of ${min}-${max} characters without U+0000`),
+      description: `string of ${min}-${max} characters, without U+0000`
+    })
+  )
+
+const DecimalDigits = /^(?:0|[1-9][0-9]{0,15})$/
+
+/**
+ * An integer query parameter (spec §4.1 lists): only canonical decimal digits
+ * (`0` or no leading zero, at most 16 digits) are accepted, so `1e1`, `0x10`, ` 5`,
+ * `+5`, `5.0` and `05` are refused (one spelling per value keeps cursors and caches
+ * unambiguous). Published in OpenAPI as `{ type: integer, minimum, maximum, default }`.
+ * A missing parameter takes `default`.
+ */
+export const QueryInt = (options: { readonly min: number; readonly max: number; readonly default: number }) => {
+  const text = `must be an integer ${options.min}-${options.max} in decimal digits`
+  const Digits = Schema.String.pipe(
+    Schema.pattern(DecimalDigits),
+    Schema.annotations({
+      ...rule(text),
+      // query values are strings on the wire but integers in the contract
+      jsonSchema: { type: "integer", minimum: options.min, maximum: options.max, default: options.default }
+    })
+  )
+  const Int = Schema.Int.pipe(Schema.between(options.min, options.max), Schema.annotations(rule(text)))
+  return Schema.optionalWith(
+    Digits.pipe(
+      Schema.compose(Schema.NumberFromString),
+      Schema.compose(Int),
+      Schema.annotations({ ...rule(text), description: `integer ${options.min}-${options.max}, default ${options.default}` })
+    ),
+    { default: () => options.default, exact: true }
+  )
+}
 
 /** A string of at least one character (spec §2.22 and elsewhere). */
 export const NonEmptyString = Schema.String.pipe(Schema.minLength(1))

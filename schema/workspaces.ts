@@ -1,6 +1,6 @@
 /** Workspaces area (spec §2.12, §4.3): workspaces with members and invitations. */
 import { Schema } from "effect"
-import { DateTimeZ, Email, Uuid, Version } from "./common.js"
+import { DateTimeZ, Email, QueryInt, Uuid, Version, WireString } from "./common.js"
 
 /** Workspace roles, most to least privileged. */
 export const WorkspaceRole = Schema.Literal("OWNER", "ADMIN", "EDITOR", "OPERATOR", "ANALYST", "BILLING", "VIEWER")
@@ -59,9 +59,7 @@ export type Workspace = typeof Workspace.Type
 
 /** Query of Workspaces_GetWorkspace: limit 1-100 (default 50), one cursor per list (max 4096). */
 export const GetWorkspaceQuery = Schema.Struct({
-  limit: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 100)), {
-    default: () => 50
-  }),
-  membersCursor: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(4096))),
-  invitationsCursor: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(4096)))
+  limit: QueryInt({ min: 1, max: 100, default: 50 }),
+  membersCursor: Schema.optionalWith(WireString(1, 4096), { exact: true }),
+  invitationsCursor: Schema.optionalWith(WireString(1, 4096), { exact: true })
 })

@@ -4,9 +4,9 @@
  *
  * ```ts
  * import { HttpApiBuilder } from "@effect/platform"
- * import { Api, ApiLive, AppConfigLive, DbLive, IdsLive } from "agent-directory-api"
+ * import { Api, ApiLive, AppConfigLive, DbLive, IdsLive, migrate } from "agent-directory-api"
  * const Live = HttpApiBuilder.serve().pipe(
- *   Layer.provide(ApiLive), Layer.provide(DbLive), Layer.provide(IdsLive), Layer.provide(AppConfigLive))
+ *   Layer.provide(ApiLive), Layer.provide(DbLive(migrate)), Layer.provide(IdsLive), Layer.provide(AppConfigLive))
  * ```
  */
 // the contract
@@ -18,7 +18,7 @@ export { ProtocolsApi } from "./api/ProtocolsApi.js"
 export { ServicesApi } from "./api/ServicesApi.js"
 export { WorkspacesApi } from "./api/WorkspacesApi.js"
 export { type AuthMode, type CachePolicy, operation, type OperationPolicy } from "./api/operation.js"
-export { registerOperations } from "./api/policies.js"
+export { type Operation, operationTable, Operations, OperationsLive, type OperationTable } from "./api/policies.js"
 export {
   apiKeyAuth,
   cookieAuth,
@@ -38,11 +38,11 @@ export { migrate } from "./db/migrate.js"
 export { seedDemoData } from "./db/seed.js"
 
 // cross-cutting layers
-export { AppConfig, AppConfigLive, type AppConfigShape, loadAppConfig } from "../layers/AppConfig.js"
+export { AppConfig, AppConfigLive, type AppConfigShape, type DbLimits, DefaultDbLimits, loadAppConfig } from "../layers/AppConfig.js"
 export { Auth, AuthLive } from "../layers/Auth.js"
 export { ClockManual, makeManualClock, type ManualClock, now } from "../layers/Clock.js"
 export { Cursor, CursorLive } from "../layers/Cursor.js"
-export { DbEmbedded, DbLive, DbServer } from "../layers/Db.js"
+export { DbEmbedded, DbLive, DbServer, type Migrations } from "../layers/Db.js"
 export { Idempotency, IdempotencyLive } from "../layers/Idempotency.js"
 export { Ids, IdsLive, IdsSequence } from "../layers/Ids.js"
 

@@ -1,27 +1,18 @@
 /**
- * Entry point (`npm start`): configuration → database (migrated; demo data loaded
- * on first start of an embedded database) → HTTP server on HOST:PORT.
+ * Entry point (`npm start`): configuration → database (migrated, waiting for a
+ * PostgreSQL server up to DB_STARTUP_TIMEOUT_MS; demo data loaded on first start of
+ * an embedded database in development) → HTTP server on HOST:PORT. A failed start
+ * prints one line and exits with 1.
  */
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
 import { AppConfig, AppConfigLive } from "../layers/AppConfig.js"
-import { AuthLive } from "../layers/Auth.js"
 import { DbLive } from "../layers/Db.js"
 import { IdsLive } from "../layers/Ids.js"
-import { seedDemoData } from "./db/seed.js"
+import { migrate } from "./db/migrate.js"
 import { HttpLive } from "./server.js"
-
-/** Warns about insecure settings and seeds an empty embedded database. */
-const StartupLive = Layer.effectDiscard(Effect.gen(function*() {
-  const config = yield* AppConfig
-  if (config.insecureDevelopmentSecret) {
-    yield* Effect.logWarning("APP_SECRET is not set: using the public development secret. Set APP_SECRET in production.")
-  }
-  if (Option.isNone(config.databaseUrl) && (yield* seedDemoData)) {
-    yield* Effect.logInfo("Loaded the demo data set into the new embedded database (see `npm run demo:manifest`).")
-  }
-})).pipe(Layer.provide(AuthLive))
+import { launch, StartupLive } from "./startup.js"
 
 const ServerLive = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) => NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
@@ -30,9 +21,9 @@ const ServerLive = Layer.unwrapEffect(
 const MainLive = HttpLive.pipe(
   Layer.provide(ServerLive),
   Layer.provide(StartupLive),
-  Layer.provideMerge(DbLive),
+  Layer.provideMerge(DbLive(migrate)),
   Layer.provideMerge(IdsLive),
   Layer.provideMerge(AppConfigLive)
 )
 
-Layer.launch(MainLive).pipe(NodeRuntime.runMain)
+launch(MainLive).pipe(NodeRuntime.runMain)

@@ -13,6 +13,7 @@ import { AgentsHttpLive } from "./agents/Http.js"
 import { AgentsRepo } from "./agents/Repo.js"
 import { Resolver } from "./identity/Resolver.js"
 import { Api } from "./api/Api.js"
+import { OperationsLive } from "./api/policies.js"
 import { CommerceHttpLive } from "./commerce/Http.js"
 import { CommerceRepo } from "./commerce/Repo.js"
 import { PublicAuthLive, SessionAuthLive } from "./http/AuthMiddleware.js"
@@ -51,7 +52,7 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     CommerceRepo.Default,
     ProtocolsRepo.Default
   ]),
-  Layer.provide([AuthLive, CursorLive, IdempotencyLive, EnvelopeLive])
+  Layer.provide([AuthLive, CursorLive, IdempotencyLive, EnvelopeLive, OperationsLive(Api)])
 )
 
 /**

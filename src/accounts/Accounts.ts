@@ -41,13 +41,18 @@ export class Accounts extends Effect.Service<Accounts>()("agent-directory/Accoun
       Effect.flatMap(now, (at) => repo.live(accountId, currentSessionId, at))
 
     /**
-     * Accounts_RevokeSession: revokes one of the caller's own sessions (its own
-     * included: that is signing out). `{revoked: 0}` when it was already revoked.
-     * Fails with `NotFound` for a session that is not the caller's.
+     * Accounts_RevokeSession: revokes one of the caller's own sessions. Revoking
+     * the current session is signing out and never needs recent authentication;
+     * revoking another one is sensitive (spec §5.2: a stolen session must not sign
+     * the owner out everywhere). `{revoked: 0}` when it was already revoked. Fails
+     * with `NotFound` (not the caller's session) or `Forbidden`
+     * `reauthentication-required` (another session, sign-in too old).
      */
-    const revoke = (sessionId: string, accountId: string) =>
+    const revoke = (sessionId: string, caller: { readonly accountId: string; readonly sessionId: string; readonly authenticatedAt: Date }) =>
       Effect.gen(function*() {
         const id = sessionId.toLowerCase()
+        if (id !== caller.sessionId) yield* auth.requireRecentAuthentication(caller.authenticatedAt)
+        const accountId = caller.accountId
         if (!isUuid(id) || Option.isNone(yield* repo.owned(id, accountId))) {
           return yield* new NotFound({ kind: "session-not-found", detail: `No session ${sessionId} of yours.` })
         }

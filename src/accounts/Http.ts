@@ -1,17 +1,16 @@
 /** HTTP handlers of the Accounts area. */
-import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Redacted } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
-import { Idempotency } from "../../layers/Idempotency.js"
 import { Api } from "../api/Api.js"
 import { currentSession, SessionCookieName } from "../api/security.js"
 import { Envelope } from "../http/Envelope.js"
+import { group } from "../http/group.js"
 import { Accounts } from "./Accounts.js"
 
-export const AccountsHttpLive = HttpApiBuilder.group(Api, "Accounts", (handlers) =>
+export const AccountsHttpLive = group(Api, "Accounts", (handlers) =>
   Effect.gen(function*() {
     const accounts = yield* Accounts
-    const idempotency = yield* Idempotency
     const envelope = yield* Envelope
     const config = yield* AppConfig
     return handlers
@@ -50,5 +49,5 @@ export const AccountsHttpLive = HttpApiBuilder.group(Api, "Accounts", (handlers)
         ))
       .handle("revokeSession", ({ path }) =>
         Effect.flatMap(currentSession, (s) =>
-          idempotency.run({ path }, accounts.revoke(path.sessionId, s.accountId).pipe(Effect.flatMap(envelope.data)))))
+          accounts.revoke(path.sessionId, s).pipe(Effect.flatMap(envelope.data))))
   }))

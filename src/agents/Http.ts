@@ -1,5 +1,4 @@
 /** HTTP handlers of the Agents area. */
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { Cursor } from "../../layers/Cursor.js"
 import { Api } from "../api/Api.js"
@@ -7,8 +6,9 @@ import { currentSession } from "../api/security.js"
 import { Envelope } from "../http/Envelope.js"
 import { Resolver } from "../identity/Resolver.js"
 import { AgentsRepo, FavoritePosition } from "./Repo.js"
+import { group } from "../http/group.js"
 
-export const AgentsHttpLive = HttpApiBuilder.group(Api, "Agents", (handlers) =>
+export const AgentsHttpLive = group(Api, "Agents", (handlers) =>
   Effect.gen(function*() {
     const repo = yield* AgentsRepo
     const cursor = yield* Cursor

@@ -52,12 +52,17 @@ export class AccountsApi extends HttpApiGroup.make("Accounts")
       .setPath(RevokeSessionPath)
       .setHeaders(IdempotencyKeyRequired)
       .addSuccess(Data(RevokeSessionResult))
+      .annotate(
+        OpenApi.Description,
+        "Revoking the caller's current session signs out and never needs a recent sign-in. Revoking another of " +
+          "the caller's sessions is sensitive (spec §5.2): it needs a sign-in within RECENT_AUTH_SECONDS, else 403 " +
+          "reauthentication-required. 404 session-not-found: not a session of the caller."
+      )
       .pipe(
         operation({
           id: "Accounts_RevokeSession",
           auth: "required-user",
           cache: "none",
-          sensitive: true,
           statuses: [400, 401, 403, 404, 409, 423, 429, 500],
           summary: "Revoke one of the caller's sessions"
         })

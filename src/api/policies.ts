@@ -1,11 +1,12 @@
 /**
- * The operation table derived from the contract: for a matched route (method +
- * path pattern), its {@link OperationPolicy} and endpoint. The auth middleware and
- * the idempotency layer read it, so the contract is the single source of both.
+ * The operation table derived from a contract: for a matched route (method + path
+ * pattern), its {@link OperationPolicy} and endpoint. The auth and request middleware
+ * read it through the {@link Operations} service, built from the HttpApi the app
+ * serves ({@link OperationsLive}), so the contract is the single source of both and
+ * an app (or a test) serving another api passes that api.
  */
 import { HttpApi, type HttpApiEndpoint, HttpApiSchema, HttpRouter } from "@effect/platform"
-import { Context, Effect, Option } from "effect"
-import { Api } from "./Api.js"
+import { Context, Effect, Layer, Option } from "effect"
 import { type OperationPolicy, Policy } from "./operation.js"
 
 /** One operation of the contract. */
@@ -18,20 +19,26 @@ export interface Operation {
   readonly pathPattern: RegExp
 }
 
-const table = new Map<string, Operation>()
+/** The operations of one HttpApi. */
+export interface OperationTable {
+  /** Every operation, keyed by `METHOD /path/:param`. */
+  readonly byRoute: ReadonlyMap<string, Operation>
+  /** The operation of the route being served. Dies if the route is not an operation (a wiring bug). */
+  readonly current: Effect.Effect<Operation, never, HttpRouter.RouteContext>
+  /** The operation a request addresses, found by method and concrete path outside the router. */
+  readonly find: (method: string, path: string) => Option.Option<Operation>
+}
 
-/**
- * Indexes the operations of an HttpApi built with the `operation` helper. The
- * contract's {@link Api} is indexed here; an app that mounts further groups with
- * their own operations (or a test) registers its api too.
- */
-export const registerOperations = (api: HttpApi.HttpApi.Any): void =>
+/** Indexes the operations (endpoints built with the `operation` helper) of `api`. */
+export const operationTable = (api: HttpApi.HttpApi.Any): OperationTable => {
+  const byRoute = new Map<string, Operation>()
+  // HttpApi.reflect only reads the api; `Any` hides the props it walks
   HttpApi.reflect(api as HttpApi.HttpApi.AnyWithProps, {
     onGroup: () => {},
     onEndpoint: ({ endpoint }) => {
       const policy = Context.getOption(endpoint.annotations, Policy)
       if (Option.isNone(policy)) return
-      table.set(`${endpoint.method} ${endpoint.path}`, {
+      byRoute.set(`${endpoint.method} ${endpoint.path}`, {
         policy: policy.value,
         endpoint: endpoint as unknown as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps,
         successStatus: HttpApiSchema.getStatusSuccess(endpoint.successSchema),
@@ -41,25 +48,21 @@ export const registerOperations = (api: HttpApi.HttpApi.Any): void =>
       })
     }
   })
-
-registerOperations(Api)
-
-/** Every operation, keyed by `METHOD /path/:param`. */
-export const operations: ReadonlyMap<string, Operation> = table
-
-/** The operation of the route being served. Dies if the route is not an operation (a wiring bug). */
-export const currentOperation: Effect.Effect<Operation, never, HttpRouter.RouteContext> = Effect.map(
-  HttpRouter.RouteContext,
-  ({ route }) => {
-    const op = table.get(`${route.method} ${route.path}`)
-    if (op === undefined) throw new Error(`no operation for route ${route.method} ${route.path}`)
-    return op
+  const all = [...byRoute.values()]
+  return {
+    byRoute,
+    current: Effect.map(HttpRouter.RouteContext, ({ route }) => {
+      const op = byRoute.get(`${route.method} ${route.path}`)
+      if (op === undefined) throw new Error(`no operation for route ${route.method} ${route.path}`)
+      return op
+    }),
+    find: (method, path) => Option.fromNullable(all.find((op) => op.endpoint.method === method && op.pathPattern.test(path)))
   }
-)
+}
 
-/**
- * The operation a request addresses, found by method and path outside the router
- * (the request middleware uses it to say where an invalid input is).
- */
-export const operationOf = (method: string, path: string): Option.Option<Operation> =>
-  Option.fromNullable([...table.values()].find((op) => op.endpoint.method === method && op.pathPattern.test(path)))
+/** The operation table of the api being served. */
+export class Operations extends Context.Tag("agent-directory/Operations")<Operations, OperationTable>() {}
+
+/** {@link Operations} of `api`. */
+export const OperationsLive = (api: HttpApi.HttpApi.Any): Layer.Layer<Operations> =>
+  Layer.sync(Operations, () => operationTable(api))

@@ -13,6 +13,7 @@ import { Effect, Layer } from "effect"
 import { parseArgs } from "node:util"
 import { AppConfigLive } from "../../layers/AppConfig.js"
 import { DbLive } from "../../layers/Db.js"
+import { migrate } from "../db/migrate.js"
 import { migrateLegacyIdentities, verifyCutover } from "../identity/LegacyMigration.js"
 import { Resolver } from "../identity/Resolver.js"
 
@@ -76,6 +77,6 @@ const verify = Effect.gen(function*() {
 
 ;(positionals[0] === "verify" ? verify : batch).pipe(
   Effect.provide(Resolver.Default),
-  Effect.provide(Layer.mergeAll(DbLive, NodeContext.layer).pipe(Layer.provideMerge(AppConfigLive))),
+  Effect.provide(Layer.mergeAll(DbLive(migrate), NodeContext.layer).pipe(Layer.provideMerge(AppConfigLive))),
   NodeRuntime.runMain
 )

@@ -1,6 +1,6 @@
 /**
  * The auth middleware of each auth mode (spec §5), enforcing the operation's
- * policy from the contract (`src/api/policies.ts`):
+ * policy from the contract (the `Operations` table of `src/api/policies.ts`):
  *
  * - {@link SessionAuthLive} (required-user, required-admin): a live session cookie
  *   (else 401); on commands (POST/PUT/PATCH/DELETE) `Sec-Fetch-Site` must not be
@@ -19,9 +19,8 @@ import { Effect, Layer, Option, Redacted } from "effect"
 import { Forbidden } from "../../schema/problem.js"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { Auth, type SessionRecord, unauthenticated } from "../../layers/Auth.js"
-import { now } from "../../layers/Clock.js"
 import { cacheControl, type OperationPolicy } from "../api/operation.js"
-import { currentOperation } from "../api/policies.js"
+import { Operations } from "../api/policies.js"
 import { type Principal, PublicAuth, SessionAuth, SessionCookieName } from "../api/security.js"
 
 const commandMethods = new Set(["POST", "PUT", "PATCH", "DELETE"])
@@ -86,15 +85,7 @@ const makeSessionRules = Effect.gen(function*() {
       if (policy.auth === "required-admin" && !s.isAdmin) {
         return yield* new Forbidden({ kind: "admin-required", detail: "This operation needs an administrator." })
       }
-      if (policy.sensitive) {
-        const at = yield* now
-        if (at.getTime() - s.authenticatedAt.getTime() > config.recentAuthSeconds * 1000) {
-          return yield* new Forbidden({
-            kind: "reauthentication-required",
-            detail: `This action needs a sign-in within the last ${Math.round(config.recentAuthSeconds / 60)} minutes; sign in again.`
-          })
-        }
-      }
+      if (policy.sensitive) yield* auth.requireRecentAuthentication(s.authenticatedAt)
       yield* auth.touch(s)
       return {
         _tag: "Session",
@@ -111,11 +102,12 @@ export const SessionAuthLive = Layer.effect(
   SessionAuth,
   Effect.gen(function*() {
     const auth = yield* Auth
+    const operations = yield* Operations
     const sessionRules = yield* makeSessionRules
     return {
       cookieAuth: (token) =>
         Effect.gen(function*() {
-          const { policy } = yield* currentOperation
+          const { policy } = yield* operations.current
           yield* setCacheControl(policy)
           const request = yield* HttpServerRequest.HttpServerRequest
           const session = Redacted.value(token) === "" ? Option.none() : yield* auth.session(token)
@@ -139,11 +131,12 @@ export const PublicAuthLive = Layer.effect(
   PublicAuth,
   Effect.gen(function*() {
     const auth = yield* Auth
+    const operations = yield* Operations
     const sessionRules = yield* makeSessionRules
     return {
       apiKeyAuth: () =>
         Effect.gen(function*() {
-          const { policy } = yield* currentOperation
+          const { policy } = yield* operations.current
           yield* setCacheControl(policy)
           const request = yield* HttpServerRequest.HttpServerRequest
           const cookie = request.cookies[SessionCookieName]

@@ -7,7 +7,7 @@ import { Context, Effect, Layer } from "effect"
 import type { Meta } from "../../schema/envelope.js"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { now } from "../../layers/Clock.js"
-import { currentRequest } from "./RequestContext.js"
+import { currentRequest } from "../../layers/RequestContext.js"
 
 /** The schema version reported in `meta.schemaVersion`. */
 export const SchemaVersion = "1.0.0"

@@ -3,14 +3,22 @@
  *
  * 1. gives the request an id (`X-Request-Id`, `meta.requestId`, problem `requestId`);
  * 2. renders every failure as `application/problem+json` (spec §7, RFC 9457):
- *    problem errors as they are; decode failures, malformed JSON and wrong content
- *    types as 400 with `errors` (JSON pointers); unknown paths as 404; an
- *    unavailable database as 503; any other failure or defect as 500 with nothing
- *    internal on the wire (the cause is logged with the request id).
+*    problem errors as they are; decode failures and malformed JSON as 400 with
+ *    `errors` (JSON pointers, the rule broken, never the value sent); unknown paths as 404; an
+ *    unavailable database as `dependency-unavailable` (see DependencyFailure.ts;
+ *    logged once per outage by OutageLog); any other failure or defect as 500 with
+ *    nothing internal on the wire (the cause is logged with the request id).
  */
-import { HttpApiBuilder, HttpApiError, type HttpApp, HttpServerError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { SqlError } from "@effect/sql/SqlError"
-import { Cause, Effect, Option, type Schema } from "effect"
+import {
+  HttpApiBuilder,
+  HttpApiError,
+  type HttpApp,
+  HttpIncomingMessage,
+  HttpServerError,
+  HttpServerRequest,
+  HttpServerResponse
+} from "@effect/platform"
+import { Cause, Effect, Layer, Option, type Schema } from "effect"
 import * as AST from "effect/SchemaAST"
 import {
   BadRequest,
@@ -19,13 +27,16 @@ import {
   isProblem,
   NotFound,
   type Problem,
-  ServiceUnavailable,
   toDocument,
   withRequest
 } from "../../schema/problem.js"
+import { AppConfig } from "../../layers/AppConfig.js"
 import { Ids } from "../../layers/Ids.js"
-import { operationOf } from "../api/policies.js"
-import { CurrentRequest, type RequestInfo } from "./RequestContext.js"
+import { Operations, type OperationTable } from "../api/policies.js"
+import { admitBody } from "./RequestBody.js"
+import { dependencyProblem, isDependencyFailure, isDependencyProblem } from "./DependencyFailure.js"
+import { OutageLog } from "./OutageLog.js"
+import { CurrentRequest, type RequestInfo } from "../../layers/RequestContext.js"
 
 /** Renders a problem as its HTTP response (`Retry-After` when the problem has one). */
 export const problemResponse = (problem: Problem, request: RequestInfo): HttpServerResponse.HttpServerResponse => {
@@ -48,8 +59,8 @@ const fieldsOf = (schema: Option.Option<Schema.Schema.Any>): ReadonlyArray<Prope
   Option.match(schema, { onNone: () => [], onSome: (s) => AST.getPropertySignatures(s.ast).map((p) => p.name) })
 
 /** Which part of the request a decode issue's first path key belongs to. */
-const locate = (request: HttpServerRequest.HttpServerRequest) => {
-  const endpoint = Option.map(operationOf(request.method, request.url.split("?")[0] ?? ""), (op) => op.endpoint)
+const locate = (request: HttpServerRequest.HttpServerRequest, operations: OperationTable) => {
+  const endpoint = Option.map(operations.find(request.method, request.url.split("?")[0] ?? ""), (op) => op.endpoint)
   const parts: ReadonlyArray<readonly [InvalidParam["in"], ReadonlyArray<PropertyKey>]> = Option.match(endpoint, {
     onNone: () => [],
     onSome: (e) => [
@@ -64,23 +75,44 @@ const locate = (request: HttpServerRequest.HttpServerRequest) => {
       (bodyMethods.has(request.method) ? "body" : "query")
 }
 
-/** The 400 of a schema decode failure, one `errors` entry per issue. */
-const fromDecodeError = (e: HttpApiError.HttpApiDecodeError, request: HttpServerRequest.HttpServerRequest): BadRequest => {
-  const contentType = request.headers["content-type"]
-  const hasBody = bodyMethods.has(request.method)
-  if (hasBody && contentType !== undefined && !contentType.toLowerCase().includes("application/json")) {
-    return new BadRequest({
-      kind: "unsupported-content-type",
-      detail: `Request bodies must be application/json, not ${contentType}.`,
-      errors: [{ in: "header", pointer: "/content-type", detail: "must be application/json" }]
-    })
+/** At most this many `errors` entries in a 400, and this many characters in a pointer or detail. */
+const MaxErrors = 20
+const MaxChars = 200
+
+const clip = (s: string) => (s.length > MaxChars ? s.slice(0, MaxChars) + "…" : s)
+
+/**
+ * The detail of one decode issue. Request schemas state their rule (`rule` in
+ * schema/common.ts); a message of the default formatter (which prints the value
+ * sent) is replaced, so a problem never echoes the input (DESIGN §3).
+ */
+const issueDetail = (issue: HttpApiError.HttpApiDecodeError["issues"][number]): string => {
+  if (issue._tag === "Missing") return "is required"
+  if (issue._tag === "Unexpected") return "is not allowed"
+  return /\bactual\b|Unable to decode|Expected /.test(issue.message) || issue.message.length > MaxChars
+    ? "is not valid"
+    : issue.message
+}
+
+/** The 400 of a schema decode failure: one `errors` entry per field (at most {@link MaxErrors}). */
+const fromDecodeError = (
+  e: HttpApiError.HttpApiDecodeError,
+  request: HttpServerRequest.HttpServerRequest,
+  operations: OperationTable
+): BadRequest => {
+  const where = locate(request, operations)
+  const errors: Array<InvalidParam> = []
+  for (const issue of e.issues) {
+    const entry: InvalidParam = {
+      in: where(issue.path[0]),
+      pointer: clip(issue.path.length === 0 ? "" : "/" + issue.path.map(escapePointer).join("/")),
+      detail: issueDetail(issue)
+    }
+    // a union reports each member's failure at the same pointer: keep the first
+    if (errors.some((x) => x.in === entry.in && x.pointer === entry.pointer)) continue
+    errors.push(entry)
+    if (errors.length === MaxErrors) break
   }
-  const where = locate(request)
-  const errors: Array<InvalidParam> = e.issues.map((issue) => ({
-    in: where(issue.path[0]),
-    pointer: issue.path.length === 0 ? "" : "/" + issue.path.map(escapePointer).join("/"),
-    detail: issue.message
-  }))
   const missingKey = errors.some((x) => x.in === "header" && x.pointer === "/idempotency-key")
   return new BadRequest({
     kind: missingKey ? "idempotency-key-required" : "invalid-request",
@@ -91,19 +123,15 @@ const fromDecodeError = (e: HttpApiError.HttpApiDecodeError, request: HttpServer
   })
 }
 
-const isConnectionFailure = (e: SqlError) => {
-  const code = (e.cause as { code?: unknown } | undefined)?.code
-  return typeof code === "string" && (/^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|57P0[1-3])$/.test(code) || code.startsWith("08"))
-}
-
 /** Maps any failure of a route to the problem it is answered with. */
 const toProblem = (
   cause: Cause.Cause<unknown>,
-  request: HttpServerRequest.HttpServerRequest
+  request: HttpServerRequest.HttpServerRequest,
+  operations: OperationTable
 ): { readonly problem: Problem; readonly unexpected: boolean } => {
   const error = Option.getOrElse(Cause.failureOption(cause), () => Cause.squash(cause))
   if (isProblem(error)) return { problem: error, unexpected: false }
-  if (error instanceof HttpApiError.HttpApiDecodeError) return { problem: fromDecodeError(error, request), unexpected: false }
+  if (error instanceof HttpApiError.HttpApiDecodeError) return { problem: fromDecodeError(error, request, operations), unexpected: false }
   if (HttpServerError.isServerError(error)) {
     if (error._tag === "RouteNotFound") {
       return {
@@ -122,24 +150,33 @@ const toProblem = (
       }
     }
   }
-  if (error instanceof SqlError && isConnectionFailure(error)) {
-    return { problem: new ServiceUnavailable({ detail: "The database is unavailable; retry later.", retryAfter: 5 }), unexpected: true }
+  if (isDependencyFailure(error)) {
+    return { problem: dependencyProblem(operations.find(request.method, request.url.split("?")[0] ?? "")), unexpected: false }
   }
   return { problem: new InternalServerError({ detail: "An unexpected error occurred; quote the requestId when reporting it." }), unexpected: true }
 }
 
-/** The request middleware, as an HttpApi-level middleware layer. Requires `Ids`. */
+/**
+ * The request middleware, as an HttpApi-level middleware layer: admits the body
+ * (media type, size, nesting: see RequestBody.ts) before the handler reads it.
+ * Requires `Ids`, `Operations` and `AppConfig` (`maxBodyBytes`).
+ */
 export const RequestMiddlewareLive = HttpApiBuilder.middleware(
-  Effect.map(Ids, (ids) => (app: HttpApp.Default) =>
+  Effect.map(Effect.all([Ids, Operations, AppConfig, OutageLog]), ([ids, operations, config, outage]) => (app: HttpApp.Default) =>
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const info: RequestInfo = { requestId: yield* ids.next, instance: request.url.split("?")[0] ?? "/" }
-      const response = yield* app.pipe(
+      const admitted = bodyMethods.has(request.method) ? admitBody(request, config.maxBodyBytes) : Effect.void
+      const response = yield* Effect.zipRight(admitted, app).pipe(
+        HttpIncomingMessage.withMaxBodySize(Option.some(config.maxBodyBytes)),
+        Effect.tap(() => outage.success),
         Effect.catchAllCause((cause) => {
           if (Cause.isInterruptedOnly(cause)) return Effect.interrupt
-          const { problem, unexpected } = toProblem(cause, request)
+          const { problem, unexpected } = toProblem(cause, request, operations)
           return (unexpected
             ? Effect.logError("request failed", cause).pipe(Effect.annotateLogs({ requestId: info.requestId }))
+            : isDependencyProblem(problem)
+            ? outage.failure(cause)
             : Effect.void).pipe(Effect.as(problemResponse(problem, info)))
         }),
         Effect.locally(CurrentRequest, info)
@@ -147,4 +184,4 @@ export const RequestMiddlewareLive = HttpApiBuilder.middleware(
       return HttpServerResponse.setHeader(response, "x-request-id", info.requestId)
     })
   )
-)
+).pipe(Layer.provide(OutageLog.Default))

@@ -1,12 +1,12 @@
 /** HTTP handlers of the Workspaces area. */
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { Api } from "../api/Api.js"
 import { currentSession } from "../api/security.js"
 import { Envelope } from "../http/Envelope.js"
 import { Workspaces } from "./Workspaces.js"
+import { group } from "../http/group.js"
 
-export const WorkspacesHttpLive = HttpApiBuilder.group(Api, "Workspaces", (handlers) =>
+export const WorkspacesHttpLive = group(Api, "Workspaces", (handlers) =>
   Effect.gen(function*() {
     const workspaces = yield* Workspaces
     const envelope = yield* Envelope

@@ -395,5 +395,11 @@ layer(recentAuthServer.layer)("Accounts_RevokeSession needs a recent authenticat
       expect(revoked.status, revoked.text).toBe(200)
       expect(revoked.body.data).toEqual({ revoked: 1 })
       yield* expectLive(b, false)
+
+      // signing out (revoking the current session) never needs a recent sign-in: a's is 16 minutes old
+      const signOut = yield* call("DELETE", sessionPath(a.sessionId), { session: a })
+      expect(signOut.status, signOut.text).toBe(200)
+      expect(signOut.body.data).toEqual({ revoked: 1 })
+      yield* expectLive(a, false)
     }))
 })

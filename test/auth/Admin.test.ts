@@ -9,7 +9,6 @@ import { Effect, Layer, Schema } from "effect"
 import { Data } from "../../schema/envelope.js"
 import { DemoAccounts, DemoApiKeys } from "../../src/db/demo.js"
 import { operation } from "../../src/api/operation.js"
-import { registerOperations } from "../../src/api/policies.js"
 import { currentSession } from "../../src/api/security.js"
 import { Envelope } from "../../src/http/Envelope.js"
 import { call, expectMeta, expectProblem } from "../support/http.js"
@@ -39,7 +38,6 @@ class AdminTestGroup extends HttpApiGroup.make("AdminTest")
 
 class AdminTestApi extends HttpApi.make("AdminTestApi").add(AdminTestGroup) {}
 
-registerOperations(AdminTestApi)
 
 const AdminTestGroupLive = HttpApiBuilder.group(AdminTestApi, "AdminTest", (handlers) =>
   Effect.gen(function*() {
@@ -49,6 +47,7 @@ const AdminTestGroupLive = HttpApiBuilder.group(AdminTestApi, "AdminTest", (hand
   }))
 
 const { clock, layer: TestLayer, sessionOf } = serveTestApi(
+  AdminTestApi,
   HttpApiBuilder.api(AdminTestApi).pipe(Layer.provide(AdminTestGroupLive))
 )
 

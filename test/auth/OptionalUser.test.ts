@@ -9,7 +9,6 @@ import { Data } from "../../schema/envelope.js"
 import { IdempotencyKeyOptional } from "../../schema/idempotency.js"
 import { DemoAccounts, DemoApiKeys } from "../../src/db/demo.js"
 import { operation } from "../../src/api/operation.js"
-import { registerOperations } from "../../src/api/policies.js"
 import { CurrentPrincipal } from "../../src/api/security.js"
 import { Envelope } from "../../src/http/Envelope.js"
 import { call, expectProblem } from "../support/http.js"
@@ -33,7 +32,6 @@ class OptionalTestGroup extends HttpApiGroup.make("OptionalTest")
 {}
 
 class OptionalTestApi extends HttpApi.make("OptionalTestApi").add(OptionalTestGroup) {}
-registerOperations(OptionalTestApi)
 
 const OptionalTestGroupLive = HttpApiBuilder.group(OptionalTestApi, "OptionalTest", (handlers) =>
   Effect.gen(function*() {
@@ -46,7 +44,7 @@ const OptionalTestGroupLive = HttpApiBuilder.group(OptionalTestApi, "OptionalTes
         })))
   }))
 
-const server = serveTestApi(HttpApiBuilder.api(OptionalTestApi).pipe(Layer.provide(OptionalTestGroupLive)))
+const server = serveTestApi(OptionalTestApi, HttpApiBuilder.api(OptionalTestApi).pipe(Layer.provide(OptionalTestGroupLive)))
 const path = "/api/v1/test-optional/ingest"
 
 layer(server.layer)("optional-user operations", (it) => {

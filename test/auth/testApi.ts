@@ -11,6 +11,7 @@ import { Auth, AuthLive } from "../../layers/Auth.js"
 import { ClockManual, makeManualClock } from "../../layers/Clock.js"
 import { IdsSequence } from "../../layers/Ids.js"
 import { DemoAccounts, type DemoAccountName } from "../../src/db/demo.js"
+import { OperationsLive } from "../../src/api/policies.js"
 import { PublicAuthLive, SessionAuthLive } from "../../src/http/AuthMiddleware.js"
 import { EnvelopeLive } from "../../src/http/Envelope.js"
 import { RequestMiddlewareLive } from "../../src/http/RequestMiddleware.js"
@@ -18,13 +19,14 @@ import { testConfig } from "../support/config.js"
 import type { Session } from "../support/http.js"
 import { TestDb, TestEpoch } from "../support/TestServer.js"
 
-/** A server for `api` (built by `HttpApiBuilder.api(...)` with its groups provided). */
-export const serveTestApi = <E, R>(apiLive: Layer.Layer<HttpApi.Api, E, R>) => {
+/** A server for `api`: `apiLive` is `HttpApiBuilder.api(api)` with its groups provided. */
+export const serveTestApi = <E, R>(api: HttpApi.HttpApi.Any, apiLive: Layer.Layer<HttpApi.Api, E, R>) => {
   const clock = makeManualClock(TestEpoch)
   const layer = HttpApiBuilder.serve().pipe(
     Layer.provide(apiLive),
     Layer.provide(RequestMiddlewareLive),
     Layer.provide([SessionAuthLive, PublicAuthLive, EnvelopeLive]),
+    Layer.provide(OperationsLive(api)),
     Layer.provideMerge(AuthLive),
     Layer.provideMerge(NodeHttpServer.layerTest),
     Layer.provideMerge(TestDb),

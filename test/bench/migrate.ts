@@ -17,6 +17,7 @@ import { once } from "node:events"
 import Pg from "pg"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { DbServer } from "../../layers/Db.js"
+import { migrate } from "../../src/db/migrate.js"
 import { migrateLegacyIdentities } from "../../src/identity/LegacyMigration.js"
 import { Resolver } from "../../src/identity/Resolver.js"
 import { testConfig } from "../support/config.js"
@@ -26,7 +27,7 @@ const AGENTS = 100_000
 
 const layerFor = (url: string) =>
   Resolver.Default.pipe(
-    Layer.provideMerge(DbServer(Redacted.make(url))),
+    Layer.provideMerge(DbServer(Redacted.make(url), migrate)),
     Layer.provideMerge(Layer.succeed(AppConfig, testConfig())),
     Layer.merge(NodeContext.layer),
     Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
@@ -69,7 +70,7 @@ const prepare = (url: string) =>
              'EVM', 'REGISTRY_TOKEN', 'base', '${REGISTRY}', g::text, 'evm:base:${REGISTRY}:' || g, 'REGISTRY_BOUND', '2026-01-01'
         FROM generate_series(1000, ${AGENTS}, 1000) g;
       ANALYZE agents; ANALYZE agent_identities;`)
-  }).pipe(Effect.provide(DbServer(Redacted.make(url))), Effect.scoped, Effect.orDie)
+  }).pipe(Effect.provide(DbServer(Redacted.make(url), migrate)), Effect.scoped, Effect.orDie)
 
 /** Writes `lines` input lines (deterministic mix) to a file. */
 const writeInput = async (path: string, lines: number) => {

@@ -12,6 +12,7 @@ import { AuthLive } from "../../layers/Auth.js"
 import { DbEmbedded, DbServer } from "../../layers/Db.js"
 import { IdsLive } from "../../layers/Ids.js"
 import { DemoAccounts, DemoOffers } from "../../src/db/demo.js"
+import { migrate } from "../../src/db/migrate.js"
 import { seedDemoData } from "../../src/db/seed.js"
 import { HttpLive } from "../../src/server.js"
 import { testConfig } from "../support/config.js"
@@ -21,7 +22,7 @@ const base = `http://127.0.0.1:${port}`
 
 // DATABASE_URL (an empty database) benchmarks PostgreSQL; unset, an in-memory embedded database
 const url = process.env["DATABASE_URL"]
-const Db = url ? DbServer(Redacted.make(url)) : DbEmbedded({ dataDir: "memory://" })
+const Db = url ? DbServer(Redacted.make(url), migrate) : DbEmbedded({ dataDir: "memory://" }, migrate)
 const Infra = Layer.mergeAll(Db, IdsLive, Layer.succeed(AppConfig, testConfig({ port })))
 const Seeded = Layer.effectDiscard(seedDemoData.pipe(Effect.provide(AuthLive)))
 const Server = HttpLive.pipe(

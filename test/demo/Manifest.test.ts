@@ -6,12 +6,13 @@ import { HttpApi } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { Api } from "../../src/api/Api.js"
-import { operations } from "../../src/api/policies.js"
+import { operationTable } from "../../src/api/policies.js"
 import { demoManifest, type ManifestOperation } from "../../src/db/manifest.js"
 import { call, type CallOptions, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
 
 const server = makeTestServer()
+const operations = operationTable(Api).byRoute
 
 const request = (operationId: string, op: ManifestOperation) =>
   Effect.gen(function*() {

@@ -2,14 +2,13 @@
  * Services_PublishServiceOffer (spec §2.5, §4.1, §4.3, §7):
  * POST /api/v1/offers/{offerId}/publish with body {version}.
  */
-import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { DemoAssets, DemoNetworks, DemoOffers, DemoServices } from "../../src/db/demo.js"
 import { expectMeta, expectProblem, type Reply, signIn } from "../support/http.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
-import { type DemoOfferName, publish, publishPath, readOffer } from "./support.js"
+import { countIdempotencyRecords, type DemoOfferName, publish, publishPath, readOffer, restoreOffers } from "./support.js"
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 const dateTimePattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/
@@ -96,6 +95,7 @@ const successServer = makeTestServer()
 layer(successServer.layer)("Services_PublishServiceOffer: success", (it) => {
   it.effect("publishes a DRAFT offer: PUBLISHED, version 2, publishedAt = the clock, full offer with prices and terms", () =>
     Effect.gen(function*() {
+      yield* restoreOffers
       const owner = yield* signIn("owner")
       const before = yield* readOffer("starter")
       expect(before).toMatchObject({ state: "DRAFT", version: 1, publishedAt: null })
@@ -117,6 +117,7 @@ layer(successServer.layer)("Services_PublishServiceOffer: success", (it) => {
 
   it.effect("publishes a REVIEW offer at version 2 (→ version 3)", () =>
     Effect.gen(function*() {
+      yield* restoreOffers
       const owner = yield* signIn("owner")
       const reply = yield* publish("review", { session: owner, body: { version: 2 } })
       expectPublishedOffer(reply, "review", 3)
@@ -126,6 +127,7 @@ layer(successServer.layer)("Services_PublishServiceOffer: success", (it) => {
 
   it.effect("publishes a PAUSED offer at version 4 (→ version 5)", () =>
     Effect.gen(function*() {
+      yield* restoreOffers
       const owner = yield* signIn("owner")
       const reply = yield* publish("paused", { session: owner, body: { version: 4 } })
       expectPublishedOffer(reply, "paused", 5)
@@ -135,6 +137,7 @@ layer(successServer.layer)("Services_PublishServiceOffer: success", (it) => {
 
   it.effect("an EDITOR member can publish", () =>
     Effect.gen(function*() {
+      yield* restoreOffers
       const member = yield* signIn("member")
       const reply = yield* publish("spare", { session: member, body: { version: 1 } })
       expectPublishedOffer(reply, "spare", 2)
@@ -143,19 +146,21 @@ layer(successServer.layer)("Services_PublishServiceOffer: success", (it) => {
 
   it.effect("accepts an upper-case offer id and Idempotency-Key (uuid input is case-insensitive)", () =>
     Effect.gen(function*() {
+      yield* restoreOffers
       const owner = yield* signIn("owner")
-      // the starter offer is PUBLISHED at version 2 by now: the refusal proves the upper-case id resolved
       const reply = yield* publish(DemoOffers.starter.id.toUpperCase(), {
         session: owner,
-        body: { version: 2 },
+        body: { version: 1 },
         idempotencyKey: randomUUID().toUpperCase()
       })
-      expectProblem(reply, 409, "invalid-state")
+      expectPublishedOffer(reply, "starter", 2)
     }))
 
   it.effect("publishing an already published offer at its new version is an invalid-state conflict", () =>
     Effect.gen(function*() {
+      yield* restoreOffers
       const owner = yield* signIn("owner")
+      expectPublishedOffer(yield* publish("review", { session: owner, body: { version: 2 } }), "review", 3)
       const reply = yield* publish("review", { session: owner, body: { version: 3 } })
       expectProblem(reply, 409, "invalid-state")
       const again = yield* publish("review", { session: owner, body: { version: 2 } })
@@ -170,6 +175,7 @@ const refusalServer = makeTestServer()
 layer(refusalServer.layer)("Services_PublishServiceOffer: refusals", (it) => {
   it.effect("409 version-conflict for a stale version; the detail names the current version", () =>
     Effect.gen(function*() {
+      yield* restoreOffers
       const owner = yield* signIn("owner")
       const stale = yield* publish("review", { session: owner, body: { version: 1 } })
       expectProblem(stale, 409, "version-conflict")
@@ -189,6 +195,7 @@ layer(refusalServer.layer)("Services_PublishServiceOffer: refusals", (it) => {
 
   it.effect("409 invalid-state for the PUBLISHED offer at its current version", () =>
     Effect.gen(function*() {
+      yield* restoreOffers
       const owner = yield* signIn("owner")
       const before = yield* readOffer("published")
       const reply = yield* publish("published", { session: owner, body: { version: 3 } })
@@ -199,6 +206,7 @@ layer(refusalServer.layer)("Services_PublishServiceOffer: refusals", (it) => {
 
   it.effect("409 offer-incomplete for an offer without a current price", () =>
     Effect.gen(function*() {
+      yield* restoreOffers
       const owner = yield* signIn("owner")
       const reply = yield* publish("unpriced", { session: owner, body: { version: 1 } })
       expectProblem(reply, 409, "offer-incomplete")
@@ -208,6 +216,7 @@ layer(refusalServer.layer)("Services_PublishServiceOffer: refusals", (it) => {
 
   it.effect("404 for an offer in another workspace and for an unknown id, with the same kind", () =>
     Effect.gen(function*() {
+      yield* restoreOffers
       const owner = yield* signIn("owner")
       const foreign = yield* publish("foreign", { session: owner, body: { version: 1 } })
       expectProblem(foreign, 404)
@@ -221,6 +230,7 @@ layer(refusalServer.layer)("Services_PublishServiceOffer: refusals", (it) => {
 
   it.effect("the outsider cannot publish Acme's offers (404) but can publish its own", () =>
     Effect.gen(function*() {
+      yield* restoreOffers
       const outsider = yield* signIn("outsider")
       const acme = yield* publish("spare", { session: outsider, body: { version: 1 } })
       expectProblem(acme, 404)
@@ -231,6 +241,7 @@ layer(refusalServer.layer)("Services_PublishServiceOffer: refusals", (it) => {
 
   it.effect("403 role-required for a VIEWER of the offer's workspace", () =>
     Effect.gen(function*() {
+      yield* restoreOffers
       const admin = yield* signIn("admin")
       const reply = yield* publish("spare", { session: admin, body: { version: 1 } })
       expectProblem(reply, 403, "role-required")
@@ -242,6 +253,7 @@ layer(refusalServer.layer)("Services_PublishServiceOffer: refusals", (it) => {
 
   it.effect("401 without a session", () =>
     Effect.gen(function*() {
+      yield* restoreOffers
       const reply = yield* publish("spare", { body: { version: 1 } })
       expectProblem(reply, 401, "unauthenticated")
       const badCookie = yield* publish("spare", {
@@ -254,6 +266,7 @@ layer(refusalServer.layer)("Services_PublishServiceOffer: refusals", (it) => {
 
   it.effect("403 csrf-token-invalid without (or with a wrong) X-CSRF-Token", () =>
     Effect.gen(function*() {
+      yield* restoreOffers
       const owner = yield* signIn("owner")
       const missing = yield* publish("spare", { session: owner, csrf: null, body: { version: 1 } })
       expectProblem(missing, 403, "csrf-token-invalid")
@@ -279,6 +292,7 @@ const expectInvalid = (reply: Reply, pointer: string, where: "body" | "path" | "
 layer(validationServer.layer)("Services_PublishServiceOffer: input validation", (it) => {
   it.effect("rejects an unknown body key (/extra)", () =>
     Effect.gen(function*() {
+      yield* restoreOffers
       const owner = yield* signIn("owner")
       const reply = yield* publish("starter", { session: owner, body: { version: 1, extra: true } })
       expectInvalid(reply, "/extra", "body")
@@ -287,6 +301,7 @@ layer(validationServer.layer)("Services_PublishServiceOffer: input validation", 
 
   it.effect("rejects a missing version", () =>
     Effect.gen(function*() {
+      yield* restoreOffers
       const owner = yield* signIn("owner")
       const reply = yield* publish("starter", { session: owner, body: {} })
       expectInvalid(reply, "/version", "body")
@@ -295,6 +310,7 @@ layer(validationServer.layer)("Services_PublishServiceOffer: input validation", 
 
   it.effect("rejects version 0, \"1\" (string), 1.5, -1, null and 2^53", () =>
     Effect.gen(function*() {
+      yield* restoreOffers
       const owner = yield* signIn("owner")
       for (const version of [0, "1", 1.5, -1, null]) {
         const reply = yield* publish("starter", { session: owner, body: { version } })
@@ -308,6 +324,7 @@ layer(validationServer.layer)("Services_PublishServiceOffer: input validation", 
 
   it.effect("rejects a body that is not an object", () =>
     Effect.gen(function*() {
+      yield* restoreOffers
       const owner = yield* signIn("owner")
       for (const raw of ["[1]", "1", "null"]) {
         const reply = yield* publish("starter", { session: owner, raw })
@@ -318,6 +335,7 @@ layer(validationServer.layer)("Services_PublishServiceOffer: input validation", 
 
   it.effect("rejects a non-uuid offerId in the path (400, pointer /offerId)", () =>
     Effect.gen(function*() {
+      yield* restoreOffers
       const owner = yield* signIn("owner")
       const reply = yield* publish("not-a-uuid", { session: owner, body: { version: 1 } })
       expectInvalid(reply, "/offerId", "path")
@@ -329,6 +347,7 @@ layer(validationServer.layer)("Services_PublishServiceOffer: input validation", 
 
   it.effect("400 malformed-body for invalid JSON", () =>
     Effect.gen(function*() {
+      yield* restoreOffers
       const owner = yield* signIn("owner")
       const reply = yield* publish("starter", { session: owner, raw: "{" })
       expectProblem(reply, 400, "malformed-body")
@@ -338,6 +357,7 @@ layer(validationServer.layer)("Services_PublishServiceOffer: input validation", 
 
   it.effect("400 unsupported-content-type for a text/plain body", () =>
     Effect.gen(function*() {
+      yield* restoreOffers
       const owner = yield* signIn("owner")
       const reply = yield* publish("starter", { session: owner, raw: `{"version":1}`, contentType: "text/plain" })
       expectProblem(reply, 400, "unsupported-content-type")
@@ -347,6 +367,7 @@ layer(validationServer.layer)("Services_PublishServiceOffer: input validation", 
 
   it.effect("400 idempotency-key-required without an Idempotency-Key", () =>
     Effect.gen(function*() {
+      yield* restoreOffers
       const owner = yield* signIn("owner")
       const reply = yield* publish("starter", { session: owner, idempotencyKey: null, body: { version: 1 } })
       expectInvalid(reply, "/idempotency-key", "header", "idempotency-key-required")
@@ -355,6 +376,7 @@ layer(validationServer.layer)("Services_PublishServiceOffer: input validation", 
 
   it.effect("400 for an Idempotency-Key that is not a uuid", () =>
     Effect.gen(function*() {
+      yield* restoreOffers
       const owner = yield* signIn("owner")
       for (const key of ["not-a-uuid", "", "12345"]) {
         const reply = yield* publish("starter", { session: owner, idempotencyKey: key, body: { version: 1 } })
@@ -365,13 +387,22 @@ layer(validationServer.layer)("Services_PublishServiceOffer: input validation", 
       yield* expectUnchanged("starter")
     }))
 
-  it.effect("nothing was stored by the rejected requests; a valid request then publishes", () =>
+  it.effect("rejected requests store nothing; a valid request then publishes", () =>
     Effect.gen(function*() {
-      yield* expectUnchanged("starter")
-      const sql = yield* SqlClient.SqlClient
-      const records = yield* Effect.orDie(sql<{ n: number }>`SELECT count(*)::int AS n FROM idempotency_records`)
-      expect(records[0]!.n).toBe(0)
+      yield* restoreOffers
       const owner = yield* signIn("owner")
+      const rejected = [
+        { body: { version: 1, extra: true } },
+        { body: { version: 0 } },
+        { raw: "{" },
+        { raw: `{"version":1}`, contentType: "text/plain" }
+      ]
+      for (const options of rejected) {
+        const key = randomUUID()
+        expectProblem(yield* publish("starter", { session: owner, idempotencyKey: key, ...options }), 400)
+        expect(yield* countIdempotencyRecords(key)).toBe(0)
+      }
+      yield* expectUnchanged("starter")
       const reply = yield* publish("starter", { session: owner, body: { version: 1 } })
       expectPublishedOffer(reply, "starter", 2)
     }))

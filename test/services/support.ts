@@ -38,6 +38,19 @@ export const readOffer = (offer: DemoOfferName) =>
     return rows[0]!
   }).pipe(Effect.orDie)
 
+/**
+ * Puts every demo offer that is not published in the demo data back to its demo
+ * state and version, so that each test starts from the demo data whatever ran before.
+ */
+export const restoreOffers = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  for (const offer of Object.values(DemoOffers)) {
+    if (offer.state === "PUBLISHED") continue
+    yield* sql`UPDATE service_offers SET state = ${offer.state}, version = ${offer.version}, published_at = NULL
+      WHERE id = ${offer.id}`
+  }
+}).pipe(Effect.orDie)
+
 /** Number of stored idempotency records for a key. */
 export const countIdempotencyRecords = (key: string) =>
   Effect.gen(function*() {

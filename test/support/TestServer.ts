@@ -14,16 +14,15 @@ import { AppConfig, type AppConfigShape } from "../../layers/AppConfig.js"
 import { ClockManual, makeManualClock, type ManualClock } from "../../layers/Clock.js"
 import { DbEmbedded, DbServer } from "../../layers/Db.js"
 import { IdsSequence } from "../../layers/Ids.js"
+import { migrate } from "../../src/db/migrate.js"
 import { HttpLive } from "../../src/server.js"
 import { testConfig } from "./config.js"
 
 /** When the test clock starts: after the demo data, before its sessions would expire. */
 export const TestEpoch = new Date("2026-06-01T00:00:00.000Z")
 
-/** A private copy of the seeded database for one test file. */
-export const TestDb = Layer.unwrapEffect(Effect.gen(function*() {
-  const dump = inject("templateDump")
-  if (dump !== "") return DbEmbedded({ dataDir: "memory://", loadDataDir: new Blob([readFileSync(dump)]) })
+/** PostgreSQL run: the URL of a new clone of the seeded template database. */
+export const cloneTemplate = Effect.gen(function*() {
   const template = inject("templateDatabase")
   const url = process.env["DATABASE_URL"]!
   const name = `${template}_c_${randomBytes(6).toString("hex")}`
@@ -38,13 +37,22 @@ export const TestDb = Layer.unwrapEffect(Effect.gen(function*() {
   })
   const cloneUrl = new URL(url)
   cloneUrl.pathname = `/${name}`
-  return DbServer(Redacted.make(cloneUrl.toString()))
+  return cloneUrl.toString()
+})
+
+/** A private copy of the seeded database for one test file. */
+export const TestDb = Layer.unwrapEffect(Effect.gen(function*() {
+  const dump = inject("templateDump")
+  if (dump !== "") return DbEmbedded({ dataDir: "memory://", loadDataDir: new Blob([readFileSync(dump)]) }, migrate)
+  return DbServer(Redacted.make(yield* cloneTemplate), migrate)
 }))
 
 /** Everything a test server needs, with its clock exposed for time travel. */
 export const makeTestServer = (overrides: Partial<AppConfigShape> = {}): {
   readonly layer: Layer.Layer<
-    import("@effect/platform").HttpClient.HttpClient | import("@effect/sql").SqlClient.SqlClient,
+    | import("@effect/platform").HttpClient.HttpClient
+    | import("@effect/platform").HttpServer.HttpServer
+    | import("@effect/sql").SqlClient.SqlClient,
     unknown
   >
   readonly clock: ManualClock

@@ -1,7 +1,7 @@
 /** The configuration every test runs with (fixed secrets; no environment read). */
 import { Layer, Option, Redacted } from "effect"
 import { hkdfSync } from "node:crypto"
-import { AppConfig, type AppConfigShape } from "../../layers/AppConfig.js"
+import { AppConfig, type AppConfigShape, DefaultDbLimits } from "../../layers/AppConfig.js"
 
 const secret = "test-secret-test-secret-test-secret-0123"
 const key = (purpose: string) => Redacted.make(Buffer.from(hkdfSync("sha256", secret, "agent-directory", purpose, 32)))
@@ -19,8 +19,10 @@ export const testConfig = (overrides: Partial<AppConfigShape> = {}): AppConfigSh
   recentAuthSeconds: 15 * 60,
   buildVersion: "test",
   publicBaseUrl: "https://directory.test",
+  maxBodyBytes: 1_048_576,
   keys: { apiKeyVerifier: key("api-key-verifier"), cursor: key("cursor") },
   insecureDevelopmentSecret: false,
+  db: DefaultDbLimits,
   ...overrides
 })
 

@@ -14,6 +14,7 @@ import type { TestProject } from "vitest/node"
 import { DbEmbedded, DbServer } from "../../layers/Db.js"
 import { AuthLive } from "../../layers/Auth.js"
 import { IdsSequence } from "../../layers/Ids.js"
+import { migrate } from "../../src/db/migrate.js"
 import { seedDemoData } from "../../src/db/seed.js"
 import { TestConfigLayer } from "./config.js"
 
@@ -45,7 +46,7 @@ export default async function setup(project: TestProject) {
         await db.waitReady
         return db
       })
-      yield* Effect.promise(() => seed(DbEmbedded({ dataDir: "memory://", pglite })))
+      yield* Effect.promise(() => seed(DbEmbedded({ dataDir: "memory://", pglite }, migrate)))
       const dump = yield* Effect.promise(() => pglite.dumpDataDir("gzip"))
       writeFileSync(path, Buffer.from(yield* Effect.promise(() => dump.arrayBuffer())))
       yield* Effect.promise(() => pglite.close())
@@ -61,7 +62,7 @@ export default async function setup(project: TestProject) {
   await admin.query(`CREATE DATABASE ${name}`)
   const templateUrl = new URL(url)
   templateUrl.pathname = `/${name}`
-  await seed(DbServer(Redacted.make(templateUrl.toString())))
+  await seed(DbServer(Redacted.make(templateUrl.toString()), migrate))
   project.provide("templateDump", "")
   project.provide("templateDatabase", name)
   return async () => {

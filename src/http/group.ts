@@ -1,0 +1,196 @@
+/**
+ * `group`: the one way to implement a group of operations (use it instead of
+ * `HttpApiBuilder.group`, with the same arguments). Every handler added with
+ * `handlers.handle(...)` is wrapped from its endpoint's contract, so no handler can
+ * forget the rules below and none repeats them:
+ *
+ * - Idempotency policy (spec §4.1), read from the endpoint's headers schema:
+ *   `IdempotencyKeyRequired` → required (a request without the key never reaches the
+ *   handler: 400 `idempotency-key-required`), `IdempotencyKeyOptional` → optional, no
+ *   `idempotency-key` header → none. With a key, the call runs through
+ *   `layers/Idempotency.ts`: scope = principal + operationId + key, fingerprint =
+ *   method, path and the decoded `path`, `urlParams` and `payload` (never assembled by
+ *   a handler); replays, 409 `idempotency-key-reuse` and 409
+ *   `idempotency-request-in-flight` (with `Retry-After`) come from there.
+ * - One transaction: a command (any method but GET/HEAD) runs in one
+ *   `sql.withTransaction`, together with its idempotency record. Services may open
+ *   nested transactions (savepoints) freely. A typed failure rolls the command's
+ *   writes back (a write that must survive a refusal, such as an attempt counter,
+ *   does not belong in the handler's effect). SQL failures are defects (rendered by
+ *   the request middleware as 503/500).
+ *
+ * The pattern every endpoint copies:
+ *
+ * ```ts
+ * export const ServicesHttpLive = group(Api, "Services", (handlers) =>
+ *   Effect.gen(function*() {
+ *     const services = yield* Services
+ *     const envelope = yield* Envelope
+ *     return handlers.handle("publishServiceOffer", ({ path, payload }) =>
+ *       Effect.flatMap(currentSession, (s) => services.publish({ ... }).pipe(Effect.flatMap(envelope.data))))
+ *   }))
+ * ```
+ *
+ * `handleRaw` (the handler reads the body itself) is refused on operations with an
+ * idempotency policy: the fingerprint needs the decoded payload.
+ */
+import {
+  type HttpApi,
+  HttpApiBuilder,
+  type HttpApiEndpoint,
+  type HttpApiGroup,
+  HttpApiSchema,
+  type HttpServerRequest
+} from "@effect/platform"
+import { SqlClient } from "@effect/sql"
+import { SqlError } from "@effect/sql/SqlError"
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import * as AST from "effect/SchemaAST"
+import { Idempotency, IdempotencyConflict } from "../../layers/Idempotency.js"
+import { currentRequest } from "../../layers/RequestContext.js"
+import { Policy } from "../api/operation.js"
+import { CurrentPrincipal, type Principal } from "../api/security.js"
+import { problemResponse } from "./RequestMiddleware.js"
+
+/** An operation's Idempotency-Key policy (spec §4.1). */
+export type IdempotencyPolicy = "required" | "optional" | "none"
+
+/** The Idempotency-Key policy an endpoint's headers schema declares. */
+export const idempotencyPolicyOf = (
+  endpoint: { readonly headersSchema: Option.Option<{ readonly ast: AST.AST }> }
+): IdempotencyPolicy =>
+  Option.match(endpoint.headersSchema, {
+    onNone: () => "none",
+    onSome: (schema) => {
+      const header = AST.getPropertySignatures(schema.ast).find((p) => p.name === "idempotency-key")
+      return header === undefined ? "none" : header.isOptional ? "optional" : "required"
+    }
+  })
+
+/** The idempotency scope of a principal: keys of different principals never meet. */
+export const principalScope = (p: Principal): string =>
+  p._tag === "Session" ? `account:${p.accountId}` : p._tag === "ApiKey" ? `api-key:${p.apiKeyId}` : "anonymous"
+
+/** What `HttpApiBuilder` hands a handler: the raw request and the decoded parts. */
+interface DecodedRequest {
+  readonly request: HttpServerRequest.HttpServerRequest
+  readonly path?: unknown
+  readonly urlParams?: unknown
+  readonly payload?: unknown
+  readonly headers?: { readonly "idempotency-key"?: string | undefined }
+}
+
+type Handler<E, R> = (request: DecodedRequest) => Effect.Effect<unknown, E, R>
+
+const readMethods = new Set(["GET", "HEAD"])
+
+const isSqlError = (e: unknown): e is SqlError => e instanceof SqlError
+
+/** Wraps one endpoint's handler with its idempotency policy and the one transaction. */
+const makeWrap = (sql: SqlClient.SqlClient, idempotency: Idempotency["Type"]) =>
+<E, R>(endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps, handler: Handler<E, R>): Handler<E, R> => {
+  const policy = idempotencyPolicyOf(endpoint)
+  if (readMethods.has(endpoint.method) && policy === "none") return handler
+  const operationId = Option.match(Context.getOption(endpoint.annotations, Policy), {
+    onNone: () => `${endpoint.method} ${endpoint.path}`,
+    onSome: (p) => p.operationId
+  })
+  const successStatus = HttpApiSchema.getStatusSuccess(endpoint.successSchema)
+  // contract schemas need no context: the endpoint type only erases it
+  const encodeSuccess = Schema.encodeUnknown(endpoint.successSchema as Schema.Schema<unknown, unknown>)
+  return (request) => {
+    const key = request.headers?.["idempotency-key"]
+    // the idempotency layer's transaction is the outermost one: it commits a stored 4xx before failing with it
+    const run = policy === "none" || key === undefined ? sql.withTransaction(handler(request)) : Effect.gen(function*() {
+      const principal = yield* Effect.serviceOption(CurrentPrincipal)
+      return yield* idempotency.run({
+        operationId,
+        principal: Option.match(principal, { onNone: () => "anonymous", onSome: principalScope }),
+        key,
+        request: {
+          method: request.request.method,
+          path: request.request.url.split("?")[0],
+          input: { path: request.path, urlParams: request.urlParams, payload: request.payload }
+        },
+        successStatus,
+        encodeSuccess
+      }, handler(request))
+    }).pipe(
+      Effect.catchIf(
+        (e): e is IdempotencyConflict => e instanceof IdempotencyConflict,
+        (conflict) => Effect.map(currentRequest, (info) => problemResponse(conflict, info))
+      )
+    )
+    return Effect.catchIf(run, isSqlError, Effect.die)
+  }
+}
+
+type Options = { readonly uninterruptible?: boolean | undefined } | undefined
+
+/** The framework's `Handlers` as it works at run time: endpoints by name, handlers of any request. */
+interface UntypedHandlers {
+  readonly group: HttpApiGroup.HttpApiGroup.AnyWithProps
+  readonly handle: (name: string, handler: Handler<unknown, unknown>, options?: Options) => UntypedHandlers
+  readonly handleRaw: (name: string, handler: Handler<unknown, unknown>, options?: Options) => UntypedHandlers
+}
+
+/**
+ * `handlers` whose `handle` wraps every handler with `wrap`, and whose `handleRaw`
+ * refuses idempotent operations. The framework's own `Handlers` underneath keeps
+ * the bookkeeping (the result inherits from it); this only intercepts the two methods.
+ */
+const intercept = (inner: UntypedHandlers, wrap: ReturnType<typeof makeWrap>): UntypedHandlers => {
+  const endpointOf = (name: string): HttpApiEndpoint.HttpApiEndpoint.AnyWithProps => {
+    const endpoint = inner.group.endpoints[name]
+    if (endpoint === undefined) throw new Error(`no endpoint ${name} in group ${inner.group.identifier}`)
+    return endpoint
+  }
+  return Object.assign(Object.create(inner), {
+    handle: (name: string, handler: Handler<unknown, unknown>, options?: Options) =>
+      intercept(inner.handle(name, wrap(endpointOf(name), handler), options), wrap),
+    handleRaw: (name: string, handler: Handler<unknown, unknown>, options?: Options) => {
+      const endpoint = endpointOf(name)
+      if (idempotencyPolicyOf(endpoint) !== "none") {
+        throw new Error(`${name} has an idempotency policy: implement it with handle, not handleRaw`)
+      }
+      return intercept(inner.handleRaw(name, wrap(endpoint, handler), options), wrap)
+    }
+  })
+}
+
+/** {@link intercept} on the framework's typed `Handlers`: the types are unchanged, only the run-time wrapping is added. */
+const interceptTyped = <E, P, R, Endpoints extends HttpApiEndpoint.HttpApiEndpoint.Any>(
+  handlers: HttpApiBuilder.Handlers<E, P, R, Endpoints>,
+  wrap: ReturnType<typeof makeWrap>
+): HttpApiBuilder.Handlers<E, P, R, Endpoints> =>
+  // the typed view's generic `handle` erases to UntypedHandlers at run time
+  Object.assign(Object.create(handlers), intercept(handlers as unknown as UntypedHandlers, wrap))
+
+/**
+ * Implements the group `groupName` of `api`, like `HttpApiBuilder.group`, with every
+ * handler wrapped by its operation's idempotency policy and transaction (see the
+ * module docs). Requires, besides the handlers' own needs, `Idempotency` and
+ * `SqlClient`.
+ */
+export const group = <
+  ApiId extends string,
+  Groups extends HttpApiGroup.HttpApiGroup.Any,
+  ApiError,
+  ApiR,
+  const Name extends HttpApiGroup.HttpApiGroup.Name<Groups>,
+  Return
+>(
+  api: HttpApi.HttpApi<ApiId, Groups, ApiError, ApiR>,
+  groupName: Name,
+  build: (
+    handlers: HttpApiBuilder.Handlers.FromGroup<ApiError, ApiR, HttpApiGroup.HttpApiGroup.WithName<Groups, Name>>
+  ) => HttpApiBuilder.Handlers.ValidateReturn<Return>
+) =>
+  Layer.unwrapEffect(Effect.gen(function*() {
+    const wrap = makeWrap(yield* SqlClient.SqlClient, yield* Idempotency)
+    return HttpApiBuilder.group<ApiId, Groups, ApiError, ApiR, Name, Return>(
+      api,
+      groupName,
+      (handlers) => build(interceptTyped(handlers, wrap))
+    )
+  }))

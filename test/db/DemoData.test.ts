@@ -1,0 +1,60 @@
+/**
+ * Demo data (issue 5 §5): loaded into an empty embedded database at start-up only
+ * in development; `npm run db:seed` refuses DEPLOYMENT_ENV=production.
+ */
+import { PGlite } from "@electric-sql/pglite"
+import { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Layer, Logger, LogLevel } from "effect"
+import { spawnSync } from "node:child_process"
+import { AppConfig } from "../../layers/AppConfig.js"
+import { DbEmbedded } from "../../layers/Db.js"
+import { IdsSequence } from "../../layers/Ids.js"
+import { migrate } from "../../src/db/migrate.js"
+import { StartupLive } from "../../src/startup.js"
+import { testConfig } from "../support/config.js"
+
+const accountsAfterStartup = (pglite: PGlite, environment: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const [row] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM accounts`
+    return row!.n
+  }).pipe(
+    Effect.provide(StartupLive.pipe(Layer.provideMerge(Layer.mergeAll(
+      DbEmbedded({ dataDir: "memory://", pglite }, migrate),
+      IdsSequence("0000000c"),
+      Layer.succeed(AppConfig, testConfig({ environment }))
+    )))),
+    Effect.provide(Logger.minimumLogLevel(LogLevel.Warning))
+  )
+
+describe("demo data at start-up", () => {
+  it.live("an empty embedded database gets none outside development, the demo set in development", () =>
+    Effect.gen(function*() {
+      const pglite = yield* Effect.acquireRelease(
+        Effect.promise(async () => {
+          const db = new PGlite()
+          await db.waitReady
+          return db
+        }),
+        (db) => Effect.promise(() => db.close())
+      )
+      expect(yield* accountsAfterStartup(pglite, "production")).toBe(0)
+      expect(yield* accountsAfterStartup(pglite, "staging")).toBe(0)
+      expect(yield* accountsAfterStartup(pglite, "development")).toBeGreaterThan(0)
+    }).pipe(Effect.scoped), { timeout: 60_000 })
+})
+
+describe("npm run db:seed", () => {
+  it("refuses DEPLOYMENT_ENV=production with one line and exit code 1", () => {
+    const run = spawnSync(process.execPath, ["--import", "tsx", "src/cli/seed.ts"], {
+      env: { ...process.env, DEPLOYMENT_ENV: "production", DATA_DIR: "memory://" },
+      encoding: "utf8",
+      timeout: 60_000
+    })
+    expect(run.status).toBe(1)
+    expect(run.stderr.trim().split("\n")).toEqual([
+      "Refusing to load the demo data set (published passwords) with DEPLOYMENT_ENV=production."
+    ])
+  }, 60_000)
+})
