@@ -4,6 +4,7 @@
  */
 import { hkdfSync } from "node:crypto"
 import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
+import type { JobRunnerOptions } from "./JobRunner.js"
 
 /** Bounds on waiting for the database, in milliseconds (see `DB_*` in the README). */
 export interface DbLimits {
@@ -56,6 +57,11 @@ export interface AppConfigShape {
     readonly apiKeyVerifier: Redacted.Redacted<Buffer>
     readonly cursor: Redacted.Redacted<Buffer>
   }
+  /**
+   * The job runner (layers/JobRunner.ts): `JOBS_ENABLED`, `JOBS_POLL_INTERVAL_MS`,
+   * `JOBS_CONCURRENCY`, `JOBS_LEASE_MS`, `JOBS_BACKOFF_BASE_MS`, `JOBS_BACKOFF_MAX_MS` (README).
+   */
+  readonly jobs: JobRunnerOptions
   /** True when `APP_SECRET` was not set and the development secret is in use. */
   readonly insecureDevelopmentSecret: boolean
   /** Bounds on waiting for the database. */
@@ -77,6 +83,13 @@ const Origin = Config.string().pipe(
     validation: (s) => /^https?:\/\/[a-z0-9.-]+(?::\d{1,5})?$/i.test(s)
   })
 )
+
+/** An integer `min..max`, `fallback` when unset. */
+const boundedInteger = (name: string, min: number, max: number, fallback: number) =>
+  Config.integer(name).pipe(
+    Config.validate({ message: `${name} must be ${min}..${max}`, validation: (n) => n >= min && n <= max }),
+    Config.withDefault(fallback)
+  )
 
 /** A duration in milliseconds, 100 ms .. 1 h. */
 const millis = (name: string, fallback: number) =>
@@ -118,6 +131,14 @@ export const loadAppConfig = Effect.gen(function*() {
     keys: {
       apiKeyVerifier: deriveKey(secretValue, "api-key-verifier"),
       cursor: deriveKey(secretValue, "cursor")
+    },
+    jobs: {
+      enabled: yield* Config.boolean("JOBS_ENABLED").pipe(Config.withDefault(true)),
+      pollIntervalMs: yield* boundedInteger("JOBS_POLL_INTERVAL_MS", 10, 3_600_000, 1000),
+      concurrency: yield* boundedInteger("JOBS_CONCURRENCY", 1, 100, 4),
+      leaseMs: yield* boundedInteger("JOBS_LEASE_MS", 1000, 86_400_000, 60_000),
+      backoffBaseMs: yield* boundedInteger("JOBS_BACKOFF_BASE_MS", 1, 86_400_000, 10_000),
+      backoffMaxMs: yield* boundedInteger("JOBS_BACKOFF_MAX_MS", 1, 604_800_000, 3_600_000)
     },
     insecureDevelopmentSecret: Option.isNone(secret),
     db: {

@@ -1,7 +1,8 @@
 /**
  * Entry point (`npm start`): configuration → database (migrated, waiting for a
  * PostgreSQL server up to DB_STARTUP_TIMEOUT_MS; demo data loaded on first start of
- * an embedded database in development) → HTTP server on HOST:PORT. A failed start
+ * an embedded database in development) → HTTP server on HOST:PORT,
+ * and the job runner (`JOBS_ENABLED`). A failed start
  * prints one line and exits with 1.
  */
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
@@ -11,6 +12,7 @@ import { AppConfig, AppConfigLive } from "../layers/AppConfig.js"
 import { DbLive } from "../layers/Db.js"
 import { IdsLive } from "../layers/Ids.js"
 import { migrate } from "./db/migrate.js"
+import { JobRunnerLive } from "./jobs/Runner.js"
 import { HttpLive } from "./server.js"
 import { launch, StartupLive } from "./startup.js"
 
@@ -18,7 +20,7 @@ const ServerLive = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) => NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
 )
 
-const MainLive = HttpLive.pipe(
+const MainLive = Layer.merge(HttpLive, JobRunnerLive).pipe(
   Layer.provide(ServerLive),
   Layer.provide(StartupLive),
   Layer.provideMerge(DbLive(migrate)),

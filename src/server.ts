@@ -7,6 +7,7 @@ import { Layer } from "effect"
 import { AuthLive } from "../layers/Auth.js"
 import { CursorLive } from "../layers/Cursor.js"
 import { IdempotencyLive } from "../layers/Idempotency.js"
+import { JobsLive } from "../layers/Jobs.js"
 import { Accounts } from "./accounts/Accounts.js"
 import { AccountsHttpLive } from "./accounts/Http.js"
 import { AgentsHttpLive } from "./agents/Http.js"
@@ -19,6 +20,7 @@ import { CommerceRepo } from "./commerce/Repo.js"
 import { PublicAuthLive, SessionAuthLive } from "./http/AuthMiddleware.js"
 import { EnvelopeLive } from "./http/Envelope.js"
 import { RequestMiddlewareLive } from "./http/RequestMiddleware.js"
+import { AdminHttpLive } from "./jobs/Http.js"
 import { ProtocolsHttpLive } from "./protocols/Http.js"
 import { ProtocolsRepo } from "./protocols/Repo.js"
 import { ServicesHttpLive } from "./services/Http.js"
@@ -34,6 +36,7 @@ import { Workspaces } from "./workspaces/Workspaces.js"
 export const ApiLive = HttpApiBuilder.api(Api).pipe(
   Layer.provide([
     AccountsHttpLive,
+    AdminHttpLive,
     AgentsHttpLive,
     CommerceHttpLive,
     ProtocolsHttpLive,
@@ -52,7 +55,7 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     CommerceRepo.Default,
     ProtocolsRepo.Default
   ]),
-  Layer.provide([AuthLive, CursorLive, IdempotencyLive, EnvelopeLive, OperationsLive(Api)])
+  Layer.provide([AuthLive, CursorLive, IdempotencyLive, EnvelopeLive, JobsLive, OperationsLive(Api)])
 )
 
 /**

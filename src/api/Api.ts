@@ -5,6 +5,7 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { AccountsApi } from "./AccountsApi.js"
+import { AdminApi } from "./AdminApi.js"
 import { AgentsApi } from "./AgentsApi.js"
 import { CommerceApi } from "./CommerceApi.js"
 import { ProtocolsApi } from "./ProtocolsApi.js"
@@ -24,6 +25,7 @@ const withoutFrameworkErrors = <Id extends string, Groups extends import("@effec
 /** The Agent Directory API contract. */
 export class Api extends withoutFrameworkErrors(HttpApi.make("AgentDirectoryApi"))
   .add(AccountsApi)
+  .add(AdminApi)
   .add(AgentsApi)
   .add(CommerceApi)
   .add(ProtocolsApi)

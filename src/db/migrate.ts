@@ -6,9 +6,10 @@
 import { Migrator } from "@effect/sql"
 import init from "./migrations/0001_init.js"
 import keysetIndexes from "./migrations/0002_keyset_indexes.js"
+import jobs from "./migrations/0003_jobs.js"
 import identity from "./migrations/0004_identity.js"
 
 /** Applies every pending migration; returns the ones applied. Fails with `MigrationError | SqlError`. */
 export const migrate = Migrator.make({})({
-  loader: Migrator.fromRecord({ "0001_init": init, "0002_keyset_indexes": keysetIndexes, "0004_identity": identity })
+  loader: Migrator.fromRecord({ "0001_init": init, "0002_keyset_indexes": keysetIndexes, "0003_jobs": jobs, "0004_identity": identity })
 })

@@ -22,6 +22,8 @@ export const testConfig = (overrides: Partial<AppConfigShape> = {}): AppConfigSh
   maxBodyBytes: 1_048_576,
   keys: { apiKeyVerifier: key("api-key-verifier"), cursor: key("cursor") },
   insecureDevelopmentSecret: false,
+  // no polling in tests unless a test starts a runner itself
+  jobs: { enabled: false, pollIntervalMs: 20, concurrency: 4, leaseMs: 60_000, backoffBaseMs: 10_000, backoffMaxMs: 3_600_000 },
   db: DefaultDbLimits,
   ...overrides
 })
