@@ -29,7 +29,7 @@ const requestIdOf = (reply: Reply) => {
 layer(makeTestServer().layer)("Problem rendering", (it) => {
   it.effect("answers an unknown path with a 404 no-such-operation problem", () =>
     Effect.gen(function*() {
-      for (const path of ["/api/v1/nope", "/api/v2/protocols", "/", "/api/v1/protocols/extra"]) {
+      for (const path of ["/api/v1/nope", "/api/v2/protocols", "/nope", "/api/v1/protocols/extra"]) {
         const reply = yield* call("GET", path)
         expectProblem(reply, 404, "no-such-operation")
         expect(reply.body.requestId).toBe(reply.headers["x-request-id"])
