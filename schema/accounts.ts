@@ -77,6 +77,7 @@ export const Me = Schema.Struct({
       isDefault: true
     }]
   }]
+})
 
 /**
  * `X-CSRF-Token` request header of session commands (spec §5.2): the `csrfToken`
