@@ -34,7 +34,8 @@ export class AccountsApi extends HttpApiGroup.make("Accounts")
           auth: "required-user",
           cache: "private",
           statuses: [401, 403, 500, 503],
-          summary: "The signed-in account with its workspaces and roles (spec §9)"
+          summary: "The signed-in account with its workspaces and roles (spec §9)",
+          description: "The signed-in account (publicId, email, displayName, isAdmin) and its ACTIVE workspace memberships with role, owner and default flags; default workspace first, then by name."
         })
       )
   )

@@ -35,14 +35,11 @@ export class AgentsApi extends HttpApiGroup.make("Agents")
           cache: "none",
           scopes: ["agents:read"],
           statuses: [400, 401, 403, 429, 500, 503],
-          summary: "Resolve up to 100 chain or registry locators to canonical agent identities (spec §9)"
+          summary: "Resolve up to 100 chain or registry locators to canonical agent identities (spec §9)",
+          description: "Each locator gets UNIQUE, AMBIGUOUS, CONFLICTED, NOT_FOUND or INVALID with machine-readable reasons, " +
+            "in request order. Only registry-bound locators identify an agent: an address merely observed " +
+            "(funded or transferred) resolves to NOT_FOUND. Read-only; no Idempotency-Key."
         })
-      )
-      .annotate(
-        OpenApi.Description,
-        "Each locator gets UNIQUE, AMBIGUOUS, CONFLICTED, NOT_FOUND or INVALID with machine-readable reasons, " +
-          "in request order. Only registry-bound locators identify an agent: an address merely observed " +
-          "(funded or transferred) resolves to NOT_FOUND. Read-only; no Idempotency-Key."
       )
   )
   .annotate(OpenApi.Description, "Agents: identity, favorites and activity")
