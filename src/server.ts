@@ -20,10 +20,14 @@ import { PublicAuthLive, SessionAuthLive } from "./http/AuthMiddleware.js"
 import { DocsLive } from "./http/Docs.js"
 import { EnvelopeLive } from "./http/Envelope.js"
 import { HomeLive } from "./http/Home.js"
+import { McpHttpLive } from "./mcp/Http.js"
+import { Mcp } from "./mcp/Mcp.js"
 import { RequestMiddlewareLive } from "./http/RequestMiddleware.js"
 import { AdminHttpLive } from "./jobs/Http.js"
 import { ProtocolsHttpLive } from "./protocols/Http.js"
 import { ProtocolsRepo } from "./protocols/Repo.js"
+import { RuntimeHttpLive } from "./runtime/Http.js"
+import { Runtime } from "./runtime/Runtime.js"
 import { ServicesHttpLive } from "./services/Http.js"
 import { Services } from "./services/Services.js"
 import { WorkspacesHttpLive } from "./workspaces/Http.js"
@@ -40,7 +44,9 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     AdminHttpLive,
     AgentsHttpLive,
     CommerceHttpLive,
+    McpHttpLive,
     ProtocolsHttpLive,
+    RuntimeHttpLive,
     ServicesHttpLive,
     WorkspacesHttpLive,
     RequestMiddlewareLive
@@ -51,6 +57,8 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     Accounts.Default,
     Services.Default,
     Workspaces.Default,
+    Runtime.Default,
+    Mcp.Default,
     AgentsRepo.Default,
     CommerceRepo.Default,
     ProtocolsRepo.Default
