@@ -1,8 +1,7 @@
 /** SQL of the MCP area: an agent's connections, their last observed catalogs and OAuth flows. */
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
-import { DateTimeZ } from "../../schema/common.js"
-import { AnyJson } from "../../schema/runtime.js"
+import { McpCatalog } from "../../schema/mcp.js"
 
 /** A connection as the MCP rules see it; the `oauth*` fields are null when no OAuth metadata is configured. */
 export const Connection = Schema.Struct({
@@ -14,20 +13,8 @@ export const Connection = Schema.Struct({
 })
 export type Connection = typeof Connection.Type
 
-/** A stored catalog, without its digest (computed from it). */
-export const StoredCatalog = Schema.Struct({
-  connectionPublicId: Schema.String,
-  protocolVersion: Schema.String,
-  serverIdentity: AnyJson,
-  capabilities: AnyJson,
-  tools: AnyJson,
-  resources: AnyJson,
-  resourceTemplates: AnyJson,
-  prompts: AnyJson,
-  cacheMetadata: AnyJson,
-  observedAt: DateTimeZ,
-  expiresAt: Schema.NullOr(DateTimeZ)
-})
+/** A stored catalog: the wire catalog (spec §2.16) without its digest, which is computed from it. */
+export const StoredCatalog = McpCatalog.pipe(Schema.omit("digest"))
 export type StoredCatalog = typeof StoredCatalog.Type
 
 const make = Effect.gen(function*() {
