@@ -14,7 +14,7 @@
  * No `_tag`, stack or SQL text ever reaches the wire.
  */
 import { HttpApiSchema } from "@effect/platform"
-import { Data, ParseResult, Schema } from "effect"
+import { type Cause, Data, ParseResult, Schema } from "effect"
 import { Uuid } from "./common.js"
 
 /** Base URI of the problem `type`s. */
@@ -54,12 +54,28 @@ export interface ProblemArgs {
   readonly retryAfter?: number | undefined
 }
 
+/** A problem error instance: a yieldable tagged error with its `type`, `status` and `title`. */
+export type ProblemInstance<Tag extends string, Status extends number> = Cause.YieldableError & {
+  readonly _tag: Tag
+  readonly type: string
+  readonly status: Status
+  readonly title: string
+} & Readonly<ProblemArgs>
+
+/** The class of one problem status (spelled out so the declaration files can name it). */
+export interface ProblemClass<Tag extends string, Status extends number> {
+  new(args: ProblemArgs): ProblemInstance<Tag, Status>
+  readonly status: Status
+  readonly title: string
+  readonly defaultKind: string
+}
+
 const makeProblem = <const Tag extends string, const Status extends number>(
   tag: Tag,
   status: Status,
   title: string,
   defaultKind: string
-) =>
+): ProblemClass<Tag, Status> =>
   class extends Data.TaggedError(tag)<ProblemArgs> {
     static readonly status: Status = status
     static readonly title: string = title
@@ -152,12 +168,14 @@ export const ProblemKinds = {
   "reauthentication-required": { status: 403, meaning: "the session's sign-in is not recent enough; sign in again" },
   "insufficient-scope": { status: 403, meaning: "the API key lacks a scope the operation requires" },
   "role-required": { status: 403, meaning: "the caller's workspace role does not allow this" },
+  "workspace-role-required": { status: 403, meaning: "the operation needs the OWNER or ADMIN role in the workspace" },
   "not-found": { status: 404, meaning: "the resource does not exist or is not visible to the caller" },
   "offer-not-found": { status: 404, meaning: "no such offer visible to the caller" },
   "workspace-not-found": { status: 404, meaning: "no such workspace of the caller's" },
   "session-not-found": { status: 404, meaning: "no such session of the caller's" },
   "agent-not-found": { status: 404, meaning: "no such agent operated by a workspace of the caller's" },
   "connection-not-found": { status: 404, meaning: "no such MCP connection of the agent" },
+  "api-key-not-found": { status: 404, meaning: "no such API key in the workspace" },
   "conflict": { status: 409, meaning: "the request conflicts with the resource's state" },
   "version-conflict": { status: 409, meaning: "the version sent is not the current one; read it again" },
   "invalid-state": { status: 409, meaning: "the resource's state does not allow this" },

@@ -2,30 +2,36 @@
  * Assembly: the API implementation (`ApiLive`), the HTTP app with docs and the
  * derived OpenAPI description (`HttpLive`), as layers another Effect app can reuse.
  */
-import { Headers, HttpApiBuilder, HttpMiddleware, HttpServer } from "@effect/platform"
+import { Headers, HttpApiBuilder, HttpServer } from "@effect/platform"
 import { Layer } from "effect"
 import { AuthLive } from "../layers/Auth.js"
 import { CursorLive } from "../layers/Cursor.js"
 import { IdempotencyLive } from "../layers/Idempotency.js"
+import { RateBudgetLive } from "../layers/RateBudget.js"
 import { JobsLive } from "../layers/Jobs.js"
 import { Accounts } from "./accounts/Accounts.js"
+import { ApiKeys } from "./accounts/ApiKeys.js"
 import { AccountsHttpLive } from "./accounts/Http.js"
 import { AgentsHttpLive } from "./agents/Http.js"
 import { AgentsRepo } from "./agents/Repo.js"
+import { Resolver } from "./identity/Resolver.js"
 import { Api } from "./api/Api.js"
 import { OperationsLive } from "./api/policies.js"
 import { CommerceHttpLive } from "./commerce/Http.js"
 import { CommerceRepo } from "./commerce/Repo.js"
 import { PublicAuthLive, SessionAuthLive } from "./http/AuthMiddleware.js"
+import { accessLog } from "./http/AccessLog.js"
+import { CorsLive } from "./http/Cors.js"
 import { DocsLive } from "./http/Docs.js"
 import { EnvelopeLive } from "./http/Envelope.js"
 import { HomeLive } from "./http/Home.js"
-import { McpHttpLive } from "./mcp/Http.js"
-import { Mcp } from "./mcp/Mcp.js"
+import { RateBudgetMiddlewareLive } from "./http/RateBudgetMiddleware.js"
 import { RequestMiddlewareLive } from "./http/RequestMiddleware.js"
 import { AdminHttpLive } from "./jobs/Http.js"
+import { McpHttpLive } from "./mcp/Http.js"
+import { Mcp } from "./mcp/Mcp.js"
 import { ProtocolsHttpLive } from "./protocols/Http.js"
-import { ProtocolsRepo } from "./protocols/Repo.js"
+import { ProtocolCatalogCache } from "./protocols/CatalogCache.js"
 import { RuntimeHttpLive } from "./runtime/Http.js"
 import { Runtime } from "./runtime/Runtime.js"
 import { ServicesHttpLive } from "./services/Http.js"
@@ -49,28 +55,33 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     RuntimeHttpLive,
     ServicesHttpLive,
     WorkspacesHttpLive,
-    RequestMiddlewareLive
+    RequestMiddlewareLive,
+    CorsLive
   ]),
   Layer.provide([
     SessionAuthLive,
     PublicAuthLive,
+    RateBudgetMiddlewareLive,
     Accounts.Default,
+    ApiKeys.Default,
     Services.Default,
     Workspaces.Default,
     Runtime.Default,
     Mcp.Default,
     AgentsRepo.Default,
+    Resolver.Default,
     CommerceRepo.Default,
-    ProtocolsRepo.Default
+    ProtocolCatalogCache.Default
   ]),
-  Layer.provide([AuthLive, CursorLive, IdempotencyLive, EnvelopeLive, JobsLive, OperationsLive(Api)])
+  Layer.provide([AuthLive, CursorLive, IdempotencyLive, EnvelopeLive, RateBudgetLive, JobsLive, OperationsLive(Api)])
 )
 
 /**
  * The HTTP app on an `HttpServer`: the API, `GET /openapi.json` (derived from
- * {@link Api}), the Scalar docs UI at `/docs` and `GET /` linking both, with access logging.
+ * {@link Api}), the Scalar docs UI at `/docs` and `GET /` linking both, with the access log
+ * (one line per request).
  */
-export const HttpLive = HttpApiBuilder.serve(HttpMiddleware.logger).pipe(
+export const HttpLive = HttpApiBuilder.serve(accessLog).pipe(
   Layer.provide(DocsLive),
   Layer.provide(HomeLive),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),

@@ -5,7 +5,7 @@
  * `anonymous`, or `apiKey:public`. POST/DELETE requests also need a fresh
  * Idempotency-Key, which the caller supplies.
  */
-import { DemoAccounts, DemoApiKeys, DemoOffers, DemoOtherSession, DemoWorkspaces } from "./demo.js"
+import { DemoAccounts, DemoApiKeys, DemoOffers, DemoOtherSession, DemoResolveLocators, DemoWorkspaces } from "./demo.js"
 import { DemoMcpConnections, DemoRuntimeAgents } from "./demo/runtime.js"
 
 /** One request of the manifest. */
@@ -34,10 +34,25 @@ export const demoManifest = {
   },
   operations: {
     Accounts_SignIn: { as: "anonymous", path: {}, query: {}, body: credentials("owner") },
+    Accounts_GetMe: { as: "member", path: {}, query: {}, body: null },
     Accounts_ListSessions: { as: "owner", path: {}, query: {}, body: null },
     Accounts_RevokeSession: { as: "owner", path: { sessionId: DemoOtherSession.id }, query: {}, body: null },
+    Accounts_CreateApiKey: {
+      as: "owner",
+      path: { workspacePublicId: DemoWorkspaces.acme.id },
+      query: {},
+      body: { name: "Partner dashboard", scopes: ["public:read"], allowedOrigins: ["https://dashboard.example.com"] }
+    },
+    Accounts_ListApiKeys: { as: "owner", path: { workspacePublicId: DemoWorkspaces.acme.id }, query: {}, body: null },
+    Accounts_RevokeApiKey: {
+      as: "owner",
+      path: { workspacePublicId: DemoWorkspaces.acme.id, apiKeyPublicId: DemoApiKeys.paused.id },
+      query: {},
+      body: null
+    },
     Admin_ListJobRuns: { as: "admin", path: {}, query: { limit: 20 }, body: null },
     Agents_ListFavoriteAgents: { as: "owner", path: {}, query: { limit: 10 }, body: null },
+    Agents_ResolveAgentIdentities: { as: "apiKey:public", path: {}, query: {}, body: { locators: DemoResolveLocators } },
     Commerce_ListCommerceOrders: { as: "owner", path: {}, query: {}, body: null },
     Protocols_GetProtocolCatalog: { as: "apiKey:public", path: {}, query: {}, body: null },
     Services_PublishServiceOffer: {
