@@ -35,8 +35,12 @@ import { HomeLive } from "./http/Home.js"
 import { RateBudgetMiddlewareLive } from "./http/RateBudgetMiddleware.js"
 import { RequestMiddlewareLive } from "./http/RequestMiddleware.js"
 import { AdminHttpLive } from "./jobs/Http.js"
+import { McpHttpLive } from "./mcp/Http.js"
+import { Mcp } from "./mcp/Mcp.js"
 import { ProtocolsHttpLive } from "./protocols/Http.js"
 import { ProtocolCatalogCache } from "./protocols/CatalogCache.js"
+import { RuntimeHttpLive } from "./runtime/Http.js"
+import { Runtime } from "./runtime/Runtime.js"
 import { ServicesHttpLive } from "./services/Http.js"
 import { Services } from "./services/Services.js"
 import { WorkspacesHttpLive } from "./workspaces/Http.js"
@@ -56,7 +60,9 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     LaunchHttpLive,
     MeshHttpLive,
     ProcurementHttpLive,
+    McpHttpLive,
     ProtocolsHttpLive,
+    RuntimeHttpLive,
     ServicesHttpLive,
     WorkspacesHttpLive,
     RequestMiddlewareLive,
@@ -73,6 +79,8 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     Mesh.Default,
     Procurement.Default,
     Workspaces.Default,
+    Runtime.Default,
+    Mcp.Default,
     AgentsRepo.Default,
     Resolver.Default,
     CommerceRepo.Default,

@@ -11,7 +11,9 @@ import { CommerceApi } from "./CommerceApi.js"
 import { LaunchApi } from "./LaunchApi.js"
 import { MeshApi } from "./MeshApi.js"
 import { ProcurementApi } from "./ProcurementApi.js"
+import { McpApi } from "./McpApi.js"
 import { ProtocolsApi } from "./ProtocolsApi.js"
+import { RuntimeApi } from "./RuntimeApi.js"
 import { ServicesApi } from "./ServicesApi.js"
 import { WorkspacesApi } from "./WorkspacesApi.js"
 
@@ -51,7 +53,9 @@ export class Api extends withoutFrameworkErrors(HttpApi.make("AgentDirectoryApi"
   .add(LaunchApi)
   .add(MeshApi)
   .add(ProcurementApi)
+  .add(McpApi)
   .add(ProtocolsApi)
+  .add(RuntimeApi)
   .add(ServicesApi)
   .add(WorkspacesApi)
   .annotateContext(

@@ -9,6 +9,7 @@ import { DemoAccounts, DemoAgents, DemoApiKeys, DemoOffers, DemoOtherSession, De
 import { DemoLaunchRuns } from "./demo/launch.js"
 import { DemoMeshKeys } from "./demo/mesh.js"
 import { DemoProcurementIntents } from "./demo/procurement.js"
+import { DemoMcpConnections, DemoRuntimeAgents } from "./demo/runtime.js"
 
 /** One request of the manifest. */
 export interface ManifestOperation {
@@ -89,6 +90,26 @@ export const demoManifest = {
         allowedSignalTypes: ["research.report.published"],
         ratePolicy: { perMinute: 120, burst: 20 }
       }
+    },
+    // Runtime and MCP (issue 11)
+    Runtime_ListRuntimeTools: { as: "member", path: { entityPublicId: DemoRuntimeAgents.configured }, query: {}, body: null },
+    Runtime_PreviewAgentSchedule: {
+      as: "member",
+      path: { entityPublicId: DemoRuntimeAgents.configured },
+      query: {},
+      body: { cronExpression: "30 9 * * 1-5", timezone: "Europe/Berlin", count: 5, from: "2026-03-26T00:00:00.000Z" }
+    },
+    MCP_GetMcpCatalog: {
+      as: "member",
+      path: { entityPublicId: DemoRuntimeAgents.configured, connectionPublicId: DemoMcpConnections.docs.id },
+      query: {},
+      body: null
+    },
+    MCP_BeginMcpOAuth: {
+      as: "owner",
+      path: { entityPublicId: DemoRuntimeAgents.configured, connectionPublicId: DemoMcpConnections.crm.id },
+      query: {},
+      body: { scopes: ["crm.read", "crm.write"] }
     }
   } satisfies Record<string, ManifestOperation>
 } as const

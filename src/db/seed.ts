@@ -31,6 +31,7 @@ import {
 import { seedLaunchRuns } from "./demo/launch.js"
 import { seedMesh } from "./demo/mesh.js"
 import { seedProcurement } from "./demo/procurement.js"
+import { seedRuntimeDemoData } from "./demo/seedRuntime.js"
 
 const t0 = demoTime(0)
 
@@ -271,6 +272,7 @@ export const seedDemoData = Effect.gen(function*() {
       })
     }
     yield* Effect.all([seedLaunchRuns, seedProcurement, seedMesh], { discard: true })
+    yield* seedRuntimeDemoData
   }))
   return true
 })

@@ -42,7 +42,12 @@ const expected = {
   // issue 10: launch, procurement, mesh
   Launch_MaterializeLaunchTransaction: { method: "post", path: "/api/v1/launch-runs/{runId}/transaction-intent", tag: "Launch", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 500, 503] },
   Procurement_ResumeProcurementIntent: { method: "post", path: "/api/v1/agents/{entityPublicId}/procurement/intents/{intentPublicId}/resume", tag: "Procurement", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 422, 500] },
-  Social_CreateMeshPublisher: { method: "post", path: "/api/v1/mesh/publishers", tag: "Social", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [201, 400, 401, 403, 404, 409, 429, 500, 503] }
+  Social_CreateMeshPublisher: { method: "post", path: "/api/v1/mesh/publishers", tag: "Social", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [201, 400, 401, 403, 404, 409, 429, 500, 503] },
+  // spec §4.4 (issue 11): Runtime and MCP
+  Runtime_ListRuntimeTools: { method: "get", path: "/api/v1/agents/{entityPublicId}/tools", tag: "Runtime", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 422, 500] },
+  Runtime_PreviewAgentSchedule: { method: "post", path: "/api/v1/agents/{entityPublicId}/schedules/preview", tag: "Runtime", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 422, 500] },
+  MCP_GetMcpCatalog: { method: "get", path: "/api/v1/agents/{entityPublicId}/mcp/connections/{connectionPublicId}/catalog", tag: "MCP", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 422, 500] },
+  MCP_BeginMcpOAuth: { method: "post", path: "/api/v1/agents/{entityPublicId}/mcp/connections/{connectionPublicId}/oauth", tag: "MCP", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 422, 500] }
 } as const
 
 const server = makeTestServer()
