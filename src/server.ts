@@ -24,6 +24,10 @@ import { ProtocolsHttpLive } from "./protocols/Http.js"
 import { ProtocolsRepo } from "./protocols/Repo.js"
 import { ServicesHttpLive } from "./services/Http.js"
 import { Services } from "./services/Services.js"
+import { TrustHttpLive } from "./trust/Http.js"
+import { Trust } from "./trust/Trust.js"
+import { WalletsHttpLive } from "./wallets/Http.js"
+import { Wallets } from "./wallets/Wallets.js"
 import { WorkspacesHttpLive } from "./workspaces/Http.js"
 import { Workspaces } from "./workspaces/Workspaces.js"
 
@@ -40,6 +44,8 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     CommerceHttpLive,
     ProtocolsHttpLive,
     ServicesHttpLive,
+    TrustHttpLive,
+    WalletsHttpLive,
     WorkspacesHttpLive,
     RequestMiddlewareLive
   ]),
@@ -48,6 +54,8 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     PublicAuthLive,
     Accounts.Default,
     Services.Default,
+    Trust.Default,
+    Wallets.Default,
     Workspaces.Default,
     AgentsRepo.Default,
     CommerceRepo.Default,
