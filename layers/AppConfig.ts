@@ -3,7 +3,7 @@
  * and validated at start-up (a bad value stops the server with a clear message).
  */
 import { hkdfSync } from "node:crypto"
-import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
+import { Config, Context, Effect, Layer, LogLevel, Option, Redacted } from "effect"
 import type { JobRunnerOptions } from "./JobRunner.js"
 
 /** Bounds on waiting for the database, in milliseconds (see `DB_*` in the README). */
@@ -48,6 +48,10 @@ export interface AppConfigShape {
   readonly recentAuthSeconds: number
   /** Build version reported in `meta.buildVersion`. */
   readonly buildVersion: string
+  /** Least severe log level written (`LOG_LEVEL`: all, trace, debug, info, warn, error, fatal, off; default info). */
+  readonly logLevel: LogLevel.LogLevel
+  /** Log line format (`LOG_FORMAT`): `json` (one object per line), `pretty`, or `auto` (pretty on a TTY, else json; default). */
+  readonly logFormat: "json" | "pretty" | "auto"
   /** Largest request body accepted, in bytes (default 1 MiB); a larger one gets 400 `body-too-large`. */
   readonly maxBodyBytes: number
   /** Keys derived from `APP_SECRET` (HKDF-SHA256), one per purpose. */
@@ -121,6 +125,8 @@ export const loadAppConfig = Effect.gen(function*() {
       Config.withDefault(15 * 60)
     ),
     buildVersion: yield* Config.string("BUILD_VERSION").pipe(Config.withDefault("1.0.0-dev")),
+    logLevel: yield* Config.logLevel("LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info)),
+    logFormat: yield* Config.literal("json", "pretty", "auto")("LOG_FORMAT").pipe(Config.withDefault("auto" as const)),
     maxBodyBytes: yield* Config.integer("MAX_BODY_BYTES").pipe(
       Config.validate({ message: "MAX_BODY_BYTES must be 1024..104857600", validation: (n) => n >= 1024 && n <= 104_857_600 }),
       Config.withDefault(1_048_576)

@@ -34,6 +34,7 @@ export { ApiLive, HttpLive } from "./server.js"
 export { PublicAuthLive, SessionAuthLive } from "./http/AuthMiddleware.js"
 export { Envelope, EnvelopeLive } from "./http/Envelope.js"
 export { RequestMiddlewareLive } from "./http/RequestMiddleware.js"
+export { type CatalogSnapshot, CatalogTtlMillis, ProtocolCatalogCache } from "./protocols/CatalogCache.js"
 export { migrate } from "./db/migrate.js"
 export { seedDemoData } from "./db/seed.js"
 

@@ -2,7 +2,7 @@
  * Assembly: the API implementation (`ApiLive`), the HTTP app with docs and the
  * derived OpenAPI description (`HttpLive`), as layers another Effect app can reuse.
  */
-import { Headers, HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpServer } from "@effect/platform"
+import { Headers, HttpApiBuilder, HttpServer } from "@effect/platform"
 import { Layer } from "effect"
 import { AuthLive } from "../layers/Auth.js"
 import { CursorLive } from "../layers/Cursor.js"
@@ -17,11 +17,14 @@ import { OperationsLive } from "./api/policies.js"
 import { CommerceHttpLive } from "./commerce/Http.js"
 import { CommerceRepo } from "./commerce/Repo.js"
 import { PublicAuthLive, SessionAuthLive } from "./http/AuthMiddleware.js"
+import { accessLog } from "./http/AccessLog.js"
+import { DocsLive } from "./http/Docs.js"
 import { EnvelopeLive } from "./http/Envelope.js"
+import { HomeLive } from "./http/Home.js"
 import { RequestMiddlewareLive } from "./http/RequestMiddleware.js"
 import { AdminHttpLive } from "./jobs/Http.js"
 import { ProtocolsHttpLive } from "./protocols/Http.js"
-import { ProtocolsRepo } from "./protocols/Repo.js"
+import { ProtocolCatalogCache } from "./protocols/CatalogCache.js"
 import { ServicesHttpLive } from "./services/Http.js"
 import { Services } from "./services/Services.js"
 import { TrustHttpLive } from "./trust/Http.js"
@@ -59,17 +62,19 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     Workspaces.Default,
     AgentsRepo.Default,
     CommerceRepo.Default,
-    ProtocolsRepo.Default
+    ProtocolCatalogCache.Default
   ]),
   Layer.provide([AuthLive, CursorLive, IdempotencyLive, EnvelopeLive, JobsLive, OperationsLive(Api)])
 )
 
 /**
  * The HTTP app on an `HttpServer`: the API, `GET /openapi.json` (derived from
- * {@link Api}) and the Scalar docs UI at `/docs`, with access logging.
+ * {@link Api}), the Scalar docs UI at `/docs` and `GET /` linking both, with the access log
+ * (one line per request).
  */
-export const HttpLive = HttpApiBuilder.serve(HttpMiddleware.logger).pipe(
-  Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
+export const HttpLive = HttpApiBuilder.serve(accessLog).pipe(
+  Layer.provide(DocsLive),
+  Layer.provide(HomeLive),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
   Layer.provide(ApiLive),
   HttpServer.withLogAddress,

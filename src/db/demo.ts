@@ -174,3 +174,9 @@ export const DemoApiKeys = {
   expired: { id: id(11, 5), key: demoKey("4a1b2c3d4e5f", "DemoExpiredKey"), scopes: ["public:read"], state: "ACTIVE", environment: "development", expired: true },
   production: { id: id(11, 6), key: demoKey("5a1b2c3d4e5f", "DemoProductionKey"), scopes: ["public:read"], state: "ACTIVE", environment: "production", expired: false }
 } as const
+
+/**
+ * The `Idempotency-Key` example of the docs (`/docs`, `/openapi.json`): a valid uuid,
+ * so that a first "send" of a command succeeds; sending it again replays the answer.
+ */
+export const DemoIdempotencyKey = id(12, 1)

@@ -21,9 +21,7 @@ import { AppConfig } from "../../layers/AppConfig.js"
 import { Auth, type SessionRecord, unauthenticated } from "../../layers/Auth.js"
 import { cacheControl, type OperationPolicy } from "../api/operation.js"
 import { Operations } from "../api/policies.js"
-import { type Principal, PublicAuth, SessionAuth, SessionCookieName } from "../api/security.js"
-
-const commandMethods = new Set(["POST", "PUT", "PATCH", "DELETE"])
+import { commandMethods, type Principal, PublicAuth, SessionAuth, SessionCookieName } from "../api/security.js"
 
 const setCacheControl = (policy: OperationPolicy) =>
   HttpApp.appendPreResponseHandler((_, response) =>
