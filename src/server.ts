@@ -7,8 +7,10 @@ import { Layer } from "effect"
 import { AuthLive } from "../layers/Auth.js"
 import { CursorLive } from "../layers/Cursor.js"
 import { IdempotencyLive } from "../layers/Idempotency.js"
+import { RateBudgetLive } from "../layers/RateBudget.js"
 import { JobsLive } from "../layers/Jobs.js"
 import { Accounts } from "./accounts/Accounts.js"
+import { ApiKeys } from "./accounts/ApiKeys.js"
 import { AccountsHttpLive } from "./accounts/Http.js"
 import { AgentsHttpLive } from "./agents/Http.js"
 import { AgentsRepo } from "./agents/Repo.js"
@@ -18,9 +20,11 @@ import { CommerceHttpLive } from "./commerce/Http.js"
 import { CommerceRepo } from "./commerce/Repo.js"
 import { PublicAuthLive, SessionAuthLive } from "./http/AuthMiddleware.js"
 import { accessLog } from "./http/AccessLog.js"
+import { CorsLive } from "./http/Cors.js"
 import { DocsLive } from "./http/Docs.js"
 import { EnvelopeLive } from "./http/Envelope.js"
 import { HomeLive } from "./http/Home.js"
+import { RateBudgetMiddlewareLive } from "./http/RateBudgetMiddleware.js"
 import { RequestMiddlewareLive } from "./http/RequestMiddleware.js"
 import { AdminHttpLive } from "./jobs/Http.js"
 import { ProtocolsHttpLive } from "./protocols/Http.js"
@@ -50,12 +54,15 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     TrustHttpLive,
     WalletsHttpLive,
     WorkspacesHttpLive,
-    RequestMiddlewareLive
+    RequestMiddlewareLive,
+    CorsLive
   ]),
   Layer.provide([
     SessionAuthLive,
     PublicAuthLive,
+    RateBudgetMiddlewareLive,
     Accounts.Default,
+    ApiKeys.Default,
     Services.Default,
     Trust.Default,
     Wallets.Default,
@@ -64,7 +71,7 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     CommerceRepo.Default,
     ProtocolCatalogCache.Default
   ]),
-  Layer.provide([AuthLive, CursorLive, IdempotencyLive, EnvelopeLive, JobsLive, OperationsLive(Api)])
+  Layer.provide([AuthLive, CursorLive, IdempotencyLive, EnvelopeLive, RateBudgetLive, JobsLive, OperationsLive(Api)])
 )
 
 /**

@@ -9,6 +9,7 @@ import { HttpApiEndpoint, OpenApi } from "@effect/platform"
 import { Context } from "effect"
 import { ProblemByStatus, type ProblemKindOf, problemSchema, type ProblemStatus } from "../../schema/problem.js"
 import { documentOperation } from "./docs.js"
+import { BudgetCharging, BudgetRefusing } from "./budget.js"
 import { PublicAuth, SessionAuth } from "./security.js"
 
 /** x-auth-mode (spec §4.1). */
@@ -42,8 +43,8 @@ export const cacheControl: Record<CachePolicy, string> = {
 type ErrorOf<S extends ReadonlyArray<ProblemStatus>> = InstanceType<(typeof ProblemByStatus)[S[number]]>
 
 type WithAuth<E extends HttpApiEndpoint.HttpApiEndpoint.Any, M extends AuthMode> = M extends
-  "required-user" | "required-admin" ? HttpApiEndpoint.HttpApiEndpoint.AddContext<E, SessionAuth>
-  : HttpApiEndpoint.HttpApiEndpoint.AddContext<E, PublicAuth>
+  "required-user" | "required-admin" ? HttpApiEndpoint.HttpApiEndpoint.AddContext<E, SessionAuth | BudgetCharging | BudgetRefusing>
+  : HttpApiEndpoint.HttpApiEndpoint.AddContext<E, PublicAuth | BudgetCharging | BudgetRefusing>
 
 /**
  * Makes `endpoint` the spec operation `id`.
@@ -89,7 +90,11 @@ export const operation = <const M extends AuthMode, const S extends ReadonlyArra
     // anonymous access is allowed unless a session is required
     ...(session ? {} : { security: [{}, { apiKeyAuth: [] }, ...(options.auth === "optional-user" ? [{ cookieAuth: [] }] : [])] })
   }
-  const base = endpoint as unknown as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
+  // the first middleware added runs innermost: the budget is charged after authentication,
+  // to the authenticated credential; only operations that list 429 refuse a spent budget
+  const statuses: ReadonlyArray<ProblemStatus> = options.statuses
+  const unbudgeted = endpoint as unknown as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
+  const base = statuses.includes(429) ? unbudgeted.middleware(BudgetRefusing) : unbudgeted.middleware(BudgetCharging)
   let e = (session ? base.middleware(SessionAuth) : base.middleware(PublicAuth))
     .annotate(Policy, policy)
     .annotateContext(OpenApi.annotations({

@@ -7,9 +7,16 @@ import { Migrator } from "@effect/sql"
 import init from "./migrations/0001_init.js"
 import keysetIndexes from "./migrations/0002_keyset_indexes.js"
 import jobs from "./migrations/0003_jobs.js"
+import apiKeyManagement from "./migrations/0005_api_key_management.js"
 import walletsTrust from "./migrations/0009_wallets_trust.js"
 
 /** Applies every pending migration; returns the ones applied. Fails with `MigrationError | SqlError`. */
 export const migrate = Migrator.make({})({
-  loader: Migrator.fromRecord({ "0001_init": init, "0002_keyset_indexes": keysetIndexes, "0003_jobs": jobs, "0009_wallets_trust": walletsTrust })
+  loader: Migrator.fromRecord({
+    "0001_init": init,
+    "0002_keyset_indexes": keysetIndexes,
+    "0003_jobs": jobs,
+    "0005_api_key_management": apiKeyManagement,
+    "0009_wallets_trust": walletsTrust
+  })
 })

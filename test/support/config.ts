@@ -20,6 +20,16 @@ export const testConfig = (overrides: Partial<AppConfigShape> = {}): AppConfigSh
   buildVersion: "test",
   logLevel: LogLevel.Warning,
   logFormat: "auto",
+  // generous budgets, so only the budget tests (which lower them) ever meet a limit
+  budgets: {
+    anonymous: { limit: 60_000, windowSeconds: 60 },
+    apiKey: { limit: 60_000, windowSeconds: 60 },
+    session: { limit: 60_000, windowSeconds: 60 },
+    signInAccount: { limit: 1000, windowSeconds: 900 },
+    signInAddress: { limit: 10_000, windowSeconds: 900 }
+  },
+  redisUrl: Option.none(),
+  trustedProxyHops: 0,
   maxBodyBytes: 1_048_576,
   keys: { apiKeyVerifier: key("api-key-verifier"), cursor: key("cursor") },
   insecureDevelopmentSecret: false,
