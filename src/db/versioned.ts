@@ -89,7 +89,7 @@ export const explainVersioned = <C extends VersionedCurrent>(options: {
   if (options.fromStates !== undefined && !options.fromStates.includes(row.state)) {
     return Effect.fail(new Conflict({
       kind: "invalid-state",
-      detail: `A ${noun} in state ${row.state} cannot take this command (allowed from ${options.fromStates.join(", ")}).`
+      detail: `The ${noun} is in state ${row.state}; this command applies only from ${options.fromStates.join(", ")}.`
     }))
   }
   return Effect.succeed(row)

@@ -4,9 +4,8 @@
 import { Effect, Option } from "effect"
 import { Conflict, Forbidden, NotFound } from "../../schema/problem.js"
 import { now } from "../../layers/Clock.js"
-import { OfferEditorRoles, ServicesRepo } from "./Repo.js"
-
-const publishableFrom: ReadonlyArray<string> = ["DRAFT", "REVIEW", "PAUSED"]
+import { explainVersioned } from "../db/versioned.js"
+import { OfferEditorRoles, PublishableFrom, ServicesRepo } from "./Repo.js"
 
 /** Service offers: publication. Requires `SqlClient`. */
 export class Services extends Effect.Service<Services>()("agent-directory/Services", {
@@ -42,15 +41,13 @@ export class Services extends Effect.Service<Services>()("agent-directory/Servic
         if (!(OfferEditorRoles as ReadonlyArray<string>).includes(offer.role!)) {
           return yield* new Forbidden({ kind: "role-required", detail: "Publishing needs the OWNER, ADMIN or EDITOR role in the offer's workspace." })
         }
-        if (offer.version !== input.version) {
-          return yield* new Conflict({
-            kind: "version-conflict",
-            detail: `The offer is at version ${offer.version}, not ${input.version}; reload it and retry.`
-          })
-        }
-        if (!publishableFrom.includes(offer.state)) {
-          return yield* new Conflict({ kind: "invalid-state", detail: `An offer in state ${offer.state} cannot be published.` })
-        }
+        yield* explainVersioned({
+          resource: "offer",
+          id: input.offerId,
+          current: Option.some({ counter: offer.version, state: offer.state }),
+          expected: input.version,
+          fromStates: PublishableFrom
+        })
         return yield* new Conflict({
           kind: "offer-incomplete",
           detail: !offer.hasTerms ? "The offer has no terms revision." : "The offer has no current price."
