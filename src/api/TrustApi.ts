@@ -31,7 +31,7 @@ export class TrustApi extends HttpApiGroup.make("Trust")
             "secret); otherwise 404 `feedback-not-found`, like an unknown id.\n\n" +
             "Checks in order: 403, 404, 409 `version-conflict`, 409 `invalid-state`. 410 and 422 are listed by the spec " +
             "but never produced (a withdrawal needs no challenge or proof beyond the author's session).",
-          problems: { 403: ["author-required"], 404: ["feedback-not-found"], 409: ["version-conflict", "invalid-state"] }
+          problems: { 403: ["author-required"], 404: ["feedback-not-found"], 409: ["version-conflict", "invalid-state", "conflict"] }
         })
       )
   )

@@ -41,7 +41,7 @@ export class WalletsApi extends HttpApiGroup.make("Wallets")
             "(503/500 when the database is unavailable).",
           problems: {
             404: ["wallet-policy-not-found"],
-            409: ["version-conflict", "invalid-state"],
+            409: ["version-conflict", "invalid-state", "conflict"],
             410: ["challenge-expired"],
             422: ["proof-invalid"]
           }

@@ -65,13 +65,13 @@ const make = Effect.gen(function*() {
   /**
    * Publishes in one conditional statement (the shared optimistic-concurrency
    * mechanism, `src/db/versioned.ts`), only if every rule holds (version, state,
-   * current price, terms, editor role). Returns whether the row changed.
+   * current price, terms, editor role). Returns the new version, or none.
    */
   const publish = (r: { id: string; version: number; accountId: string; at: Date }) =>
     updateVersioned({
       table: "service_offers",
       id: r.id,
-      expected: r.version,
+      expectedVersion: r.version,
       set: sql`state = 'PUBLISHED', published_at = ${r.at}, updated_at = ${r.at}`,
       fromStates: PublishableFrom,
       where: [

@@ -4,7 +4,7 @@
 import { Effect, Option } from "effect"
 import { Conflict, Forbidden, NotFound } from "../../schema/problem.js"
 import { now } from "../../layers/Clock.js"
-import { explainVersioned } from "../db/versioned.js"
+import { explainRefusal } from "../db/versioned.js"
 import { OfferEditorRoles, PublishableFrom, ServicesRepo } from "./Repo.js"
 
 /** Service offers: publication. Requires `SqlClient`. */
@@ -27,11 +27,11 @@ export class Services extends Effect.Service<Services>()("agent-directory/Servic
       Effect.gen(function*() {
         const at = yield* now
         const changed = yield* repo.publish({ id: input.offerId, version: input.version, accountId: input.accountId, at })
-        if (!changed) return yield* explainRefusal(input, at)
+        if (Option.isNone(changed)) return yield* explainPublishRefusal(input, at)
         return yield* repo.findById(input.offerId).pipe(Effect.flatMap(Effect.orDie))
       }).pipe(Effect.catchTags({ SqlError: Effect.die, ParseError: Effect.die }))
 
-    const explainRefusal = (input: { readonly offerId: string; readonly version: number; readonly accountId: string }, at: Date) =>
+    const explainPublishRefusal = (input: { readonly offerId: string; readonly version: number; readonly accountId: string }, at: Date) =>
       Effect.gen(function*() {
         const found = yield* repo.access({ id: input.offerId, accountId: input.accountId, at })
         if (Option.isNone(found) || found.value.role === null) {
@@ -41,16 +41,19 @@ export class Services extends Effect.Service<Services>()("agent-directory/Servic
         if (!(OfferEditorRoles as ReadonlyArray<string>).includes(offer.role!)) {
           return yield* new Forbidden({ kind: "role-required", detail: "Publishing needs the OWNER, ADMIN or EDITOR role in the offer's workspace." })
         }
-        yield* explainVersioned({
+        return yield* explainRefusal({
           resource: "offer",
           id: input.offerId,
-          current: Option.some({ counter: offer.version, state: offer.state }),
-          expected: input.version,
-          fromStates: PublishableFrom
-        })
-        return yield* new Conflict({
-          kind: "offer-incomplete",
-          detail: !offer.hasTerms ? "The offer has no terms revision." : "The offer has no current price."
+          current: found,
+          expectedVersion: input.version,
+          fromStates: PublishableFrom,
+          otherwise: (o) =>
+            o.hasTerms && o.hasCurrentPrice ? Option.none() : Option.some(
+              new Conflict({
+                kind: "offer-incomplete",
+                detail: !o.hasTerms ? "The offer has no terms revision." : "The offer has no current price."
+              })
+            )
         })
       })
 

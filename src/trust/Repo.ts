@@ -7,9 +7,9 @@ import { Effect, Schema } from "effect"
 import { Feedback } from "../../schema/trust.js"
 import { updateVersioned } from "../db/versioned.js"
 
-/** What the withdraw rules need to know about a feedback. */
+/** What the withdraw rules need to know about a feedback (`version` is its revision). */
 export const FeedbackAccess = Schema.Struct({
-  counter: Schema.Number,
+  version: Schema.Number,
   state: Schema.String,
   isAuthor: Schema.Boolean
 })
@@ -39,17 +39,17 @@ const make = Effect.gen(function*() {
     Request: Schema.Struct({ id: Schema.String, accountId: Schema.String }),
     Result: FeedbackAccess,
     execute: ({ accountId, id }) =>
-      sql`SELECT revision::float8 AS counter, state, author_account_id = ${accountId} AS "isAuthor"
+      sql`SELECT revision::float8 AS version, state, author_account_id = ${accountId} AS "isAuthor"
           FROM feedback WHERE id = ${id}`
   })
 
-  /** Withdraws in one conditional statement (revision, state, author). Returns whether the row changed. */
+  /** Withdraws in one conditional statement (revision, state, author). Returns the new revision, or none. */
   const withdraw = (r: { id: string; expectedRevision: number; accountId: string; reason: string; at: Date }) =>
     updateVersioned({
       table: "feedback",
       counter: "revision",
       id: r.id,
-      expected: r.expectedRevision,
+      expectedVersion: r.expectedRevision,
       set: sql`state = 'WITHDRAWN', withdrawal_reason = ${r.reason}, withdrawn_at = ${r.at}, updated_at = ${r.at}`,
       fromStates: WithdrawableFeedbackStates,
       where: [sql`author_account_id = ${r.accountId}`]

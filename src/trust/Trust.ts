@@ -2,9 +2,9 @@
  * Domain rules of the Trust area (spec §2.9, §3, §4.3): feedback withdrawal.
  */
 import { Effect, Option } from "effect"
-import { Conflict, Forbidden } from "../../schema/problem.js"
+import { Forbidden } from "../../schema/problem.js"
 import { now } from "../../layers/Clock.js"
-import { explainVersioned } from "../db/versioned.js"
+import { explainRefusal } from "../db/versioned.js"
 import { TrustRepo, WithdrawableFeedbackStates } from "./Repo.js"
 
 /** Feedback: withdrawal by its author. Requires `SqlClient`. */
@@ -23,7 +23,8 @@ export class Trust extends Effect.Service<Trust>()("agent-directory/Trust", {
      * Fails, in this order, with `Forbidden` (`author-required`: PUBLISHED feedback of
      * someone else, which is public), `NotFound` (`feedback-not-found`: absent, or
      * someone else's feedback that is not public), `Conflict` (`version-conflict`,
-     * then `invalid-state` for WITHDRAWN).
+     * then `invalid-state` for WITHDRAWN, `conflict` when it changed between the update
+     * and the re-read).
      */
     const withdraw = (input: {
       readonly feedbackId: string
@@ -40,21 +41,19 @@ export class Trust extends Effect.Service<Trust>()("agent-directory/Trust", {
           reason: input.reason,
           at
         })
-        if (!changed) {
+        if (Option.isNone(changed)) {
           const found = yield* repo.access({ id: input.feedbackId, accountId: input.accountId })
           if (Option.isSome(found) && !found.value.isAuthor && found.value.state === "PUBLISHED") {
             return yield* new Forbidden({ kind: "author-required", detail: "Only the author of a feedback can withdraw it." })
           }
-          yield* explainVersioned({
+          return yield* explainRefusal({
             resource: "feedback",
             id: input.feedbackId,
             current: Option.filter(found, (f) => f.isAuthor),
-            expected: input.expectedRevision,
+            expectedVersion: input.expectedRevision,
             counterName: "revision",
             fromStates: WithdrawableFeedbackStates
           })
-          // every rule held on the re-read: the row changed between the UPDATE and the read
-          return yield* new Conflict({ kind: "version-conflict", detail: "The feedback changed meanwhile; reload it and retry." })
         }
         return yield* repo.findById(input.feedbackId).pipe(Effect.flatMap(Effect.orDie))
       }).pipe(Effect.catchTags({ SqlError: Effect.die, ParseError: Effect.die }))

@@ -10,7 +10,7 @@ import { updateVersioned } from "../db/versioned.js"
 
 /** What the cancel rules need to know about a policy of the caller's wallet. */
 export const PolicyAccess = Schema.Struct({
-  counter: Schema.Number,
+  version: Schema.Number,
   state: Schema.String,
   challengeExpiresAt: Schema.DateFromSelf
 })
@@ -41,19 +41,19 @@ const make = Effect.gen(function*() {
     Request: OwnerRequest,
     Result: PolicyAccess,
     execute: ({ accountId, id }) =>
-      sql`SELECT version::float8 AS counter, state, cancellation_challenge_expires_at AS "challengeExpiresAt"
+      sql`SELECT version::float8 AS version, state, cancellation_challenge_expires_at AS "challengeExpiresAt"
           FROM wallet_policies WHERE id = ${id} AND ${ownedBy(accountId)}`
   })
 
   /**
    * Cancels in one conditional statement (version, cancellable state, the account's
-   * wallet, challenge unexpired at `at`). Returns whether the row changed.
+   * wallet, challenge unexpired at `at`). Returns the new version, or none.
    */
   const cancelPolicy = (r: { id: string; expectedVersion: number; accountId: string; reason: string; at: Date }) =>
     updateVersioned({
       table: "wallet_policies",
       id: r.id,
-      expected: r.expectedVersion,
+      expectedVersion: r.expectedVersion,
       set: sql`state = 'CANCELLED', cancellation_reason = ${r.reason}, completed_at = ${r.at}, updated_at = ${r.at}`,
       fromStates: CancellableWalletPolicyStates,
       where: [ownedBy(r.accountId), sql`cancellation_challenge_expires_at > ${r.at}`]

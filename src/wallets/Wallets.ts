@@ -2,10 +2,10 @@
  * Domain rules of the Wallets area (spec §2.8, §2.14, §3, §4.3).
  */
 import { Effect, Option } from "effect"
-import { Conflict, Gone, NotFound, UnprocessableEntity } from "../../schema/problem.js"
+import { Gone, NotFound, UnprocessableEntity } from "../../schema/problem.js"
 import { CancellableWalletPolicyStates, cancellationPhrase } from "../../schema/wallets.js"
 import { now } from "../../layers/Clock.js"
-import { explainVersioned } from "../db/versioned.js"
+import { explainRefusal } from "../db/versioned.js"
 import { WalletsRepo } from "./Repo.js"
 
 /** Input of {@link Wallets.cancelPolicy}. */
@@ -32,40 +32,41 @@ export class Wallets extends Effect.Service<Wallets>()("agent-directory/Wallets"
      *
      * Fails, in this order, with `NotFound` (`wallet-policy-not-found`: absent or not the
      * caller's wallet), `Conflict` (`version-conflict`, then `invalid-state` for COMPLETE
-     * or CANCELLED), `Gone` (`challenge-expired`), `UnprocessableEntity` (`proof-invalid`).
+     * or CANCELLED), `Gone` (`challenge-expired`), `UnprocessableEntity` (`proof-invalid`),
+     * `Conflict` (`conflict`: changed between the update and the re-read).
      */
     const cancelPolicy = (input: CancelPolicyInput) =>
       Effect.gen(function*() {
         const at = yield* now
         const proofValid = input.confirmation === cancellationPhrase(input.policyId)
-        const changed = proofValid && (yield* repo.cancelPolicy({
-          id: input.policyId,
-          expectedVersion: input.expectedVersion,
-          accountId: input.accountId,
-          reason: input.reason,
-          at
-        }))
-        if (!changed) {
-          const policy = yield* explainVersioned({
+        const changed = proofValid
+          ? yield* repo.cancelPolicy({
+            id: input.policyId,
+            expectedVersion: input.expectedVersion,
+            accountId: input.accountId,
+            reason: input.reason,
+            at
+          })
+          : Option.none()
+        if (Option.isNone(changed)) {
+          return yield* explainRefusal({
             resource: "wallet-policy",
             id: input.policyId,
             current: yield* repo.policyAccess({ id: input.policyId, accountId: input.accountId }),
-            expected: input.expectedVersion,
-            fromStates: CancellableWalletPolicyStates
-          })
-          if (policy.challengeExpiresAt.getTime() <= at.getTime()) {
-            return yield* new Gone({
-              kind: "challenge-expired",
-              detail: "The policy's cancellation challenge has expired; the policy was not changed."
-            })
-          }
-          if (proofValid) {
-            // every rule held on the re-read: the row changed between the UPDATE and the read
-            return yield* new Conflict({ kind: "version-conflict", detail: "The wallet policy changed meanwhile; reload it and retry." })
-          }
-          return yield* new UnprocessableEntity({
-            kind: "proof-invalid",
-            detail: "confirmation must be exactly the policy's cancellation phrase: CANCEL followed by a space and the policyId."
+            expectedVersion: input.expectedVersion,
+            fromStates: CancellableWalletPolicyStates,
+            otherwise: (policy): Option.Option<Gone | UnprocessableEntity> =>
+              policy.challengeExpiresAt.getTime() <= at.getTime()
+                ? Option.some(new Gone({
+                  kind: "challenge-expired",
+                  detail: "The policy's cancellation challenge has expired; the policy was not changed."
+                }))
+                : proofValid
+                ? Option.none()
+                : Option.some(new UnprocessableEntity({
+                  kind: "proof-invalid",
+                  detail: "confirmation must be exactly the policy's cancellation phrase: CANCEL, one space, the policyId."
+                }))
           })
         }
         return yield* repo.findPolicy(input.policyId).pipe(Effect.flatMap(Effect.orDie))
