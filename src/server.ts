@@ -14,6 +14,7 @@ import { ApiKeys } from "./accounts/ApiKeys.js"
 import { AccountsHttpLive } from "./accounts/Http.js"
 import { AgentsHttpLive } from "./agents/Http.js"
 import { AgentsRepo } from "./agents/Repo.js"
+import { Resolver } from "./identity/Resolver.js"
 import { Api } from "./api/Api.js"
 import { OperationsLive } from "./api/policies.js"
 import { CommerceHttpLive } from "./commerce/Http.js"
@@ -68,6 +69,7 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     Wallets.Default,
     Workspaces.Default,
     AgentsRepo.Default,
+    Resolver.Default,
     CommerceRepo.Default,
     ProtocolCatalogCache.Default
   ]),
