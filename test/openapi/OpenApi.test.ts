@@ -141,7 +141,7 @@ layer(server.layer)("GET /openapi.json is usable", (it) => {
         }
       }
       const publish = operationsOf(doc).find((o) => o.op.operationId === "Services_PublishServiceOffer")!.op
-      expect(publish.responses["409"].description).toMatch(/version-conflict, invalid-state, offer-incomplete, idempotency-key-reuse/)
+      expect(publish.responses["409"].description).toMatch(/version-conflict, invalid-state, offer-incomplete, conflict, idempotency-key-reuse/)
       expect(publish.responses["403"].description).toMatch(/role-required.*csrf-token-invalid/)
       const revoke = operationsOf(doc).find((o) => o.op.operationId === "Accounts_RevokeSession")!.op
       expect(revoke.responses["423"].description).toBe("Locked: policy-locked")
