@@ -43,6 +43,10 @@ import { RuntimeHttpLive } from "./runtime/Http.js"
 import { Runtime } from "./runtime/Runtime.js"
 import { ServicesHttpLive } from "./services/Http.js"
 import { Services } from "./services/Services.js"
+import { TrustHttpLive } from "./trust/Http.js"
+import { Trust } from "./trust/Trust.js"
+import { WalletsHttpLive } from "./wallets/Http.js"
+import { Wallets } from "./wallets/Wallets.js"
 import { WorkspacesHttpLive } from "./workspaces/Http.js"
 import { Workspaces } from "./workspaces/Workspaces.js"
 
@@ -64,6 +68,8 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     ProtocolsHttpLive,
     RuntimeHttpLive,
     ServicesHttpLive,
+    TrustHttpLive,
+    WalletsHttpLive,
     WorkspacesHttpLive,
     RequestMiddlewareLive,
     CorsLive
@@ -78,6 +84,8 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     Launch.Default,
     Mesh.Default,
     Procurement.Default,
+    Trust.Default,
+    Wallets.Default,
     Workspaces.Default,
     Runtime.Default,
     Mcp.Default,

@@ -15,6 +15,8 @@ import { McpApi } from "./McpApi.js"
 import { ProtocolsApi } from "./ProtocolsApi.js"
 import { RuntimeApi } from "./RuntimeApi.js"
 import { ServicesApi } from "./ServicesApi.js"
+import { TrustApi } from "./TrustApi.js"
+import { WalletsApi } from "./WalletsApi.js"
 import { WorkspacesApi } from "./WorkspacesApi.js"
 
 /**
@@ -57,6 +59,8 @@ export class Api extends withoutFrameworkErrors(HttpApi.make("AgentDirectoryApi"
   .add(ProtocolsApi)
   .add(RuntimeApi)
   .add(ServicesApi)
+  .add(TrustApi)
+  .add(WalletsApi)
   .add(WorkspacesApi)
   .annotateContext(
     OpenApi.annotations({

@@ -10,6 +10,8 @@ import { DemoLaunchRuns } from "./demo/launch.js"
 import { DemoMeshKeys } from "./demo/mesh.js"
 import { DemoProcurementIntents } from "./demo/procurement.js"
 import { DemoMcpConnections, DemoRuntimeAgents } from "./demo/runtime.js"
+import { DemoFeedback } from "./demo/trust.js"
+import { DemoWalletPolicies, DemoWallets } from "./demo/wallets.js"
 
 /** One request of the manifest. */
 export interface ManifestOperation {
@@ -110,6 +112,24 @@ export const demoManifest = {
       path: { entityPublicId: DemoRuntimeAgents.configured, connectionPublicId: DemoMcpConnections.crm.id },
       query: {},
       body: { scopes: ["crm.read", "crm.write"] }
-    }
+    },
+    // wallets and trust (issue 10)
+    Trust_WithdrawFeedback: {
+      as: "owner",
+      path: { feedbackId: DemoFeedback.ownerAtlas.id },
+      query: {},
+      body: { expectedRevision: DemoFeedback.ownerAtlas.revision, reason: "Resolved with the agent's operator." }
+    },
+    Wallets_CancelWalletPolicy: {
+      as: "owner",
+      path: { policyId: DemoWalletPolicies.prepared.id },
+      query: {},
+      body: {
+        expectedVersion: DemoWalletPolicies.prepared.version,
+        reason: "The provider session is no longer needed.",
+        confirmation: `CANCEL ${DemoWalletPolicies.prepared.id}`
+      }
+    },
+    Wallets_GetWalletProfileConfiguration: { as: "owner", path: { walletPublicId: DemoWallets.ownerBase.id }, query: {}, body: null },
   } satisfies Record<string, ManifestOperation>
 } as const

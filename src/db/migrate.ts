@@ -11,6 +11,7 @@ import identity from "./migrations/0004_identity.js"
 import apiKeyManagement from "./migrations/0005_api_key_management.js"
 import launchProcurementMesh from "./migrations/0008_launch_procurement_mesh.js"
 import agentRuntime from "./migrations/0010_agent_runtime.js"
+import walletsTrust from "./migrations/0009_wallets_trust.js"
 
 /** Applies every pending migration; returns the ones applied. Fails with `MigrationError | SqlError`. */
 export const migrate = Migrator.make({})({
@@ -21,6 +22,7 @@ export const migrate = Migrator.make({})({
     "0004_identity": identity,
     "0005_api_key_management": apiKeyManagement,
     "0008_launch_procurement_mesh": launchProcurementMesh,
+    "0009_wallets_trust": walletsTrust,
     "0010_agent_runtime": agentRuntime
   })
 })

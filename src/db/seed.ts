@@ -32,6 +32,8 @@ import { seedLaunchRuns } from "./demo/launch.js"
 import { seedMesh } from "./demo/mesh.js"
 import { seedProcurement } from "./demo/procurement.js"
 import { seedRuntimeDemoData } from "./demo/seedRuntime.js"
+import { seedTrustDemo } from "./demo/trust.js"
+import { seedWalletsDemo } from "./demo/wallets.js"
 
 const t0 = demoTime(0)
 
@@ -273,6 +275,7 @@ export const seedDemoData = Effect.gen(function*() {
     }
     yield* Effect.all([seedLaunchRuns, seedProcurement, seedMesh], { discard: true })
     yield* seedRuntimeDemoData
+    yield* Effect.zipRight(seedWalletsDemo(sql), seedTrustDemo(sql))
   }))
   return true
 })

@@ -1,13 +1,11 @@
 /**
  * Domain rules of the Services area (spec §2.5, §3, §4.3).
  */
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
 import { Conflict, NotFound } from "../../schema/problem.js"
 import { now } from "../../layers/Clock.js"
 import { runVersioned } from "../db/versioned.js"
-import { OfferEditorRoles, ServicesRepo } from "./Repo.js"
-
-const publishableFrom: ReadonlyArray<string> = ["DRAFT", "REVIEW", "PAUSED"]
+import { OfferEditorRoles, PublishableFrom, ServicesRepo } from "./Repo.js"
 
 /** Service offers: publication. Requires `SqlClient`. */
 export class Services extends Effect.Service<Services>()("agent-directory/Services", {
@@ -32,11 +30,9 @@ export class Services extends Effect.Service<Services>()("agent-directory/Servic
         yield* runVersioned({
           resource: "service offer",
           expectedVersion: input.version,
-          fromStates: publishableFrom,
+          fromStates: PublishableFrom,
           roles: OfferEditorRoles,
-          update: repo.publish({ id: input.offerId, version: input.version, accountId: input.accountId, at }).pipe(
-            Effect.map((changed) => (changed ? Option.some(true) : Option.none()))
-          ),
+          update: repo.publish({ id: input.offerId, version: input.version, accountId: input.accountId, at }),
           current: repo.access({ id: input.offerId, accountId: input.accountId, at }),
           notFound: () => new NotFound({ kind: "offer-not-found", detail: `No service offer ${input.offerId}.` }),
           otherwise: (offer) =>
