@@ -32,6 +32,10 @@ import { ProtocolsHttpLive } from "./protocols/Http.js"
 import { ProtocolCatalogCache } from "./protocols/CatalogCache.js"
 import { ServicesHttpLive } from "./services/Http.js"
 import { Services } from "./services/Services.js"
+import { TrustHttpLive } from "./trust/Http.js"
+import { Trust } from "./trust/Trust.js"
+import { WalletsHttpLive } from "./wallets/Http.js"
+import { Wallets } from "./wallets/Wallets.js"
 import { WorkspacesHttpLive } from "./workspaces/Http.js"
 import { Workspaces } from "./workspaces/Workspaces.js"
 
@@ -48,6 +52,8 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     CommerceHttpLive,
     ProtocolsHttpLive,
     ServicesHttpLive,
+    TrustHttpLive,
+    WalletsHttpLive,
     WorkspacesHttpLive,
     RequestMiddlewareLive,
     CorsLive
@@ -59,6 +65,8 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     Accounts.Default,
     ApiKeys.Default,
     Services.Default,
+    Trust.Default,
+    Wallets.Default,
     Workspaces.Default,
     AgentsRepo.Default,
     Resolver.Default,

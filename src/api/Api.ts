@@ -10,6 +10,8 @@ import { AgentsApi } from "./AgentsApi.js"
 import { CommerceApi } from "./CommerceApi.js"
 import { ProtocolsApi } from "./ProtocolsApi.js"
 import { ServicesApi } from "./ServicesApi.js"
+import { TrustApi } from "./TrustApi.js"
+import { WalletsApi } from "./WalletsApi.js"
 import { WorkspacesApi } from "./WorkspacesApi.js"
 
 /**
@@ -30,6 +32,8 @@ export class Api extends withoutFrameworkErrors(HttpApi.make("AgentDirectoryApi"
   .add(CommerceApi)
   .add(ProtocolsApi)
   .add(ServicesApi)
+  .add(TrustApi)
+  .add(WalletsApi)
   .add(WorkspacesApi)
   .annotateContext(
     OpenApi.annotations({

@@ -6,6 +6,8 @@
  * Idempotency-Key, which the caller supplies.
  */
 import { DemoAccounts, DemoApiKeys, DemoOffers, DemoOtherSession, DemoResolveLocators, DemoWorkspaces } from "./demo.js"
+import { DemoFeedback } from "./demo/trust.js"
+import { DemoWalletPolicies, DemoWallets } from "./demo/wallets.js"
 
 /** One request of the manifest. */
 export interface ManifestOperation {
@@ -60,6 +62,24 @@ export const demoManifest = {
       query: {},
       body: { version: DemoOffers.starter.version }
     },
+    // wallets and trust (issue 10)
+    Trust_WithdrawFeedback: {
+      as: "owner",
+      path: { feedbackId: DemoFeedback.ownerAtlas.id },
+      query: {},
+      body: { expectedRevision: DemoFeedback.ownerAtlas.revision, reason: "Resolved with the agent's operator." }
+    },
+    Wallets_CancelWalletPolicy: {
+      as: "owner",
+      path: { policyId: DemoWalletPolicies.prepared.id },
+      query: {},
+      body: {
+        expectedVersion: DemoWalletPolicies.prepared.version,
+        reason: "The provider session is no longer needed.",
+        confirmation: `CANCEL ${DemoWalletPolicies.prepared.id}`
+      }
+    },
+    Wallets_GetWalletProfileConfiguration: { as: "owner", path: { walletPublicId: DemoWallets.ownerBase.id }, query: {}, body: null },
     Workspaces_GetWorkspace: { as: "member", path: { workspacePublicId: DemoWorkspaces.acme.id }, query: { limit: 50 }, body: null }
   } satisfies Record<string, ManifestOperation>
 } as const

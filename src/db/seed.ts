@@ -28,6 +28,8 @@ import {
   demoTime,
   DemoWorkspaces
 } from "./demo.js"
+import { seedTrustDemo } from "./demo/trust.js"
+import { seedWalletsDemo } from "./demo/wallets.js"
 
 const t0 = demoTime(0)
 
@@ -267,6 +269,7 @@ export const seedDemoData = Effect.gen(function*() {
         key: k.key
       })
     }
+    yield* Effect.zipRight(seedWalletsDemo(sql), seedTrustDemo(sql))
   }))
   return true
 })

@@ -1,0 +1,18 @@
+/** HTTP handlers of the Trust area: decode → service → envelope. */
+import { Effect } from "effect"
+import { Api } from "../api/Api.js"
+import { currentSession } from "../api/security.js"
+import { Envelope } from "../http/Envelope.js"
+import { group } from "../http/group.js"
+import { Trust } from "./Trust.js"
+
+export const TrustHttpLive = group(Api, "Trust", (handlers) =>
+  Effect.gen(function*() {
+    const trust = yield* Trust
+    const envelope = yield* Envelope
+    return handlers.handle("withdrawFeedback", ({ path, payload }) =>
+      Effect.flatMap(currentSession, (session) =>
+        trust.withdraw({ feedbackId: path.feedbackId, ...payload, accountId: session.accountId }).pipe(
+          Effect.flatMap(envelope.data)
+        )))
+  }))

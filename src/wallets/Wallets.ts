@@ -1,0 +1,91 @@
+/**
+ * Domain rules of the Wallets area (spec §2.8, §2.14, §3, §4.3).
+ */
+import { Effect, Option } from "effect"
+import { Conflict, Gone, NotFound, UnprocessableEntity } from "../../schema/problem.js"
+import { CancellableWalletPolicyStates, cancellationPhrase } from "../../schema/wallets.js"
+import { now } from "../../layers/Clock.js"
+import { explainVersioned } from "../db/versioned.js"
+import { WalletsRepo } from "./Repo.js"
+
+/** Input of {@link Wallets.cancelPolicy}. */
+export interface CancelPolicyInput {
+  readonly policyId: string
+  readonly expectedVersion: number
+  readonly reason: string
+  readonly confirmation: string
+  readonly accountId: string
+}
+
+/** Wallet policies and profiles of the caller's wallets. Requires `SqlClient`. */
+export class Wallets extends Effect.Service<Wallets>()("agent-directory/Wallets", {
+  effect: Effect.gen(function*() {
+    const repo = yield* WalletsRepo
+
+    /**
+     * Wallets_CancelWalletPolicy (spec §4.3): moves a policy of one of the caller's
+     * wallets from PREPARED, DISPATCHING, OBSERVING or MANUAL_REVIEW to CANCELLED with
+     * `completedAt` = now and `version` + 1, when `expectedVersion` is current, the
+     * policy's cancellation challenge has not expired and `confirmation` is exactly
+     * `CANCEL <policyId>`. One conditional UPDATE: concurrent cancels at one version
+     * succeed once. Returns the policy (spec §2.8).
+     *
+     * Fails, in this order, with `NotFound` (`wallet-policy-not-found`: absent or not the
+     * caller's wallet), `Conflict` (`version-conflict`, then `invalid-state` for COMPLETE
+     * or CANCELLED), `Gone` (`challenge-expired`), `UnprocessableEntity` (`proof-invalid`).
+     */
+    const cancelPolicy = (input: CancelPolicyInput) =>
+      Effect.gen(function*() {
+        const at = yield* now
+        const proofValid = input.confirmation === cancellationPhrase(input.policyId)
+        const changed = proofValid && (yield* repo.cancelPolicy({
+          id: input.policyId,
+          expectedVersion: input.expectedVersion,
+          accountId: input.accountId,
+          reason: input.reason,
+          at
+        }))
+        if (!changed) {
+          const policy = yield* explainVersioned({
+            resource: "wallet-policy",
+            id: input.policyId,
+            current: yield* repo.policyAccess({ id: input.policyId, accountId: input.accountId }),
+            expected: input.expectedVersion,
+            fromStates: CancellableWalletPolicyStates
+          })
+          if (policy.challengeExpiresAt.getTime() <= at.getTime()) {
+            return yield* new Gone({
+              kind: "challenge-expired",
+              detail: "The policy's cancellation challenge has expired; the policy was not changed."
+            })
+          }
+          if (proofValid) {
+            // every rule held on the re-read: the row changed between the UPDATE and the read
+            return yield* new Conflict({ kind: "version-conflict", detail: "The wallet policy changed meanwhile; reload it and retry." })
+          }
+          return yield* new UnprocessableEntity({
+            kind: "proof-invalid",
+            detail: "confirmation must be exactly the policy's cancellation phrase: CANCEL followed by a space and the policyId."
+          })
+        }
+        return yield* repo.findPolicy(input.policyId).pipe(Effect.flatMap(Effect.orDie))
+      }).pipe(Effect.catchTags({ SqlError: Effect.die, ParseError: Effect.die }))
+
+    /**
+     * Wallets_GetWalletProfileConfiguration (spec §4.3, §2.14): the public profile of
+     * one of the caller's wallets, or null when the wallet has none. Fails with
+     * `NotFound` (`wallet-not-found`: absent or not the caller's).
+     */
+    const profileConfiguration = (input: { readonly walletId: string; readonly accountId: string }) =>
+      Effect.gen(function*() {
+        if (!(yield* repo.ownsWallet({ id: input.walletId, accountId: input.accountId }))) {
+          return yield* new NotFound({ kind: "wallet-not-found", detail: `No wallet ${input.walletId}.` })
+        }
+        const profile = yield* repo.findProfile({ walletId: input.walletId, viewer: input.accountId })
+        return Option.getOrNull(profile)
+      }).pipe(Effect.catchTags({ SqlError: Effect.die, ParseError: Effect.die }))
+
+    return { cancelPolicy, profileConfiguration }
+  }),
+  dependencies: [WalletsRepo.Default]
+}) {}
