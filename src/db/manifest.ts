@@ -5,7 +5,7 @@
  * `anonymous`, or `apiKey:public`. POST/DELETE requests also need a fresh
  * Idempotency-Key, which the caller supplies.
  */
-import { DemoAccounts, DemoApiKeys, DemoOffers, DemoOtherSession, DemoResolveLocators, DemoWorkspaces } from "./demo.js"
+import { DemoAccounts, DemoAgents, DemoApiKeys, DemoOffers, DemoOtherSession, DemoResolveLocators, DemoWorkspaces } from "./demo.js"
 import { DemoFeedback } from "./demo/trust.js"
 import { DemoWalletPolicies, DemoWallets } from "./demo/wallets.js"
 
@@ -52,6 +52,13 @@ export const demoManifest = {
       body: null
     },
     Admin_ListJobRuns: { as: "admin", path: {}, query: { limit: 20 }, body: null },
+    Agents_ListAgents: {
+      as: "apiKey:public",
+      path: {},
+      query: { networks: "base", verificationStates: "VERIFIED", sort: "rank", limit: 10 },
+      body: null
+    },
+    Agents_GetAgent: { as: "anonymous", path: { entityPublicId: DemoAgents[0].id }, query: {}, body: null },
     Agents_ListFavoriteAgents: { as: "owner", path: {}, query: { limit: 10 }, body: null },
     Agents_ResolveAgentIdentities: { as: "apiKey:public", path: {}, query: {}, body: { locators: DemoResolveLocators } },
     Commerce_ListCommerceOrders: { as: "owner", path: {}, query: {}, body: null },

@@ -10,6 +10,7 @@ import jobs from "./migrations/0003_jobs.js"
 import identity from "./migrations/0004_identity.js"
 import apiKeyManagement from "./migrations/0005_api_key_management.js"
 import walletsTrust from "./migrations/0009_wallets_trust.js"
+import agentDirectory from "./migrations/0013_agent_directory.js"
 
 /** Applies every pending migration; returns the ones applied. Fails with `MigrationError | SqlError`. */
 export const migrate = Migrator.make({})({
@@ -19,6 +20,7 @@ export const migrate = Migrator.make({})({
     "0003_jobs": jobs,
     "0004_identity": identity,
     "0005_api_key_management": apiKeyManagement,
-    "0009_wallets_trust": walletsTrust
+    "0009_wallets_trust": walletsTrust,
+    "0013_agent_directory": agentDirectory
   })
 })

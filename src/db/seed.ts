@@ -28,6 +28,7 @@ import {
   demoTime,
   DemoWorkspaces
 } from "./demo.js"
+import { seedAgentsDemo } from "./demo/agents.js"
 import { seedTrustDemo } from "./demo/trust.js"
 import { seedWalletsDemo } from "./demo/wallets.js"
 
@@ -270,6 +271,7 @@ export const seedDemoData = Effect.gen(function*() {
       })
     }
     yield* Effect.zipRight(seedWalletsDemo(sql), seedTrustDemo(sql))
+    yield* seedAgentsDemo(sql)
   }))
   return true
 })
