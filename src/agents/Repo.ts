@@ -126,7 +126,7 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("agent-directory/Ag
         sql`SELECT ${itemColumns}, ${networksAndProtocols}, api_ts(a.listed_at) AS "listedAt",
               COALESCE((SELECT json_agg(json_build_object('publicId', i.id, 'locator', i.locator, 'networkFamily', i.family,
                           'locatorKind', i.kind, 'network', i.network, 'registry', i.scope, 'nativeId', i.native_id)
-                          ORDER BY i.locator, i.id)
+                          ORDER BY i.locator COLLATE "C", i.id)
                  FROM agent_identities i WHERE i.agent_id = a.id AND i.binding = 'REGISTRY_BOUND'), '[]'::json) AS locators,
               (SELECT json_build_object('ratingPpm', t.average_rating_ppm, 'feedbackCount', t.feedback_count::text,
                         'verifiedFeedbackCount', t.verified_feedback_count::text, 'latestFeedbackAt', api_ts(t.latest_feedback_at))
