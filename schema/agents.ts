@@ -1,6 +1,8 @@
-/** Agents area (spec §2.10, §4.3): favorite agents. */
+/** Agents area (spec §2.10, §4.3, §9): favorite agents, the directory list and the agent profile. */
 import { Schema } from "effect"
-import { CountString, QueryInt, Uuid, WireString } from "./common.js"
+import { CountString, DateTimeZ, QueryInt, QueryList, rule, Uuid, WireString } from "./common.js"
+import { LocatorKind, NetworkFamily } from "./identity.js"
+import { ServiceOfferPrice } from "./services.js"
 
 /** Agent verification states (spec §3). */
 export const VerificationState = Schema.Literal("UNVERIFIED", "PARTIAL", "VERIFIED", "EXPIRED", "REVOKED", "CONFLICTED")
@@ -23,3 +25,105 @@ export const ListFavoriteAgentsQuery = Schema.Struct({
   limit: QueryInt({ min: 1, max: 100, default: 25 }),
   cursor: Schema.optionalWith(WireString(1, 2048), { exact: true })
 })
+
+/** Sorts of Agents_ListAgents: `rank` (best first, unranked last), `name` (A-Z), `newest` (latest listed first). */
+export const AgentSort = Schema.Literal("rank", "name", "newest")
+export type AgentSort = typeof AgentSort.Type
+
+const KeyPattern = /^[a-z0-9][a-z0-9._-]{0,99}$/
+/** A network or protocol key filter value: 1-100 lower-case letters, digits, `.`, `_`, `-`. */
+const KeyFilter = Schema.String.pipe(Schema.pattern(KeyPattern))
+const keyRule = "must be a key of 1-100 lower-case letters, digits, '.', '_' or '-'"
+
+/**
+ * Query of Agents_ListAgents (spec §9; filters shaped like spec §4.3's activity filters).
+ * Repeated filters: `networks` (network keys, max 20), `protocols` (protocol catalog keys,
+ * max 20), `verificationStates` (max 6); values of one filter are alternatives, filters
+ * combine with AND. `q`: 1-200 characters, matched case-insensitively inside name, tagline
+ * or canonical slug. `sort`: rank (default), name or newest. `limit` 1-100 (default 25),
+ * `cursor` 1-2048 characters.
+ */
+export const ListAgentsQuery = Schema.Struct({
+  networks: QueryList(KeyFilter, 20, keyRule),
+  protocols: QueryList(KeyFilter, 20, keyRule),
+  verificationStates: QueryList(
+    VerificationState,
+    6,
+    "must be one of UNVERIFIED, PARTIAL, VERIFIED, EXPIRED, REVOKED, CONFLICTED"
+  ),
+  q: Schema.optionalWith(WireString(1, 200), { exact: true }),
+  sort: Schema.optionalWith(AgentSort.annotations(rule("must be one of rank, name, newest")), {
+    default: () => "rank" as const,
+    exact: true
+  }),
+  limit: QueryInt({ min: 1, max: 100, default: 25 }),
+  cursor: Schema.optionalWith(WireString(1, 2048), { exact: true })
+})
+export type ListAgentsQuery = typeof ListAgentsQuery.Type
+
+/** One agent of the directory list: the spec §2.10 fields plus its networks and protocols (keys, sorted). */
+export const AgentListItem = Schema.Struct({
+  ...FavoriteAgent.fields,
+  networks: Schema.Array(Schema.String),
+  protocols: Schema.Array(Schema.String)
+}).annotations({ identifier: "AgentListItem" })
+export type AgentListItem = typeof AgentListItem.Type
+
+/** Path of Agents_GetAgent. */
+export const AgentPath = Schema.Struct({ entityPublicId: Uuid })
+
+/**
+ * A registry-bound locator of an agent (spec §9): its own public UUID, the canonical
+ * locator string and its parts. Observed (funded/transferred) addresses are not identity
+ * and never appear here.
+ */
+export const AgentLocator = Schema.Struct({
+  publicId: Uuid,
+  locator: Schema.String,
+  networkFamily: NetworkFamily,
+  locatorKind: LocatorKind,
+  network: Schema.NullOr(Schema.String),
+  registry: Schema.NullOr(Schema.String),
+  nativeId: Schema.String
+}).annotations({ identifier: "AgentLocator" })
+
+/**
+ * Trust summary of an agent, from its PUBLISHED feedback only (withdrawn, hidden and
+ * pending feedback never counts): `ratingPpm` the mean rating in parts per million
+ * (null without feedback), the counts, and `latestFeedbackAt`, when the newest counted
+ * feedback was written (its freshness; null without feedback).
+ */
+export const AgentTrustSummary = Schema.Struct({
+  ratingPpm: Schema.NullOr(Schema.Int),
+  feedbackCount: CountString,
+  verifiedFeedbackCount: CountString,
+  latestFeedbackAt: Schema.NullOr(DateTimeZ)
+}).annotations({ identifier: "AgentTrustSummary" })
+
+/** A PUBLISHED service offer of the agent with its price in effect now (null if none). */
+export const AgentOffer = Schema.Struct({
+  id: Uuid,
+  serviceId: Uuid,
+  title: Schema.String,
+  slug: Schema.String,
+  description: Schema.String,
+  pricingModel: Schema.String,
+  publishedAt: Schema.NullOr(DateTimeZ),
+  currentPrice: Schema.NullOr(ServiceOfferPrice)
+}).annotations({ identifier: "AgentOffer" })
+
+/**
+ * The canonical agent profile (Agents_GetAgent, spec §9): identity (`entityId` = `publicId`,
+ * canonical slug and URL), the spec §2.10 fields, networks and protocols, registry-bound
+ * locators, trust summary and published offers.
+ */
+export const AgentProfile = Schema.Struct({
+  entityId: Uuid,
+  ...AgentListItem.fields,
+  canonicalUrl: Schema.String,
+  listedAt: Schema.NullOr(DateTimeZ),
+  locators: Schema.Array(AgentLocator),
+  trust: AgentTrustSummary,
+  offers: Schema.Array(AgentOffer)
+}).annotations({ identifier: "AgentProfile" })
+export type AgentProfile = typeof AgentProfile.Type

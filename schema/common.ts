@@ -4,7 +4,7 @@
  * Wire shapes are strings and integers; where the domain needs a richer type
  * (Date for date-times, bigint for units) the schema transforms between them.
  */
-import { ParseResult, Schema } from "effect"
+import { JSONSchema, ParseResult, Schema } from "effect"
 
 /**
  * The decode-failure message of a request field: the rule it breaks, never the value
@@ -174,3 +174,31 @@ export const Email = Schema.String.pipe(
 export const StrictStruct = <Fields extends Schema.Struct.Fields>(fields: Fields) =>
   Schema.Struct(fields).annotations({ parseOptions: { onExcessProperty: "error" } })
 
+
+/**
+ * A repeated query parameter (`?x=a&x=b`, spec §4.3's activity filters): one value or
+ * several, decoded to an array of `item` with at most `maxItems` entries; absent = empty.
+ * Published in OpenAPI as `{ type: array, items, maxItems }` (form style, exploded).
+ */
+export const QueryList = <A, I extends string>(item: Schema.Schema<A, I>, maxItems: number, itemRule: string) => {
+  const OneOrMany = Schema.Union(Schema.String, Schema.Array(Schema.String))
+  const Many = Schema.Array(item.annotations(rule(itemRule))).pipe(
+    Schema.maxItems(maxItems),
+    Schema.annotations(rule(`at most ${maxItems} values, each ${itemRule.replace(/^must be /, "")}`))
+  )
+  const { $schema: _, ...itemJson } = JSONSchema.make(item) as unknown as Record<string, unknown>
+  return Schema.optionalWith(
+    Schema.transform(OneOrMany, Schema.Array(Schema.String), {
+      strict: true,
+      decode: (v) => (typeof v === "string" ? [v] : v),
+      encode: (v) => v
+    }).pipe(
+      Schema.compose(Many),
+      Schema.annotations({
+        jsonSchema: { type: "array", items: itemJson, maxItems },
+        description: `repeatable, at most ${maxItems}`
+      })
+    ),
+    { default: () => [], exact: true }
+  )
+}

@@ -172,6 +172,7 @@ export const ProblemKinds = {
   "workspace-role-required": { status: 403, meaning: "the operation needs the OWNER or ADMIN role in the workspace" },
   "not-found": { status: 404, meaning: "the resource does not exist or is not visible to the caller" },
   "offer-not-found": { status: 404, meaning: "no such offer visible to the caller" },
+  "agent-not-found": { status: 404, meaning: "no agent has this entity UUID" },
   "workspace-not-found": { status: 404, meaning: "no such workspace of the caller's" },
   "session-not-found": { status: 404, meaning: "no such session of the caller's" },
   "connection-not-found": { status: 404, meaning: "no such MCP connection of the agent" },

@@ -14,6 +14,7 @@ import { Accounts } from "./accounts/Accounts.js"
 import { ApiKeys } from "./accounts/ApiKeys.js"
 import { AccountsHttpLive } from "./accounts/Http.js"
 import { AgentsHttpLive } from "./agents/Http.js"
+import { Agents } from "./agents/Agents.js"
 import { AgentsRepo } from "./agents/Repo.js"
 import { Resolver } from "./identity/Resolver.js"
 import { Api } from "./api/Api.js"
@@ -89,6 +90,7 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     Workspaces.Default,
     Runtime.Default,
     Mcp.Default,
+    Agents.Default,
     AgentsRepo.Default,
     Resolver.Default,
     CommerceRepo.Default,

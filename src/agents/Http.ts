@@ -2,15 +2,18 @@
 import { Effect } from "effect"
 import { Cursor } from "../../layers/Cursor.js"
 import { Api } from "../api/Api.js"
-import { currentSession } from "../api/security.js"
+import { CurrentPrincipal, currentSession } from "../api/security.js"
 import { Envelope } from "../http/Envelope.js"
+import { principalScope } from "../http/group.js"
 import { Resolver } from "../identity/Resolver.js"
+import { Agents } from "./Agents.js"
 import { AgentsRepo, FavoritePosition } from "./Repo.js"
 import { group } from "../http/group.js"
 
 export const AgentsHttpLive = group(Api, "Agents", (handlers) =>
   Effect.gen(function*() {
     const repo = yield* AgentsRepo
+    const agents = yield* Agents
     const cursor = yield* Cursor
     const envelope = yield* Envelope
     const resolver = yield* Resolver
@@ -28,6 +31,13 @@ export const AgentsHttpLive = group(Api, "Agents", (handlers) =>
         })
         return yield* envelope.page(page.rows.map((row) => row.agent), page.nextCursor)
       }))
+      .handle("listAgents", ({ urlParams }) =>
+        Effect.gen(function*() {
+          const principal = yield* CurrentPrincipal
+          const page = yield* agents.list(urlParams, principalScope(principal))
+          return yield* envelope.page(page.rows, page.nextCursor)
+        }))
+      .handle("getAgent", ({ path }) => agents.profile(path.entityPublicId).pipe(Effect.flatMap(envelope.data)))
       .handle("resolveAgentIdentities", ({ payload }) =>
         resolver.resolveAll(payload.locators).pipe(Effect.flatMap((results) => envelope.data({ results }))))
   }))

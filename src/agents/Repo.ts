@@ -1,16 +1,63 @@
-/** SQL of the Agents area: an account's favorite agents (spec §2.10). */
-import { SqlClient, SqlSchema } from "@effect/sql"
+/**
+ * SQL of the Agents area: an account's favorite agents (spec §2.10), the directory list
+ * and the canonical agent profile (spec §9). Rows are built in their wire shape and
+ * decoded with the area's schemas.
+ */
+import { SqlClient, SqlSchema, type Statement } from "@effect/sql"
 import { Effect, Schema } from "effect"
-import { FavoriteAgent } from "../../schema/agents.js"
+import {
+  AgentListItem,
+  AgentLocator,
+  AgentOffer,
+  type AgentSort,
+  AgentTrustSummary,
+  FavoriteAgent
+} from "../../schema/agents.js"
+import { DateTimeZ } from "../../schema/common.js"
 
 /** Keyset position of a favorite: when it was added (ISO string) and the agent id; newest first. */
 export const FavoritePosition = Schema.Tuple(Schema.String, Schema.String)
 
+/**
+ * Keyset position in the directory list: the sort key of the row as text (rank, with
+ * 10^78 for unranked; lower-case name; `listed_at` with microseconds) and the agent id,
+ * which breaks ties. Which sort it belongs to is in the cursor's binding.
+ */
+export const ListPosition = Schema.Tuple(Schema.String, Schema.String)
+export type ListPosition = typeof ListPosition.Type
+
+/** Filters of the directory list; an empty array does not filter. */
+export interface AgentFilters {
+  readonly networks: ReadonlyArray<string>
+  readonly protocols: ReadonlyArray<string>
+  readonly verificationStates: ReadonlyArray<string>
+  readonly q: string | undefined
+}
+
 const FavoriteRow = Schema.Struct({ ...FavoriteAgent.fields, favoritedAt: Schema.String })
+const ListRow = Schema.Struct({ ...AgentListItem.fields, sortKey: Schema.String })
+const ProfileRow = Schema.Struct({
+  ...AgentListItem.fields,
+  listedAt: Schema.NullOr(DateTimeZ),
+  locators: Schema.Array(AgentLocator),
+  trust: AgentTrustSummary,
+  offers: Schema.Array(AgentOffer)
+})
 
 export class AgentsRepo extends Effect.Service<AgentsRepo>()("agent-directory/AgentsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+
+    /** The spec §2.10 columns of agent `a`. */
+    const itemColumns = sql`a.id AS "publicId", a.canonical_slug AS "canonicalSlug", a.name, a.rank::text AS rank, a.tagline,
+      a.description, a.star_count::text AS "starCount", a.verification_state AS "verificationState"`
+    /** Networks (of registry-bound locators only) and protocols of agent `a`, sorted JSON arrays of keys. */
+    const networksAndProtocols = sql`COALESCE((SELECT json_agg(n.network ORDER BY n.network) FROM (
+          SELECT DISTINCT i.network FROM agent_identities i
+          WHERE i.agent_id = a.id AND i.binding = 'REGISTRY_BOUND' AND i.network IS NOT NULL) n), '[]'::json) AS networks,
+      COALESCE((SELECT json_agg(p.protocol_key ORDER BY p.protocol_key) FROM agent_protocols p WHERE p.agent_id = a.id),
+        '[]'::json) AS protocols`
+
     const favorites = SqlSchema.findAll({
       Request: Schema.Struct({
         accountId: Schema.String,
@@ -19,8 +66,7 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("agent-directory/Ag
       }),
       Result: FavoriteRow,
       execute: ({ accountId, after, take }) =>
-        sql`SELECT a.id AS "publicId", a.canonical_slug AS "canonicalSlug", a.name, a.rank::text AS rank, a.tagline,
-              a.description, a.star_count::text AS "starCount", a.verification_state AS "verificationState",
+        sql`SELECT ${itemColumns},
               to_char(f.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "favoritedAt"
             FROM favorite_agents f JOIN agents a ON a.id = f.agent_id
             WHERE f.account_id = ${accountId}
@@ -28,6 +74,77 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("agent-directory/Ag
             ORDER BY f.created_at DESC, f.agent_id DESC
             LIMIT ${take}`
     })
+
+    /** Per sort: the key as text, the keyset condition after a position, and the order (served by 0013's indexes). */
+    const sorts: Record<AgentSort, {
+      readonly key: Statement.Fragment
+      readonly after: (p: ListPosition) => Statement.Fragment
+      readonly order: Statement.Fragment
+    }> = {
+      rank: {
+        key: sql`COALESCE(a.rank, 1e78)::text`,
+        after: ([k, id]) => sql`(COALESCE(a.rank, 1e78), a.id) > (${k}::numeric, ${id}::uuid)`,
+        order: sql`COALESCE(a.rank, 1e78), a.id`
+      },
+      name: {
+        key: sql`lower(a.name)`,
+        after: ([k, id]) => sql`(lower(a.name) COLLATE "C", a.id) > (${k}::text COLLATE "C", ${id}::uuid)`,
+        order: sql`lower(a.name) COLLATE "C", a.id`
+      },
+      newest: {
+        key: sql`to_char(a.listed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+        after: ([k, id]) => sql`(a.listed_at, a.id) < (${k}::timestamptz, ${id}::uuid)`,
+        order: sql`a.listed_at DESC, a.id DESC`
+      }
+    }
+
+    const filterClauses = (f: AgentFilters) => [
+      sql`a.listed_at IS NOT NULL`,
+      ...(f.networks.length === 0 ? [] : [sql`EXISTS (SELECT 1 FROM agent_identities i WHERE i.agent_id = a.id
+        AND i.binding = 'REGISTRY_BOUND' AND i.network IN ${sql.in(f.networks)})`]),
+      ...(f.protocols.length === 0 ? [] : [sql`EXISTS (SELECT 1 FROM agent_protocols p WHERE p.agent_id = a.id
+        AND p.protocol_key IN ${sql.in(f.protocols)})`]),
+      ...(f.verificationStates.length === 0 ? [] : [sql`a.verification_state IN ${sql.in(f.verificationStates)}`]),
+      // strpos, not LIKE: the text is matched literally (no wildcards to escape)
+      ...(f.q === undefined ? [] : [sql`(strpos(lower(a.name), lower(${f.q})) > 0 OR strpos(lower(a.canonical_slug), lower(${f.q})) > 0
+        OR strpos(lower(COALESCE(a.tagline, '')), lower(${f.q})) > 0)`])
+    ]
+
+    const list = (f: AgentFilters, sort: AgentSort, after: ListPosition | undefined, take: number) => {
+      const s = sorts[sort]
+      const where = sql.and([...filterClauses(f), ...(after === undefined ? [] : [s.after(after)])])
+      return sql`SELECT ${itemColumns}, ${networksAndProtocols}, ${s.key} AS "sortKey"
+          FROM agents a WHERE ${where} ORDER BY ${s.order} LIMIT ${take}`.pipe(
+        Effect.flatMap(Schema.decodeUnknown(Schema.Array(ListRow)))
+      )
+    }
+
+    const profile = SqlSchema.findOne({
+      Request: Schema.Struct({ id: Schema.String, at: Schema.DateFromSelf }),
+      Result: ProfileRow,
+      execute: ({ at, id }) =>
+        sql`SELECT ${itemColumns}, ${networksAndProtocols}, api_ts(a.listed_at) AS "listedAt",
+              COALESCE((SELECT json_agg(json_build_object('publicId', i.id, 'locator', i.locator, 'networkFamily', i.family,
+                          'locatorKind', i.kind, 'network', i.network, 'registry', i.scope, 'nativeId', i.native_id)
+                          ORDER BY i.locator COLLATE "C", i.id)
+                 FROM agent_identities i WHERE i.agent_id = a.id AND i.binding = 'REGISTRY_BOUND'), '[]'::json) AS locators,
+              (SELECT json_build_object('ratingPpm', t.average_rating_ppm, 'feedbackCount', t.feedback_count::text,
+                        'verifiedFeedbackCount', t.verified_feedback_count::text, 'latestFeedbackAt', api_ts(t.latest_feedback_at))
+                 FROM agent_trust_figures t WHERE t.agent_id = a.id) AS trust,
+              COALESCE((SELECT json_agg(json_build_object('id', o.id, 'serviceId', o.service_id, 'title', o.title, 'slug', o.slug,
+                          'description', o.description, 'pricingModel', o.pricing_model, 'publishedAt', api_ts(o.published_at),
+                          'currentPrice', (SELECT json_build_object('id', p.id, 'version', p.version, 'networkPublicId', p.network_id,
+                              'assetPublicId', p.asset_id, 'units', p.units::text, 'effectiveFrom', api_ts(p.effective_from),
+                              'effectiveUntil', api_ts(p.effective_until), 'x402ResourceTemplate', p.x402_resource_template)
+                            FROM service_offer_prices p WHERE p.offer_id = o.id
+                              AND p.effective_from <= ${at} AND (p.effective_until IS NULL OR p.effective_until > ${at})
+                            ORDER BY p.effective_from DESC, p.version DESC, p.id LIMIT 1))
+                          ORDER BY o.published_at DESC, o.id)
+                 FROM service_offers o JOIN services s ON s.id = o.service_id
+                 WHERE s.agent_id = a.id AND o.state = 'PUBLISHED'), '[]'::json) AS offers
+            FROM agents a WHERE a.id = ${id}`
+    })
+
     return {
       /** Favorites of an account after a position, newest first, with their position. */
       favorites: (accountId: string, after: typeof FavoritePosition.Type | undefined, take: number) =>
@@ -35,7 +152,14 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("agent-directory/Ag
           Effect.map((rows) =>
             rows.map(({ favoritedAt, ...agent }) => ({ agent, position: [favoritedAt, agent.publicId] as const }))
           )
-        )
+        ),
+      /** Listed agents matching `filters`, in `sort` order, strictly after `after`, at most `take`, with their positions. */
+      list: (filters: AgentFilters, sort: AgentSort, after: ListPosition | undefined, take: number) =>
+        Effect.orDie(list(filters, sort, after, take)).pipe(
+          Effect.map((rows) => rows.map(({ sortKey, ...agent }) => ({ agent, position: [sortKey, agent.publicId] as const })))
+        ),
+      /** The profile of an agent (prices in effect at `at`) without its canonical URL, or none. */
+      profile: (id: string, at: Date) => Effect.orDie(profile({ id, at }))
     }
   })
 }) {}

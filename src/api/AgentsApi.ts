@@ -1,6 +1,6 @@
-/** Agents area contract (spec §4.3, §9): favorite agents and identity resolution. */
+/** Agents area contract (spec §4.3, §9): the directory list, agent profiles, favorite agents and identity resolution. */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { FavoriteAgent, ListFavoriteAgentsQuery } from "../../schema/agents.js"
+import { AgentListItem, AgentPath, AgentProfile, FavoriteAgent, ListAgentsQuery, ListFavoriteAgentsQuery } from "../../schema/agents.js"
 import { Data, Page } from "../../schema/envelope.js"
 import { ResolveAgentIdentitiesRequest, ResolveAgentIdentitiesResult } from "../../schema/identity.js"
 import { operation } from "./operation.js"
@@ -19,6 +19,53 @@ export class AgentsApi extends HttpApiGroup.make("Agents")
           summary: "List the caller's favorite agents (cursor pages)",
           description: "The agents the caller marked as favorites, most recent first, `limit` per page (1-100, " +
             "default 25). Pass `nextCursor` back as `cursor` for the next page; it is bound to this query and caller."
+        })
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("listAgents", "/api/v1/agents")
+      .setUrlParams(ListAgentsQuery)
+      .addSuccess(Page(AgentListItem, 100))
+      .pipe(
+        operation({
+          id: "Agents_ListAgents",
+          auth: "public",
+          cache: "none",
+          scopes: ["agents:read"],
+          statuses: [400, 401, 403, 500, 503],
+          summary: "List the agent directory with typed filters, a text query and signed cursors (spec §9)",
+          description: "The listed agents of the directory, `limit` per page (1-100, default 25).\n\n" +
+            "- **Filters** (repeat a parameter for several values: `?networks=base&networks=solana`): `networks` (network keys, " +
+            "max 20; an agent is on a network through a registry-bound locator there, never through an address it merely " +
+            "funded or received from), `protocols` (protocol catalog keys, max 20), `verificationStates` (max 6). Values of " +
+            "one filter are alternatives; different filters must all hold.\n" +
+            "- **`q`** (1-200 characters): matched literally and case-insensitively inside the name, tagline or canonical slug.\n" +
+            "- **`sort`**: `rank` (default: rank ascending, unranked agents last), `name` (A-Z, case-insensitive), " +
+            "`newest` (most recently listed first); ties are ordered by the entity UUID, so pages never repeat or skip an agent.\n" +
+            "- **Pages**: pass `nextCursor` back as `cursor` with the same filters, `q` and `sort` (and the same API key, or " +
+            "none); a cursor altered, or used with another query or caller, is refused with 400 `invalid-cursor`. `limit` may change."
+        })
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("getAgent", "/api/v1/agents/:entityPublicId")
+      .setPath(AgentPath)
+      .addSuccess(Data(AgentProfile))
+      .pipe(
+        operation({
+          id: "Agents_GetAgent",
+          auth: "public",
+          cache: "none",
+          scopes: ["agents:read"],
+          statuses: [400, 401, 403, 404, 500, 503],
+          summary: "The canonical profile of an agent (spec §9)",
+          description: "Identity (`entityId` = `publicId`, `canonicalSlug`, `canonicalUrl` under `PUBLIC_BASE_URL`), " +
+            "the directory fields, networks and protocols, the registry-bound `locators` (addresses merely observed " +
+            "funding or receiving from the agent are not identity and are not shown), the `trust` summary (mean rating in " +
+            "ppm, counts and `latestFeedbackAt`, from PUBLISHED feedback only: withdrawn, hidden and pending feedback never " +
+            "counts) and the agent's PUBLISHED service `offers`, each with the price in effect now (`currentPrice`, null if " +
+            "none). Agents not (yet) listed in the directory are still reachable here by their UUID.",
+          problems: { 404: ["agent-not-found"] }
         })
       )
   )

@@ -130,7 +130,10 @@ export const documentOperation = (
       : name === "Idempotency-Key" ? DemoIdempotencyKey
       : undefined
     // a query value is text on the wire; the example follows the parameter's declared type
-    const typed = typeof value === "number" && p["schema"]?.["type"] === "string" ? String(value) : value
+    const typed = typeof value === "number" && p["schema"]?.["type"] === "string" ? String(value)
+      // a repeatable parameter's example is the list of its values
+      : value !== undefined && p["schema"]?.["type"] === "array" ? [value]
+      : value
     return { ...p, name, ...(typed !== undefined ? { example: typed } : {}) }
   })
   if (isSessionCommand(endpoint, policy)) {

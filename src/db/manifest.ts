@@ -56,6 +56,13 @@ export const demoManifest = {
       body: null
     },
     Admin_ListJobRuns: { as: "admin", path: {}, query: { limit: 20 }, body: null },
+    Agents_ListAgents: {
+      as: "apiKey:public",
+      path: {},
+      query: { networks: "base", verificationStates: "VERIFIED", sort: "rank", limit: 10 },
+      body: null
+    },
+    Agents_GetAgent: { as: "anonymous", path: { entityPublicId: DemoAgents[0].id }, query: {}, body: null },
     Agents_ListFavoriteAgents: { as: "owner", path: {}, query: { limit: 10 }, body: null },
     Agents_ResolveAgentIdentities: { as: "apiKey:public", path: {}, query: {}, body: { locators: DemoResolveLocators } },
     Commerce_ListCommerceOrders: { as: "owner", path: {}, query: {}, body: null },

@@ -12,6 +12,7 @@ import apiKeyManagement from "./migrations/0005_api_key_management.js"
 import launchProcurementMesh from "./migrations/0008_launch_procurement_mesh.js"
 import agentRuntime from "./migrations/0010_agent_runtime.js"
 import walletsTrust from "./migrations/0009_wallets_trust.js"
+import agentDirectory from "./migrations/0013_agent_directory.js"
 
 /** Applies every pending migration; returns the ones applied. Fails with `MigrationError | SqlError`. */
 export const migrate = Migrator.make({})({
@@ -23,6 +24,7 @@ export const migrate = Migrator.make({})({
     "0005_api_key_management": apiKeyManagement,
     "0008_launch_procurement_mesh": launchProcurementMesh,
     "0009_wallets_trust": walletsTrust,
-    "0010_agent_runtime": agentRuntime
+    "0010_agent_runtime": agentRuntime,
+    "0013_agent_directory": agentDirectory
   })
 })

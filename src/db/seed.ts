@@ -32,6 +32,7 @@ import { seedLaunchRuns } from "./demo/launch.js"
 import { seedMesh } from "./demo/mesh.js"
 import { seedProcurement } from "./demo/procurement.js"
 import { seedRuntimeDemoData } from "./demo/seedRuntime.js"
+import { seedAgentsDemo } from "./demo/agents.js"
 import { seedTrustDemo } from "./demo/trust.js"
 import { seedWalletsDemo } from "./demo/wallets.js"
 
@@ -276,6 +277,7 @@ export const seedDemoData = Effect.gen(function*() {
     yield* Effect.all([seedLaunchRuns, seedProcurement, seedMesh], { discard: true })
     yield* seedRuntimeDemoData
     yield* Effect.zipRight(seedWalletsDemo(sql), seedTrustDemo(sql))
+    yield* seedAgentsDemo(sql)
   }))
   return true
 })

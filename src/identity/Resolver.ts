@@ -14,6 +14,7 @@ import { Array as Arr, Effect } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import type { LocatorInput, Resolution, ResolutionCandidate, ResolutionReason } from "../../schema/identity.js"
 import { type Locator, type Normalised, normaliseLocator } from "./Locator.js"
+import { canonicalAgentUrl } from "./CanonicalUrl.js"
 
 interface IdentityRow {
   readonly id: string
@@ -67,7 +68,7 @@ export class Resolver extends Effect.Service<Resolver>()("agent-directory/Resolv
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const config = yield* AppConfig
-    const agentUrl = (entityId: string) => `${config.publicBaseUrl}/api/v1/agents/${entityId}`
+    const agentUrl = (entityId: string) => canonicalAgentUrl(config.publicBaseUrl, entityId)
 
     /** Network keys and UUIDs (lower case) → key and family. */
     const networks = Effect.map(

@@ -30,6 +30,8 @@ const expected = {
   Accounts_RevokeApiKey: { method: "delete", path: "/api/v1/workspaces/{workspacePublicId}/api-keys/{apiKeyPublicId}", tag: "Accounts", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 500, 503] },
   // ours (issue 6 §4), not in the spec: the admin's view of background job runs
   Admin_ListJobRuns: { method: "get", path: "/api/v1/admin/jobs", tag: "Admin", auth: "required-admin", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 500, 503] },
+  Agents_ListAgents: { method: "get", path: "/api/v1/agents", tag: "Agents", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 500, 503] },
+  Agents_GetAgent: { method: "get", path: "/api/v1/agents/{entityPublicId}", tag: "Agents", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },
   Agents_ListFavoriteAgents: { method: "get", path: "/api/v1/agents/favorites", tag: "Agents", auth: "required-user", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 500, 503] },
   // named in spec §9, shape ours: public read, no Idempotency-Key (read-only)
   Agents_ResolveAgentIdentities: { method: "post", path: "/api/v1/resolve/agent-identities", tag: "Agents", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 429, 500, 503] },
@@ -114,6 +116,18 @@ layer(server.layer)("GET /openapi.json", (it) => {
 })
 
 layer(server.layer)("GET /docs", (it) => {
+  it.effect("publishes Agents_ListAgents's repeated filters as arrays with their bounds", () =>
+    Effect.gen(function*() {
+      const reply = yield* call("GET", "/openapi.json")
+      const params = reply.body.paths["/api/v1/agents"].get.parameters as ReadonlyArray<any>
+      const schemaOf = (name: string) => params.find((p) => p.name === name && p.in === "query")?.schema
+      expect(schemaOf("networks")).toMatchObject({ type: "array", maxItems: 20 })
+      expect(schemaOf("protocols")).toMatchObject({ type: "array", maxItems: 20 })
+      expect(schemaOf("verificationStates")).toMatchObject({ type: "array", maxItems: 6 })
+      expect(JSON.stringify(schemaOf("verificationStates").items)).toContain("CONFLICTED")
+      expect(schemaOf("limit")).toMatchObject({ type: "integer", minimum: 1, maximum: 100, default: 25 })
+    }))
+
   it.effect("serves the API reference UI", () =>
     Effect.gen(function*() {
       const reply = yield* call("GET", "/docs")
