@@ -25,11 +25,15 @@ import { CorsLive } from "./http/Cors.js"
 import { DocsLive } from "./http/Docs.js"
 import { EnvelopeLive } from "./http/Envelope.js"
 import { HomeLive } from "./http/Home.js"
+import { McpHttpLive } from "./mcp/Http.js"
+import { Mcp } from "./mcp/Mcp.js"
 import { RateBudgetMiddlewareLive } from "./http/RateBudgetMiddleware.js"
 import { RequestMiddlewareLive } from "./http/RequestMiddleware.js"
 import { AdminHttpLive } from "./jobs/Http.js"
 import { ProtocolsHttpLive } from "./protocols/Http.js"
 import { ProtocolCatalogCache } from "./protocols/CatalogCache.js"
+import { RuntimeHttpLive } from "./runtime/Http.js"
+import { Runtime } from "./runtime/Runtime.js"
 import { ServicesHttpLive } from "./services/Http.js"
 import { Services } from "./services/Services.js"
 import { WorkspacesHttpLive } from "./workspaces/Http.js"
@@ -46,7 +50,9 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     AdminHttpLive,
     AgentsHttpLive,
     CommerceHttpLive,
+    McpHttpLive,
     ProtocolsHttpLive,
+    RuntimeHttpLive,
     ServicesHttpLive,
     WorkspacesHttpLive,
     RequestMiddlewareLive,
@@ -60,6 +66,8 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     ApiKeys.Default,
     Services.Default,
     Workspaces.Default,
+    Runtime.Default,
+    Mcp.Default,
     AgentsRepo.Default,
     Resolver.Default,
     CommerceRepo.Default,

@@ -8,7 +8,9 @@ import { AccountsApi } from "./AccountsApi.js"
 import { AdminApi } from "./AdminApi.js"
 import { AgentsApi } from "./AgentsApi.js"
 import { CommerceApi } from "./CommerceApi.js"
+import { McpApi } from "./McpApi.js"
 import { ProtocolsApi } from "./ProtocolsApi.js"
+import { RuntimeApi } from "./RuntimeApi.js"
 import { ServicesApi } from "./ServicesApi.js"
 import { WorkspacesApi } from "./WorkspacesApi.js"
 
@@ -28,7 +30,9 @@ export class Api extends withoutFrameworkErrors(HttpApi.make("AgentDirectoryApi"
   .add(AdminApi)
   .add(AgentsApi)
   .add(CommerceApi)
+  .add(McpApi)
   .add(ProtocolsApi)
+  .add(RuntimeApi)
   .add(ServicesApi)
   .add(WorkspacesApi)
   .annotateContext(

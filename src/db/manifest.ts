@@ -6,6 +6,7 @@
  * Idempotency-Key, which the caller supplies.
  */
 import { DemoAccounts, DemoApiKeys, DemoOffers, DemoOtherSession, DemoResolveLocators, DemoWorkspaces } from "./demo.js"
+import { DemoMcpConnections, DemoRuntimeAgents } from "./demo/runtime.js"
 
 /** One request of the manifest. */
 export interface ManifestOperation {
@@ -60,6 +61,26 @@ export const demoManifest = {
       query: {},
       body: { version: DemoOffers.starter.version }
     },
-    Workspaces_GetWorkspace: { as: "member", path: { workspacePublicId: DemoWorkspaces.acme.id }, query: { limit: 50 }, body: null }
+    Workspaces_GetWorkspace: { as: "member", path: { workspacePublicId: DemoWorkspaces.acme.id }, query: { limit: 50 }, body: null },
+    // Runtime and MCP (issue 11)
+    Runtime_ListRuntimeTools: { as: "member", path: { entityPublicId: DemoRuntimeAgents.configured }, query: {}, body: null },
+    Runtime_PreviewAgentSchedule: {
+      as: "member",
+      path: { entityPublicId: DemoRuntimeAgents.configured },
+      query: {},
+      body: { cronExpression: "30 9 * * 1-5", timezone: "Europe/Berlin", count: 5, from: "2026-03-26T00:00:00.000Z" }
+    },
+    MCP_GetMcpCatalog: {
+      as: "member",
+      path: { entityPublicId: DemoRuntimeAgents.configured, connectionPublicId: DemoMcpConnections.docs.id },
+      query: {},
+      body: null
+    },
+    MCP_BeginMcpOAuth: {
+      as: "owner",
+      path: { entityPublicId: DemoRuntimeAgents.configured, connectionPublicId: DemoMcpConnections.crm.id },
+      query: {},
+      body: { scopes: ["crm.read", "crm.write"] }
+    }
   } satisfies Record<string, ManifestOperation>
 } as const

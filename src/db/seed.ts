@@ -28,6 +28,7 @@ import {
   demoTime,
   DemoWorkspaces
 } from "./demo.js"
+import { seedRuntimeDemoData } from "./demo/seedRuntime.js"
 
 const t0 = demoTime(0)
 
@@ -267,6 +268,7 @@ export const seedDemoData = Effect.gen(function*() {
         key: k.key
       })
     }
+    yield* seedRuntimeDemoData
   }))
   return true
 })

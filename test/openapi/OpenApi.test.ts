@@ -38,7 +38,12 @@ const expected = {
   // with the one 401 of spec §5.3 (403 without the scope), so those are declared too
   Protocols_GetProtocolCatalog: { method: "get", path: "/api/v1/protocols", tag: "Protocols", auth: "public", cache: "public-catalog", scopes: ["public:read"], idempotency: false, statuses: [200, 401, 403, 500, 503] },
   Services_PublishServiceOffer: { method: "post", path: "/api/v1/offers/{offerId}/publish", tag: "Services", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 500, 503] },
-  Workspaces_GetWorkspace: { method: "get", path: "/api/v1/workspaces/{workspacePublicId}", tag: "Workspaces", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 423, 500] }
+  Workspaces_GetWorkspace: { method: "get", path: "/api/v1/workspaces/{workspacePublicId}", tag: "Workspaces", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 423, 500] },
+  // spec §4.4 (issue 11): Runtime and MCP
+  Runtime_ListRuntimeTools: { method: "get", path: "/api/v1/agents/{entityPublicId}/tools", tag: "Runtime", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 422, 500] },
+  Runtime_PreviewAgentSchedule: { method: "post", path: "/api/v1/agents/{entityPublicId}/schedules/preview", tag: "Runtime", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 422, 500] },
+  MCP_GetMcpCatalog: { method: "get", path: "/api/v1/agents/{entityPublicId}/mcp/connections/{connectionPublicId}/catalog", tag: "MCP", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 422, 500] },
+  MCP_BeginMcpOAuth: { method: "post", path: "/api/v1/agents/{entityPublicId}/mcp/connections/{connectionPublicId}/oauth", tag: "MCP", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 422, 500] }
 } as const
 
 const server = makeTestServer()

@@ -1,0 +1,69 @@
+/**
+ * Who may act on an agent's operations (runtime, MCP, conversations, analytics): the
+ * ACTIVE members of the workspace that operates the agent (`agents.workspace_id`).
+ *
+ * The one rule every such operation shares: an agent that does not exist, is operated
+ * by no workspace, or whose workspace the caller is not an active member of is
+ * **not found** (404 `agent-not-found`; its existence is not revealed). A member whose
+ * role does not allow the action gets 403 `role-required`.
+ */
+import { SqlClient, SqlSchema } from "@effect/sql"
+import { Effect, Option, Schema } from "effect"
+import { Forbidden, NotFound } from "../../schema/problem.js"
+
+/** Workspace roles (spec §2.12). */
+export type WorkspaceRole = "OWNER" | "ADMIN" | "EDITOR" | "OPERATOR" | "ANALYST" | "BILLING" | "VIEWER"
+
+/** The caller's standing on an agent: its workspace role, and whether the agent has a runtime configured. */
+export const AgentAccess = Schema.Struct({
+  workspaceId: Schema.String,
+  role: Schema.String,
+  runtimeConfigured: Schema.Boolean
+})
+export type AgentAccess = typeof AgentAccess.Type
+
+/** Agent operator checks. Requires `SqlClient`. */
+export class AgentOperators extends Effect.Service<AgentOperators>()("agent-directory/AgentOperators", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    const find = SqlSchema.findOne({
+      Request: Schema.Struct({ agentId: Schema.String, accountId: Schema.String }),
+      Result: AgentAccess,
+      execute: ({ accountId, agentId }) =>
+        sql`SELECT a.workspace_id AS "workspaceId", m.role,
+              EXISTS (SELECT 1 FROM agent_runtime_configs c WHERE c.agent_id = a.id) AS "runtimeConfigured"
+            FROM agents a
+            JOIN workspace_members m ON m.workspace_id = a.workspace_id AND m.account_id = ${accountId} AND m.state = 'ACTIVE'
+            WHERE a.id = ${agentId}`
+    })
+
+    /**
+     * The caller's access to the agent. Fails with `NotFound` (`agent-not-found`) when
+     * the caller is not an active member of the agent's operating workspace, and with
+     * `Forbidden` (`role-required`) when `roles` is given and the caller's role is not
+     * in it (`action` completes the problem's detail: "… needs the OWNER or ADMIN role").
+     */
+    const access = (input: {
+      readonly agentId: string
+      readonly accountId: string
+      readonly roles?: { readonly allowed: ReadonlyArray<WorkspaceRole>; readonly action: string }
+    }) =>
+      Effect.gen(function*() {
+        const found = yield* find(input).pipe(Effect.catchTags({ SqlError: Effect.die, ParseError: Effect.die }))
+        if (Option.isNone(found)) {
+          return yield* new NotFound({ kind: "agent-not-found", detail: `No agent ${input.agentId} operated by a workspace of yours.` })
+        }
+        const roles = input.roles
+        if (roles !== undefined && !(roles.allowed as ReadonlyArray<string>).includes(found.value.role)) {
+          return yield* new Forbidden({
+            kind: "role-required",
+            detail: `${roles.action} needs the ${roles.allowed.join(", ")} role in the agent's workspace.`
+          })
+        }
+        return found.value
+      })
+
+    return { access }
+  })
+}) {}

@@ -1,0 +1,29 @@
+/** HTTP handlers of the MCP area: decode → service → envelope. */
+import { Effect } from "effect"
+import { Api } from "../api/Api.js"
+import { currentSession } from "../api/security.js"
+import { Envelope } from "../http/Envelope.js"
+import { group } from "../http/group.js"
+import { Mcp } from "./Mcp.js"
+
+export const McpHttpLive = group(Api, "MCP", (handlers) =>
+  Effect.gen(function*() {
+    const mcp = yield* Mcp
+    const envelope = yield* Envelope
+    return handlers
+      .handle("getMcpCatalog", ({ path }) =>
+        Effect.flatMap(currentSession, (session) =>
+          mcp.getCatalog({
+            agentId: path.entityPublicId,
+            connectionId: path.connectionPublicId,
+            accountId: session.accountId
+          }).pipe(Effect.flatMap(envelope.data))))
+      .handle("beginMcpOAuth", ({ path, payload }) =>
+        Effect.flatMap(currentSession, (session) =>
+          mcp.beginOAuth({
+            agentId: path.entityPublicId,
+            connectionId: path.connectionPublicId,
+            accountId: session.accountId,
+            scopes: payload.scopes
+          }).pipe(Effect.flatMap(envelope.data))))
+  }))

@@ -1,0 +1,112 @@
+/** Domain rules of the MCP area (spec §2.16, §4.4): observed catalogs and OAuth authorization. */
+import type { SqlError } from "@effect/sql/SqlError"
+import { Effect, Option } from "effect"
+import type { ParseError } from "effect/ParseResult"
+import { Conflict, NotFound, UnprocessableEntity } from "../../schema/problem.js"
+import type { McpCatalog, McpOAuthAuthorization } from "../../schema/mcp.js"
+import { now } from "../../layers/Clock.js"
+import { Ids } from "../../layers/Ids.js"
+import { AgentOperators, type WorkspaceRole } from "../agents/Operators.js"
+import { catalogDigest } from "./Digest.js"
+import { authorizationRequest } from "./OAuth.js"
+import { McpRepo } from "./Repo.js"
+
+/** How long a begun OAuth authorization stays valid: 10 minutes (OAuth 2.1 §4.1.2 recommends short-lived codes). */
+export const OAuthFlowTtlMs = 10 * 60_000
+
+/** Roles that may connect an agent to an MCP server. */
+export const McpConnectRoles: ReadonlyArray<WorkspaceRole> = ["OWNER", "ADMIN", "EDITOR", "OPERATOR"]
+
+/** Infrastructure failures are defects (rendered as 500/503 by the request middleware). */
+const orDie = <A, R>(effect: Effect.Effect<A, SqlError | ParseError, R>): Effect.Effect<A, never, R> => Effect.orDie(effect)
+
+/** MCP catalogs and OAuth. Requires `SqlClient`, `Ids`. */
+export class Mcp extends Effect.Service<Mcp>()("agent-directory/Mcp", {
+  effect: Effect.gen(function*() {
+    const repo = yield* McpRepo
+    const operators = yield* AgentOperators
+    const ids = yield* Ids
+
+    const findConnection = (input: { readonly agentId: string; readonly connectionId: string }) =>
+      repo.connection(input).pipe(
+        orDie,
+        Effect.flatMap(Option.match({
+          onNone: () =>
+            Effect.fail(
+              new NotFound({ kind: "connection-not-found", detail: `No MCP connection ${input.connectionId} of this agent.` })
+            ),
+          onSome: (c) => Effect.succeed(c)
+        }))
+      )
+
+    /**
+     * MCP_GetMcpCatalog: the connection's last observed catalog with its digest (see
+     * `./Digest.ts`). Any active member of the agent's workspace may read it.
+     *
+     * Fails with `NotFound` (`agent-not-found`, `connection-not-found`),
+     * `UnprocessableEntity` (`configuration-missing`: never observed).
+     */
+    const getCatalog = (input: { readonly agentId: string; readonly connectionId: string; readonly accountId: string }) =>
+      Effect.gen(function*() {
+        yield* operators.access(input)
+        yield* findConnection(input)
+        const stored = yield* repo.catalog(input.connectionId).pipe(orDie)
+        if (Option.isNone(stored)) {
+          return yield* new UnprocessableEntity({
+            kind: "configuration-missing",
+            detail: "The connection's catalog has never been observed; connect the server first."
+          })
+        }
+        return { ...stored.value, digest: catalogDigest(stored.value) } satisfies McpCatalog
+      })
+
+    /**
+     * MCP_BeginMcpOAuth: starts an OAuth 2.1 authorization (code flow with PKCE S256)
+     * against the connection's authorization server, stores the verifier and state
+     * until `expiresAt` (now + 10 minutes), and returns the URL to send the user to.
+     * Needs the OWNER, ADMIN, EDITOR or OPERATOR role.
+     *
+     * Fails with `NotFound` (`agent-not-found`, `connection-not-found`), `Forbidden`
+     * (`role-required`), `Conflict` (`invalid-state`: the connection is DISABLED),
+     * `UnprocessableEntity` (`configuration-missing`: no OAuth metadata).
+     */
+    const beginOAuth = (input: {
+      readonly agentId: string
+      readonly connectionId: string
+      readonly accountId: string
+      readonly scopes: ReadonlyArray<string>
+    }) =>
+      Effect.gen(function*() {
+        yield* operators.access({ ...input, roles: { allowed: McpConnectRoles, action: "Connecting an MCP server" } })
+        const connection = yield* findConnection(input)
+        if (connection.state === "DISABLED") {
+          return yield* new Conflict({ kind: "invalid-state", detail: "The connection is DISABLED; enable it before authorizing." })
+        }
+        const { authorizationEndpoint, clientId, redirectUri } = connection
+        if (authorizationEndpoint === null || clientId === null || redirectUri === null) {
+          return yield* new UnprocessableEntity({
+            kind: "configuration-missing",
+            detail: "The connection has no OAuth authorization server configured."
+          })
+        }
+        const request = yield* authorizationRequest({ authorizationEndpoint, clientId, redirectUri }, input.scopes)
+        const createdAt = yield* now
+        const expiresAt = new Date(createdAt.getTime() + OAuthFlowTtlMs)
+        yield* repo.insertFlow({
+          id: yield* ids.next,
+          connectionId: connection.id,
+          accountId: input.accountId,
+          state: request.state,
+          codeVerifier: request.codeVerifier,
+          scopes: input.scopes,
+          redirectUri,
+          createdAt,
+          expiresAt
+        }).pipe(orDie)
+        return { authorizationUrl: request.authorizationUrl, expiresAt } satisfies McpOAuthAuthorization
+      })
+
+    return { getCatalog, beginOAuth }
+  }),
+  dependencies: [McpRepo.Default, AgentOperators.Default]
+}) {}

@@ -1,0 +1,29 @@
+/** HTTP handlers of the Runtime area: decode → service → envelope. */
+import { Effect } from "effect"
+import { Api } from "../api/Api.js"
+import { currentSession } from "../api/security.js"
+import { Envelope } from "../http/Envelope.js"
+import { group } from "../http/group.js"
+import { Runtime } from "./Runtime.js"
+
+export const RuntimeHttpLive = group(Api, "Runtime", (handlers) =>
+  Effect.gen(function*() {
+    const runtime = yield* Runtime
+    const envelope = yield* Envelope
+    return handlers
+      .handle("listRuntimeTools", ({ path }) =>
+        Effect.flatMap(currentSession, (session) =>
+          runtime.listTools({ agentId: path.entityPublicId, accountId: session.accountId }).pipe(
+            Effect.flatMap(envelope.data)
+          )))
+      .handle("previewAgentSchedule", ({ path, payload }) =>
+        Effect.flatMap(currentSession, (session) =>
+          runtime.preview({
+            agentId: path.entityPublicId,
+            accountId: session.accountId,
+            cronExpression: payload.cronExpression,
+            timezone: payload.timezone,
+            count: payload.count,
+            from: payload.from
+          }).pipe(Effect.flatMap(envelope.data))))
+  }))

@@ -1,0 +1,60 @@
+/** Domain rules of the Runtime area (spec §2.15, §4.4): runtime tools and schedule previews. */
+import { Effect } from "effect"
+import { UnprocessableEntity } from "../../schema/problem.js"
+import { now } from "../../layers/Clock.js"
+import { AgentOperators } from "../agents/Operators.js"
+import { RuntimeRepo } from "./Repo.js"
+import { previewSchedule } from "./Schedule.js"
+
+/** Runtime reads and previews. Requires `SqlClient`. */
+export class Runtime extends Effect.Service<Runtime>()("agent-directory/Runtime", {
+  effect: Effect.gen(function*() {
+    const repo = yield* RuntimeRepo
+    const operators = yield* AgentOperators
+
+    /**
+     * Runtime_ListRuntimeTools: every tool of the agent's runtime (any state, available
+     * or not), by `stableName` then `version`. Any active member of the agent's
+     * workspace may read them.
+     *
+     * Fails with `NotFound` (`agent-not-found`), `UnprocessableEntity`
+     * (`configuration-missing`: the agent has no runtime configured).
+     */
+    const listTools = (input: { readonly agentId: string; readonly accountId: string }) =>
+      Effect.gen(function*() {
+        const access = yield* operators.access(input)
+        if (!access.runtimeConfigured) {
+          return yield* new UnprocessableEntity({
+            kind: "configuration-missing",
+            detail: "The agent has no runtime configured; configure its runtime first."
+          })
+        }
+        return yield* repo.tools(input.agentId).pipe(Effect.catchTags({ SqlError: Effect.die, ParseError: Effect.die }))
+      })
+
+    /**
+     * Runtime_PreviewAgentSchedule: the next `count` occurrences of the expression
+     * after `from` (default: now) in `timezone` (see `./Schedule.ts`). Any active member
+     * of the agent's workspace may preview; no runtime is needed (a preview runs nothing).
+     *
+     * Fails with `NotFound` (`agent-not-found`), `BadRequest` naming `/cronExpression`
+     * or `/timezone`.
+     */
+    const preview = (input: {
+      readonly agentId: string
+      readonly accountId: string
+      readonly cronExpression: string
+      readonly timezone: string
+      readonly count: number
+      readonly from: Date | undefined
+    }) =>
+      Effect.gen(function*() {
+        yield* operators.access(input)
+        const from = input.from ?? (yield* now)
+        return yield* previewSchedule({ ...input, from })
+      })
+
+    return { listTools, preview }
+  }),
+  dependencies: [RuntimeRepo.Default, AgentOperators.Default]
+}) {}
