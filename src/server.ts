@@ -33,6 +33,7 @@ import { AdminHttpLive } from "./jobs/Http.js"
 import { ProtocolsHttpLive } from "./protocols/Http.js"
 import { ProtocolCatalogCache } from "./protocols/CatalogCache.js"
 import { RuntimeHttpLive } from "./runtime/Http.js"
+import { Runs } from "./runtime/Runs.js"
 import { Runtime } from "./runtime/Runtime.js"
 import { ServicesHttpLive } from "./services/Http.js"
 import { Services } from "./services/Services.js"
@@ -67,6 +68,7 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     Services.Default,
     Workspaces.Default,
     Runtime.Default,
+    Runs.Default,
     Mcp.Default,
     AgentsRepo.Default,
     Resolver.Default,

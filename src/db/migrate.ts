@@ -10,6 +10,7 @@ import jobs from "./migrations/0003_jobs.js"
 import identity from "./migrations/0004_identity.js"
 import apiKeyManagement from "./migrations/0005_api_key_management.js"
 import agentRuntime from "./migrations/0010_agent_runtime.js"
+import conversationRuns from "./migrations/0011_conversation_runs.js"
 
 /** Applies every pending migration; returns the ones applied. Fails with `MigrationError | SqlError`. */
 export const migrate = Migrator.make({})({
@@ -19,6 +20,7 @@ export const migrate = Migrator.make({})({
     "0003_jobs": jobs,
     "0004_identity": identity,
     "0005_api_key_management": apiKeyManagement,
-    "0010_agent_runtime": agentRuntime
+    "0010_agent_runtime": agentRuntime,
+    "0011_conversation_runs": conversationRuns
   })
 })
