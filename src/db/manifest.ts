@@ -6,7 +6,7 @@
  * Idempotency-Key, which the caller supplies.
  */
 import { DemoAccounts, DemoApiKeys, DemoOffers, DemoOtherSession, DemoResolveLocators, DemoWorkspaces } from "./demo.js"
-import { DemoMcpConnections, DemoRuntimeAgents } from "./demo/runtime.js"
+import { DemoConversations, DemoMcpConnections, DemoRuns, DemoRuntimeAgents } from "./demo/runtime.js"
 
 /** One request of the manifest. */
 export interface ManifestOperation {
@@ -81,6 +81,14 @@ export const demoManifest = {
       path: { entityPublicId: DemoRuntimeAgents.configured, connectionPublicId: DemoMcpConnections.crm.id },
       query: {},
       body: { scopes: ["crm.read", "crm.write"] }
-    }
+    },
+    // Conversations and runs (issue 11)
+    Runtime_SendMessage: {
+      as: "member",
+      path: { conversationId: DemoConversations.chat.id },
+      query: {},
+      body: { content: "And the US market?" }
+    },
+    Runtime_ClearPlaygroundRunData: { as: "owner", path: { runId: DemoRuns[0].id }, query: {}, body: null }
   } satisfies Record<string, ManifestOperation>
 } as const
