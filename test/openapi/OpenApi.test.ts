@@ -43,7 +43,9 @@ const expected = {
   Runtime_ListRuntimeTools: { method: "get", path: "/api/v1/agents/{entityPublicId}/tools", tag: "Runtime", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 422, 500] },
   Runtime_PreviewAgentSchedule: { method: "post", path: "/api/v1/agents/{entityPublicId}/schedules/preview", tag: "Runtime", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 422, 500] },
   MCP_GetMcpCatalog: { method: "get", path: "/api/v1/agents/{entityPublicId}/mcp/connections/{connectionPublicId}/catalog", tag: "MCP", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 422, 500] },
-  MCP_BeginMcpOAuth: { method: "post", path: "/api/v1/agents/{entityPublicId}/mcp/connections/{connectionPublicId}/oauth", tag: "MCP", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 422, 500] }
+  MCP_BeginMcpOAuth: { method: "post", path: "/api/v1/agents/{entityPublicId}/mcp/connections/{connectionPublicId}/oauth", tag: "MCP", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 422, 500] },
+  Runtime_SendMessage: { method: "post", path: "/api/v1/conversations/{conversationId}/messages", tag: "Runtime", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 422, 500] },
+  Runtime_ClearPlaygroundRunData: { method: "delete", path: "/api/v1/runs/{runId}/playground-data", tag: "Runtime", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 422, 500] }
 } as const
 
 const server = makeTestServer()
