@@ -174,7 +174,6 @@ export const ProblemKinds = {
   "workspace-not-found": { status: 404, meaning: "no such workspace of the caller's" },
   "session-not-found": { status: 404, meaning: "no such session of the caller's" },
   "api-key-not-found": { status: 404, meaning: "no such API key in the workspace" },
-  "agent-not-found": { status: 404, meaning: "no such agent operated by a workspace of the caller's" },
   "connection-not-found": { status: 404, meaning: "no such MCP connection of the agent" },
   "conversation-not-found": { status: 404, meaning: "no such conversation with an agent of the caller's workspaces" },
   "run-not-found": { status: 404, meaning: "no such run of an agent of the caller's workspaces" },
@@ -194,7 +193,16 @@ export const ProblemKinds = {
   "policy-locked": { status: 423, meaning: "a policy lock prevents the operation" },
   "rate-limited": { status: 429, meaning: "the request budget is exhausted (`Retry-After`)" },
   "internal-error": { status: 500, meaning: "an unexpected failure; quote the `requestId`" },
-  "dependency-unavailable": { status: 503, meaning: "a dependency (the database) is unavailable (`Retry-After`)" }
+  "dependency-unavailable": { status: 503, meaning: "a dependency (the database) is unavailable (`Retry-After`)" },
+  // launch, procurement, mesh (issue 10)
+  "launch-run-not-found": { status: 404, meaning: "no such launch run in the caller's workspaces" },
+  "procurement-intent-not-found": { status: 404, meaning: "no such procurement intent of this agent in the caller's workspaces" },
+  "agent-not-found": { status: 404, meaning: "no such agent visible to the caller (operated by a workspace of the caller's, or of the workspace named)" },
+  "intent-expired": { status: 409, meaning: "the procurement intent expired; create a new one" },
+  "public-key-registered": { status: 409, meaning: "the public key is already registered to a publisher" },
+  "publisher-quota-exceeded": { status: 409, meaning: "the workspace holds as many mesh publishers as its quota allows" },
+  "procurement-provider-missing": { status: 422, meaning: "configuration missing: no procurement provider is configured for the agent" },
+  "provider-unavailable": { status: 500, meaning: "the procurement provider failed or could not be reached (`Retry-After`)" }
 } as const satisfies Record<string, { readonly status: ProblemStatus; readonly meaning: string }>
 
 /** A problem kind of {@link ProblemKinds}. */

@@ -5,7 +5,10 @@
  * `anonymous`, or `apiKey:public`. POST/DELETE requests also need a fresh
  * Idempotency-Key, which the caller supplies.
  */
-import { DemoAccounts, DemoApiKeys, DemoOffers, DemoOtherSession, DemoResolveLocators, DemoWorkspaces } from "./demo.js"
+import { DemoAccounts, DemoAgents, DemoApiKeys, DemoOffers, DemoOtherSession, DemoResolveLocators, DemoWorkspaces } from "./demo.js"
+import { DemoLaunchRuns } from "./demo/launch.js"
+import { DemoMeshKeys } from "./demo/mesh.js"
+import { DemoProcurementIntents } from "./demo/procurement.js"
 import { DemoConversations, DemoMcpConnections, DemoRuns, DemoRuntimeAgents } from "./demo/runtime.js"
 
 /** One request of the manifest. */
@@ -62,6 +65,32 @@ export const demoManifest = {
       body: { version: DemoOffers.starter.version }
     },
     Workspaces_GetWorkspace: { as: "member", path: { workspacePublicId: DemoWorkspaces.acme.id }, query: { limit: 50 }, body: null },
+    // launch, procurement, mesh (issue 10)
+    Launch_MaterializeLaunchTransaction: {
+      as: "owner",
+      path: { runId: DemoLaunchRuns.preparing.id },
+      query: {},
+      body: { expectedVersion: DemoLaunchRuns.preparing.version }
+    },
+    Procurement_ResumeProcurementIntent: {
+      as: "owner",
+      path: { entityPublicId: DemoAgents[0].id, intentPublicId: DemoProcurementIntents.waiting.id },
+      query: {},
+      body: {}
+    },
+    Social_CreateMeshPublisher: {
+      as: "owner",
+      path: {},
+      query: {},
+      body: {
+        workspaceId: DemoWorkspaces.acme.id,
+        entityPublicId: DemoAgents[0].id,
+        algorithm: "Ed25519",
+        publicKeyBase64: DemoMeshKeys.fresh,
+        allowedSignalTypes: ["research.report.published"],
+        ratePolicy: { perMinute: 120, burst: 20 }
+      }
+    },
     // Runtime and MCP (issue 11)
     Runtime_ListRuntimeTools: { as: "member", path: { entityPublicId: DemoRuntimeAgents.configured }, query: {}, body: null },
     Runtime_PreviewAgentSchedule: {

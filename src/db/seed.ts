@@ -29,6 +29,9 @@ import {
   DemoWorkspaces
 } from "./demo.js"
 import { seedRuntimeDemoData } from "./demo/seedRuntime.js"
+import { seedLaunchRuns } from "./demo/launch.js"
+import { seedMesh } from "./demo/mesh.js"
+import { seedProcurement } from "./demo/procurement.js"
 
 const t0 = demoTime(0)
 
@@ -269,6 +272,7 @@ export const seedDemoData = Effect.gen(function*() {
       })
     }
     yield* seedRuntimeDemoData
+    yield* Effect.all([seedLaunchRuns, seedProcurement, seedMesh], { discard: true })
   }))
   return true
 })
