@@ -42,6 +42,18 @@ export const jobHandler = <A, I, E, R>(
     Schema.decodeUnknown(job.payload)(payload).pipe(Effect.flatMap((a) => handle(a, context)))
 })
 
+/**
+ * `handler` with `layer` provided to each of its runs (the layer is built per run), so
+ * a handler's own services need not be provided to the whole runner.
+ */
+export const provideJobHandler = <R, ROut, E, RIn>(
+  handler: JobHandler<R>,
+  layer: Layer.Layer<ROut, E, RIn>
+): JobHandler<Exclude<R, ROut> | RIn> => ({
+  kind: handler.kind,
+  run: (payload, context) => Effect.provide(handler.run(payload, context), layer)
+})
+
 /** A cron schedule enqueuing one job per occurrence (UTC). */
 export interface JobSchedule {
   /** Stable unique name (the `job_schedules` key). */

@@ -33,14 +33,15 @@ import { CorsLive } from "./http/Cors.js"
 import { DocsLive } from "./http/Docs.js"
 import { EnvelopeLive } from "./http/Envelope.js"
 import { HomeLive } from "./http/Home.js"
+import { McpHttpLive } from "./mcp/Http.js"
+import { Mcp } from "./mcp/Mcp.js"
 import { RateBudgetMiddlewareLive } from "./http/RateBudgetMiddleware.js"
 import { RequestMiddlewareLive } from "./http/RequestMiddleware.js"
 import { AdminHttpLive } from "./jobs/Http.js"
-import { McpHttpLive } from "./mcp/Http.js"
-import { Mcp } from "./mcp/Mcp.js"
 import { ProtocolsHttpLive } from "./protocols/Http.js"
 import { ProtocolCatalogCache } from "./protocols/CatalogCache.js"
 import { RuntimeHttpLive } from "./runtime/Http.js"
+import { Runs } from "./runtime/Runs.js"
 import { Runtime } from "./runtime/Runtime.js"
 import { ServicesHttpLive } from "./services/Http.js"
 import { Services } from "./services/Services.js"
@@ -89,6 +90,7 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     Wallets.Default,
     Workspaces.Default,
     Runtime.Default,
+    Runs.Default,
     Mcp.Default,
     Agents.Default,
     AgentsRepo.Default,

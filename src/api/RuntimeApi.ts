@@ -6,6 +6,7 @@ import { Data } from "../../schema/envelope.js"
 import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { PreviewAgentScheduleRequest, RuntimeTool, SchedulePreview } from "../../schema/runtime.js"
 import { operation } from "./operation.js"
+import { clearPlaygroundRunData, sendMessage } from "./RuntimeRunsEndpoints.js"
 
 const AgentPath = Schema.Struct({ entityPublicId: Uuid })
 
@@ -59,5 +60,7 @@ export class RuntimeApi extends HttpApiGroup.make("Runtime")
         })
       )
   )
+  .add(sendMessage)
+  .add(clearPlaygroundRunData)
   .annotate(OpenApi.Description, "Runtime: agent runtimes, tools, conversations and schedules")
 {}

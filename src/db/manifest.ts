@@ -9,7 +9,7 @@ import { DemoAccounts, DemoAgents, DemoApiKeys, DemoOffers, DemoOtherSession, De
 import { DemoLaunchRuns } from "./demo/launch.js"
 import { DemoMeshKeys } from "./demo/mesh.js"
 import { DemoProcurementIntents } from "./demo/procurement.js"
-import { DemoMcpConnections, DemoRuntimeAgents } from "./demo/runtime.js"
+import { DemoConversations, DemoMcpConnections, DemoRuns, DemoRuntimeAgents } from "./demo/runtime.js"
 import { DemoFeedback } from "./demo/trust.js"
 import { DemoWalletPolicies, DemoWallets } from "./demo/wallets.js"
 
@@ -138,5 +138,13 @@ export const demoManifest = {
       }
     },
     Wallets_GetWalletProfileConfiguration: { as: "owner", path: { walletPublicId: DemoWallets.ownerBase.id }, query: {}, body: null },
+    // Conversations and runs (issue 11)
+    Runtime_SendMessage: {
+      as: "member",
+      path: { conversationId: DemoConversations.chat.id },
+      query: {},
+      body: { content: "And the US market?" }
+    },
+    Runtime_ClearPlaygroundRunData: { as: "owner", path: { runId: DemoRuns[0].id }, query: {}, body: null }
   } satisfies Record<string, ManifestOperation>
 } as const

@@ -13,6 +13,7 @@ import launchProcurementMesh from "./migrations/0008_launch_procurement_mesh.js"
 import agentRuntime from "./migrations/0010_agent_runtime.js"
 import walletsTrust from "./migrations/0009_wallets_trust.js"
 import agentDirectory from "./migrations/0013_agent_directory.js"
+import conversationRuns from "./migrations/0011_conversation_runs.js"
 
 /** Applies every pending migration; returns the ones applied. Fails with `MigrationError | SqlError`. */
 export const migrate = Migrator.make({})({
@@ -25,6 +26,7 @@ export const migrate = Migrator.make({})({
     "0008_launch_procurement_mesh": launchProcurementMesh,
     "0009_wallets_trust": walletsTrust,
     "0010_agent_runtime": agentRuntime,
+    "0011_conversation_runs": conversationRuns,
     "0013_agent_directory": agentDirectory
   })
 })

@@ -5,13 +5,22 @@
  * schedules here.
  */
 import { Effect, Layer } from "effect"
+import { AgentRuntimeDeterministic } from "../../layers/AgentRuntime.js"
 import { AppConfig } from "../../layers/AppConfig.js"
-import { JobRunnerLayer } from "../../layers/JobRunner.js"
+import { JobRunnerLayer, provideJobHandler } from "../../layers/JobRunner.js"
 import { JobsLive } from "../../layers/Jobs.js"
+import { agentRunHandler } from "../runtime/AgentRunJob.js"
+import { RunsRepo } from "../runtime/RunsRepo.js"
 import { purgeHandlers, purgeSchedules } from "./Purges.js"
 
-/** Every job handler of the service. */
-export const serviceJobHandlers = [...purgeHandlers]
+/**
+ * Every job handler of the service. Agent runs are answered by the deterministic
+ * runtime (`layers/AgentRuntime.ts`); a model provider's layer replaces it here.
+ */
+export const serviceJobHandlers = [
+  ...purgeHandlers,
+  provideJobHandler(agentRunHandler, Layer.merge(RunsRepo.Default, AgentRuntimeDeterministic))
+]
 
 /** Every cron schedule of the service. */
 export const serviceJobSchedules = [...purgeSchedules]

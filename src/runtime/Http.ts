@@ -4,11 +4,13 @@ import { Api } from "../api/Api.js"
 import { currentSession } from "../api/security.js"
 import { Envelope } from "../http/Envelope.js"
 import { group } from "../http/group.js"
+import { Runs } from "./Runs.js"
 import { Runtime } from "./Runtime.js"
 
 export const RuntimeHttpLive = group(Api, "Runtime", (handlers) =>
   Effect.gen(function*() {
     const runtime = yield* Runtime
+    const runs = yield* Runs
     const envelope = yield* Envelope
     return handlers
       .handle("listRuntimeTools", ({ path }) =>
@@ -26,4 +28,15 @@ export const RuntimeHttpLive = group(Api, "Runtime", (handlers) =>
             count: payload.count,
             from: payload.from
           }).pipe(Effect.flatMap(envelope.data))))
+      .handle("sendMessage", ({ path, payload }) =>
+        Effect.flatMap(currentSession, (session) =>
+          runs.send({
+            conversationId: path.conversationId,
+            accountId: session.accountId,
+            content: payload.content,
+            parentMessageId: payload.parentMessageId
+          }).pipe(Effect.flatMap(envelope.data))))
+      .handle("clearPlaygroundRunData", ({ path }) =>
+        Effect.flatMap(currentSession, (session) =>
+          runs.clearPlaygroundData({ runId: path.runId, accountId: session.accountId }).pipe(Effect.flatMap(envelope.data))))
   }))

@@ -53,6 +53,8 @@ const expected = {
   Trust_WithdrawFeedback: { method: "post", path: "/api/v1/feedback/{feedbackId}/withdraw", tag: "Trust", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 410, 422, 500, 503] },
   Wallets_CancelWalletPolicy: { method: "post", path: "/api/v1/wallet-policies/{policyId}/cancel", tag: "Wallets", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 410, 422, 500, 503] },
   Wallets_GetWalletProfileConfiguration: { method: "get", path: "/api/v1/wallets/{walletPublicId}/public-profile", tag: "Wallets", auth: "required-user", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 410, 422, 500, 503] },
+  Runtime_SendMessage: { method: "post", path: "/api/v1/conversations/{conversationId}/messages", tag: "Runtime", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 422, 500] },
+  Runtime_ClearPlaygroundRunData: { method: "delete", path: "/api/v1/runs/{runId}/playground-data", tag: "Runtime", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 422, 500] }
 } as const
 
 const server = makeTestServer()

@@ -1,0 +1,186 @@
+/**
+ * Domain rules of conversations and their runs (spec §2.19, §2.20, §4.4):
+ * Runtime_SendMessage and Runtime_ClearPlaygroundRunData. Both run inside the
+ * command's one transaction (see `src/http/group.ts`).
+ */
+import { Effect, Option } from "effect"
+import { now } from "../../layers/Clock.js"
+import { Ids } from "../../layers/Ids.js"
+import { Jobs } from "../../layers/Jobs.js"
+import { Conflict, Forbidden, NotFound, UnprocessableEntity } from "../../schema/problem.js"
+import type { PlaygroundClearResult, SentMessage } from "../../schema/runtime.js"
+import { FinishedRunStates } from "../../schema/runtime.js"
+import { AgentOperators } from "../agents/Operators.js"
+import { AgentRun, AgentRunMaxAttempts } from "./AgentRunJob.js"
+import { RunsRepo } from "./RunsRepo.js"
+
+/** How long a run's data is kept (ms, 30 days) before retention may purge it (`retentionExpiresAt`). */
+export const RunRetentionMs = 30 * 24 * 60 * 60 * 1000
+
+/** Workspace roles that may clear playground data. */
+const ClearRoles = ["OWNER", "ADMIN", "EDITOR", "OPERATOR"] as const
+
+const isFinished = (state: string) => (FinishedRunStates as ReadonlyArray<string>).includes(state)
+
+// infrastructure failures are defects (rendered as 500 by the request middleware)
+const dieOnSql = { SqlError: Effect.die, ParseError: Effect.die } as const
+
+/** Conversations and runs. Requires `SqlClient`, `Ids`, `Jobs`. */
+export class Runs extends Effect.Service<Runs>()("agent-directory/Runs", {
+  effect: Effect.gen(function*() {
+    const repo = yield* RunsRepo
+    const operators = yield* AgentOperators
+    const ids = yield* Ids
+    const jobs = yield* Jobs
+
+    /** The agent's access rule, reported as the resource the caller named (its existence is not revealed). */
+    const accessVia = (
+      kind: "conversation-not-found" | "run-not-found",
+      detail: string,
+      input: Parameters<typeof operators.access>[0]
+    ) => operators.access(input).pipe(Effect.catchTag("NotFound", () => new NotFound({ kind, detail })))
+
+    /**
+     * Runtime_SendMessage: stores the user's message (COMPLETE) and the assistant's
+     * answer (PENDING) at the next two ordinals, queues a run (QUEUED, trigger
+     * `PLAYGROUND` in a playground conversation, else `MESSAGE`) and enqueues the
+     * {@link AgentRun} job, all in the caller's transaction. Senders of one
+     * conversation are serialized on its row.
+     *
+     * Fails with `NotFound` (`conversation-not-found`: absent, or its agent is not
+     * operated by a workspace the caller is an active member of; `message-not-found`:
+     * `parentMessageId` is not a message of this conversation), `Forbidden`
+     * (`conversation-author-required`), `UnprocessableEntity` (`configuration-missing`:
+     * the agent has no runtime), `Conflict` (`run-in-progress`).
+     */
+    const send = (input: {
+      readonly conversationId: string
+      readonly accountId: string
+      readonly content: string
+      readonly parentMessageId: string | null | undefined
+    }) =>
+      Effect.gen(function*() {
+        const notFound = `No conversation ${input.conversationId} with an agent of your workspaces.`
+        const conversation = yield* repo.lockConversation(input.conversationId)
+        if (Option.isNone(conversation)) {
+          return yield* new NotFound({ kind: "conversation-not-found", detail: notFound })
+        }
+        const { agentId, accountId: authorId, kind } = conversation.value
+        const access = yield* accessVia("conversation-not-found", notFound, { agentId, accountId: input.accountId })
+        if (authorId !== input.accountId) {
+          return yield* new Forbidden({
+            kind: "conversation-author-required",
+            detail: "Only the account that started the conversation may send messages in it."
+          })
+        }
+        if (!access.runtimeConfigured) {
+          return yield* new UnprocessableEntity({
+            kind: "configuration-missing",
+            detail: "The conversation's agent has no runtime configured; configure its runtime first."
+          })
+        }
+        if (input.parentMessageId != null) {
+          const parent = yield* repo.messageIn({ messageId: input.parentMessageId, conversationId: input.conversationId })
+          if (Option.isNone(parent)) {
+            return yield* new NotFound({
+              kind: "message-not-found",
+              detail: "parentMessageId names no message of this conversation."
+            })
+          }
+        }
+        if ((yield* repo.activeRuns(input.conversationId)).length > 0) {
+          return yield* new Conflict({
+            kind: "run-in-progress",
+            detail: "A run of this conversation is still active; send again once it has finished."
+          })
+        }
+        const last = yield* repo.lastMessage(input.conversationId)
+        const ordinal = Option.match(last, { onNone: () => 1, onSome: (m) => m.ordinal + 1 })
+        const at = yield* now
+        const run = yield* repo.insertRun({
+          id: yield* ids.next,
+          conversationId: input.conversationId,
+          agentId,
+          triggerType: kind === "PLAYGROUND" ? "PLAYGROUND" : "MESSAGE",
+          isPlayground: kind === "PLAYGROUND",
+          retentionExpiresAt: new Date(at.getTime() + RunRetentionMs),
+          at
+        })
+        const userMessage = yield* repo.insertMessage({
+          id: yield* ids.next,
+          conversationId: input.conversationId,
+          ordinal,
+          role: "user",
+          state: "COMPLETE",
+          contentText: input.content,
+          parentMessageId: input.parentMessageId ?? Option.getOrNull(Option.map(last, (m) => m.id)),
+          runId: run.id,
+          at
+        })
+        const assistantMessage = yield* repo.insertMessage({
+          id: yield* ids.next,
+          conversationId: input.conversationId,
+          ordinal: ordinal + 1,
+          role: "assistant",
+          state: "PENDING",
+          contentText: null,
+          parentMessageId: userMessage.id,
+          runId: run.id,
+          at
+        })
+        yield* repo.touchConversation(input.conversationId, at)
+        yield* jobs.enqueue(AgentRun, { runId: run.id }, { dedupeKey: `agent-run:${run.id}`, maxAttempts: AgentRunMaxAttempts })
+        return { userMessage, assistantMessage, run } satisfies SentMessage
+      }).pipe(Effect.catchTags({ ...dieOnSql, NoSuchElementException: Effect.die }))
+
+    /**
+     * Runtime_ClearPlaygroundRunData: redacts every message of the playground run's
+     * conversation (state REDACTED, `contentText` null, `contentParts` empty) and sets
+     * `dataClearedAt` of its finished runs. Clearing again changes nothing and returns
+     * the same result (the first `dataClearedAt`).
+     *
+     * Fails with `NotFound` (`run-not-found`), `Forbidden` (`role-required`: not OWNER,
+     * ADMIN, EDITOR or OPERATOR), `UnprocessableEntity` (`playground-run-required`),
+     * `Conflict` (`run-in-progress`: the run, or another run of its conversation, is
+     * still active).
+     */
+    const clearPlaygroundData = (input: { readonly runId: string; readonly accountId: string }) =>
+      Effect.gen(function*() {
+        const notFound = `No run ${input.runId} of an agent of your workspaces.`
+        const found = yield* repo.lockRunForClear(input.runId)
+        if (Option.isNone(found)) return yield* new NotFound({ kind: "run-not-found", detail: notFound })
+        const run = found.value
+        yield* accessVia("run-not-found", notFound, {
+          agentId: run.agentId,
+          accountId: input.accountId,
+          roles: { allowed: ClearRoles, action: "Clearing playground data" }
+        })
+        if (!run.isPlayground || run.conversationId === null) {
+          return yield* new UnprocessableEntity({
+            kind: "playground-run-required",
+            detail: "Only a playground run's data can be cleared; this run is not one."
+          })
+        }
+        const result = (dataClearedAt: Date | null): PlaygroundClearResult => ({
+          runId: run.runId,
+          conversationId: run.conversationId!,
+          state: run.state,
+          retentionExpiresAt: run.retentionExpiresAt,
+          dataClearedAt
+        })
+        if (run.dataClearedAt !== null) return result(run.dataClearedAt)
+        if (!isFinished(run.state) || (yield* repo.activeRuns(run.conversationId)).length > 0) {
+          return yield* new Conflict({
+            kind: "run-in-progress",
+            detail: "The run or another run of its conversation is still active; clear its data once it has finished."
+          })
+        }
+        const at = yield* now
+        yield* repo.clearConversation(run.conversationId, at)
+        return result(at)
+      }).pipe(Effect.catchTags(dieOnSql))
+
+    return { send, clearPlaygroundData }
+  }),
+  dependencies: [RunsRepo.Default, AgentOperators.Default]
+}) {}

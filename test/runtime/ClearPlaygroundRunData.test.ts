@@ -1,0 +1,102 @@
+/** Runtime_ClearPlaygroundRunData (spec §2.19, §4.4) through the HTTP stack, on the demo data. */
+import { expect, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { randomUUID } from "node:crypto"
+import { DemoAccounts } from "../../src/db/demo.js"
+import { DemoConversations, DemoRuns, DemoRuntimeAgents } from "../../src/db/demo/runtime.js"
+import { call, type CallOptions, expectMeta, expectProblem, signIn } from "../support/http.js"
+import { makeTestServer } from "../support/TestServer.js"
+import { insertConversation, messageRows, runAgentJobs, runRow } from "./support.js"
+
+const server = makeTestServer()
+const path = (runId: string) => `/api/v1/runs/${runId}/playground-data`
+
+const clear = (runId: string, account: keyof typeof DemoAccounts = "owner", options: CallOptions = {}) =>
+  Effect.gen(function*() {
+    return yield* call("DELETE", path(runId), { session: yield* signIn(account), ...options })
+  })
+
+const [succeeded, failed, chat, running, scheduled] = DemoRuns
+
+layer(server.layer)("Runtime_ClearPlaygroundRunData", (it) => {
+  it.effect("200: the conversation's messages become REDACTED, dataClearedAt is set; again → the same result", () =>
+    Effect.gen(function*() {
+      const reply = yield* clear(succeeded.id)
+      expect(reply.status, reply.text).toBe(200)
+      expect(reply.headers["cache-control"]).toBe("no-store")
+      expectMeta(reply)
+      expect(reply.body.data).toEqual({
+        runId: succeeded.id,
+        conversationId: DemoConversations.playground.id,
+        state: "SUCCEEDED",
+        retentionExpiresAt: "2027-03-22T00:00:00.000Z",
+        dataClearedAt: "2026-06-01T00:00:00.000Z"
+      })
+      const messages = yield* messageRows(DemoConversations.playground.id)
+      expect(messages).toHaveLength(4)
+      for (const m of messages) expect(m).toMatchObject({ state: "REDACTED", contentText: null, contentParts: [] })
+      expect(messages.map((m) => [m.ordinal, m.role])).toEqual([["1", "user"], ["2", "assistant"], ["3", "user"], ["4", "assistant"]])
+      // the other (FAILED) run of the conversation is cleared with it; other conversations are untouched
+      expect((yield* runRow(failed.id)).dataClearedAt).toBe("2026-06-01T00:00:00.000Z")
+      expect((yield* messageRows(DemoConversations.chat.id))[0]!.state).toBe("COMPLETE")
+
+      server.clock.advance(60_000)
+      const again = yield* clear(succeeded.id)
+      expect(again.status, again.text).toBe(200)
+      expect(again.body.data).toEqual(reply.body.data)
+      const viaOther = yield* clear(failed.id)
+      expect(viaOther.status, viaOther.text).toBe(200)
+      expect(viaOther.body.data).toMatchObject({ runId: failed.id, state: "FAILED", dataClearedAt: "2026-06-01T00:00:00.000Z" })
+    }))
+
+  it.effect("409 run-in-progress: the run is active, or another run of its conversation is", () =>
+    Effect.gen(function*() {
+      expectProblem(yield* clear(running.id), 409, "run-in-progress")
+      expect((yield* messageRows(DemoConversations.active.id))[1]!.state).toBe("STREAMING")
+
+      const conversation = yield* insertConversation(DemoRuntimeAgents.configured, "owner", "PLAYGROUND")
+      const owner = yield* signIn("owner")
+      const send = (content: string) =>
+        call("POST", `/api/v1/conversations/${conversation}/messages`, { body: { content }, session: owner })
+      const first = yield* send("first")
+      expect(first.status, first.text).toBe(202)
+      expect(yield* runAgentJobs()).toBe(1)
+      const second = yield* send("second")
+      expect(second.status, second.text).toBe(202)
+      expectProblem(yield* clear(first.body.data.run.id), 409, "run-in-progress")
+      expect(yield* runAgentJobs()).toBe(1)
+      const reply = yield* clear(first.body.data.run.id)
+      expect(reply.status, reply.text).toBe(200)
+      expect((yield* messageRows(conversation)).map((m) => m.state)).toEqual(["REDACTED", "REDACTED", "REDACTED", "REDACTED"])
+      expect((yield* runRow(second.body.data.run.id)).dataClearedAt).not.toBeNull()
+    }))
+
+  it.effect("422 playground-run-required: a chat run, a scheduled run", () =>
+    Effect.gen(function*() {
+      expectProblem(yield* clear(chat.id), 422, "playground-run-required")
+      expectProblem(yield* clear(scheduled.id), 422, "playground-run-required")
+      expect((yield* messageRows(DemoConversations.chat.id))[0]!.contentText).toBe(chat.ask)
+    }))
+
+  it.effect("404 run-not-found: unknown run, or its agent not operated by a workspace of the caller", () =>
+    Effect.gen(function*() {
+      expectProblem(yield* clear(randomUUID()), 404, "run-not-found")
+      expectProblem(yield* clear(running.id, "outsider"), 404, "run-not-found")
+    }))
+
+  it.effect("403 role-required: a VIEWER of the workspace", () =>
+    Effect.gen(function*() {
+      expectProblem(yield* clear(running.id, "admin"), 403, "role-required")
+    }))
+
+  it.effect("400: runId not a uuid; no Idempotency-Key", () =>
+    Effect.gen(function*() {
+      expectProblem(yield* clear("not-a-uuid"), 400, "invalid-request")
+      expectProblem(yield* clear(running.id, "owner", { idempotencyKey: null }), 400, "idempotency-key-required")
+    }))
+
+  it.effect("401 without a session", () =>
+    Effect.gen(function*() {
+      expectProblem(yield* call("DELETE", path(succeeded.id)), 401, "unauthenticated")
+    }))
+})

@@ -1,0 +1,207 @@
+/**
+ * Runtime_SendMessage (spec §2.20, §4.4) through the HTTP stack, and the run it
+ * starts on the durable job runner (QUEUED → RUNNING → SUCCEEDED or FAILED).
+ */
+import { expect, layer } from "@effect/vitest"
+import { Effect, Layer, Stream } from "effect"
+import { randomUUID } from "node:crypto"
+import { AgentRuntime, AgentRuntimeError } from "../../layers/AgentRuntime.js"
+import { IdsSequence } from "../../layers/Ids.js"
+import { Jobs, JobsLive } from "../../layers/Jobs.js"
+import { AgentRun } from "../../src/runtime/AgentRunJob.js"
+import { DemoAccounts } from "../../src/db/demo.js"
+import { DemoConversations, demoMessageId, DemoRuntimeAgents } from "../../src/db/demo/runtime.js"
+import { call, type CallOptions, expectMeta, expectProblem, signIn } from "../support/http.js"
+import { makeTestServer } from "../support/TestServer.js"
+import { insertConversation, messageRows, runAgentJobs, runRow } from "./support.js"
+
+const server = makeTestServer()
+const path = (conversationId: string) => `/api/v1/conversations/${conversationId}/messages`
+
+const send = (conversationId: string, body: unknown, account: keyof typeof DemoAccounts = "member", options: CallOptions = {}) =>
+  Effect.gen(function*() {
+    return yield* call("POST", path(conversationId), { body, session: yield* signIn(account), ...options })
+  })
+
+const messageKeys = ["completedAt", "contentParts", "contentText", "createdAt", "id", "ordinal", "role", "runId", "state"]
+
+/** A runtime that fails every call with `error`. */
+const failingRuntime = (error: AgentRuntimeError) => Layer.succeed(AgentRuntime, { respond: () => Stream.fail(error) })
+
+layer(server.layer)("Runtime_SendMessage", (it) => {
+  it.effect("202: user message COMPLETE, answer PENDING, run QUEUED; the job answers deterministically", () =>
+    Effect.gen(function*() {
+      const reply = yield* send(DemoConversations.chat.id, { content: "And the US market?" })
+      expect(reply.status, reply.text).toBe(202)
+      expect(reply.headers["cache-control"]).toBe("no-store")
+      expectMeta(reply)
+      const { assistantMessage, run, userMessage } = reply.body.data
+      expect(Object.keys(reply.body.data).sort()).toEqual(["assistantMessage", "run", "userMessage"])
+      expect(Object.keys(userMessage).sort()).toEqual(messageKeys)
+      expect(Object.keys(assistantMessage).sort()).toEqual(messageKeys)
+      const at = "2026-06-01T00:00:00.000Z"
+      expect(userMessage).toEqual({
+        id: userMessage.id, ordinal: "3", role: "user", state: "COMPLETE", contentText: "And the US market?",
+        contentParts: [{ type: "text", text: "And the US market?" }], runId: run.id, createdAt: at, completedAt: at
+      })
+      expect(assistantMessage).toEqual({
+        id: assistantMessage.id, ordinal: "4", role: "assistant", state: "PENDING", contentText: null, contentParts: [],
+        runId: run.id, createdAt: at, completedAt: null
+      })
+      expect(run).toEqual({
+        id: run.id, conversationId: DemoConversations.chat.id, entityPublicId: DemoRuntimeAgents.configured,
+        triggerType: "MESSAGE", state: "QUEUED", version: 1, failureCode: null
+      })
+      // without parentMessageId the parent is the conversation's last message (the demo answer, ordinal 2)
+      const stored = yield* messageRows(DemoConversations.chat.id)
+      expect(stored.map((m) => m.ordinal)).toEqual(["1", "2", "3", "4"])
+      expect(stored[2]!.parentMessageId).toBe(stored[1]!.id)
+      expect(stored[3]!.parentMessageId).toBe(userMessage.id)
+
+      expect(yield* runAgentJobs()).toBe(1)
+      const answer = "demo-echo-1 received: \"And the US market?\" (4 words; turn 3 of the conversation)."
+      expect(yield* runRow(run.id)).toMatchObject({ state: "SUCCEEDED", version: 3, failureCode: null })
+      const after = (yield* messageRows(DemoConversations.chat.id))[3]!
+      expect(after).toMatchObject({ state: "COMPLETE", contentText: answer, contentParts: [{ type: "text", text: answer }] })
+      expect(after.completedAt).not.toBeNull()
+
+      // the job delivered again (at least once) changes nothing
+      yield* Effect.flatMap(Jobs, (jobs) => jobs.enqueue(AgentRun, { runId: run.id })).pipe(
+        Effect.provide(JobsLive.pipe(Layer.provide(IdsSequence("0000000a"))))
+      )
+      expect(yield* runAgentJobs()).toBe(1)
+      expect(yield* runRow(run.id)).toMatchObject({ state: "SUCCEEDED", version: 3 })
+      expect((yield* messageRows(DemoConversations.chat.id))[3]).toMatchObject({ state: "COMPLETE", contentText: answer })
+
+      // the next message takes the next ordinals
+      const next = yield* send(DemoConversations.chat.id, { content: "Thanks" })
+      expect(next.status, next.text).toBe(202)
+      expect([next.body.data.userMessage.ordinal, next.body.data.assistantMessage.ordinal]).toEqual(["5", "6"])
+      expect(yield* runAgentJobs()).toBe(1)
+    }))
+
+  it.effect("202 with parentMessageId of the conversation: the user message answers it", () =>
+    Effect.gen(function*() {
+      const conversation = yield* insertConversation(DemoRuntimeAgents.configured, "owner", "PLAYGROUND")
+      const first = yield* send(conversation, { content: "one", parentMessageId: null }, "owner")
+      expect(first.status, first.text).toBe(202)
+      expect(first.body.data.userMessage.ordinal).toBe("1")
+      expect(first.body.data.run.triggerType).toBe("PLAYGROUND")
+      expect(yield* runAgentJobs()).toBe(1)
+      const second = yield* send(conversation, { content: "two", parentMessageId: first.body.data.userMessage.id }, "owner")
+      expect(second.status, second.text).toBe(202)
+      const stored = yield* messageRows(conversation)
+      expect(stored.find((m) => m.id === second.body.data.userMessage.id)!.parentMessageId).toBe(first.body.data.userMessage.id)
+      expect(yield* runAgentJobs()).toBe(1)
+    }))
+
+  it.effect("a crashed attempt is run again without duplicating the answer", () =>
+    Effect.gen(function*() {
+      const conversation = yield* insertConversation(DemoRuntimeAgents.configured, "owner", "CHAT")
+      const reply = yield* send(conversation, { content: "hello there" }, "owner")
+      expect(reply.status, reply.text).toBe(202)
+      const crashing = Layer.succeed(AgentRuntime, {
+        respond: () => Stream.concat(Stream.make("half an "), Stream.dieMessage("process killed"))
+      })
+      expect(yield* runAgentJobs(crashing)).toBe(1)
+      expect(yield* runRow(reply.body.data.run.id)).toMatchObject({ state: "RUNNING", version: 2 })
+      expect((yield* messageRows(conversation))[1]).toMatchObject({ state: "STREAMING", contentText: "half an " })
+      server.clock.advance(60_000) // past the retry backoff
+      expect(yield* runAgentJobs()).toBe(1)
+      expect(yield* runRow(reply.body.data.run.id)).toMatchObject({ state: "SUCCEEDED", version: 3 })
+      expect((yield* messageRows(conversation))[1]).toMatchObject({
+        state: "COMPLETE",
+        contentText: "demo-echo-1 received: \"hello there\" (2 words; turn 1 of the conversation)."
+      })
+    }))
+
+  it.effect("a failing runtime ends the run FAILED with its failureCode and the answer FAILED", () =>
+    Effect.gen(function*() {
+      const conversation = yield* insertConversation(DemoRuntimeAgents.configured, "owner", "CHAT")
+      const reply = yield* send(conversation, { content: "do something forbidden" }, "owner")
+      expect(reply.status, reply.text).toBe(202)
+      const refused = new AgentRuntimeError({ code: "MODEL_REFUSED", retryable: false, message: "refused" })
+      expect(yield* runAgentJobs(failingRuntime(refused))).toBe(1)
+      expect(yield* runRow(reply.body.data.run.id)).toMatchObject({ state: "FAILED", failureCode: "MODEL_REFUSED", version: 3 })
+      const answer = (yield* messageRows(conversation))[1]!
+      expect(answer).toMatchObject({ role: "assistant", state: "FAILED", contentText: "" })
+      expect(answer.completedAt).not.toBeNull()
+      // the conversation is free again
+      const again = yield* send(conversation, { content: "something else" }, "owner")
+      expect(again.status, again.text).toBe(202)
+      expect(again.body.data.userMessage.ordinal).toBe("3")
+      // a retryable failure is retried, and fails the run on the last attempt
+      const flaky = new AgentRuntimeError({ code: "MODEL_UNAVAILABLE", retryable: true, message: "overloaded" })
+      for (let attempt = 1; attempt <= 3; attempt++) {
+        expect(yield* runAgentJobs(failingRuntime(flaky))).toBe(1)
+        expect((yield* runRow(again.body.data.run.id)).state).toBe(attempt < 3 ? "RUNNING" : "FAILED")
+        server.clock.advance(3_600_000)
+      }
+      expect(yield* runRow(again.body.data.run.id)).toMatchObject({ failureCode: "MODEL_UNAVAILABLE" })
+    }))
+
+  it.effect("409 run-in-progress while a run of the conversation is active", () =>
+    Effect.gen(function*() {
+      const reply = yield* send(DemoConversations.active.id, { content: "Are you done?" }, "owner")
+      expectProblem(reply, 409, "run-in-progress")
+      expect(reply.text).not.toContain("Are you done?")
+    }))
+
+  it.effect("404 conversation-not-found: unknown, or its agent not operated by a workspace of the caller", () =>
+    Effect.gen(function*() {
+      expectProblem(yield* send(randomUUID(), { content: "hi" }), 404, "conversation-not-found")
+      expectProblem(yield* send(DemoConversations.chat.id, { content: "hi" }, "outsider"), 404, "conversation-not-found")
+    }))
+
+  it.effect("404 message-not-found: parentMessageId of another conversation, or of none", () =>
+    Effect.gen(function*() {
+      const playgroundMessage = demoMessageId(1) // a message of the playground conversation
+      expectProblem(yield* send(DemoConversations.chat.id, { content: "hi", parentMessageId: playgroundMessage }), 404, "message-not-found")
+      expectProblem(yield* send(DemoConversations.chat.id, { content: "hi", parentMessageId: randomUUID() }), 404, "message-not-found")
+    }))
+
+  it.effect("403 conversation-author-required: another member's conversation", () =>
+    Effect.gen(function*() {
+      expectProblem(yield* send(DemoConversations.chat.id, { content: "hi" }, "owner"), 403, "conversation-author-required")
+    }))
+
+  it.effect("422 configuration-missing: the agent has no runtime", () =>
+    Effect.gen(function*() {
+      const conversation = yield* insertConversation(DemoRuntimeAgents.unconfigured, "member", "CHAT")
+      expectProblem(yield* send(conversation, { content: "hi" }), 422, "configuration-missing")
+    }))
+
+  it.effect("400: content empty or over 100000 characters, unknown keys, bad parentMessageId, no Idempotency-Key", () =>
+    Effect.gen(function*() {
+      const id = DemoConversations.chat.id
+      for (const body of [{ content: "" }, { content: "x".repeat(100_001) }, {}, { content: "hi", extra: 1 }, { content: "hi", parentMessageId: "nope" }, { content: 5 }]) {
+        const reply = yield* send(id, body)
+        expectProblem(reply, 400, "invalid-request")
+      }
+      const long = yield* send(id, { content: "x".repeat(100_001) })
+      expect(long.body.errors[0].pointer).toBe("/content")
+      expectProblem(yield* send(id, { content: "hi" }, "member", { idempotencyKey: null }), 400, "idempotency-key-required")
+      expectProblem(yield* call("POST", path("not-a-uuid"), { body: { content: "hi" }, session: yield* signIn("member") }), 400)
+    }))
+
+  it.effect("401 without a session", () =>
+    Effect.gen(function*() {
+      expectProblem(yield* call("POST", path(DemoConversations.chat.id), { body: { content: "hi" } }), 401, "unauthenticated")
+    }))
+
+  it.effect.skipIf(!process.env["DATABASE_URL"])(
+    "concurrent sends in one conversation: exactly one 202, the others 409 (PostgreSQL: needs several connections)",
+    () =>
+      Effect.gen(function*() {
+        const conversation = yield* insertConversation(DemoRuntimeAgents.configured, "owner", "CHAT")
+        const owner = yield* signIn("owner")
+        const replies = yield* Effect.all(
+          Array.from({ length: 6 }, (_, i) => call("POST", path(conversation), { body: { content: `race ${i}` }, session: owner })),
+          { concurrency: "unbounded" }
+        )
+        expect(replies.filter((r) => r.status === 202)).toHaveLength(1)
+        for (const r of replies.filter((r) => r.status !== 202)) expectProblem(r, 409, "run-in-progress")
+        expect((yield* messageRows(conversation)).map((m) => m.ordinal)).toEqual(["1", "2"])
+      })
+  )
+})
