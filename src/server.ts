@@ -12,6 +12,8 @@ import { Accounts } from "./accounts/Accounts.js"
 import { AccountsHttpLive } from "./accounts/Http.js"
 import { AgentsHttpLive } from "./agents/Http.js"
 import { AgentsRepo } from "./agents/Repo.js"
+import { Disputes } from "./bounties/Disputes.js"
+import { BountyDisputesHttpLive } from "./bounties/Http.js"
 import { Api } from "./api/Api.js"
 import { OperationsLive } from "./api/policies.js"
 import { CommerceHttpLive } from "./commerce/Http.js"
@@ -20,9 +22,13 @@ import { PublicAuthLive, SessionAuthLive } from "./http/AuthMiddleware.js"
 import { EnvelopeLive } from "./http/Envelope.js"
 import { RequestMiddlewareLive } from "./http/RequestMiddleware.js"
 import { AdminHttpLive } from "./jobs/Http.js"
+import { PartnerJobSourcesHttpLive } from "./partnerJobs/Http.js"
+import { Sources } from "./partnerJobs/Sources.js"
 import { ProtocolsHttpLive } from "./protocols/Http.js"
 import { ProtocolsRepo } from "./protocols/Repo.js"
 import { ServicesHttpLive } from "./services/Http.js"
+import { TokenOperationsHttpLive } from "./tokenOperations/Http.js"
+import { TokenOperationsRepo } from "./tokenOperations/Repo.js"
 import { Services } from "./services/Services.js"
 import { WorkspacesHttpLive } from "./workspaces/Http.js"
 import { Workspaces } from "./workspaces/Workspaces.js"
@@ -41,6 +47,9 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     ProtocolsHttpLive,
     ServicesHttpLive,
     WorkspacesHttpLive,
+    BountyDisputesHttpLive,
+    PartnerJobSourcesHttpLive,
+    TokenOperationsHttpLive,
     RequestMiddlewareLive
   ]),
   Layer.provide([
@@ -51,7 +60,10 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     Workspaces.Default,
     AgentsRepo.Default,
     CommerceRepo.Default,
-    ProtocolsRepo.Default
+    ProtocolsRepo.Default,
+    Disputes.Default,
+    Sources.Default,
+    TokenOperationsRepo.Default
   ]),
   Layer.provide([AuthLive, CursorLive, IdempotencyLive, EnvelopeLive, JobsLive, OperationsLive(Api)])
 )

@@ -7,9 +7,12 @@ import { Schema } from "effect"
 import { AccountsApi } from "./AccountsApi.js"
 import { AdminApi } from "./AdminApi.js"
 import { AgentsApi } from "./AgentsApi.js"
+import { BountyDisputesApi } from "./BountyDisputesApi.js"
 import { CommerceApi } from "./CommerceApi.js"
+import { PartnerJobSourcesApi } from "./PartnerJobSourcesApi.js"
 import { ProtocolsApi } from "./ProtocolsApi.js"
 import { ServicesApi } from "./ServicesApi.js"
+import { TokenOperationsApi } from "./TokenOperationsApi.js"
 import { WorkspacesApi } from "./WorkspacesApi.js"
 
 /**
@@ -22,14 +25,26 @@ const withoutFrameworkErrors = <Id extends string, Groups extends import("@effec
 ): HttpApi.HttpApi<Id, Groups, never, R> =>
   Object.assign(Object.create(Object.getPrototypeOf(api)), api, { errorSchema: Schema.Never })
 
+/**
+ * Several groups may publish under one spec tag (`OpenApi.Title`, e.g. the Jobs tag of
+ * bounty disputes and partner job sources); the document lists each tag once.
+ */
+const uniqueTags = (spec: Record<string, unknown>): Record<string, unknown> => {
+  const tags = (spec["tags"] ?? []) as ReadonlyArray<{ readonly name: string }>
+  return { ...spec, tags: tags.filter((tag, i) => tags.findIndex((t) => t.name === tag.name) === i) }
+}
+
 /** The Agent Directory API contract. */
 export class Api extends withoutFrameworkErrors(HttpApi.make("AgentDirectoryApi"))
   .add(AccountsApi)
   .add(AdminApi)
   .add(AgentsApi)
+  .add(BountyDisputesApi)
   .add(CommerceApi)
+  .add(PartnerJobSourcesApi)
   .add(ProtocolsApi)
   .add(ServicesApi)
+  .add(TokenOperationsApi)
   .add(WorkspacesApi)
   .annotateContext(
     OpenApi.annotations({
@@ -38,7 +53,8 @@ export class Api extends withoutFrameworkErrors(HttpApi.make("AgentDirectoryApi"
       description:
         "Agent Directory and Operations API, version 1. Errors are application/problem+json (RFC 9457); " +
         "monetary and chain values are decimal strings of minor units.",
-      override: { openapi: "3.1.1" }
+      override: { openapi: "3.1.1" },
+      transform: uniqueTags
     })
   )
 {}

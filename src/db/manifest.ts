@@ -6,6 +6,7 @@
  * Idempotency-Key, which the caller supplies.
  */
 import { DemoAccounts, DemoApiKeys, DemoOffers, DemoOtherSession, DemoWorkspaces } from "./demo.js"
+import { DemoBounties, DemoDisputes, DemoJobSources } from "./demo/growthAdmin.js"
 
 /** One request of the manifest. */
 export interface ManifestOperation {
@@ -45,6 +46,27 @@ export const demoManifest = {
       query: {},
       body: { version: DemoOffers.starter.version }
     },
-    Workspaces_GetWorkspace: { as: "member", path: { workspacePublicId: DemoWorkspaces.acme.id }, query: { limit: 50 }, body: null }
+    Workspaces_GetWorkspace: { as: "member", path: { workspacePublicId: DemoWorkspaces.acme.id }, query: { limit: 50 }, body: null },
+    // issue 9 admin operations (token operations, bounty disputes, partner job sources)
+    Growth_ListAdminTokenOperations: { as: "admin", path: {}, query: {}, body: null },
+    Jobs_ResolveBountyDispute: {
+      as: "admin",
+      path: { bountyId: DemoBounties.release.id, disputeId: DemoDisputes.release.id },
+      query: {},
+      body: {
+        resolution: "SPLIT",
+        unitsToProvider: "150000000",
+        unitsToClient: "100000000",
+        reason: "Two of the three milestones were delivered as agreed.",
+        expectedVersion: DemoDisputes.release.version,
+        dryRun: true
+      }
+    },
+    Jobs_SyncPartnerJobSource: {
+      as: "admin",
+      path: { sourceId: DemoJobSources.active.id },
+      query: {},
+      body: { expectedVersion: DemoJobSources.active.version, reason: "Partner fixed their feed", dryRun: false, confirmation: DemoJobSources.active.code }
+    }
   } satisfies Record<string, ManifestOperation>
 } as const

@@ -26,6 +26,7 @@ import {
   demoTime,
   DemoWorkspaces
 } from "./demo.js"
+import { seedGrowthAdmin } from "./seedGrowthAdmin.js"
 
 const t0 = demoTime(0)
 
@@ -248,6 +249,7 @@ export const seedDemoData = Effect.gen(function*() {
         key: k.key
       })
     }
+    yield* seedGrowthAdmin
   }))
   return true
 })

@@ -8,13 +8,14 @@ import { Effect, Layer } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { JobRunnerLayer } from "../../layers/JobRunner.js"
 import { JobsLive } from "../../layers/Jobs.js"
+import { partnerJobHandlers, partnerJobSchedules } from "../partnerJobs/Sync.js"
 import { purgeHandlers, purgeSchedules } from "./Purges.js"
 
 /** Every job handler of the service. */
-export const serviceJobHandlers = [...purgeHandlers]
+export const serviceJobHandlers = [...purgeHandlers, ...partnerJobHandlers]
 
 /** Every cron schedule of the service. */
-export const serviceJobSchedules = [...purgeSchedules]
+export const serviceJobSchedules = [...purgeSchedules, ...partnerJobSchedules]
 
 /** The runner (polling when `JOBS_ENABLED`); requires `SqlClient`, `Ids`, `AppConfig`. */
 export const JobRunnerLive = Layer.unwrapEffect(
