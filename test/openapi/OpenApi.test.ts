@@ -23,7 +23,11 @@ const expected = {
   // with the one 401 of spec §5.3 (403 without the scope), so those are declared too
   Protocols_GetProtocolCatalog: { method: "get", path: "/api/v1/protocols", tag: "Protocols", auth: "public", cache: "public-catalog", scopes: ["public:read"], idempotency: false, statuses: [200, 401, 403, 500, 503] },
   Services_PublishServiceOffer: { method: "post", path: "/api/v1/offers/{offerId}/publish", tag: "Services", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 500, 503] },
-  Workspaces_GetWorkspace: { method: "get", path: "/api/v1/workspaces/{workspacePublicId}", tag: "Workspaces", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 423, 500] }
+  Workspaces_GetWorkspace: { method: "get", path: "/api/v1/workspaces/{workspacePublicId}", tag: "Workspaces", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 423, 500] },
+  // issue 9 admin operations (spec §4.2); several groups share the Growth and Jobs tags
+  Growth_ListAdminTokenOperations: { method: "get", path: "/api/v1/admin/token-operations", tag: "Growth", auth: "required-admin", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 500, 503] },
+  Jobs_ResolveBountyDispute: { method: "post", path: "/api/v1/admin/bounties/{bountyId}/disputes/{disputeId}/resolution", tag: "Jobs", auth: "required-admin", cache: "none", scopes: [], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 500, 503] },
+  Jobs_SyncPartnerJobSource: { method: "post", path: "/api/v1/admin/jobs/sources/{sourceId}/sync", tag: "Jobs", auth: "required-admin", cache: "none", scopes: [], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 500, 503] }
 } as const
 
 const server = makeTestServer()
@@ -50,6 +54,8 @@ layer(server.layer)("GET /openapi.json", (it) => {
         for (const [method, op] of Object.entries<any>(methods)) found[op.operationId] = { path, method, op }
       }
       expect(Object.keys(found).sort()).toEqual(Object.keys(expected).sort())
+      const tagNames = (doc.tags as Array<{ name: string }>).map((t) => t.name)
+      expect(tagNames).toEqual([...new Set(tagNames)])
       for (const [id, spec] of Object.entries(expected)) {
         const { method, op, path } = found[id] as { path: string; method: string; op: any }
         expect({ id, path, method }).toEqual({ id, path: spec.path, method: spec.method })
