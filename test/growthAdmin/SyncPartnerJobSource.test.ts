@@ -44,9 +44,13 @@ const StubPartner = Effect.acquireRelease(
       else if (req.url === "/slow") setTimeout(() => json(200, feed), 3000).unref()
       else json(404, {})
     })
-    server.listen(0, "127.0.0.1", () => resume(Effect.succeed(server)))
+    server.listen(0, "127.0.0.1", () => {
+      resume(Effect.succeed(server))
+    })
   }),
-  (server) => Effect.sync(() => server.closeAllConnections()).pipe(Effect.zipRight(Effect.async<void>((resume) => server.close(() => resume(Effect.void)))))
+  (server) => Effect.sync(() => server.closeAllConnections()).pipe(Effect.zipRight(Effect.async<void>((resume) => {
+    server.close(() => resume(Effect.void))
+  })))
 ).pipe(Effect.map((server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`))
 
 const server = makeTestServer()
@@ -80,7 +84,7 @@ const pendingSyncJobs = Effect.flatMap(SqlClient.SqlClient, (sql) =>
   sql<{ sourceId: string }>`SELECT payload->>'sourceId' AS "sourceId" FROM jobs WHERE kind = 'partner-job-sync' AND state = 'pending'`)
 
 layer(TestLayer, { excludeTestServices: true })("Jobs_SyncPartnerJobSource", (it) => {
-  it.effect("dry run → apply → replay → stale apply; the queued sync stores the partner's jobs", () =>
+  it.scoped("dry run → apply → replay → stale apply; the queued sync stores the partner's jobs", () =>
     Effect.gen(function*() {
       const partner = yield* StubPartner
       const admin = yield* signIn("admin")
@@ -131,7 +135,7 @@ layer(TestLayer, { excludeTestServices: true })("Jobs_SyncPartnerJobSource", (it
       ])
     }))
 
-  it.effect("failures count up and degrade the source at the third; timeouts and invalid feeds are failures; success restores ACTIVE", () =>
+  it.scoped("failures count up and degrade the source at the third; timeouts and invalid feeds are failures; success restores ACTIVE", () =>
     Effect.gen(function*() {
       const partner = yield* StubPartner
       const admin = yield* signIn("admin")
@@ -153,7 +157,7 @@ layer(TestLayer, { excludeTestServices: true })("Jobs_SyncPartnerJobSource", (it
       expect(yield* run("/ok")).toMatchObject({ state: "ACTIVE", failureCount: 0, lastFailure: null })
     }))
 
-  it.effect("the every-minute schedule syncs each source when its nextSyncAt comes (pollIntervalSeconds)", () =>
+  it.scoped("the every-minute schedule syncs each source when its nextSyncAt comes (pollIntervalSeconds)", () =>
     Effect.gen(function*() {
       const partner = yield* StubPartner
       const sql = yield* SqlClient.SqlClient
