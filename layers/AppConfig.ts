@@ -3,7 +3,14 @@
  * and validated at start-up (a bad value stops the server with a clear message).
  */
 import { hkdfSync } from "node:crypto"
-import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
+import { Config, Context, Effect, Layer, LogLevel, Option, Redacted } from "effect"
+import { ExactOriginRule, isExactOrigin } from "../schema/origin.js"
+
+/** A request budget: `limit` units of x-rate-cost per `windowSeconds` (spec §8). */
+export interface Budget {
+  readonly limit: number
+  readonly windowSeconds: number
+}
 import type { JobRunnerOptions } from "./JobRunner.js"
 
 /** Bounds on waiting for the database, in milliseconds (see `DB_*` in the README). */
@@ -46,8 +53,31 @@ export interface AppConfigShape {
   readonly sessionTtlSeconds: number
   /** How recent a session's authentication must be for sensitive actions, in seconds (default 15 min). */
   readonly recentAuthSeconds: number
+  /**
+   * Request budgets per credential kind (spec §8 x-rate-cost): anonymous per client
+   * address, API key per key, session per account. Defaults 60, 1200 and 600 per 60 s.
+   */
+  readonly budgets: {
+    readonly anonymous: Budget
+    readonly apiKey: Budget
+    readonly session: Budget
+    /** Sign-in attempts per account (email) and per client address; defaults 10 and 50 per 900 s. */
+    readonly signInAccount: Budget
+    readonly signInAddress: Budget
+  }
+  /** Redis URL of the shared budget store (several processes); none → in-process memory. */
+  readonly redisUrl: Option.Option<Redacted.Redacted>
+  /**
+   * Reverse proxies in front of the server that append to `X-Forwarded-For`
+   * (default 0: the client address is the TCP peer).
+   */
+  readonly trustedProxyHops: number
   /** Build version reported in `meta.buildVersion`. */
   readonly buildVersion: string
+  /** Least severe log level written (`LOG_LEVEL`: all, trace, debug, info, warn, error, fatal, off; default info). */
+  readonly logLevel: LogLevel.LogLevel
+  /** Log line format (`LOG_FORMAT`): `json` (one object per line), `pretty`, or `auto` (pretty on a TTY, else json; default). */
+  readonly logFormat: "json" | "pretty" | "auto"
   /** Largest request body accepted, in bytes (default 1 MiB); a larger one gets 400 `body-too-large`. */
   readonly maxBodyBytes: number
   /** Keys derived from `APP_SECRET` (HKDF-SHA256), one per purpose. */
@@ -76,10 +106,7 @@ const deriveKey = (secret: string, purpose: string) =>
   Redacted.make(Buffer.from(hkdfSync("sha256", secret, "agent-directory", purpose, 32)))
 
 const Origin = Config.string().pipe(
-  Config.validate({
-    message: "each ALLOWED_ORIGINS entry must be an exact http(s) origin (scheme://host[:port]) without path, wildcard, credentials, query or fragment",
-    validation: (s) => /^https?:\/\/[a-z0-9.-]+(?::\d{1,5})?$/i.test(s)
-  })
+  Config.validate({ message: `each ALLOWED_ORIGINS entry ${ExactOriginRule}`, validation: isExactOrigin })
 )
 
 /** An integer `min..max`, `fallback` when unset. */
@@ -87,6 +114,21 @@ const boundedInteger = (name: string, min: number, max: number, fallback: number
   Config.integer(name).pipe(
     Config.validate({ message: `${name} must be ${min}..${max}`, validation: (n) => n >= min && n <= max }),
     Config.withDefault(fallback)
+  )
+
+/**
+ * `<PREFIX>_LIMIT` units per `<PREFIX>_WINDOW_SECONDS`. Each unit holds its place for
+ * window/limit, which the Redis store needs as whole milliseconds.
+ */
+const budget = (prefix: string, limit: number, windowSeconds: number): Config.Config<Budget> =>
+  Config.all({
+    limit: boundedInteger(`${prefix}_LIMIT`, 1, 1_000_000, limit),
+    windowSeconds: boundedInteger(`${prefix}_WINDOW_SECONDS`, 1, 86_400, windowSeconds)
+  }).pipe(
+    Config.validate({
+      message: `${prefix}_WINDOW_SECONDS × 1000 must be a multiple of ${prefix}_LIMIT (each unit holds whole milliseconds)`,
+      validation: (b) => (b.windowSeconds * 1000) % b.limit === 0
+    })
   )
 
 /** A duration in milliseconds, 100 ms .. 1 h. */
@@ -120,7 +162,23 @@ export const loadAppConfig = Effect.gen(function*() {
       Config.validate({ message: "RECENT_AUTH_SECONDS must be 10..86400", validation: (n) => n >= 10 && n <= 86_400 }),
       Config.withDefault(15 * 60)
     ),
+    budgets: {
+      anonymous: yield* budget("RATE_ANONYMOUS", 60, 60),
+      apiKey: yield* budget("RATE_API_KEY", 1200, 60),
+      session: yield* budget("RATE_SESSION", 600, 60),
+      signInAccount: yield* budget("SIGN_IN_ACCOUNT", 10, 900),
+      signInAddress: yield* budget("SIGN_IN_ADDRESS", 50, 900)
+    },
+    redisUrl: yield* Config.option(Config.redacted("REDIS_URL")).pipe(
+      Effect.map(Option.filter((u) => Redacted.value(u).trim() !== ""))
+    ),
+    trustedProxyHops: yield* Config.integer("TRUSTED_PROXY_HOPS").pipe(
+      Config.validate({ message: "TRUSTED_PROXY_HOPS must be 0..10", validation: (n) => n >= 0 && n <= 10 }),
+      Config.withDefault(0)
+    ),
     buildVersion: yield* Config.string("BUILD_VERSION").pipe(Config.withDefault("1.0.0-dev")),
+    logLevel: yield* Config.logLevel("LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info)),
+    logFormat: yield* Config.literal("json", "pretty", "auto")("LOG_FORMAT").pipe(Config.withDefault("auto" as const)),
     maxBodyBytes: yield* Config.integer("MAX_BODY_BYTES").pipe(
       Config.validate({ message: "MAX_BODY_BYTES must be 1024..104857600", validation: (n) => n >= 1024 && n <= 104_857_600 }),
       Config.withDefault(1_048_576)

@@ -13,7 +13,7 @@
  */
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto"
-import { Context, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { Context, Effect, FiberSet, Layer, Option, Redacted, Schema } from "effect"
 import { Forbidden, Unauthorized } from "../schema/problem.js"
 import { AppConfig } from "./AppConfig.js"
 import { now } from "./Clock.js"
@@ -35,7 +35,12 @@ export interface ApiKeyRecord {
   readonly apiKeyId: string
   readonly workspaceId: string
   readonly scopes: ReadonlyArray<string>
+  /** Exact browser origins that may use the key (spec §5.4.2); empty = no browser use. */
+  readonly allowedOrigins: ReadonlyArray<string>
 }
+
+/** How often a key's `last_used_at` is written at most, in milliseconds. */
+export const ApiKeyUsageResolutionMs = 60_000
 
 /** What sign-in returns: the secrets are shown to the client once and stored only hashed. */
 export interface SignedIn {
@@ -73,13 +78,17 @@ const ApiKeyRow = Schema.Struct({
   environment: Schema.String,
   scopes: Schema.Array(Schema.String),
   state: Schema.String,
-  expires_at: Schema.NullOr(Schema.DateFromSelf)
+  expires_at: Schema.NullOr(Schema.DateFromSelf),
+  allowed_origins: Schema.Array(Schema.String),
+  last_used_at: Schema.NullOr(Schema.DateFromSelf)
 })
 
 const AccountRow = Schema.Struct({ id: Schema.String, password_hash: Schema.String })
 
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  // usage writes run here, after the response, and are interrupted when the server stops
+  const background = yield* FiberSet.make()
   const config = yield* AppConfig
   const ids = yield* Ids
 
@@ -103,7 +112,8 @@ const make = Effect.gen(function*() {
     Request: Schema.String,
     Result: ApiKeyRow,
     execute: (prefix) =>
-      sql`SELECT id, workspace_id, verifier, environment, scopes, state, expires_at FROM api_keys WHERE prefix = ${prefix}`
+      sql`SELECT id, workspace_id, verifier, environment, scopes, state, expires_at, allowed_origins, last_used_at
+          FROM api_keys WHERE prefix = ${prefix}`
   })
 
   /**
@@ -181,9 +191,26 @@ const make = Effect.gen(function*() {
     csrfToken !== undefined && csrfToken.length <= 200 && timingSafeEqual(tokenHash(csrfToken), s.csrfHash)
 
   /**
+   * Records a key's use at most once per {@link ApiKeyUsageResolutionMs}, off the
+   * request's path: a forked write whose failure is only logged. The conditional
+   * UPDATE keeps several processes from writing the same minute twice.
+   */
+  const recordUse = (id: string, lastUsedAt: Date | null, at: Date) =>
+    lastUsedAt !== null && at.getTime() - lastUsedAt.getTime() < ApiKeyUsageResolutionMs
+      ? Effect.void
+      : FiberSet.run(
+        background,
+        sql`UPDATE api_keys SET last_used_at = ${at}
+            WHERE id = ${id} AND (last_used_at IS NULL OR last_used_at <= ${new Date(at.getTime() - ApiKeyUsageResolutionMs)})`.pipe(
+          Effect.catchAllCause((cause) => Effect.logWarning("recording an API key's use failed", cause))
+        )
+      ).pipe(Effect.asVoid)
+
+  /**
    * The API key of a presented credential, when it is well-formed, known, ACTIVE,
    * unexpired and of this deployment's environment; `None` in every other case
-   * (the caller answers all of them with the same 401).
+   * (the caller answers all of them with the same 401). A valid key's use is
+   * recorded (see `recordUse`).
    */
   const apiKey = (presented: Redacted.Redacted): Effect.Effect<Option.Option<ApiKeyRecord>> =>
     Effect.gen(function*() {
@@ -194,11 +221,13 @@ const make = Effect.gen(function*() {
       const actual = verifierOf(key)
       const verified = expected.length === actual.length && timingSafeEqual(expected, actual)
       const at = yield* now
-      return Option.filter(row, (r) =>
+      const valid = Option.filter(row, (r) =>
         verified && r.state === "ACTIVE" && r.environment === config.environment &&
-        (r.expires_at === null || r.expires_at.getTime() > at.getTime())).pipe(
-          Option.map((r) => ({ apiKeyId: r.id, workspaceId: r.workspace_id, scopes: r.scopes }))
-        )
+        (r.expires_at === null || r.expires_at.getTime() > at.getTime()))
+      if (Option.isNone(valid)) return Option.none()
+      const r = valid.value
+      yield* recordUse(r.id, r.last_used_at, at)
+      return Option.some({ apiKeyId: r.id, workspaceId: r.workspace_id, scopes: r.scopes, allowedOrigins: r.allowed_origins })
     })
 
   /**
@@ -208,6 +237,9 @@ const make = Effect.gen(function*() {
   const issueApiKey = (input: {
     readonly id: string
     readonly workspaceId: string
+    readonly name?: string
+    readonly createdBy?: string | null
+    readonly allowedOrigins?: ReadonlyArray<string>
     readonly scopes: ReadonlyArray<string>
     readonly environment: string
     readonly state?: "ACTIVE" | "PAUSED" | "REVOKED"
@@ -220,9 +252,12 @@ const make = Effect.gen(function*() {
       if (match === null) return yield* Effect.dieMessage("malformed API key")
       const at = yield* now
       yield* Effect.orDie(sql`
-        INSERT INTO api_keys (id, workspace_id, prefix, verifier, environment, scopes, state, expires_at, created_at)
-        VALUES (${input.id}, ${input.workspaceId}, ${match[1]!}, ${verifierOf(key)}, ${input.environment},
+        INSERT INTO api_keys (id, workspace_id, name, created_by, prefix, verifier, environment, scopes, allowed_origins,
+                              state, expires_at, created_at)
+        VALUES (${input.id}, ${input.workspaceId}, ${input.name ?? ""}, ${input.createdBy ?? null}, ${match[1]!},
+                ${verifierOf(key)}, ${input.environment},
                 ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(input.scopes)}::jsonb)),
+                ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(input.allowedOrigins ?? [])}::jsonb)),
                 ${input.state ?? "ACTIVE"}, ${input.expiresAt ?? null}, ${at})`)
       return Redacted.make(key)
     })
@@ -234,4 +269,4 @@ const make = Effect.gen(function*() {
 export class Auth extends Context.Tag("agent-directory/Auth")<Auth, Effect.Effect.Success<typeof make>>() {}
 
 /** Auth on the database. Requires `SqlClient`, `AppConfig`, `Ids`. */
-export const AuthLive = Layer.effect(Auth, make)
+export const AuthLive = Layer.scoped(Auth, make)

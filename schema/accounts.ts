@@ -39,3 +39,14 @@ export const RevokeSessionPath = Schema.Struct({
 export const RevokeSessionResult = Schema.Struct({
   revoked: Schema.Int.pipe(Schema.nonNegative())
 }).annotations({ identifier: "RevokeSessionResult" })
+
+/**
+ * `X-CSRF-Token` request header of session commands (spec §5.2): the `csrfToken`
+ * that Accounts_SignIn returned for the session. The auth middleware checks it (a
+ * missing or wrong token is 403 `csrf-token-invalid`, not a 400), so it is
+ * documented from this Schema rather than decoded as an endpoint header.
+ */
+export const CsrfTokenHeader = Schema.String.pipe(Schema.minLength(1)).annotations({
+  description: "The `data.csrfToken` that Accounts_SignIn returned for this session",
+  examples: ["paste data.csrfToken from the Accounts_SignIn response"]
+})

@@ -11,17 +11,24 @@ export const Freshness = Schema.Struct({
   sourceWatermark: Schema.NullOr(Schema.String)
 })
 
-/** `meta` (spec §2.2). Accepts additional properties. */
-export const Meta = Schema.Struct(
-  {
-    requestId: Uuid,
-    schemaVersion: Schema.String,
-    buildVersion: Schema.String,
-    generatedAt: DateTimeZ,
-    freshness: Freshness
-  },
-  Schema.Record({ key: Schema.String, value: Schema.Unknown })
-).annotations({ identifier: "Meta" })
+/**
+ * `meta` (spec §2.2): exactly the listed fields.
+ *
+ * Spec §2.2 says meta "accepts additional properties": that binds clients (they
+ * must tolerate members they do not know; a typed client decoding with Effect's
+ * default options drops them), not what this server sends. The server sends only
+ * the listed fields, so the schema is closed: the description shows
+ * the real shape (no `propertyName*` placeholder in examples) and encoding fails
+ * loudly if a handler ever adds an undeclared member. A new member is added here,
+ * which clients written to the spec already accept.
+ */
+export const Meta = Schema.Struct({
+  requestId: Uuid,
+  schemaVersion: Schema.String,
+  buildVersion: Schema.String,
+  generatedAt: DateTimeZ,
+  freshness: Freshness
+}).annotations({ identifier: "Meta" })
 export type Meta = typeof Meta.Type
 
 /** `{ data: A, meta }`. */

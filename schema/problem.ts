@@ -14,7 +14,7 @@
  * No `_tag`, stack or SQL text ever reaches the wire.
  */
 import { HttpApiSchema } from "@effect/platform"
-import { Data, ParseResult, Schema } from "effect"
+import { type Cause, Data, ParseResult, Schema } from "effect"
 import { Uuid } from "./common.js"
 
 /** Base URI of the problem `type`s. */
@@ -54,12 +54,28 @@ export interface ProblemArgs {
   readonly retryAfter?: number | undefined
 }
 
+/** A problem error instance: a yieldable tagged error with its `type`, `status` and `title`. */
+export type ProblemInstance<Tag extends string, Status extends number> = Cause.YieldableError & {
+  readonly _tag: Tag
+  readonly type: string
+  readonly status: Status
+  readonly title: string
+} & Readonly<ProblemArgs>
+
+/** The class of one problem status (spelled out so the declaration files can name it). */
+export interface ProblemClass<Tag extends string, Status extends number> {
+  new(args: ProblemArgs): ProblemInstance<Tag, Status>
+  readonly status: Status
+  readonly title: string
+  readonly defaultKind: string
+}
+
 const makeProblem = <const Tag extends string, const Status extends number>(
   tag: Tag,
   status: Status,
   title: string,
   defaultKind: string
-) =>
+): ProblemClass<Tag, Status> =>
   class extends Data.TaggedError(tag)<ProblemArgs> {
     static readonly status: Status = status
     static readonly title: string = title
@@ -128,6 +144,67 @@ export const ProblemByStatus = {
   500: InternalServerError,
   503: ServiceUnavailable
 } as const
+
+/**
+ * Every problem kind the service raises: its status and what it means. A problem's
+ * `type` is `ProblemTypeBase + kind`; the OpenAPI description of each operation
+ * lists the kinds each of its statuses can carry (`src/api/operation.ts`).
+ */
+export const ProblemKinds = {
+  "invalid-request": { status: 400, meaning: "an input breaks its schema; `errors` names each field and rule" },
+  "malformed-body": { status: 400, meaning: "the body is not JSON" },
+  "unsupported-content-type": { status: 400, meaning: "the body is not `application/json`" },
+  "body-too-large": { status: 400, meaning: "the body is larger than the server's limit (`MAX_BODY_BYTES`)" },
+  "nesting-too-deep": { status: 400, meaning: "the JSON body is nested deeper than the server's limit" },
+  "idempotency-key-required": { status: 400, meaning: "the `Idempotency-Key` header (a uuid) is missing or not a uuid" },
+  "invalid-cursor": { status: 400, meaning: "the cursor was altered, or belongs to another query or caller" },
+  "unauthenticated": { status: 401, meaning: "no valid session or API key (one identical body whatever the cause)" },
+  "forbidden": { status: 403, meaning: "the caller may not do this" },
+  "session-required": { status: 403, meaning: "an API key was sent to a session-only operation" },
+  "cross-site-request": { status: 403, meaning: "a cross-site browser request (`Sec-Fetch-Site: cross-site`)" },
+  "origin-not-allowed": { status: 403, meaning: "the `Origin` is not allowed for session commands" },
+  "csrf-token-invalid": { status: 403, meaning: "`X-CSRF-Token` is missing or is not the session's" },
+  "admin-required": { status: 403, meaning: "the account is not an administrator" },
+  "reauthentication-required": { status: 403, meaning: "the session's sign-in is not recent enough; sign in again" },
+  "insufficient-scope": { status: 403, meaning: "the API key lacks a scope the operation requires" },
+  "role-required": { status: 403, meaning: "the caller's workspace role does not allow this" },
+  "workspace-role-required": { status: 403, meaning: "the operation needs the OWNER or ADMIN role in the workspace" },
+  "not-found": { status: 404, meaning: "the resource does not exist or is not visible to the caller" },
+  "offer-not-found": { status: 404, meaning: "no such offer visible to the caller" },
+  "workspace-not-found": { status: 404, meaning: "no such workspace of the caller's" },
+  "session-not-found": { status: 404, meaning: "no such session of the caller's" },
+  "api-key-not-found": { status: 404, meaning: "no such API key in the workspace" },
+  "conflict": { status: 409, meaning: "the request conflicts with the resource's state" },
+  "version-conflict": { status: 409, meaning: "the version sent is not the current one; read it again" },
+  "invalid-state": { status: 409, meaning: "the resource's state does not allow this" },
+  "offer-incomplete": { status: 409, meaning: "the offer lacks a current price or terms" },
+  "idempotency-key-reuse": { status: 409, meaning: "the `Idempotency-Key` was used for a different request" },
+  "idempotency-request-in-flight": { status: 409, meaning: "a request with this `Idempotency-Key` is still running (`Retry-After`)" },
+  "challenge-expired": { status: 410, meaning: "the challenge expired" },
+  "unprocessable": { status: 422, meaning: "configuration missing, or proof invalid" },
+  "policy-locked": { status: 423, meaning: "a policy lock prevents the operation" },
+  "rate-limited": { status: 429, meaning: "the request budget is exhausted (`Retry-After`)" },
+  "internal-error": { status: 500, meaning: "an unexpected failure; quote the `requestId`" },
+  // issue 9 admin operations (bounty disputes, partner job sources)
+  "dispute-not-found": { status: 404, meaning: "no such dispute on that bounty" },
+  "partner-job-source-not-found": { status: 404, meaning: "no such partner job source" },
+  "units-rule": { status: 400, meaning: "the units break the resolution's rule or do not add up to the escrowed amount" },
+  "approval-required": { status: 400, meaning: "applying needs the preview's `approvedCommandHash` and `confirmation`" },
+  "confirmation-required": { status: 400, meaning: "applying needs the `confirmation` text" },
+  "confirmation-mismatch": { status: 400, meaning: "`confirmation` is not the expected text" },
+  "command-hash-mismatch": { status: 409, meaning: "`approvedCommandHash` is not the hash of this command; preview again" },
+  "dependency-unavailable": { status: 503, meaning: "a dependency (the database) is unavailable (`Retry-After`)" }
+} as const satisfies Record<string, { readonly status: ProblemStatus; readonly meaning: string }>
+
+/** A problem kind of {@link ProblemKinds}. */
+export type ProblemKind = keyof typeof ProblemKinds
+/** The kinds whose status is `S`. */
+export type ProblemKindOf<S extends ProblemStatus> = {
+  [K in ProblemKind]: (typeof ProblemKinds)[K]["status"] extends S ? K : never
+}[ProblemKind]
+
+/** The problem `type` URI of a kind. */
+export const problemType = (kind: ProblemKind): string => ProblemTypeBase + kind
 
 /** A status that has a problem error. */
 export type ProblemStatus = keyof typeof ProblemByStatus

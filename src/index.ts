@@ -34,6 +34,9 @@ export { ApiLive, HttpLive } from "./server.js"
 export { PublicAuthLive, SessionAuthLive } from "./http/AuthMiddleware.js"
 export { Envelope, EnvelopeLive } from "./http/Envelope.js"
 export { RequestMiddlewareLive } from "./http/RequestMiddleware.js"
+export { type CatalogSnapshot, CatalogTtlMillis, ProtocolCatalogCache } from "./protocols/CatalogCache.js"
+export { RateBudgetMiddlewareLive } from "./http/RateBudgetMiddleware.js"
+export { CorsLive } from "./http/Cors.js"
 export { migrate } from "./db/migrate.js"
 export { seedDemoData } from "./db/seed.js"
 
@@ -44,10 +47,12 @@ export { ClockManual, makeManualClock, type ManualClock, now } from "../layers/C
 export { Cursor, CursorLive } from "../layers/Cursor.js"
 export { DbEmbedded, DbLive, DbServer, type Migrations } from "../layers/Db.js"
 export { Idempotency, IdempotencyLive } from "../layers/Idempotency.js"
+export { RateBudget, RateBudgetLive } from "../layers/RateBudget.js"
 export { Ids, IdsLive, IdsSequence } from "../layers/Ids.js"
 
 // schemas
 export * as Accounts from "../schema/accounts.js"
+export * as ApiKeys from "../schema/apiKeys.js"
 export * as Agents from "../schema/agents.js"
 export * as Commerce from "../schema/commerce.js"
 export * as Common from "../schema/common.js"

@@ -1,16 +1,17 @@
 /**
- * Entry point (`npm start`): configuration → database (migrated, waiting for a
- * PostgreSQL server up to DB_STARTUP_TIMEOUT_MS; demo data loaded on first start of
- * an embedded database in development) → HTTP server on HOST:PORT,
- * and the job runner (`JOBS_ENABLED`). A failed start
- * prints one line and exits with 1.
+ * Entry point (`npm start`): configuration → logger (LOG_FORMAT, LOG_LEVEL) →
+ * database (migrated, waiting for a PostgreSQL server up to DB_STARTUP_TIMEOUT_MS;
+ * demo data loaded on first start of an embedded database in development) → HTTP
+ * server on HOST:PORT, and the job runner (`JOBS_ENABLED`). A failed start prints one line and exits with 1.
  */
+import { HttpMiddleware } from "@effect/platform"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
-import { AppConfig, AppConfigLive } from "../layers/AppConfig.js"
+import { AppConfig, loadAppConfig } from "../layers/AppConfig.js"
 import { DbLive } from "../layers/Db.js"
 import { IdsLive } from "../layers/Ids.js"
+import { LoggingLive } from "../layers/Logging.js"
 import { migrate } from "./db/migrate.js"
 import { JobRunnerLive } from "./jobs/Runner.js"
 import { HttpLive } from "./server.js"
@@ -20,12 +21,20 @@ const ServerLive = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) => NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
 )
 
-const MainLive = Layer.merge(HttpLive, JobRunnerLive).pipe(
-  Layer.provide(ServerLive),
-  Layer.provide(StartupLive),
-  Layer.provideMerge(DbLive(migrate)),
-  Layer.provideMerge(IdsLive),
-  Layer.provideMerge(AppConfigLive)
-)
+// the configuration is read first: it chooses the logger everything else logs through
+const MainLive = Layer.unwrapEffect(Effect.map(loadAppConfig, (config) =>
+  Layer.merge(HttpLive, JobRunnerLive).pipe(
+    Layer.provide(ServerLive),
+    Layer.provide(StartupLive),
+    Layer.provideMerge(DbLive(migrate)),
+    Layer.provideMerge(IdsLive),
+    Layer.provideMerge(Layer.succeed(AppConfig, config)),
+    Layer.provide(LoggingLive(config))
+  )))
 
-launch(MainLive).pipe(NodeRuntime.runMain)
+launch(MainLive).pipe(
+  // no span exporter is configured in the server, so request spans would be built and dropped
+  Effect.locally(HttpMiddleware.currentTracerDisabledWhen, () => true),
+  Effect.withTracerEnabled(false),
+  NodeRuntime.runMain({ disablePrettyLogger: true })
+)

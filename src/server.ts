@@ -2,13 +2,15 @@
  * Assembly: the API implementation (`ApiLive`), the HTTP app with docs and the
  * derived OpenAPI description (`HttpLive`), as layers another Effect app can reuse.
  */
-import { Headers, HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpServer } from "@effect/platform"
+import { Headers, HttpApiBuilder, HttpServer } from "@effect/platform"
 import { Layer } from "effect"
 import { AuthLive } from "../layers/Auth.js"
 import { CursorLive } from "../layers/Cursor.js"
 import { IdempotencyLive } from "../layers/Idempotency.js"
+import { RateBudgetLive } from "../layers/RateBudget.js"
 import { JobsLive } from "../layers/Jobs.js"
 import { Accounts } from "./accounts/Accounts.js"
+import { ApiKeys } from "./accounts/ApiKeys.js"
 import { AccountsHttpLive } from "./accounts/Http.js"
 import { AgentsHttpLive } from "./agents/Http.js"
 import { AgentsRepo } from "./agents/Repo.js"
@@ -19,13 +21,18 @@ import { OperationsLive } from "./api/policies.js"
 import { CommerceHttpLive } from "./commerce/Http.js"
 import { CommerceRepo } from "./commerce/Repo.js"
 import { PublicAuthLive, SessionAuthLive } from "./http/AuthMiddleware.js"
+import { accessLog } from "./http/AccessLog.js"
+import { CorsLive } from "./http/Cors.js"
+import { DocsLive } from "./http/Docs.js"
 import { EnvelopeLive } from "./http/Envelope.js"
+import { HomeLive } from "./http/Home.js"
+import { RateBudgetMiddlewareLive } from "./http/RateBudgetMiddleware.js"
 import { RequestMiddlewareLive } from "./http/RequestMiddleware.js"
 import { AdminHttpLive } from "./jobs/Http.js"
 import { PartnerJobSourcesHttpLive } from "./partnerJobs/Http.js"
 import { Sources } from "./partnerJobs/Sources.js"
 import { ProtocolsHttpLive } from "./protocols/Http.js"
-import { ProtocolsRepo } from "./protocols/Repo.js"
+import { ProtocolCatalogCache } from "./protocols/CatalogCache.js"
 import { ServicesHttpLive } from "./services/Http.js"
 import { TokenOperationsHttpLive } from "./tokenOperations/Http.js"
 import { TokenOperationsRepo } from "./tokenOperations/Repo.js"
@@ -47,33 +54,38 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     ProtocolsHttpLive,
     ServicesHttpLive,
     WorkspacesHttpLive,
+    RequestMiddlewareLive,
+    CorsLive,
     BountyDisputesHttpLive,
     PartnerJobSourcesHttpLive,
-    TokenOperationsHttpLive,
-    RequestMiddlewareLive
+    TokenOperationsHttpLive
   ]),
   Layer.provide([
     SessionAuthLive,
     PublicAuthLive,
+    RateBudgetMiddlewareLive,
     Accounts.Default,
+    ApiKeys.Default,
     Services.Default,
     Workspaces.Default,
     AgentsRepo.Default,
     CommerceRepo.Default,
-    ProtocolsRepo.Default,
+    ProtocolCatalogCache.Default,
     Disputes.Default,
     Sources.Default,
     TokenOperationsRepo.Default
   ]),
-  Layer.provide([AuthLive, CursorLive, IdempotencyLive, EnvelopeLive, JobsLive, OperationsLive(Api)])
+  Layer.provide([AuthLive, CursorLive, IdempotencyLive, EnvelopeLive, RateBudgetLive, JobsLive, OperationsLive(Api)])
 )
 
 /**
  * The HTTP app on an `HttpServer`: the API, `GET /openapi.json` (derived from
- * {@link Api}) and the Scalar docs UI at `/docs`, with access logging.
+ * {@link Api}), the Scalar docs UI at `/docs` and `GET /` linking both, with the access log
+ * (one line per request).
  */
-export const HttpLive = HttpApiBuilder.serve(HttpMiddleware.logger).pipe(
-  Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
+export const HttpLive = HttpApiBuilder.serve(accessLog).pipe(
+  Layer.provide(DocsLive),
+  Layer.provide(HomeLive),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
   Layer.provide(ApiLive),
   HttpServer.withLogAddress,

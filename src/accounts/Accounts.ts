@@ -1,10 +1,11 @@
 /** Domain rules of the Accounts area: sign-in and session revocation (spec §5.2). */
 import { Effect, Option, Schema } from "effect"
 import { Uuid } from "../../schema/common.js"
-import { Forbidden, NotFound } from "../../schema/problem.js"
+import { Forbidden, NotFound, TooManyRequests } from "../../schema/problem.js"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { Auth } from "../../layers/Auth.js"
 import { now } from "../../layers/Clock.js"
+import { RateBudget } from "../../layers/RateBudget.js"
 import { originAllowed } from "../http/AuthMiddleware.js"
 import { AccountsRepo } from "./Repo.js"
 
@@ -16,11 +17,35 @@ export class Accounts extends Effect.Service<Accounts>()("agent-directory/Accoun
     const repo = yield* AccountsRepo
     const auth = yield* Auth
     const config = yield* AppConfig
+    const budgets = yield* RateBudget
+
+    /**
+     * Sign-in throttling: every attempt is charged to its account (the email as
+     * typed, lowercased — whether or not such an account exists, so the throttle
+     * reveals nothing) and to its client address. Fails with `TooManyRequests` when
+     * either is spent.
+     */
+    const throttleSignIn = (email: string, address: string) =>
+      Effect.gen(function*() {
+        const charges = yield* Effect.all([
+          budgets.charge({ name: "sign-in-account", subject: email.toLowerCase(), budget: config.budgets.signInAccount, cost: 1 }),
+          budgets.charge({ name: "sign-in-address", subject: address, budget: config.budgets.signInAddress, cost: 1 })
+        ])
+        const waits = charges.flatMap((c) => Option.isSome(c) && c.value.retryAfterSeconds !== undefined ? [c.value.retryAfterSeconds] : [])
+        if (waits.length > 0) {
+          return yield* new TooManyRequests({
+            kind: "sign-in-throttled",
+            detail: "Too many sign-in attempts; retry later.",
+            retryAfter: Math.max(...waits)
+          })
+        }
+      })
 
     /**
      * Accounts_SignIn: checks the password and opens a session. A browser `Origin`
      * must be allowed (login CSRF). Fails with `Unauthorized` (wrong email or
-     * password: one identical 401) or `Forbidden` (foreign origin).
+     * password: one identical 401), `Forbidden` (foreign origin) or
+     * `TooManyRequests` (throttled, see throttleSignIn).
      */
     const signIn = (input: {
       readonly email: string
@@ -28,8 +53,10 @@ export class Accounts extends Effect.Service<Accounts>()("agent-directory/Accoun
       readonly origin: string | undefined
       readonly host: string | undefined
       readonly userAgent: string | null
+      readonly clientAddress: string
     }) =>
       Effect.gen(function*() {
+        yield* throttleSignIn(input.email, input.clientAddress)
         if (input.origin !== undefined && !originAllowed(input.origin, input.host, config.allowedOrigins)) {
           return yield* new Forbidden({ kind: "origin-not-allowed", detail: `Origin ${input.origin} is not allowed.` })
         }

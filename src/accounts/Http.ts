@@ -4,13 +4,16 @@ import { Effect, Redacted } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { Api } from "../api/Api.js"
 import { currentSession, SessionCookieName } from "../api/security.js"
+import { clientAddress } from "../http/ClientAddress.js"
 import { Envelope } from "../http/Envelope.js"
 import { group } from "../http/group.js"
 import { Accounts } from "./Accounts.js"
+import { ApiKeys } from "./ApiKeys.js"
 
 export const AccountsHttpLive = group(Api, "Accounts", (handlers) =>
   Effect.gen(function*() {
     const accounts = yield* Accounts
+    const apiKeys = yield* ApiKeys
     const envelope = yield* Envelope
     const config = yield* AppConfig
     return handlers
@@ -22,7 +25,8 @@ export const AccountsHttpLive = group(Api, "Accounts", (handlers) =>
             password: payload.password,
             origin: request.headers["origin"],
             host: request.headers["host"],
-            userAgent: request.headers["user-agent"] ?? null
+            userAgent: request.headers["user-agent"] ?? null,
+            clientAddress: clientAddress(request, config.trustedProxyHops)
           })
           yield* HttpApp.appendPreResponseHandler((_, response) =>
             Effect.orDie(HttpServerResponse.setCookie(response, SessionCookieName, Redacted.value(signedIn.token), {
@@ -48,4 +52,22 @@ export const AccountsHttpLive = group(Api, "Accounts", (handlers) =>
       .handle("revokeSession", ({ path }) =>
         Effect.flatMap(currentSession, (s) =>
           accounts.revoke(path.sessionId, s).pipe(Effect.flatMap(envelope.data))))
+      .handle("createApiKey", ({ path, payload }) =>
+        Effect.flatMap(currentSession, (s) =>
+          apiKeys.create({
+            workspaceId: path.workspacePublicId,
+            accountId: s.accountId,
+            name: payload.name,
+            scopes: payload.scopes,
+            expiresAt: payload.expiresAt,
+            allowedOrigins: payload.allowedOrigins
+          }).pipe(Effect.flatMap(envelope.data))))
+      .handle("listApiKeys", ({ path }) =>
+        currentSession.pipe(
+          Effect.flatMap((s) => apiKeys.list(path.workspacePublicId, s.accountId)),
+          Effect.flatMap(envelope.data)
+        ))
+      .handle("revokeApiKey", ({ path }) =>
+        Effect.flatMap(currentSession, (s) =>
+          apiKeys.revoke(path.workspacePublicId, path.apiKeyPublicId, s.accountId).pipe(Effect.flatMap(envelope.data))))
   }))

@@ -24,7 +24,8 @@ export class AdminApi extends HttpApiGroup.make("Admin")
           auth: "required-admin",
           cache: "none",
           statuses: [400, 401, 403, 500, 503],
-          summary: "List recent background job runs (admin)"
+          summary: "List recent background job runs (admin)",
+          description: "The most recent background job runs with their state, attempts and last error (admin only)."
         })
       )
   )

@@ -15,7 +15,9 @@ export class AgentsApi extends HttpApiGroup.make("Agents")
           auth: "required-user",
           cache: "none",
           statuses: [400, 401, 403, 500, 503],
-          summary: "List the caller's favorite agents (cursor pages)"
+          summary: "List the caller's favorite agents (cursor pages)",
+          description: "The agents the caller marked as favorites, most recent first, `limit` per page (1-100, " +
+            "default 25). Pass `nextCursor` back as `cursor` for the next page; it is bound to this query and caller."
         })
       )
   )

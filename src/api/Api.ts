@@ -53,8 +53,16 @@ export class Api extends withoutFrameworkErrors(HttpApi.make("AgentDirectoryApi"
       description:
         "Agent Directory and Operations API, version 1. Errors are application/problem+json (RFC 9457); " +
         "monetary and chain values are decimal strings of minor units.",
+      // relative: the server that serves the description (spec §1: the server URL is the current origin),
+      // so the docs' request panel calls whichever host `npm start` is reached on
+      servers: [{ url: "/", description: "this server (the origin serving /openapi.json)" }],
+      // no open-source license: the package is UNLICENSED (package.json)
+      license: { name: "UNLICENSED (proprietary)" },
       override: { openapi: "3.1.1" },
-      transform: uniqueTags
+      transform: (spec) => ({
+        ...uniqueTags(spec),
+        info: { ...spec["info"], contact: { name: "Agent Directory API", url: "https://agent-directory.dev" } }
+      })
     })
   )
 {}

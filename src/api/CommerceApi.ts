@@ -15,7 +15,9 @@ export class CommerceApi extends HttpApiGroup.make("Commerce")
           auth: "required-user",
           cache: "private",
           statuses: [400, 401, 403, 404, 409, 500, 503],
-          summary: "List the orders of the caller's workspaces, with payments and entitlements"
+          summary: "List the orders of the caller's workspaces, with payments and entitlements",
+          description: "Every order of the workspaces the caller is an active member of, newest first, each with its " +
+            "payments and entitlements. Amounts are decimal strings of minor units of the order's asset."
         })
       )
   )

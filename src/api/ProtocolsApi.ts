@@ -15,7 +15,10 @@ export class ProtocolsApi extends HttpApiGroup.make("Protocols")
           cache: "public-catalog",
           scopes: ["public:read"],
           statuses: [500, 503],
-          summary: "The catalog of supported agent protocols"
+          summary: "The catalog of supported agent protocols",
+          description: "The agent protocols the directory supports, with their status and features. Anonymous at low " +
+            "volume; a valid API key with `public:read` raises the budget without changing the answer. Cacheable " +
+            "publicly for 5 minutes."
         })
       )
   )

@@ -20,7 +20,12 @@ export class ServicesApi extends HttpApiGroup.make("Services")
           auth: "required-user",
           cache: "none",
           statuses: [400, 401, 403, 404, 409, 500, 503],
-          summary: "Publish a service offer (from DRAFT, REVIEW or PAUSED) at the version the caller saw"
+          summary: "Publish a service offer (from DRAFT, REVIEW or PAUSED) at the version the caller saw",
+          description: "Moves an offer from DRAFT, REVIEW or PAUSED to PUBLISHED, stamping `publishedAt` and " +
+            "incrementing `version`. `version` is the version the caller read (optimistic concurrency). The caller " +
+            "needs the OWNER, ADMIN or EDITOR role in the offer's workspace; the offer needs a current price and a " +
+            "terms revision. An offer outside the caller's workspaces is not found.",
+          problems: { 404: ["offer-not-found"], 403: ["role-required"], 409: ["version-conflict", "invalid-state", "offer-incomplete"] }
         })
       )
   )

@@ -18,7 +18,11 @@ export class WorkspacesApi extends HttpApiGroup.make("Workspaces")
           auth: "required-user",
           cache: "private",
           statuses: [400, 401, 403, 404, 409, 423, 500],
-          summary: "A workspace the caller belongs to, with one page of members and of invitations"
+          summary: "A workspace the caller belongs to, with one page of members and of invitations",
+          description: "A workspace the caller is an active member of, with one page (`limit`, 1-100, default 50) of " +
+            "members and one of invitations; `membersCursor` and `invitationsCursor` fetch the next pages. A workspace " +
+            "the caller is not a member of is not found (its existence is not revealed); a policy lock answers 423.",
+          problems: { 404: ["workspace-not-found"], 423: ["policy-locked"] }
         })
       )
   )

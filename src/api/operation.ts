@@ -1,12 +1,15 @@
 /**
  * The one helper that turns an `HttpApiEndpoint` into a spec operation (spec §4.1):
  * it stamps the operationId and the `x-*` extensions, attaches the auth middleware
- * of the auth mode, declares exactly the problem statuses the spec lists, and records
- * the {@link OperationPolicy} the auth middleware enforces.
+ * of the auth mode, declares exactly the problem statuses the spec lists, records
+ * the {@link OperationPolicy} the auth middleware enforces, and documents the
+ * operation (description, problem types per status, demo examples; see `./docs.ts`).
  */
 import { HttpApiEndpoint, OpenApi } from "@effect/platform"
 import { Context } from "effect"
-import { ProblemByStatus, problemSchema, type ProblemStatus } from "../../schema/problem.js"
+import { ProblemByStatus, type ProblemKindOf, problemSchema, type ProblemStatus } from "../../schema/problem.js"
+import { documentOperation } from "./docs.js"
+import { BudgetCharging, BudgetRefusing } from "./budget.js"
 import { PublicAuth, SessionAuth } from "./security.js"
 
 /** x-auth-mode (spec §4.1). */
@@ -37,24 +40,21 @@ export const cacheControl: Record<CachePolicy, string> = {
   "public-catalog": "public, max-age=300, stale-while-revalidate=60"
 }
 
-/** `idempotency-key` → `Idempotency-Key`: header parameters under their conventional names. */
-const canonicalHeaderNames = (op: Record<string, unknown>): Record<string, unknown> => ({
-  ...op,
-  parameters: (op["parameters"] as ReadonlyArray<{ readonly in: string; readonly name: string }> | undefined)?.map((p) =>
-    p.in === "header" ? { ...p, name: p.name.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase()) } : p
-  )
-})
-
 type ErrorOf<S extends ReadonlyArray<ProblemStatus>> = InstanceType<(typeof ProblemByStatus)[S[number]]>
 
 type WithAuth<E extends HttpApiEndpoint.HttpApiEndpoint.Any, M extends AuthMode> = M extends
-  "required-user" | "required-admin" ? HttpApiEndpoint.HttpApiEndpoint.AddContext<E, SessionAuth>
-  : HttpApiEndpoint.HttpApiEndpoint.AddContext<E, PublicAuth>
+  "required-user" | "required-admin" ? HttpApiEndpoint.HttpApiEndpoint.AddContext<E, SessionAuth | BudgetCharging | BudgetRefusing>
+  : HttpApiEndpoint.HttpApiEndpoint.AddContext<E, PublicAuth | BudgetCharging | BudgetRefusing>
 
 /**
  * Makes `endpoint` the spec operation `id`.
  *
  * @param options.statuses the error statuses spec §4 lists for the operation (success excluded)
+ * @param options.description what the operation does and its rules (markdown); the
+ *   problem types of each status are appended to it
+ * @param options.problems the domain problem kinds each status can carry; the kinds
+ *   of the shared mechanisms (decoding, auth, CSRF, idempotency) are added from the
+ *   endpoint and its policy, and a status with none gets its default kind
  */
 export const operation = <const M extends AuthMode, const S extends ReadonlyArray<ProblemStatus>>(options: {
   readonly id: `${string}_${string}`
@@ -65,6 +65,8 @@ export const operation = <const M extends AuthMode, const S extends ReadonlyArra
   readonly sensitive?: boolean
   readonly statuses: S
   readonly summary?: string
+  readonly description: string
+  readonly problems?: { readonly [St in S[number]]?: ReadonlyArray<ProblemKindOf<St>> }
 }) =>
 <E extends HttpApiEndpoint.HttpApiEndpoint.Any>(
   endpoint: E
@@ -88,13 +90,17 @@ export const operation = <const M extends AuthMode, const S extends ReadonlyArra
     // anonymous access is allowed unless a session is required
     ...(session ? {} : { security: [{}, { apiKeyAuth: [] }, ...(options.auth === "optional-user" ? [{ cookieAuth: [] }] : [])] })
   }
-  const base = endpoint as unknown as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
+  // the first middleware added runs innermost: the budget is charged after authentication,
+  // to the authenticated credential; only operations that list 429 refuse a spent budget
+  const statuses: ReadonlyArray<ProblemStatus> = options.statuses
+  const unbudgeted = endpoint as unknown as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
+  const base = statuses.includes(429) ? unbudgeted.middleware(BudgetRefusing) : unbudgeted.middleware(BudgetCharging)
   let e = (session ? base.middleware(SessionAuth) : base.middleware(PublicAuth))
     .annotate(Policy, policy)
     .annotateContext(OpenApi.annotations({
       identifier: options.id,
       override: extensions,
-      transform: canonicalHeaderNames,
+      transform: documentOperation(base, policy, options.description, options.problems ?? {}),
       ...(options.summary !== undefined ? { summary: options.summary } : {})
     }))
   for (const status of options.statuses) e = e.addError(problemSchema(status))

@@ -7,6 +7,9 @@ import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
 import { Context, Effect, Schema } from "effect"
 import { problemSchema } from "../../schema/problem.js"
 
+/** The methods of session commands: they need `X-CSRF-Token` and an allowed origin (spec §5.2). */
+export const commandMethods: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH", "DELETE"])
+
 /** Name of the session cookie set at sign-in. */
 export const SessionCookieName = "session"
 

@@ -167,10 +167,21 @@ export const DemoProtocols = [
  * public scopes; the others exist to show that every kind of bad key gets one 401.
  */
 export const DemoApiKeys = {
-  public: { id: id(11, 1), key: demoKey("0a1b2c3d4e5f", "DemoPublicKey"), scopes: ["public:read", "agents:read"], state: "ACTIVE", environment: "development", expired: false },
-  agentsOnly: { id: id(11, 2), key: demoKey("1a1b2c3d4e5f", "DemoAgentsOnlyKey"), scopes: ["agents:read"], state: "ACTIVE", environment: "development", expired: false },
-  paused: { id: id(11, 3), key: demoKey("2a1b2c3d4e5f", "DemoPausedKey"), scopes: ["public:read"], state: "PAUSED", environment: "development", expired: false },
-  revoked: { id: id(11, 4), key: demoKey("3a1b2c3d4e5f", "DemoRevokedKey"), scopes: ["public:read"], state: "REVOKED", environment: "development", expired: false },
-  expired: { id: id(11, 5), key: demoKey("4a1b2c3d4e5f", "DemoExpiredKey"), scopes: ["public:read"], state: "ACTIVE", environment: "development", expired: true },
-  production: { id: id(11, 6), key: demoKey("5a1b2c3d4e5f", "DemoProductionKey"), scopes: ["public:read"], state: "ACTIVE", environment: "production", expired: false }
+  public: { id: id(11, 1), key: demoKey("0a1b2c3d4e5f", "DemoPublicKey"), scopes: ["public:read", "agents:read"], state: "ACTIVE", environment: "development", expired: false, allowedOrigins: [] },
+  agentsOnly: { id: id(11, 2), key: demoKey("1a1b2c3d4e5f", "DemoAgentsOnlyKey"), scopes: ["agents:read"], state: "ACTIVE", environment: "development", expired: false, allowedOrigins: [] },
+  paused: { id: id(11, 3), key: demoKey("2a1b2c3d4e5f", "DemoPausedKey"), scopes: ["public:read"], state: "PAUSED", environment: "development", expired: false, allowedOrigins: [] },
+  revoked: { id: id(11, 4), key: demoKey("3a1b2c3d4e5f", "DemoRevokedKey"), scopes: ["public:read"], state: "REVOKED", environment: "development", expired: false, allowedOrigins: [] },
+  expired: { id: id(11, 5), key: demoKey("4a1b2c3d4e5f", "DemoExpiredKey"), scopes: ["public:read"], state: "ACTIVE", environment: "development", expired: true, allowedOrigins: [] },
+  production: { id: id(11, 6), key: demoKey("5a1b2c3d4e5f", "DemoProductionKey"), scopes: ["public:read"], state: "ACTIVE", environment: "production", expired: false, allowedOrigins: [] },
+  // usable from one browser origin (spec §5.4.2)
+  browser: {
+    id: id(11, 7), key: demoKey("6a1b2c3d4e5f", "DemoBrowserKey"), scopes: ["public:read"], state: "ACTIVE", environment: "development",
+    expired: false, allowedOrigins: ["https://app.demo.agent-directory.dev"]
+  }
 } as const
+
+/**
+ * The `Idempotency-Key` example of the docs (`/docs`, `/openapi.json`): a valid uuid,
+ * so that a first "send" of a command succeeds; sending it again replays the answer.
+ */
+export const DemoIdempotencyKey = id(12, 1)

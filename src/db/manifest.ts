@@ -36,6 +36,19 @@ export const demoManifest = {
     Accounts_SignIn: { as: "anonymous", path: {}, query: {}, body: credentials("owner") },
     Accounts_ListSessions: { as: "owner", path: {}, query: {}, body: null },
     Accounts_RevokeSession: { as: "owner", path: { sessionId: DemoOtherSession.id }, query: {}, body: null },
+    Accounts_CreateApiKey: {
+      as: "owner",
+      path: { workspacePublicId: DemoWorkspaces.acme.id },
+      query: {},
+      body: { name: "Partner dashboard", scopes: ["public:read"], allowedOrigins: ["https://dashboard.example.com"] }
+    },
+    Accounts_ListApiKeys: { as: "owner", path: { workspacePublicId: DemoWorkspaces.acme.id }, query: {}, body: null },
+    Accounts_RevokeApiKey: {
+      as: "owner",
+      path: { workspacePublicId: DemoWorkspaces.acme.id, apiKeyPublicId: DemoApiKeys.paused.id },
+      query: {},
+      body: null
+    },
     Admin_ListJobRuns: { as: "admin", path: {}, query: { limit: 20 }, body: null },
     Agents_ListFavoriteAgents: { as: "owner", path: {}, query: { limit: 10 }, body: null },
     Commerce_ListCommerceOrders: { as: "owner", path: {}, query: {}, body: null },

@@ -7,9 +7,16 @@ import { Migrator } from "@effect/sql"
 import init from "./migrations/0001_init.js"
 import keysetIndexes from "./migrations/0002_keyset_indexes.js"
 import jobs from "./migrations/0003_jobs.js"
+import apiKeyManagement from "./migrations/0005_api_key_management.js"
 import growthAdmin from "./migrations/0007_growth_admin.js"
 
 /** Applies every pending migration; returns the ones applied. Fails with `MigrationError | SqlError`. */
 export const migrate = Migrator.make({})({
-  loader: Migrator.fromRecord({ "0001_init": init, "0002_keyset_indexes": keysetIndexes, "0003_jobs": jobs, "0007_growth_admin": growthAdmin })
+  loader: Migrator.fromRecord({
+    "0001_init": init,
+    "0002_keyset_indexes": keysetIndexes,
+    "0003_jobs": jobs,
+    "0005_api_key_management": apiKeyManagement,
+    "0007_growth_admin": growthAdmin
+  })
 })

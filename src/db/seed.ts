@@ -238,7 +238,7 @@ export const seedDemoData = Effect.gen(function*() {
       yield* sql`UPDATE protocols SET features = ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(p.features)}::jsonb))
                  WHERE key = ${p.key}`
     }
-    for (const k of Object.values(DemoApiKeys)) {
+    for (const [name, k] of Object.entries(DemoApiKeys)) {
       yield* auth.issueApiKey({
         id: k.id,
         workspaceId: DemoWorkspaces.acme.id,
@@ -246,6 +246,8 @@ export const seedDemoData = Effect.gen(function*() {
         environment: k.environment,
         state: k.state,
         expiresAt: k.expired ? demoTime(100) : null,
+        allowedOrigins: k.allowedOrigins,
+        name: `Demo ${name} key`,
         key: k.key
       })
     }

@@ -8,8 +8,9 @@
  *   the session (else 403); admin operations need an admin account and sensitive
  *   ones a recent authentication (403, each with its own problem `type`).
  * - {@link PublicAuthLive} (public, optional-user): anonymous, or an API key from
- *   `X-API-Key` or `Authorization: Bearer`. A presented key must be valid (else the
- *   one identical 401) and carry every required scope (else 403). On optional-user
+ *   `X-API-Key` or `Authorization: Bearer`. A presented key must be valid and, when
+ *   the request has an `Origin`, list it (else the one identical 401), and carry
+ *   every required scope (else 403). On optional-user
  *   operations a session cookie, when sent, must be live and meets the session rules.
  *
  * Both also set the operation's `Cache-Control`.
@@ -21,9 +22,7 @@ import { AppConfig } from "../../layers/AppConfig.js"
 import { Auth, type SessionRecord, unauthenticated } from "../../layers/Auth.js"
 import { cacheControl, type OperationPolicy } from "../api/operation.js"
 import { Operations } from "../api/policies.js"
-import { type Principal, PublicAuth, SessionAuth, SessionCookieName } from "../api/security.js"
-
-const commandMethods = new Set(["POST", "PUT", "PATCH", "DELETE"])
+import { commandMethods, type Principal, PublicAuth, SessionAuth, SessionCookieName } from "../api/security.js"
 
 const setCacheControl = (policy: OperationPolicy) =>
   HttpApp.appendPreResponseHandler((_, response) =>
@@ -150,6 +149,9 @@ export const PublicAuthLive = Layer.effect(
           if (Option.isNone(presented)) return { _tag: "Anonymous" } satisfies Principal
           const key = yield* auth.apiKey(presented.value)
           if (Option.isNone(key)) return yield* unauthenticated()
+          // browser use only from an exact allowlisted origin (spec §5.4.2), else the same 401
+          const origin = request.headers["origin"]
+          if (origin !== undefined && !key.value.allowedOrigins.includes(origin)) return yield* unauthenticated()
           const missing = policy.scopes.filter((scope) => !key.value.scopes.includes(scope))
           if (missing.length > 0) {
             return yield* new Forbidden({
@@ -157,7 +159,8 @@ export const PublicAuthLive = Layer.effect(
               detail: `The API key lacks the scope(s) ${missing.join(", ")} that ${policy.operationId} requires.`
             })
           }
-          return { _tag: "ApiKey", ...key.value } satisfies Principal
+          const { apiKeyId, scopes, workspaceId } = key.value
+          return { _tag: "ApiKey", apiKeyId, workspaceId, scopes } satisfies Principal
         })
     }
   })

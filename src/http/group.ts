@@ -31,6 +31,9 @@
  *   }))
  * ```
  *
+ * An endpoint annotated with `ReplayAs` (src/api/replay.ts) stores, and so replays,
+ * that form of its success instead of the first response.
+ *
  * `handleRaw` (the handler reads the body itself) is refused on operations with an
  * idempotency policy: the fingerprint needs the decoded payload.
  */
@@ -49,6 +52,7 @@ import * as AST from "effect/SchemaAST"
 import { Idempotency, IdempotencyConflict } from "../../layers/Idempotency.js"
 import { currentRequest } from "../../layers/RequestContext.js"
 import { Policy } from "../api/operation.js"
+import { ReplayAs } from "../api/replay.js"
 import { CurrentPrincipal, type Principal } from "../api/security.js"
 import { problemResponse } from "./RequestMiddleware.js"
 
@@ -97,7 +101,12 @@ const makeWrap = (sql: SqlClient.SqlClient, idempotency: Idempotency["Type"]) =>
   })
   const successStatus = HttpApiSchema.getStatusSuccess(endpoint.successSchema)
   // contract schemas need no context: the endpoint type only erases it
-  const encodeSuccess = Schema.encodeUnknown(endpoint.successSchema as Schema.Schema<unknown, unknown>)
+  const encode = Schema.encodeUnknown(endpoint.successSchema as Schema.Schema<unknown, unknown>)
+  // what is stored is what a replay answers: the endpoint's ReplayAs form, when it declares one
+  const encodeSuccess = Option.match(Context.getOption(endpoint.annotations, ReplayAs), {
+    onNone: () => encode,
+    onSome: (replayAs) => (success: unknown) => encode(replayAs(success))
+  })
   return (request) => {
     const key = request.headers?.["idempotency-key"]
     // the idempotency layer's transaction is the outermost one: it commits a stored 4xx before failing with it

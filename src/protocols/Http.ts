@@ -1,14 +1,22 @@
 /** HTTP handlers of the Protocols area. */
+import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { Api } from "../api/Api.js"
 import { Envelope } from "../http/Envelope.js"
-import { ProtocolsRepo } from "./Repo.js"
 import { group } from "../http/group.js"
+import { noneMatch, ProtocolCatalogCache } from "./CatalogCache.js"
 
 export const ProtocolsHttpLive = group(Api, "Protocols", (handlers) =>
   Effect.gen(function*() {
-    const repo = yield* ProtocolsRepo
+    const catalog = yield* ProtocolCatalogCache
     const envelope = yield* Envelope
     return handlers.handle("getProtocolCatalog", () =>
-      repo.all.pipe(Effect.flatMap((protocols) => envelope.data({ protocols }))))
+      Effect.gen(function*() {
+        const { etag, protocols } = yield* catalog.current
+        const request = yield* HttpServerRequest.HttpServerRequest
+        // the client's copy is current: 304 with no body (RFC 9110 §15.4.5)
+        if (noneMatch(request.headers["if-none-match"], etag)) return HttpServerResponse.empty({ status: 304, headers: { etag } })
+        yield* HttpApp.appendPreResponseHandler((_, response) => Effect.succeed(HttpServerResponse.setHeader(response, "etag", etag)))
+        return yield* envelope.data({ protocols })
+      }))
   }))

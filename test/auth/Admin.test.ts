@@ -21,7 +21,7 @@ class AdminTestGroup extends HttpApiGroup.make("AdminTest")
   .add(
     HttpApiEndpoint.get("inspect", "/api/v1/test-admin/inspect")
       .addSuccess(Data(WhoAmI))
-      .pipe(operation({ id: "AdminTest_Inspect", auth: "required-admin", cache: "private", statuses: [401, 403, 500] }))
+      .pipe(operation({ id: "AdminTest_Inspect", auth: "required-admin", cache: "private", statuses: [401, 403, 500], description: "Test: who the admin is." }))
   )
   .add(
     HttpApiEndpoint.post("purge", "/api/v1/test-admin/purge")
@@ -31,7 +31,8 @@ class AdminTestGroup extends HttpApiGroup.make("AdminTest")
         auth: "required-admin",
         cache: "none",
         sensitive: true,
-        statuses: [400, 401, 403, 500]
+        statuses: [400, 401, 403, 500],
+        description: "Test: a sensitive admin command."
       }))
   )
 {}

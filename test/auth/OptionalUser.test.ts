@@ -26,7 +26,8 @@ class OptionalTestGroup extends HttpApiGroup.make("OptionalTest")
         auth: "optional-user",
         cache: "none",
         scopes: ["public:read"],
-        statuses: [400, 401, 403, 500]
+        statuses: [400, 401, 403, 500],
+        description: "Test: who the caller is."
       }))
   )
 {}

@@ -1,6 +1,7 @@
 /**
- * Telemetry redaction (spec §5.4): passwords, API keys, session cookies and CSRF
- * tokens never appear in the server's log output, at any log level.
+ * Telemetry redaction (spec §5.4): passwords, API keys (created, used, replayed,
+ * refused), Authorization headers, session cookies and CSRF tokens never appear in
+ * the server's log output, at any log level.
  */
 import { NodeHttpServer } from "@effect/platform-node"
 import { expect, layer } from "@effect/vitest"
@@ -9,7 +10,8 @@ import { inspect } from "node:util"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { ClockManual, makeManualClock } from "../../layers/Clock.js"
 import { IdsSequence } from "../../layers/Ids.js"
-import { DemoAccounts, DemoApiKeys } from "../../src/db/demo.js"
+import { randomUUID } from "node:crypto"
+import { DemoAccounts, DemoApiKeys, DemoWorkspaces } from "../../src/db/demo.js"
 import { HttpLive } from "../../src/server.js"
 import { call, signIn } from "../support/http.js"
 import { testConfig } from "../support/config.js"
@@ -70,6 +72,23 @@ layer(TestLayer)("log redaction", (it) => {
       const wrongCsrf = yield* call("DELETE", `/api/v1/me/sessions/${other.sessionId}`, { session, csrf: other.csrf })
       expect(wrongCsrf.status).toBe(403)
 
+      // a key creation (the plaintext is in the response), its use, its replay, and failed authentications
+      const keysPath = `/api/v1/workspaces/${DemoWorkspaces.acme.id}/api-keys`
+      const idempotencyKey = randomUUID()
+      const createBody = { name: "redaction", scopes: ["public:read"], allowedOrigins: ["https://app.example.com"] }
+      const created = yield* call("POST", keysPath, { session, idempotencyKey, body: createBody })
+      expect(created.status, created.text).toBe(201)
+      const newKey: string = created.body.data.key
+      secrets.push(newKey, `Bearer ${newKey}`, `Bearer ${DemoApiKeys.public.key}`)
+      expect((yield* call("POST", keysPath, { session, idempotencyKey, body: createBody })).status).toBe(201)
+      expect((yield* call("GET", "/api/v1/protocols", { headers: { authorization: `Bearer ${newKey}` } })).status).toBe(200)
+      const wrongOrigin = yield* call("GET", "/api/v1/protocols", { headers: { "x-api-key": newKey, origin: "https://evil.example.com" } })
+      expect(wrongOrigin.status).toBe(401)
+      const wrongSecret = newKey.slice(0, -4) + "AAAA"
+      secrets.push(wrongSecret)
+      expect((yield* call("GET", "/api/v1/protocols", { headers: { "x-api-key": wrongSecret } })).status).toBe(401)
+      expect((yield* call("GET", keysPath, { session })).status).toBe(200)
+
       for (const s of [session, other]) secrets.push(s.cookie.slice("session=".length), s.csrf)
       for (const secret of secrets) expect(secret.length).toBeGreaterThanOrEqual(16)
 
@@ -79,13 +98,16 @@ layer(TestLayer)("log redaction", (it) => {
       expect(log).toContain("/api/v1/auth/sign-in")
       expect(log).toContain("/api/v1/protocols")
       expect(log).toContain("/api/v1/me/sessions")
+      expect(log).toContain("/api-keys")
 
       for (const secret of secrets) {
         const leaks = lines.filter((line) => line.includes(secret))
         expect(leaks, `a secret (${secret.slice(0, 6)}…) was logged`).toEqual([])
       }
-      // nor the key's secret part alone
-      const keySecret = DemoApiKeys.public.key.split("_")[2]!
-      expect(lines.filter((line) => line.includes(keySecret))).toEqual([])
+      // nor a key's secret part alone
+      for (const key of [DemoApiKeys.public.key, newKey]) {
+        const keySecret = key.split("_")[2]!
+        expect(lines.filter((line) => line.includes(keySecret))).toEqual([])
+      }
     }))
 })

@@ -14,7 +14,9 @@ import { DemoAccounts, type DemoAccountName } from "../../src/db/demo.js"
 import { OperationsLive } from "../../src/api/policies.js"
 import { PublicAuthLive, SessionAuthLive } from "../../src/http/AuthMiddleware.js"
 import { EnvelopeLive } from "../../src/http/Envelope.js"
+import { RateBudgetMiddlewareLive } from "../../src/http/RateBudgetMiddleware.js"
 import { RequestMiddlewareLive } from "../../src/http/RequestMiddleware.js"
+import { RateBudgetLive } from "../../layers/RateBudget.js"
 import { testConfig } from "../support/config.js"
 import type { Session } from "../support/http.js"
 import { TestDb, TestEpoch } from "../support/TestServer.js"
@@ -25,7 +27,8 @@ export const serveTestApi = <E, R>(api: HttpApi.HttpApi.Any, apiLive: Layer.Laye
   const layer = HttpApiBuilder.serve().pipe(
     Layer.provide(apiLive),
     Layer.provide(RequestMiddlewareLive),
-    Layer.provide([SessionAuthLive, PublicAuthLive, EnvelopeLive]),
+    Layer.provide([SessionAuthLive, PublicAuthLive, EnvelopeLive, RateBudgetMiddlewareLive]),
+    Layer.provide(RateBudgetLive),
     Layer.provide(OperationsLive(api)),
     Layer.provideMerge(AuthLive),
     Layer.provideMerge(NodeHttpServer.layerTest),

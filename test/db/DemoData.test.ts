@@ -42,7 +42,7 @@ describe("demo data at start-up", () => {
       expect(yield* accountsAfterStartup(pglite, "production")).toBe(0)
       expect(yield* accountsAfterStartup(pglite, "staging")).toBe(0)
       expect(yield* accountsAfterStartup(pglite, "development")).toBeGreaterThan(0)
-    }).pipe(Effect.scoped), { timeout: 60_000 })
+    }).pipe(Effect.scoped), { timeout: 180_000 })
 })
 
 describe("npm run db:seed", () => {

@@ -52,12 +52,12 @@ const expectUnavailable = (reply: Parameters<typeof expectProblem>[0], status: 5
   expect(reply.headers["retry-after"]).toBe("5")
 }
 
-/** Answers within the timeouts (plus slack for a loaded machine), never hangs. */
+/** Answers within the 0.4 s timeouts plus generous slack for a loaded 2-core machine: it never hangs. */
 const timed = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.gen(function*() {
     const start = Date.now()
     const a = yield* effect
-    expect(Date.now() - start).toBeLessThan(3_000)
+    expect(Date.now() - start).toBeLessThan(6_000)
     return a
   })
 

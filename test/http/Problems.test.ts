@@ -9,6 +9,7 @@ import { Effect, Schema } from "effect"
 import { Uuid } from "../../schema/common.js"
 import { ProblemDocument } from "../../schema/problem.js"
 import { DemoWorkspaces } from "../../src/db/demo.js"
+import { CatalogTtlMillis } from "../../src/protocols/CatalogCache.js"
 import { call, expectProblem, type Reply, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
 
@@ -29,7 +30,7 @@ const requestIdOf = (reply: Reply) => {
 layer(makeTestServer().layer)("Problem rendering", (it) => {
   it.effect("answers an unknown path with a 404 no-such-operation problem", () =>
     Effect.gen(function*() {
-      for (const path of ["/api/v1/nope", "/api/v2/protocols", "/", "/api/v1/protocols/extra"]) {
+      for (const path of ["/api/v1/nope", "/api/v2/protocols", "/nope", "/api/v1/protocols/extra"]) {
         const reply = yield* call("GET", path)
         expectProblem(reply, 404, "no-such-operation")
         expect(reply.body.requestId).toBe(reply.headers["x-request-id"])
@@ -88,13 +89,16 @@ layer(makeTestServer().layer)("Problem rendering", (it) => {
     }))
 })
 
-layer(makeTestServer().layer)("Problem rendering of unexpected failures", (it) => {
+const failing = makeTestServer()
+
+layer(failing.layer)("Problem rendering of unexpected failures", (it) => {
   it.effect("answers a database failure with a 500 problem that reveals nothing internal", () =>
     Effect.gen(function*() {
       const before = yield* call("GET", "/api/v1/protocols")
       expect(before.status).toBe(200)
       const sql = yield* SqlClient.SqlClient
       yield* sql`DROP TABLE protocols`.pipe(Effect.orDie)
+      failing.clock.advance(CatalogTtlMillis) // past the public-catalog cache: the next request reads the database
 
       const reply = yield* call("GET", "/api/v1/protocols")
       expectProblem(reply, 500, "internal-error")

@@ -23,7 +23,7 @@ const Count = Schema.Struct({ name: Schema.String, runs: Schema.Number })
 const Body = Schema.Struct({ by: Schema.Int })
 
 const testOperation = (id: `${string}_${string}`) =>
-  operation({ id, auth: "public", cache: "none", statuses: [400, 401, 403, 409, 500] })
+  operation({ id, auth: "public", cache: "none", statuses: [400, 401, 403, 409, 500], description: "Test: counts its runs." })
 
 class PolicyTestGroup extends HttpApiGroup.make("PolicyTest")
   .add(

@@ -1,20 +1,32 @@
 /**
  * The OpenAPI description (spec §4.1, §9) is derived from the contract and says
  * what the spec says: operationIds, tags, x-* extensions, security, the
- * Idempotency-Key header, and exactly the listed statuses as problem+json.
+ * Idempotency-Key header, and exactly the listed statuses as problem+json. It is
+ * also usable (issue 5 §7): every operation is described with the problem types of
+ * each status, its examples work against the demo data, Spectral's `spectral:oas`
+ * ruleset finds nothing, and `/docs` loads nothing from outside the server.
  */
 import { OpenApi } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
+import spectralCore from "@stoplight/spectral-core"
+import spectralParsers from "@stoplight/spectral-parsers"
+import { oas } from "@stoplight/spectral-rulesets"
 import { Effect } from "effect"
+import { ProblemKinds, problemType } from "../../schema/problem.js"
 import { Api } from "../../src/api/Api.js"
-import { call } from "../support/http.js"
+import { demoManifest, type ManifestOperation } from "../../src/db/manifest.js"
+import { call, type CallOptions, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
 
-/** What spec §4 (and, for sign-in and sessions, issue 2) lists per operation. */
+/** What spec §4 (and, for sign-in and sessions, issue 2; for API keys, issue 6) lists per operation. */
 const expected = {
   Accounts_SignIn: { method: "post", path: "/api/v1/auth/sign-in", tag: "Accounts", auth: "public", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 429, 500, 503] },
   Accounts_ListSessions: { method: "get", path: "/api/v1/me/sessions", tag: "Accounts", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 401, 403, 500, 503] },
   Accounts_RevokeSession: { method: "delete", path: "/api/v1/me/sessions/{sessionId}", tag: "Accounts", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 423, 429, 500] },
+  // ours (issue 6): API key management
+  Accounts_CreateApiKey: { method: "post", path: "/api/v1/workspaces/{workspacePublicId}/api-keys", tag: "Accounts", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [201, 400, 401, 403, 404, 409, 500, 503] },
+  Accounts_ListApiKeys: { method: "get", path: "/api/v1/workspaces/{workspacePublicId}/api-keys", tag: "Accounts", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },
+  Accounts_RevokeApiKey: { method: "delete", path: "/api/v1/workspaces/{workspacePublicId}/api-keys/{apiKeyPublicId}", tag: "Accounts", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 500, 503] },
   // ours (issue 6 §4), not in the spec: the admin's view of background job runs
   Admin_ListJobRuns: { method: "get", path: "/api/v1/admin/jobs", tag: "Admin", auth: "required-admin", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 500, 503] },
   Agents_ListFavoriteAgents: { method: "get", path: "/api/v1/agents/favorites", tag: "Agents", auth: "required-user", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 500, 503] },
@@ -99,5 +111,123 @@ layer(server.layer)("GET /docs", (it) => {
       expect(reply.status).toBe(200)
       expect(reply.headers["content-type"]).toMatch(/^text\/html/)
       expect(reply.text).toContain("Agent Directory API")
+    }))
+})
+
+/** Every operation of the served description, with its path and method. */
+const operationsOf = (doc: any): Array<{ path: string; method: string; op: any }> =>
+  Object.entries<Record<string, any>>(doc.paths).flatMap(([path, methods]) =>
+    Object.entries<any>(methods).map(([method, op]) => ({ path, method, op }))
+  )
+
+layer(server.layer)("GET /openapi.json is usable", (it) => {
+  it.effect("describes every operation, with the problem types each listed status can carry", () =>
+    Effect.gen(function*() {
+      const doc = (yield* call("GET", "/openapi.json")).body
+      for (const { op } of operationsOf(doc)) {
+        const id = op.operationId
+        // the operation's own text comes first, before the generated "Try it" and problem sections
+        expect((op.description as string).split("\n\n")[0]!.length, id).toBeGreaterThan(60)
+        for (const status of Object.keys(op.responses).filter((s) => Number(s) >= 400)) {
+          // the problem response names its kinds, and the description links each under its status
+          const kinds = op.responses[status].description.split(": ")[1].split(", ")
+          expect(kinds.length, `${id} ${status}`).toBeGreaterThan(0)
+          const line = (op.description as string).split("\n").find((l) => l.startsWith(`- ${status}: `))
+          expect(line, `${id} ${status}`).toBeDefined()
+          for (const kind of kinds) {
+            expect(ProblemKinds, `${id} ${status} ${kind}`).toHaveProperty([kind, "status"], Number(status))
+            expect(line, `${id} ${status}`).toContain(problemType(kind))
+          }
+        }
+      }
+      const publish = operationsOf(doc).find((o) => o.op.operationId === "Services_PublishServiceOffer")!.op
+      expect(publish.responses["409"].description).toMatch(/version-conflict, invalid-state, offer-incomplete, idempotency-key-reuse/)
+      expect(publish.responses["403"].description).toMatch(/role-required.*csrf-token-invalid/)
+      const revoke = operationsOf(doc).find((o) => o.op.operationId === "Accounts_RevokeSession")!.op
+      expect(revoke.responses["423"].description).toBe("Locked: policy-locked")
+      expect(revoke.responses["403"].description).toContain("reauthentication-required")
+    }))
+
+  it.effect("names the running server, a contact and a license", () =>
+    Effect.gen(function*() {
+      const doc = (yield* call("GET", "/openapi.json")).body
+      expect(doc.servers).toEqual([expect.objectContaining({ url: "/" })])
+      expect(doc.info.contact).toMatchObject({ name: expect.any(String), url: expect.stringMatching(/^https:/) })
+      expect(doc.info.license).toMatchObject({ name: expect.any(String) })
+    }))
+
+  it.effect("has no Spectral spectral:oas finding", () =>
+    Effect.gen(function*() {
+      const doc = (yield* call("GET", "/openapi.json")).text
+      const spectral = new spectralCore.Spectral()
+      spectral.setRuleset({ extends: [[oas as never, "recommended"]] })
+      const findings = yield* Effect.promise(() => spectral.run(new spectralCore.Document(doc, spectralParsers.Json)))
+      expect(findings.map((f) => `${f.code} ${f.path.join(".")}: ${f.message}`)).toEqual([])
+    }))
+
+  it.effect("has a meta without placeholder members (closed Meta)", () =>
+    Effect.gen(function*() {
+      const doc = (yield* call("GET", "/openapi.json")).body
+      expect(doc.components.schemas.Meta.additionalProperties).toBe(false)
+      expect(JSON.stringify(doc)).not.toContain("propertyName")
+    }))
+
+  it.effect("carries examples that succeed on the demo data, sent as the docs' request panel sends them", () =>
+    Effect.gen(function*() {
+      const doc = (yield* call("GET", "/openapi.json")).body
+      for (const { method, op, path } of operationsOf(doc)) {
+        const id: string = op.operationId
+        const params: Array<any> = op.parameters
+        for (const p of params.filter((p) => p.required)) expect(p.example, `${id} ${p.in} ${p.name}`).toBeDefined()
+        const content = op.requestBody?.content ?? {}
+        for (const type of Object.keys(content)) expect(content[type].example, `${id} body`).toBeDefined()
+        const command = method !== "get"
+        const session = op.security.some((s: any) => "cookieAuth" in s)
+        const csrf = params.find((p) => p.in === "header" && p.name === "X-CSRF-Token")
+        expect(csrf !== undefined, `${id} X-CSRF-Token`).toBe(command && session)
+        const key = params.find((p) => p.in === "header" && p.name === "Idempotency-Key")
+        if (key !== undefined) expect(key.example, id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+        // build the request from the description alone; the caller is the one the "Try it" line names
+        const as = (demoManifest.operations as Record<string, ManifestOperation>)[id]!.as
+        const url = path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params.find((p) => p.name === name).example))
+        const query = new URLSearchParams(
+          params.filter((p) => p.in === "query" && p.example !== undefined).map((p): [string, string] => [p.name, String(p.example)])
+        ).toString()
+        const options: CallOptions = {
+          ...(content["application/json"] !== undefined ? { body: content["application/json"].example } : {}),
+          idempotencyKey: key?.example ?? null,
+          ...(as === "apiKey:public" || as === "anonymous" ? {} : { session: yield* signIn(as) })
+        }
+        if (as !== "anonymous" && as !== "apiKey:public") expect(op.description, id).toContain(demoManifest.accounts[as].email)
+        const reply = yield* call(method.toUpperCase() as "GET", query === "" ? url : `${url}?${query}`, options)
+        expect(reply.status, `${id}: ${reply.text}`).toBeGreaterThanOrEqual(200)
+        expect(reply.status, `${id}: ${reply.text}`).toBeLessThan(300)
+      }
+    }))
+})
+
+layer(server.layer)("GET /docs and GET /", (it) => {
+  it.effect("the docs page references nothing outside the server and asks for no web fonts", () =>
+    Effect.gen(function*() {
+      const html = (yield* call("GET", "/docs")).text
+      // the inlined Scalar bundle mentions URLs in its strings; what the page loads is in attributes and its configuration
+      const withoutScripts = html.replace(/<script(?![^>]*\bsrc=)[^>]*>[\s\S]*?<\/script>/g, "")
+      expect(withoutScripts).not.toMatch(/https?:\/\//)
+      expect(html).not.toMatch(/<(script|link|img)[^>]+(src|href)="https?:/)
+      const config = /dataset\.configuration = JSON\.stringify\((\{.*?\})\)/.exec(html)
+      // in development the request panel is pre-filled with the demo public key, not Scalar's "YOUR_SECRET_TOKEN"
+      expect(JSON.parse(config![1]!)).toMatchObject({
+        withDefaultFonts: false,
+        authentication: { securitySchemes: { apiKeyAuth: { value: demoManifest.apiKeys.public.key } } }
+      })
+    }))
+
+  it.effect("GET / links to the docs and the description", () =>
+    Effect.gen(function*() {
+      const reply = yield* call("GET", "/")
+      expect(reply.status).toBe(200)
+      expect(reply.headers["content-type"]).toMatch(/^application\/json/)
+      expect(reply.body.links).toEqual({ docs: "/docs", openapi: "/openapi.json" })
+      for (const link of Object.values<string>(reply.body.links)) expect((yield* call("GET", link)).status).toBe(200)
     }))
 })

@@ -1,5 +1,5 @@
 /** The configuration every test runs with (fixed secrets; no environment read). */
-import { Layer, Option, Redacted } from "effect"
+import { Layer, LogLevel, Option, Redacted } from "effect"
 import { hkdfSync } from "node:crypto"
 import { AppConfig, type AppConfigShape, DefaultDbLimits } from "../../layers/AppConfig.js"
 
@@ -18,6 +18,18 @@ export const testConfig = (overrides: Partial<AppConfigShape> = {}): AppConfigSh
   sessionTtlSeconds: 12 * 3600,
   recentAuthSeconds: 15 * 60,
   buildVersion: "test",
+  logLevel: LogLevel.Warning,
+  logFormat: "auto",
+  // generous budgets, so only the budget tests (which lower them) ever meet a limit
+  budgets: {
+    anonymous: { limit: 60_000, windowSeconds: 60 },
+    apiKey: { limit: 60_000, windowSeconds: 60 },
+    session: { limit: 60_000, windowSeconds: 60 },
+    signInAccount: { limit: 1000, windowSeconds: 900 },
+    signInAddress: { limit: 10_000, windowSeconds: 900 }
+  },
+  redisUrl: Option.none(),
+  trustedProxyHops: 0,
   maxBodyBytes: 1_048_576,
   keys: { apiKeyVerifier: key("api-key-verifier"), cursor: key("cursor") },
   insecureDevelopmentSecret: false,

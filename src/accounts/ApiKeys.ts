@@ -1,0 +1,104 @@
+/**
+ * API key management rules (ours; spec §5.3 Creation, Rotation; §5.4.2): OWNER and
+ * ADMIN members of a workspace create, list and revoke its public API keys. A key
+ * belongs to this deployment's environment (`DEPLOYMENT_ENV`). Rotation is
+ * create-new, move traffic, revoke-old: several keys may be active at once.
+ */
+import { Effect, Option, Redacted } from "effect"
+import type { ApiKey, ApiKeyScope, CreatedApiKey } from "../../schema/apiKeys.js"
+import { BadRequest, Forbidden, NotFound } from "../../schema/problem.js"
+import type { WorkspaceRole } from "../../schema/workspaces.js"
+import { AppConfig } from "../../layers/AppConfig.js"
+import { Auth } from "../../layers/Auth.js"
+import { now } from "../../layers/Clock.js"
+import { Ids } from "../../layers/Ids.js"
+import { ApiKeysRepo } from "./ApiKeysRepo.js"
+
+const managers: ReadonlySet<WorkspaceRole> = new Set(["OWNER", "ADMIN"])
+
+/** API keys of workspaces. Requires `SqlClient`, `Auth`, `AppConfig`, `Ids`. */
+export class ApiKeys extends Effect.Service<ApiKeys>()("agent-directory/ApiKeys", {
+  effect: Effect.gen(function*() {
+    const repo = yield* ApiKeysRepo
+    const auth = yield* Auth
+    const ids = yield* Ids
+    const config = yield* AppConfig
+
+    /** Fails unless the account is an ACTIVE OWNER/ADMIN: `NotFound` for non-members (existence hidden), else `Forbidden`. */
+    const requireManager = (workspaceId: string, accountId: string) =>
+      Effect.gen(function*() {
+        const role = yield* repo.role(workspaceId, accountId)
+        if (Option.isNone(role)) {
+          return yield* new NotFound({ kind: "workspace-not-found", detail: `No workspace ${workspaceId}.` })
+        }
+        if (!managers.has(role.value)) {
+          return yield* new Forbidden({
+            kind: "workspace-role-required",
+            detail: "Managing API keys needs the OWNER or ADMIN role in the workspace."
+          })
+        }
+      })
+
+    /**
+     * Accounts_CreateApiKey: issues a key and returns its plaintext with its metadata.
+     * Scopes and origins are deduplicated, origins lowercased (browsers send them so).
+     * Fails with `NotFound`/`Forbidden` (see requireManager), `BadRequest` for an
+     * `expiresAt` not in the future.
+     */
+    const create = (input: {
+      readonly workspaceId: string
+      readonly accountId: string
+      readonly name: string
+      readonly scopes: ReadonlyArray<ApiKeyScope>
+      readonly expiresAt: Date | undefined
+      readonly allowedOrigins: ReadonlyArray<string> | undefined
+    }) =>
+      Effect.gen(function*() {
+        yield* requireManager(input.workspaceId, input.accountId)
+        const at = yield* now
+        if (input.expiresAt !== undefined && input.expiresAt.getTime() <= at.getTime()) {
+          return yield* new BadRequest({
+            detail: "expiresAt must be in the future.",
+            errors: [{ in: "body", pointer: "/expiresAt", detail: "must be in the future" }]
+          })
+        }
+        const id = yield* ids.next
+        const key = yield* auth.issueApiKey({
+          id,
+          workspaceId: input.workspaceId,
+          name: input.name,
+          createdBy: input.accountId,
+          scopes: [...new Set(input.scopes)],
+          allowedOrigins: [...new Set((input.allowedOrigins ?? []).map((o) => o.toLowerCase()))],
+          environment: config.environment,
+          expiresAt: input.expiresAt ?? null
+        })
+        const apiKey = yield* repo.get(input.workspaceId, id).pipe(Effect.flatMap(Effect.orDieWith(() => "created key not found")))
+        const created: CreatedApiKey = { apiKey, key: Redacted.value(key), keyDelivery: "SHOWN_ONCE" }
+        return created
+      })
+
+    /** Accounts_ListApiKeys: the workspace's keys, metadata only, newest first. Fails like requireManager. */
+    const list = (workspaceId: string, accountId: string): Effect.Effect<ReadonlyArray<ApiKey>, NotFound | Forbidden> =>
+      Effect.zipRight(requireManager(workspaceId, accountId), repo.list(workspaceId))
+
+    /**
+     * Accounts_RevokeApiKey: revokes a key of the workspace (again: unchanged) and
+     * returns its metadata. Fails like requireManager, and `NotFound` for a key that
+     * is not the workspace's.
+     */
+    const revoke = (workspaceId: string, apiKeyId: string, accountId: string) =>
+      Effect.gen(function*() {
+        yield* requireManager(workspaceId, accountId)
+        yield* repo.revoke({ workspaceId, id: apiKeyId, at: yield* now })
+        const apiKey = yield* repo.get(workspaceId, apiKeyId)
+        if (Option.isNone(apiKey)) {
+          return yield* new NotFound({ kind: "api-key-not-found", detail: `No API key ${apiKeyId} in this workspace.` })
+        }
+        return apiKey.value
+      })
+
+    return { create, list, revoke }
+  }),
+  dependencies: [ApiKeysRepo.Default]
+}) {}

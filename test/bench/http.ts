@@ -1,0 +1,273 @@
+/**
+ * `npm run bench:http`: throughput and latency of the real server next to a plain
+ * Fastify + `pg` reference (`reference.ts`) doing the same reads with the same SQL,
+ * on one freshly seeded PostgreSQL database. Prints figures; asserts nothing (the
+ * tests check correctness). Traffic goes to 127.0.0.1 only.
+ *
+ * - `DATABASE_URL` (required): a PostgreSQL server; the run creates, seeds (the
+ *   demo data set plus `BenchOffers` publishable offers) and drops its own database.
+ * - The project runs as `npm start` does (`node dist/src/main.js`, built by the
+ *   script first) with its default configuration; `BENCH_PROJECT_COMMAND` and
+ *   `BENCH_PROJECT_CWD` start another build instead (before/after comparisons).
+ * - Reads: `ROUNDS` interleaved rounds of `SECONDS` each per server, `CONNECTIONS`
+ *   concurrent connections (defaults 3, 4, 32); req/s over all rounds, p50/p99 the
+ *   median of the rounds'. Then, project only: publish with fresh Idempotency-Keys
+ *   (each on an offer still publishable), then replays of those requests (same
+ *   keys, stored responses).
+ * - Without `DATABASE_URL` the project alone is measured on the embedded database.
+ */
+import autocannon from "autocannon"
+import { type ChildProcess, spawn } from "node:child_process"
+import { randomBytes, randomUUID } from "node:crypto"
+import { openSync, readFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import Pg from "pg"
+import { Effect, Layer, Redacted } from "effect"
+import { AuthLive } from "../../layers/Auth.js"
+import { DbServer } from "../../layers/Db.js"
+import { IdsLive } from "../../layers/Ids.js"
+import { DemoAccounts, DemoOffers } from "../../src/db/demo.js"
+import { migrate } from "../../src/db/migrate.js"
+import { seedDemoData } from "../../src/db/seed.js"
+import { TestConfigLayer } from "../support/config.js"
+
+const rounds = Number(process.env["ROUNDS"] ?? 3)
+const seconds = Number(process.env["SECONDS"] ?? 4)
+const connections = Number(process.env["CONNECTIONS"] ?? 32)
+/** Publishable copies of the spare demo offer: one per fresh-key publish. */
+const BenchOffers = 40_000
+
+const serverUrl = process.env["DATABASE_URL"]
+const benchDb = `adapi_bench_${randomBytes(4).toString("hex")}`
+const benchUrl = serverUrl === undefined ? undefined : Object.assign(new URL(serverUrl), { pathname: `/${benchDb}` }).toString()
+
+const admin = async <A>(url: string, f: (client: Pg.Client) => Promise<A>) => {
+  const client = new Pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    return await f(client)
+  } finally {
+    await client.end()
+  }
+}
+
+/** Creates the bench database: migrations, demo data, and `BenchOffers` DRAFT copies of the spare offer. */
+const prepareDatabase = async (url: string) => {
+  await admin(serverUrl!, (c) => c.query(`CREATE DATABASE ${benchDb}`))
+  await Effect.runPromise(
+    seedDemoData.pipe(
+      Effect.provide(AuthLive),
+      Effect.provide(Layer.mergeAll(DbServer(Redacted.make(url), migrate), TestConfigLayer, IdsLive)),
+      Effect.scoped
+    ) as Effect.Effect<boolean, unknown, never>
+  )
+  await admin(url, async (c) => {
+    await c.query(
+      `INSERT INTO service_offers (id, service_id, state, version, title, slug, description, pricing_model,
+         fulfillment_policy_version, published_at, created_at, updated_at)
+       SELECT gen_random_uuid(), service_id, 'DRAFT', 1, title, 'bench-' || g, description, pricing_model,
+         fulfillment_policy_version, NULL, created_at, updated_at
+       FROM service_offers, generate_series(1, $2::int) g WHERE id = $1`,
+      [DemoOffers.spare.id, BenchOffers]
+    )
+    await c.query(
+      `INSERT INTO service_offer_terms (id, offer_id, revision, terms_markdown, created_at)
+       SELECT gen_random_uuid(), o.id, t.revision, t.terms_markdown, t.created_at
+       FROM service_offers o, service_offer_terms t WHERE o.slug LIKE 'bench-%' AND t.offer_id = $1`,
+      [DemoOffers.spare.id]
+    )
+    await c.query(
+      `INSERT INTO service_offer_prices (id, offer_id, version, network_id, asset_id, units, effective_from,
+         effective_until, x402_resource_template)
+       SELECT gen_random_uuid(), o.id, p.version, p.network_id, p.asset_id, p.units, p.effective_from,
+         p.effective_until, p.x402_resource_template
+       FROM service_offers o, service_offer_prices p WHERE o.slug LIKE 'bench-%' AND p.offer_id = $1`,
+      [DemoOffers.spare.id]
+    )
+  })
+  return admin(url, async (c) =>
+    (await c.query<{ id: string }>(`SELECT id FROM service_offers WHERE slug LIKE 'bench-%' ORDER BY id`)).rows.map((r) => r.id)
+  )
+}
+
+const logFile = join(tmpdir(), `adapi-bench-${process.pid}.log`)
+
+const start = (command: string, args: ReadonlyArray<string>, cwd: string, env: Record<string, string>): ChildProcess => {
+  const out = openSync(logFile, "a")
+  return spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", out, out] })
+}
+
+const waitReady = async (base: string) => {
+  for (let i = 0; i < 600; i++) {
+    try {
+      if ((await fetch(`${base}/api/v1/protocols`)).ok) return
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  throw new Error(`${base} did not start; see ${logFile}`)
+}
+
+const rssMiB = (pid: number) =>
+  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024
+
+interface Round {
+  readonly requests: number
+  readonly seconds: number
+  readonly p50: number
+  readonly p99: number
+  readonly errors: number
+}
+
+const run = (options: autocannon.Options): Promise<Round> =>
+  new Promise((resolve, reject) =>
+    autocannon({ connections, duration: seconds, ...options }, (error, result) => {
+      if (error) return reject(error)
+      resolve({
+        requests: result.requests.total,
+        seconds: result.duration,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        errors: result.errors + result.timeouts + result.non2xx
+      })
+    }))
+
+const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+
+interface Figures {
+  readonly rps: number
+  readonly p50: number
+  readonly p99: number
+  readonly errors: number
+}
+
+const summarize = (rs: ReadonlyArray<Round>): Figures => ({
+  rps: rs.reduce((n, r) => n + r.requests, 0) / rs.reduce((n, r) => n + r.seconds, 0),
+  p50: median(rs.map((r) => r.p50)),
+  p99: median(rs.map((r) => r.p99)),
+  errors: rs.reduce((n, r) => n + r.errors, 0)
+})
+
+const row = (name: string, f: Figures) =>
+  `| ${name} | ${f.rps.toFixed(0)} | ${f.p50} ms | ${f.p99} ms | ${f.errors} |`
+
+const signIn = async (base: string) => {
+  const response = await fetch(`${base}/api/v1/auth/sign-in`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "user-agent": "bench" },
+    body: JSON.stringify({ email: DemoAccounts.owner.email, password: DemoAccounts.owner.password })
+  })
+  const cookie = (response.headers.get("set-cookie") ?? "").split(";")[0]!
+  const csrf = ((await response.json()) as { data: { csrfToken: string } }).data.csrfToken
+  return { cookie, "x-csrf-token": csrf }
+}
+
+const main = async () => {
+  const children: Array<ChildProcess> = []
+  const projectPort = 4100 + Math.floor(Math.random() * 400)
+  const referencePort = projectPort + 500
+  const project = `http://127.0.0.1:${projectPort}`
+  const reference = `http://127.0.0.1:${referencePort}`
+  const [command, ...args] = (process.env["BENCH_PROJECT_COMMAND"] ?? "node --enable-source-maps dist/src/main.js").split(" ")
+  try {
+    const offers = benchUrl === undefined ? [] : await prepareDatabase(benchUrl)
+    const projectProcess = start(command!, args, process.env["BENCH_PROJECT_CWD"] ?? process.cwd(), {
+      PORT: String(projectPort),
+      ...(benchUrl === undefined ? { DATA_DIR: "memory://" } : { DATABASE_URL: benchUrl })
+    })
+    children.push(projectProcess)
+    if (benchUrl !== undefined) {
+      children.push(start("node", ["--import", "tsx", "test/bench/reference.ts"], process.cwd(), {
+        PORT: String(referencePort),
+        DATABASE_URL: benchUrl
+      }))
+      await waitReady(reference)
+    }
+    await waitReady(project)
+    const session = await signIn(project)
+
+    const reads = [
+      { name: "GET /api/v1/protocols", path: "/api/v1/protocols", headers: {} },
+      { name: "GET /api/v1/me/sessions", path: "/api/v1/me/sessions", headers: { cookie: session.cookie } }
+    ]
+    const results = new Map<string, Array<Round>>()
+    const record = (key: string, r: Round) => results.set(key, [...(results.get(key) ?? []), r])
+    // warm-up (JIT, pools), not counted
+    for (const read of reads) {
+      await run({ url: project + read.path, headers: read.headers, duration: 1 })
+      if (benchUrl !== undefined) await run({ url: reference + read.path, headers: read.headers, duration: 1 })
+    }
+    for (let i = 0; i < rounds; i++) {
+      for (const read of reads) {
+        record(`project ${read.name}`, await run({ url: project + read.path, headers: read.headers }))
+        if (benchUrl !== undefined) record(`reference ${read.name}`, await run({ url: reference + read.path, headers: read.headers }))
+      }
+    }
+
+    const writeHeaders = { ...session, "content-type": "application/json" }
+    const body = JSON.stringify({ version: 1 })
+    const offerIds = offers.length > 0 ? offers : [DemoOffers.spare.id]
+    const sent: Array<{ readonly path: string; readonly key: string }> = []
+    const fresh = await run({
+      url: project,
+      requests: [{
+        setupRequest: (request) => {
+          const write = { path: `/api/v1/offers/${offerIds[sent.length % offerIds.length]}/publish`, key: randomUUID() }
+          sent.push(write)
+          return { ...request, method: "POST", path: write.path, headers: { ...writeHeaders, "idempotency-key": write.key }, body }
+        }
+      }]
+    })
+    // replays of the round's first (completed) publishes, round robin: concurrent requests with ONE key
+    // would mostly meet the key's lock (409 idempotency-request-in-flight) instead of its stored response
+    const replays = sent.slice(0, Math.min(2000, Math.floor(sent.length / 2)))
+    let replayed = 0
+    const replay = await run({
+      url: project,
+      requests: [{
+        setupRequest: (request) => {
+          const write = replays[replayed++ % replays.length]!
+          return { ...request, method: "POST", path: write.path, headers: { ...writeHeaders, "idempotency-key": write.key }, body }
+        }
+      }]
+    })
+    const rss = rssMiB(projectProcess.pid!)
+
+    console.log(`\nnode ${process.version}, ${benchUrl ? "PostgreSQL" : "embedded PostgreSQL (PGlite, in memory)"}, ` +
+      `${connections} connections, ${rounds} interleaved rounds × ${seconds} s per read and server\n`)
+    console.log("| Operation | req/s | p50 | p99 | errors/non-2xx |")
+    console.log("|---|---|---|---|---|")
+    for (const read of reads) {
+      console.log(row(`${read.name}, project`, summarize(results.get(`project ${read.name}`)!)))
+      if (benchUrl !== undefined) console.log(row(`${read.name}, reference`, summarize(results.get(`reference ${read.name}`)!)))
+    }
+    console.log(row("POST publish, fresh Idempotency-Key, project", summarize([fresh])))
+    console.log(row("POST publish, replay (stored response), project", summarize([replay])))
+    if (benchUrl !== undefined) {
+      console.log("\n| Read | req/s ratio (project / reference) | p99 ratio |")
+      console.log("|---|---|---|")
+      for (const read of reads) {
+        const p = summarize(results.get(`project ${read.name}`)!)
+        const r = summarize(results.get(`reference ${read.name}`)!)
+        console.log(`| ${read.name} | ${(p.rps / r.rps).toFixed(2)} | ${(p.p99 / r.p99).toFixed(2)} |`)
+      }
+    }
+    console.log(`\nproject server RSS after the run: ${rss.toFixed(0)} MiB (server log: ${logFile})`)
+  } finally {
+    for (const child of children) child.kill("SIGTERM")
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    if (serverUrl !== undefined) {
+      await admin(serverUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${benchDb} WITH (FORCE)`)).catch(() => {})
+    }
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error)
+    process.exit(1)
+  }
+)
