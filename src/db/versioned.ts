@@ -18,6 +18,8 @@ import { Conflict, NotFound } from "../../schema/problem.js"
 export interface VersionedUpdate {
   /** Table name (a constant of the caller, never input). */
   readonly table: string
+  /** Alias of the table, for conditions that correlate subqueries with it (e.g. `o`). */
+  readonly alias?: string | undefined
   readonly id: string
   readonly expectedVersion: number
   /** The assignments, e.g. sql`state = 'X', updated_at = ${at}` (the version bump is added). */
@@ -38,7 +40,8 @@ export const updateVersioned = (u: VersionedUpdate): Effect.Effect<Option.Option
       ...(u.fromStates === undefined ? [] : [sql`state IN ${sql.in(u.fromStates)}`]),
       ...(u.where ?? [])
     ]
-    const rows = yield* sql<{ readonly version: number }>`UPDATE ${sql(u.table)} SET ${u.set}, version = version + 1
+    const target = u.alias === undefined ? sql`${sql(u.table)}` : sql`${sql(u.table)} AS ${sql(u.alias)}`
+    const rows = yield* sql<{ readonly version: number }>`UPDATE ${target} SET ${u.set}, version = version + 1
       WHERE ${sql.and(conditions)} RETURNING version::float8 AS version`
     return rows.length === 1 ? Option.some(rows[0]!.version) : Option.none()
   })

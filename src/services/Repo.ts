@@ -3,8 +3,9 @@
  * Rows are built in the wire shape of `ServiceOffer` (spec §2.5) and decoded with it.
  */
 import { SqlClient, SqlSchema } from "@effect/sql"
-import { Effect, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { ServiceOffer } from "../../schema/services.js"
+import { updateVersioned } from "../db/versioned.js"
 
 /** What the publish rules need to know about an offer, as seen by one account. */
 export const OfferAccess = Schema.Struct({
@@ -15,6 +16,9 @@ export const OfferAccess = Schema.Struct({
   hasTerms: Schema.Boolean
 })
 export type OfferAccess = typeof OfferAccess.Type
+
+/** States an offer can be published from. */
+export const PublishableFrom: ReadonlyArray<string> = ["DRAFT", "REVIEW", "PAUSED"]
 
 /** Roles that may change a workspace's offers. */
 export const OfferEditorRoles = ["OWNER", "ADMIN", "EDITOR"] as const
@@ -63,14 +67,21 @@ const make = Effect.gen(function*() {
    * price, terms, editor role). Returns whether a row changed.
    */
   const publish = (r: { id: string; version: number; accountId: string; at: Date }) =>
-    sql`UPDATE service_offers o
-        SET state = 'PUBLISHED', published_at = ${r.at}, updated_at = ${r.at}, version = o.version + 1
-        WHERE o.id = ${r.id} AND o.version = ${r.version} AND o.state IN ('DRAFT', 'REVIEW', 'PAUSED')
-          AND ${currentPrice(r.at)} AND ${hasTerms}
-          AND EXISTS (SELECT 1 FROM services s JOIN workspace_members m ON m.workspace_id = s.workspace_id
-                      WHERE s.id = o.service_id AND m.account_id = ${r.accountId} AND m.state = 'ACTIVE'
-                        AND m.role IN ${sql.in(OfferEditorRoles)})
-        RETURNING o.id`.pipe(Effect.map((rows) => rows.length === 1))
+    updateVersioned({
+      table: "service_offers",
+      alias: "o",
+      id: r.id,
+      expectedVersion: r.version,
+      set: sql`state = 'PUBLISHED', published_at = ${r.at}, updated_at = ${r.at}`,
+      fromStates: PublishableFrom,
+      where: [
+        currentPrice(r.at),
+        hasTerms,
+        sql`EXISTS (SELECT 1 FROM services s JOIN workspace_members m ON m.workspace_id = s.workspace_id
+                    WHERE s.id = o.service_id AND m.account_id = ${r.accountId} AND m.state = 'ACTIVE'
+                      AND m.role IN ${sql.in(OfferEditorRoles)})`
+      ]
+    }).pipe(Effect.map(Option.isSome))
 
   return { findById, access, publish } as const
 })

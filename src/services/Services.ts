@@ -4,9 +4,8 @@
 import { Effect, Option } from "effect"
 import { Conflict, Forbidden, NotFound } from "../../schema/problem.js"
 import { now } from "../../layers/Clock.js"
-import { OfferEditorRoles, ServicesRepo } from "./Repo.js"
+import { OfferEditorRoles, PublishableFrom, ServicesRepo } from "./Repo.js"
 
-const publishableFrom: ReadonlyArray<string> = ["DRAFT", "REVIEW", "PAUSED"]
 
 /** Service offers: publication. Requires `SqlClient`. */
 export class Services extends Effect.Service<Services>()("agent-directory/Services", {
@@ -48,7 +47,7 @@ export class Services extends Effect.Service<Services>()("agent-directory/Servic
             detail: `The offer is at version ${offer.version}, not ${input.version}; reload it and retry.`
           })
         }
-        if (!publishableFrom.includes(offer.state)) {
+        if (!PublishableFrom.includes(offer.state)) {
           return yield* new Conflict({ kind: "invalid-state", detail: `An offer in state ${offer.state} cannot be published.` })
         }
         return yield* new Conflict({

@@ -200,6 +200,21 @@ layer(server.layer)("Jobs_ResolveBountyDispute", (it) => {
       expectProblem(yield* resolve(admin, "split", { ...body, unitsToProvider: "1000000", expectedVersion: 1 }), 409, "version-conflict")
     }))
 
+  it.effect("concurrent applies of one approved command with different keys: exactly one ACCEPTED, the rest 409", () =>
+    Effect.gen(function*() {
+      const admin = yield* signIn("admin")
+      const input = { resolution: "SPLIT", unitsToProvider: "600000", unitsToClient: "400000", reason, expectedVersion: 2 }
+      const p = (yield* resolve(admin, "split", input)).body.data
+      const apply = { ...input, dryRun: false, approvedCommandHash: p.commandHash, confirmation: p.confirmation }
+      const replies = yield* Effect.all(Array.from({ length: 6 }, () => resolve(admin, "split", apply)), { concurrency: "unbounded" })
+      expect(replies.map((r) => r.status).sort()).toEqual([202, 409, 409, 409, 409, 409])
+      for (const r of replies.filter((r) => r.status === 409)) expect(r.body.type).toMatch(/version-conflict|invalid-state$/)
+      expect(yield* readDispute("split")).toEqual({ disputeState: "RESOLVED", disputeVersion: 3, bountyState: "RELEASE_PENDING", bountyVersion: 3 })
+      const sql = yield* SqlClient.SqlClient
+      const [{ n }] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM dispute_resolutions WHERE dispute_id = ${DemoDisputes.split.id}`
+      expect(n).toBe(1)
+    }))
+
   it.effect("401 without a session, 403 for a non-admin", () =>
     Effect.gen(function*() {
       const body = { resolution: "SPLIT", unitsToProvider: "600000", unitsToClient: "400000", reason, expectedVersion: 2 }
