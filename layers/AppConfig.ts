@@ -78,6 +78,8 @@ export interface AppConfigShape {
   readonly logLevel: LogLevel.LogLevel
   /** Log line format (`LOG_FORMAT`): `json` (one object per line), `pretty`, or `auto` (pretty on a TTY, else json; default). */
   readonly logFormat: "json" | "pretty" | "auto"
+  /** Public origin of the service (`PUBLIC_BASE_URL`, no trailing slash), used in canonical agent URLs (spec §9). */
+  readonly publicBaseUrl: string
   /** Largest request body accepted, in bytes (default 1 MiB); a larger one gets 400 `body-too-large`. */
   readonly maxBodyBytes: number
   /** Keys derived from `APP_SECRET` (HKDF-SHA256), one per purpose. */
@@ -179,6 +181,7 @@ export const loadAppConfig = Effect.gen(function*() {
     buildVersion: yield* Config.string("BUILD_VERSION").pipe(Config.withDefault("1.0.0-dev")),
     logLevel: yield* Config.logLevel("LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info)),
     logFormat: yield* Config.literal("json", "pretty", "auto")("LOG_FORMAT").pipe(Config.withDefault("auto" as const)),
+    publicBaseUrl: yield* Config.nested(Origin, "PUBLIC_BASE_URL").pipe(Config.withDefault("http://127.0.0.1:3000")),
     maxBodyBytes: yield* Config.integer("MAX_BODY_BYTES").pipe(
       Config.validate({ message: "MAX_BODY_BYTES must be 1024..104857600", validation: (n) => n >= 1024 && n <= 104_857_600 }),
       Config.withDefault(1_048_576)

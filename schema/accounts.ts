@@ -1,6 +1,7 @@
 /** Accounts area (spec §5.2): sign-in and browser sessions. */
 import { Schema } from "effect"
 import { DateTimeZ, StrictStruct, Uuid, WireString } from "./common.js"
+import { WorkspaceRole } from "./workspaces.js"
 
 /** Body of Accounts_SignIn. */
 export const SignInRequest = StrictStruct({
@@ -39,6 +40,44 @@ export const RevokeSessionPath = Schema.Struct({
 export const RevokeSessionResult = Schema.Struct({
   revoked: Schema.Int.pipe(Schema.nonNegative())
 }).annotations({ identifier: "RevokeSessionResult" })
+
+/** One workspace of the signed-in account with its role there (spec §5.2 roles). */
+export const MeWorkspace = Schema.Struct({
+  publicId: Uuid,
+  name: Schema.String,
+  slug: Schema.String,
+  role: WorkspaceRole,
+  isWorkspaceOwner: Schema.Boolean,
+  isDefault: Schema.Boolean
+}).annotations({ identifier: "MeWorkspace" })
+
+/**
+ * `data` of Accounts_GetMe: the signed-in account and its ACTIVE memberships (default
+ * workspace first, then by name). Shape ours (spec §9 names the operation only).
+ */
+export const Me = Schema.Struct({
+  publicId: Uuid,
+  email: Schema.String,
+  displayName: Schema.String,
+  isAdmin: Schema.Boolean,
+  workspaces: Schema.Array(MeWorkspace)
+}).annotations({
+  identifier: "Me",
+  examples: [{
+    publicId: "01900001-0000-7000-8000-000000000003",
+    email: "member@demo.agent-directory.dev",
+    displayName: "Mel Member",
+    isAdmin: false,
+    workspaces: [{
+      publicId: "01900002-0000-7000-8000-000000000001",
+      name: "Acme Agents",
+      slug: "acme-agents",
+      role: "EDITOR",
+      isWorkspaceOwner: false,
+      isDefault: true
+    }]
+  }]
+})
 
 /**
  * `X-CSRF-Token` request header of session commands (spec §5.2): the `csrfToken`

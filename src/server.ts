@@ -16,6 +16,7 @@ import { AgentsHttpLive } from "./agents/Http.js"
 import { AgentsRepo } from "./agents/Repo.js"
 import { Disputes } from "./bounties/Disputes.js"
 import { BountyDisputesHttpLive } from "./bounties/Http.js"
+import { Resolver } from "./identity/Resolver.js"
 import { Api } from "./api/Api.js"
 import { OperationsLive } from "./api/policies.js"
 import { CommerceHttpLive } from "./commerce/Http.js"
@@ -69,6 +70,7 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     Services.Default,
     Workspaces.Default,
     AgentsRepo.Default,
+    Resolver.Default,
     CommerceRepo.Default,
     ProtocolCatalogCache.Default,
     Disputes.Default,

@@ -86,7 +86,10 @@ export class Accounts extends Effect.Service<Accounts>()("agent-directory/Accoun
         return { revoked: yield* repo.revoke({ sessionId: id, accountId, at: yield* now }) }
       })
 
-    return { signIn, sessions, revoke }
+    /** Accounts_GetMe: the caller's account, workspaces and roles. */
+    const me = (accountId: string) => repo.me(accountId)
+
+    return { signIn, sessions, revoke, me }
   }),
   dependencies: [AccountsRepo.Default]
 }) {}

@@ -44,6 +44,8 @@ export const AccountsHttpLive = group(Api, "Accounts", (handlers) =>
             expiresAt: signedIn.expiresAt
           })
         }))
+      .handle("getMe", () =>
+        currentSession.pipe(Effect.flatMap((s) => accounts.me(s.accountId)), Effect.flatMap(envelope.data)))
       .handle("listSessions", () =>
         currentSession.pipe(
           Effect.flatMap((s) => accounts.sessions(s.accountId, s.sessionId)),

@@ -4,6 +4,7 @@ import { Cursor } from "../../layers/Cursor.js"
 import { Api } from "../api/Api.js"
 import { currentSession } from "../api/security.js"
 import { Envelope } from "../http/Envelope.js"
+import { Resolver } from "../identity/Resolver.js"
 import { AgentsRepo, FavoritePosition } from "./Repo.js"
 import { group } from "../http/group.js"
 
@@ -12,6 +13,7 @@ export const AgentsHttpLive = group(Api, "Agents", (handlers) =>
     const repo = yield* AgentsRepo
     const cursor = yield* Cursor
     const envelope = yield* Envelope
+    const resolver = yield* Resolver
     return handlers.handle("listFavoriteAgents", ({ urlParams }) =>
       Effect.gen(function*() {
         const session = yield* currentSession
@@ -26,4 +28,6 @@ export const AgentsHttpLive = group(Api, "Agents", (handlers) =>
         })
         return yield* envelope.page(page.rows.map((row) => row.agent), page.nextCursor)
       }))
+      .handle("resolveAgentIdentities", ({ payload }) =>
+        resolver.resolveAll(payload.locators).pipe(Effect.flatMap((results) => envelope.data({ results }))))
   }))

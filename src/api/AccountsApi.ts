@@ -4,7 +4,7 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { AccountSession, RevokeSessionPath, RevokeSessionResult, SignInRequest, SignInResult } from "../../schema/accounts.js"
+import { AccountSession, Me, RevokeSessionPath, RevokeSessionResult, SignInRequest, SignInResult } from "../../schema/accounts.js"
 import { alreadyShown, ApiKey, ApiKeyPath, CreateApiKeyRequest, CreatedApiKey, WorkspaceApiKeysPath } from "../../schema/apiKeys.js"
 import { Data } from "../../schema/envelope.js"
 import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
@@ -29,6 +29,20 @@ export class AccountsApi extends HttpApiGroup.make("Accounts")
             "carries it, and `data.csrfToken` must be sent as `X-CSRF-Token` on every session command. A wrong email " +
             "or password gets the one identical 401; a browser `Origin` must be allowed (login CSRF).",
           problems: { 403: ["origin-not-allowed"] }
+        })
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("getMe", "/api/v1/me")
+      .addSuccess(Data(Me))
+      .pipe(
+        operation({
+          id: "Accounts_GetMe",
+          auth: "required-user",
+          cache: "private",
+          statuses: [401, 403, 500, 503],
+          summary: "The signed-in account with its workspaces and roles (spec §9)",
+          description: "The signed-in account (publicId, email, displayName, isAdmin) and its ACTIVE workspace memberships with role, owner and default flags; default workspace first, then by name."
         })
       )
   )

@@ -1,7 +1,8 @@
-/** Agents area contract (spec §4.3): favorite agents. */
+/** Agents area contract (spec §4.3, §9): favorite agents and identity resolution. */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { FavoriteAgent, ListFavoriteAgentsQuery } from "../../schema/agents.js"
-import { Page } from "../../schema/envelope.js"
+import { Data, Page } from "../../schema/envelope.js"
+import { ResolveAgentIdentitiesRequest, ResolveAgentIdentitiesResult } from "../../schema/identity.js"
 import { operation } from "./operation.js"
 
 export class AgentsApi extends HttpApiGroup.make("Agents")
@@ -18,6 +19,26 @@ export class AgentsApi extends HttpApiGroup.make("Agents")
           summary: "List the caller's favorite agents (cursor pages)",
           description: "The agents the caller marked as favorites, most recent first, `limit` per page (1-100, " +
             "default 25). Pass `nextCursor` back as `cursor` for the next page; it is bound to this query and caller."
+        })
+      )
+  )
+  .add(
+    // Read-only: resolving twice gives the same answer and changes nothing, so no Idempotency-Key
+    // (spec §4.1 requires it only on the commands it lists; this operation is named in §9, not §4).
+    HttpApiEndpoint.post("resolveAgentIdentities", "/api/v1/resolve/agent-identities")
+      .setPayload(ResolveAgentIdentitiesRequest)
+      .addSuccess(Data(ResolveAgentIdentitiesResult))
+      .pipe(
+        operation({
+          id: "Agents_ResolveAgentIdentities",
+          auth: "public",
+          cache: "none",
+          scopes: ["agents:read"],
+          statuses: [400, 401, 403, 429, 500, 503],
+          summary: "Resolve up to 100 chain or registry locators to canonical agent identities (spec §9)",
+          description: "Each locator gets UNIQUE, AMBIGUOUS, CONFLICTED, NOT_FOUND or INVALID with machine-readable reasons, " +
+            "in request order. Only registry-bound locators identify an agent: an address merely observed " +
+            "(funded or transferred) resolves to NOT_FOUND. Read-only; no Idempotency-Key."
         })
       )
   )

@@ -5,7 +5,7 @@
  * `anonymous`, or `apiKey:public`. POST/DELETE requests also need a fresh
  * Idempotency-Key, which the caller supplies.
  */
-import { DemoAccounts, DemoApiKeys, DemoOffers, DemoOtherSession, DemoWorkspaces } from "./demo.js"
+import { DemoAccounts, DemoApiKeys, DemoOffers, DemoOtherSession, DemoResolveLocators, DemoWorkspaces } from "./demo.js"
 import { DemoBounties, DemoDisputes, DemoJobSources } from "./demo/growthAdmin.js"
 
 /** One request of the manifest. */
@@ -34,6 +34,7 @@ export const demoManifest = {
   },
   operations: {
     Accounts_SignIn: { as: "anonymous", path: {}, query: {}, body: credentials("owner") },
+    Accounts_GetMe: { as: "member", path: {}, query: {}, body: null },
     Accounts_ListSessions: { as: "owner", path: {}, query: {}, body: null },
     Accounts_RevokeSession: { as: "owner", path: { sessionId: DemoOtherSession.id }, query: {}, body: null },
     Accounts_CreateApiKey: {
@@ -51,6 +52,7 @@ export const demoManifest = {
     },
     Admin_ListJobRuns: { as: "admin", path: {}, query: { limit: 20 }, body: null },
     Agents_ListFavoriteAgents: { as: "owner", path: {}, query: { limit: 10 }, body: null },
+    Agents_ResolveAgentIdentities: { as: "apiKey:public", path: {}, query: {}, body: { locators: DemoResolveLocators } },
     Commerce_ListCommerceOrders: { as: "owner", path: {}, query: {}, body: null },
     Protocols_GetProtocolCatalog: { as: "apiKey:public", path: {}, query: {}, body: null },
     Services_PublishServiceOffer: {

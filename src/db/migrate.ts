@@ -7,6 +7,7 @@ import { Migrator } from "@effect/sql"
 import init from "./migrations/0001_init.js"
 import keysetIndexes from "./migrations/0002_keyset_indexes.js"
 import jobs from "./migrations/0003_jobs.js"
+import identity from "./migrations/0004_identity.js"
 import apiKeyManagement from "./migrations/0005_api_key_management.js"
 import growthAdmin from "./migrations/0007_growth_admin.js"
 
@@ -16,6 +17,7 @@ export const migrate = Migrator.make({})({
     "0001_init": init,
     "0002_keyset_indexes": keysetIndexes,
     "0003_jobs": jobs,
+    "0004_identity": identity,
     "0005_api_key_management": apiKeyManagement,
     "0007_growth_admin": growthAdmin
   })

@@ -6,12 +6,14 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { Auth, tokenHash } from "../../layers/Auth.js"
 import { hashPassword } from "../../layers/Password.js"
+import { canonicalLocator } from "../identity/Locator.js"
 import {
   DemoAccounts,
   DemoAgents,
   DemoApiKeys,
   DemoAssets,
   DemoFavorites,
+  DemoIdentities,
   DemoInvitations,
   DemoMemberships,
   DemoNetworks,
@@ -113,7 +115,7 @@ export const seedDemoData = Effect.gen(function*() {
       })))
     }`
     yield* sql`INSERT INTO agents ${
-      sql.insert(DemoAgents.map((a) => ({
+      sql.insert(DemoAgents.map((a, i) => ({
         id: a.id,
         canonical_slug: a.slug,
         name: a.name,
@@ -121,7 +123,22 @@ export const seedDemoData = Effect.gen(function*() {
         tagline: a.tagline,
         description: `${a.name}: an agent of the demo directory.`,
         star_count: a.stars,
-        verification_state: a.state
+        verification_state: a.state,
+        listed_at: demoTime(i)
+      })))
+    }`
+    yield* sql`INSERT INTO agent_identities ${
+      sql.insert(DemoIdentities.map((i, n) => ({
+        id: i.id,
+        agent_id: DemoAgents[i.agent].id,
+        family: i.family,
+        kind: i.kind,
+        network: i.network,
+        scope: i.scope,
+        native_id: i.nativeId,
+        locator: canonicalLocator(i),
+        binding: i.binding,
+        created_at: demoTime(6, n)
       })))
     }`
     yield* sql`INSERT INTO favorite_agents ${

@@ -146,8 +146,9 @@ layer(server.layer)("idempotency from the operation's policy", (it) => {
 })
 
 describe("the contract declares an idempotency policy on every command", () => {
-  // Accounts_SignIn is not a §4 operation (spec §5.2 sign-in): no key
-  const withoutKey = new Set(["Accounts_SignIn"])
+  // Accounts_SignIn is not a §4 operation (spec §5.2 sign-in): no key; Agents_ResolveAgentIdentities
+  // (spec §9, not §4) is a read-only POST: nothing to make idempotent
+  const withoutKey = new Set(["Accounts_SignIn", "Agents_ResolveAgentIdentities"])
   // spec §4.1: "required on every POST or DELETE except where stated optional"
   const optional = new Set(["Social_IngestProductEvent"])
   const commands: Array<{ id: string; policy: string }> = []

@@ -30,6 +30,7 @@ export const testConfig = (overrides: Partial<AppConfigShape> = {}): AppConfigSh
   },
   redisUrl: Option.none(),
   trustedProxyHops: 0,
+  publicBaseUrl: "https://directory.test",
   maxBodyBytes: 1_048_576,
   keys: { apiKeyVerifier: key("api-key-verifier"), cursor: key("cursor") },
   insecureDevelopmentSecret: false,

@@ -1,0 +1,82 @@
+/**
+ * `npm run migrate:legacy -- --input legacy.jsonl --output report.jsonl [--apply] [--summary-line] [--fail-on-review]`
+ * `npm run migrate:legacy -- verify [--samples N]`
+ *
+ * The legacy-ID batch (spec §9) on DATABASE_URL (or the embedded database in DATA_DIR).
+ * The summary (counts per status) goes to stderr; progress is a bar on a TTY, plain lines
+ * otherwise. Exit code 0 when it ran; 2 with `--fail-on-review` while AMBIGUOUS or
+ * CONFLICTED rows remain; 1 on an error (bad arguments, unreadable input).
+ */
+import { NodeContext, NodeRuntime } from "@effect/platform-node"
+import cliProgress from "cli-progress"
+import { Effect, Layer } from "effect"
+import { parseArgs } from "node:util"
+import { AppConfigLive } from "../../layers/AppConfig.js"
+import { DbLive } from "../../layers/Db.js"
+import { migrate } from "../db/migrate.js"
+import { migrateLegacyIdentities, verifyCutover } from "../identity/LegacyMigration.js"
+import { Resolver } from "../identity/Resolver.js"
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    input: { type: "string" },
+    output: { type: "string" },
+    apply: { type: "boolean", default: false },
+    "summary-line": { type: "boolean", default: false },
+    "fail-on-review": { type: "boolean", default: false },
+    samples: { type: "string", default: "5" }
+  }
+})
+
+/** Progress: a bar on a TTY, else one line every 100,000 lines. */
+const progress = () => {
+  if (process.stderr.isTTY) {
+    const bar = new cliProgress.SingleBar(
+      { format: "migrate:legacy {value} lines | {rate} lines/s", stream: process.stderr },
+      cliProgress.Presets.shades_classic
+    )
+    const start = Date.now()
+    bar.start(0, 0, { rate: 0 })
+    return {
+      update: (n: number) => bar.update(n, { rate: Math.round(n / Math.max((Date.now() - start) / 1000, 0.001)) }),
+      stop: () => bar.stop()
+    }
+  }
+  let next = 100_000
+  return {
+    update: (n: number) => {
+      if (n < next) return
+      process.stderr.write(`migrate:legacy: ${n} lines\n`)
+      next = n - (n % 100_000) + 100_000
+    },
+    stop: () => undefined
+  }
+}
+
+const batch = Effect.gen(function*() {
+  if (values.input === undefined || values.output === undefined) {
+    return yield* Effect.fail(new Error("usage: migrate:legacy --input <legacy.jsonl> --output <report.jsonl> [--apply] [--summary-line] [--fail-on-review]"))
+  }
+  const bar = progress()
+  const summary = yield* migrateLegacyIdentities({
+    input: values.input,
+    output: values.output,
+    apply: values.apply,
+    summaryLine: values["summary-line"],
+    onProgress: bar.update
+  }).pipe(Effect.ensuring(Effect.sync(bar.stop)))
+  process.stderr.write(`${JSON.stringify({ summary })}\n`)
+  if (values["fail-on-review"] && summary.reviewRows > 0) process.exitCode = 2
+})
+
+const verify = Effect.gen(function*() {
+  const result = yield* verifyCutover(Number(values.samples))
+  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`)
+})
+
+;(positionals[0] === "verify" ? verify : batch).pipe(
+  Effect.provide(Resolver.Default),
+  Effect.provide(Layer.mergeAll(DbLive(migrate), NodeContext.layer).pipe(Layer.provideMerge(AppConfigLive))),
+  NodeRuntime.runMain
+)

@@ -1,0 +1,187 @@
+/**
+ * Locator normalisation (spec §9), pure: one input locator → its canonical form, or the
+ * reasons it is malformed. Canonical strings:
+ * - EVM token:   `evm:{network}:{registry EIP-55}:{token id decimal}` (`*` for an unknown registry)
+ * - EVM address: `evm:{network}:{address EIP-55}`
+ * - SVM asset:   `svm:{network}:{scheme}:{base58 of 32 bytes}`
+ * - DID:         the DID itself (`did:{method}:{id}`, no path, query or fragment)
+ * - off-chain:   `offchain:{registry}:{key}`
+ */
+import { keccak_256 } from "@noble/hashes/sha3.js"
+import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js"
+import { base58 } from "@scure/base"
+import { parse as parseDid } from "did-resolver"
+import type { LocatorInput, LocatorKind, NetworkFamily, ResolutionReason } from "../../schema/identity.js"
+
+/** A normalised locator. `partial` = an EVM token without its registry (may match several). */
+export interface Locator {
+  readonly family: NetworkFamily
+  readonly kind: LocatorKind
+  readonly network: string | null
+  readonly scope: string | null
+  readonly nativeId: string
+  readonly locator: string
+  readonly partial: boolean
+}
+
+/** Normalisation outcome: a locator or the reasons it is invalid. */
+export type Normalised =
+  | { readonly _tag: "Locator"; readonly value: Locator }
+  | { readonly _tag: "Invalid"; readonly reasons: ReadonlyArray<ResolutionReason> }
+
+const reason = (code: string, field: string | null = null): ResolutionReason => ({ code, field })
+const invalid = (...reasons: ReadonlyArray<ResolutionReason>): Normalised => ({ _tag: "Invalid", reasons })
+/** The reasons among checked parts (a part is its normalised string, null, or a reason). */
+const invalidOf = (...parts: ReadonlyArray<string | null | ResolutionReason>): Normalised =>
+  invalid(...parts.filter((x): x is ResolutionReason => typeof x === "object" && x !== null))
+const ok = (value: Omit<Locator, "locator">): Normalised => ({
+  _tag: "Locator",
+  value: { ...value, locator: canonicalLocator(value) }
+})
+
+/** The canonical locator string of normalised parts (the forms listed above). */
+export const canonicalLocator = (
+  parts: Pick<Locator, "family" | "kind" | "network" | "scope" | "nativeId">
+): string => {
+  switch (parts.kind) {
+    case "REGISTRY_TOKEN":
+      return `evm:${parts.network}:${parts.scope ?? "*"}:${parts.nativeId}`
+    case "ADDRESS":
+      return `evm:${parts.network}:${parts.nativeId}`
+    case "ASSET":
+      return `svm:${parts.network}:${parts.scope}:${parts.nativeId}`
+    case "DID":
+      return parts.nativeId
+    case "REGISTRY_KEY":
+      return `offchain:${parts.scope}:${parts.nativeId}`
+  }
+}
+
+const KINDS_BY_FAMILY: Record<NetworkFamily, ReadonlyArray<LocatorKind>> = {
+  EVM: ["REGISTRY_TOKEN", "ADDRESS"],
+  SVM: ["ASSET"],
+  DID: ["DID"],
+  OFFCHAIN: ["REGISTRY_KEY"]
+}
+
+const checksums = new Map<string, string>()
+
+/** EIP-55 mixed-case checksum of a 20-byte hex address (memoised: registries repeat). */
+export const toChecksumAddress = (hex40Lower: string): string => {
+  const known = checksums.get(hex40Lower)
+  if (known !== undefined) return known
+  const hash = bytesToHex(keccak_256(utf8ToBytes(hex40Lower)))
+  let out = "0x"
+  for (let i = 0; i < 40; i++) {
+    const c = hex40Lower[i]!
+    out += parseInt(hash[i]!, 16) >= 8 ? c.toUpperCase() : c
+  }
+  if (checksums.size >= 100_000) checksums.clear()
+  checksums.set(hex40Lower, out)
+  return out
+}
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/
+
+/** An EVM address in EIP-55 form; a mixed-case input must carry a valid checksum. */
+const evmAddress = (raw: string, field: string): string | ResolutionReason => {
+  if (!ADDRESS.test(raw)) return reason("ADDRESS_MALFORMED", field)
+  const body = raw.slice(2)
+  const checksummed = toChecksumAddress(body.toLowerCase())
+  const mixed = body !== body.toLowerCase() && body !== body.toUpperCase()
+  return mixed && checksummed !== raw ? reason("ADDRESS_CHECKSUM_MISMATCH", field) : checksummed
+}
+
+const MAX_UINT256 = (1n << 256n) - 1n
+const TOKEN_ID = /^(?:[0-9]{1,78}|0x[0-9a-fA-F]{1,64})$/
+
+/** A token id (decimal or 0x hex, uint256) as a decimal string. */
+const tokenId = (raw: string): string | ResolutionReason => {
+  if (!TOKEN_ID.test(raw)) return reason("TOKEN_ID_MALFORMED", "nativeId")
+  const n = BigInt(raw)
+  return n > MAX_UINT256 ? reason("TOKEN_ID_OUT_OF_RANGE", "nativeId") : n.toString()
+}
+
+const SLUG = /^[a-z0-9][a-z0-9._-]{0,99}$/
+const REGISTRY_KEY = /^[\x21-\x7e]{1,200}$/
+
+/**
+ * Normalises one locator. `networks` maps network keys and UUIDs (lower case) to
+ * {key, family}; an unknown network or one of another family is invalid.
+ */
+export const normaliseLocator = (
+  input: LocatorInput,
+  networks: ReadonlyMap<string, { readonly key: string; readonly family: string }>
+): Normalised => {
+  const { locatorKind: kind, networkFamily: family } = input
+  if (!KINDS_BY_FAMILY[family].includes(kind)) return invalid(reason("KIND_NOT_IN_FAMILY", "locatorKind"))
+  const nativeRaw = String(input.nativeId).trim()
+
+  const network = (): string | ResolutionReason => {
+    if (input.network === null) return reason("NETWORK_REQUIRED", "network")
+    const raw = input.network.trim().toLowerCase()
+    const found = networks.get(raw)
+    if (found === undefined) return reason("NETWORK_UNKNOWN", "network")
+    return found.family === family ? found.key : reason("NETWORK_FAMILY_MISMATCH", "network")
+  }
+
+  switch (kind) {
+    case "REGISTRY_TOKEN": {
+      const net = network()
+      const token = tokenId(nativeRaw)
+      const registry = input.registry === null ? null : evmAddress(input.registry.trim(), "registry")
+      if (typeof net === "string" && typeof token === "string" && (registry === null || typeof registry === "string")) {
+        return ok({ family, kind, network: net, scope: registry, nativeId: token, partial: registry === null })
+      }
+      return invalidOf(net, token, registry)
+    }
+    case "ADDRESS": {
+      const net = network()
+      const address = evmAddress(nativeRaw, "nativeId")
+      if (typeof net === "string" && typeof address === "string") {
+        return ok({ family, kind, network: net, scope: null, nativeId: address, partial: false })
+      }
+      return invalidOf(net, address)
+    }
+    case "ASSET": {
+      const net = network()
+      const scheme = input.protocol === null ? reason("SCHEME_REQUIRED", "protocol")
+        : SLUG.test(input.protocol.trim().toLowerCase()) ? input.protocol.trim().toLowerCase()
+        : reason("SCHEME_MALFORMED", "protocol")
+      const bytes = base58Length(nativeRaw)
+      const located = bytes === null ? reason("BASE58_MALFORMED", "nativeId")
+        : bytes !== 32 ? reason("BASE58_NOT_32_BYTES", "nativeId")
+        : nativeRaw
+      if (typeof net === "string" && typeof scheme === "string" && typeof located === "string") {
+        return ok({ family, kind, network: net, scope: scheme, nativeId: located, partial: false })
+      }
+      return invalidOf(net, scheme, located)
+    }
+    case "DID": {
+      const parsed = parseDid(nativeRaw)
+      if (parsed === null) return invalid(reason("DID_MALFORMED", "nativeId"))
+      if (parsed.did !== parsed.didUrl) return invalid(reason("DID_NOT_BARE", "nativeId"))
+      return ok({ family, kind, network: null, scope: parsed.method, nativeId: parsed.did, partial: false })
+    }
+    case "REGISTRY_KEY": {
+      const registry = input.registry === null ? reason("REGISTRY_REQUIRED", "registry")
+        : SLUG.test(input.registry.trim().toLowerCase()) ? input.registry.trim().toLowerCase()
+        : reason("REGISTRY_MALFORMED", "registry")
+      const key = REGISTRY_KEY.test(nativeRaw) ? nativeRaw : reason("REGISTRY_KEY_MALFORMED", "nativeId")
+      if (typeof registry === "string" && typeof key === "string") {
+        return ok({ family, kind, network: null, scope: registry, nativeId: key, partial: false })
+      }
+      return invalidOf(registry, key)
+    }
+  }
+}
+
+/** Decoded length of a base58 string, or null when it is not base58. */
+const base58Length = (raw: string): number | null => {
+  if (raw.length === 0 || raw.length > 64) return null
+  try {
+    return base58.decode(raw).length
+  } catch {
+    return null
+  }
+}

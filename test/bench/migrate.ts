@@ -1,0 +1,135 @@
+/**
+ * `npm run bench:migrate`: the legacy-ID batch (spec §9) on PostgreSQL (DATABASE_URL; a scratch
+ * database `<name>_migbench` next to it is dropped and re-created). Loads 100,000 agents with
+ * one registry-bound token each (every 1,000th also bound to a second agent: CONFLICTED), writes
+ * 100,000- and 1,000,000-line inputs (about 83% UNIQUE, the rest NOT_FOUND, AMBIGUOUS-capable
+ * registry-less tokens and 1% malformed lines), and runs each size in its own process so that
+ * its peak RSS is its own. Prints lines/s and peak RSS per size; asserts nothing.
+ */
+import { NodeContext } from "@effect/platform-node"
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer, Logger, LogLevel, Redacted } from "effect"
+import { execFileSync } from "node:child_process"
+import { createWriteStream } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { once } from "node:events"
+import Pg from "pg"
+import { AppConfig } from "../../layers/AppConfig.js"
+import { DbServer } from "../../layers/Db.js"
+import { migrate } from "../../src/db/migrate.js"
+import { migrateLegacyIdentities } from "../../src/identity/LegacyMigration.js"
+import { Resolver } from "../../src/identity/Resolver.js"
+import { testConfig } from "../support/config.js"
+
+const REGISTRY = "0x8004a6090Cd10A7288092483047B097295Fb8847"
+const AGENTS = 100_000
+
+const layerFor = (url: string) =>
+  Resolver.Default.pipe(
+    Layer.provideMerge(DbServer(Redacted.make(url), migrate)),
+    Layer.provideMerge(Layer.succeed(AppConfig, testConfig())),
+    Layer.merge(NodeContext.layer),
+    Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
+  )
+
+/** Child: one run of the batch; prints {lines, seconds, peakRssMb}. */
+const child = async (url: string, input: string) => {
+  const started = performance.now()
+  const summary = await Effect.runPromise(
+    migrateLegacyIdentities({ input, output: join(tmpdir(), "migbench-report.jsonl") }).pipe(
+      Effect.provide(layerFor(url)),
+      Effect.scoped
+    )
+  )
+  const seconds = (performance.now() - started) / 1000
+  process.stdout.write(JSON.stringify({
+    lines: summary.lines,
+    seconds,
+    counts: summary.counts,
+    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024)
+  }))
+}
+
+const uuid = (prefix: string) => `('${prefix}-0000-7000-8000-' || lpad(to_hex(g), 12, '0'))::uuid`
+
+const prepare = (url: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql`INSERT INTO networks (id, key, family, display_name) VALUES ('01900004-0000-7000-8000-000000000001', 'base', 'EVM', 'Base')`
+    yield* sql.unsafe(`
+      INSERT INTO agents (id, canonical_slug, name, rank, tagline, description, star_count, verification_state, listed_at)
+      SELECT ${uuid("0b000000")}, 'agent-' || g, 'Agent ' || g, g, NULL, 'bench agent', 0, 'VERIFIED', '2026-01-01'
+        FROM generate_series(1, ${AGENTS}) g;
+      INSERT INTO agent_identities (id, agent_id, family, kind, network, scope, native_id, locator, binding, created_at)
+      SELECT ${uuid("0b000001")}, ${uuid("0b000000")}, 'EVM', 'REGISTRY_TOKEN', 'base', '${REGISTRY}', g::text,
+             'evm:base:${REGISTRY}:' || g, 'REGISTRY_BOUND', '2026-01-01'
+        FROM generate_series(1, ${AGENTS}) g;
+      INSERT INTO agent_identities (id, agent_id, family, kind, network, scope, native_id, locator, binding, created_at)
+      SELECT ${uuid("0b000002")}, ('0b000000-0000-7000-8000-' || lpad(to_hex(g % ${AGENTS} + 1), 12, '0'))::uuid,
+             'EVM', 'REGISTRY_TOKEN', 'base', '${REGISTRY}', g::text, 'evm:base:${REGISTRY}:' || g, 'REGISTRY_BOUND', '2026-01-01'
+        FROM generate_series(1000, ${AGENTS}, 1000) g;
+      ANALYZE agents; ANALYZE agent_identities;`)
+  }).pipe(Effect.provide(DbServer(Redacted.make(url), migrate)), Effect.scoped, Effect.orDie)
+
+/** Writes `lines` input lines (deterministic mix) to a file. */
+const writeInput = async (path: string, lines: number) => {
+  const out = createWriteStream(path)
+  let buffer = ""
+  for (let i = 1; i <= lines; i++) {
+    const token = ((i * 7919) % 120_000) + 1
+    const line = i % 100 === 0
+      ? `{"source":"bench","legacyAgentId":${i},"networkFamily":"EVM",`
+      : JSON.stringify({
+        source: "bench",
+        legacyAgentId: i,
+        networkFamily: "EVM",
+        network: "base",
+        protocol: "erc-8004",
+        locatorKind: "REGISTRY_TOKEN",
+        registry: i % 50 === 0 ? null : i % 2 === 0 ? REGISTRY.toLowerCase() : REGISTRY,
+        nativeId: String(token)
+      })
+    buffer += line + "\n"
+    if (buffer.length > 1 << 20) {
+      if (!out.write(buffer)) await once(out, "drain")
+      buffer = ""
+    }
+  }
+  out.end(buffer)
+  await once(out, "finish")
+}
+
+const main = async () => {
+  const base = process.env["DATABASE_URL"]
+  if (base === undefined || base === "") throw new Error("bench:migrate needs DATABASE_URL (PostgreSQL)")
+  const target = new URL(base)
+  const name = `${target.pathname.slice(1)}_migbench`
+  const admin = new Pg.Client({ connectionString: base })
+  await admin.connect()
+  await admin.query(`DROP DATABASE IF EXISTS ${name}`)
+  await admin.query(`CREATE DATABASE ${name}`)
+  await admin.end()
+  target.pathname = `/${name}`
+  const url = target.toString()
+  await Effect.runPromise(prepare(url))
+  process.stderr.write(`bench:migrate: ${AGENTS} agents loaded\n`)
+  for (const lines of [100_000, 1_000_000]) {
+    const input = join(tmpdir(), `migbench-${lines}.jsonl`)
+    await writeInput(input, lines)
+    const result = JSON.parse(execFileSync(process.execPath, [
+      ...process.execArgv,
+      process.argv[1]!,
+      "--child",
+      url,
+      input
+    ], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] })) as { lines: number; seconds: number; peakRssMb: number }
+    process.stdout.write(
+      `${lines.toLocaleString("en")} lines: ${Math.round(result.lines / result.seconds).toLocaleString("en")} lines/s ` +
+        `(${result.seconds.toFixed(2)} s), peak RSS ${result.peakRssMb} MB, ${JSON.stringify(result)}\n`
+    )
+  }
+}
+
+if (process.argv[2] === "--child") await child(process.argv[3]!, process.argv[4]!)
+else await main()
