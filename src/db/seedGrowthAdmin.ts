@@ -1,7 +1,7 @@
 /** Inserts the issue-9 admin demo data (`demo/growthAdmin.ts`); runs inside the seed's transaction. */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { DemoAccounts, DemoAssets, demoTime, DemoWorkspaces } from "./demo.js"
+import { DemoAccounts, DemoAssets, demoId, demoTime, DemoWorkspaces } from "./demo.js"
 import { DemoBounties, DemoDisputes, DemoEscrow, DemoJobSources, DemoTokenOperations } from "./demo/growthAdmin.js"
 
 /** Fails with `SqlError`. */
@@ -20,8 +20,8 @@ export const seedGrowthAdmin = Effect.gen(function*() {
         quote_units: o.quoteUnits,
         source: "treasury:hot",
         destination: o.kind === "BURN" ? "0x000000000000000000000000000000000000dEaD" : "treasury:cold",
-        transaction_intent_id: o.state === "SUBMITTED" || o.state === "RECONCILED" ? `0190009f-0000-7000-8000-00000000000${i + 1}` : null,
-        journal_entry_id: o.state === "RECONCILED" ? "0190009e-0000-7000-8000-000000000001" : null,
+        transaction_intent_id: o.state === "SUBMITTED" || o.state === "RECONCILED" ? demoId(0x9f, i + 1) : null,
+        journal_entry_id: o.state === "RECONCILED" ? demoId(0x9e, 1) : null,
         evidence_ref: o.state === "RECONCILED" ? "base:0x9f2c…e41" : null,
         policy_version: 1,
         public_summary: o.summary,
@@ -62,7 +62,7 @@ export const seedGrowthAdmin = Effect.gen(function*() {
     })))
   }`
   // the resolved dispute's command, with its audit event and escrow transaction intent
-  const resolved = { audit: "01900094-0000-7000-8000-000000000001", intent: "01900094-0000-7000-8000-000000000002" }
+  const resolved = { audit: demoId(0x94, 1), intent: demoId(0x94, 2) }
   yield* sql`INSERT INTO admin_audit_events ${
     sql.insert({
       id: resolved.audit,
@@ -89,7 +89,7 @@ export const seedGrowthAdmin = Effect.gen(function*() {
   }`
   yield* sql`INSERT INTO dispute_resolutions ${
     sql.insert({
-      id: "01900094-0000-7000-8000-000000000003",
+      id: demoId(0x94, 3),
       dispute_id: DemoDisputes.resolved.id,
       bounty_id: DemoBounties.resolved.id,
       command_hash: "demo-resolved-command-hash-0000000000000000",

@@ -4,9 +4,9 @@
  * `seedGrowthAdmin` (seed.ts) after the core demo data.
  */
 
-/** A fixed demo UUID (version 7 shape) in this file's own id groups (0x90-0x9f). */
-const id = (group: number, n: number) =>
-  `0190${group.toString(16).padStart(4, "0")}-0000-7000-8000-${n.toString(16).padStart(12, "0")}`
+import { demoId as id } from "../demo.js"
+
+// this file's id groups: 0x90-0x9f
 
 /** Token operations (spec §2.13): [kind, state, units, quote units or null, requested day]. */
 export const DemoTokenOperations = [
