@@ -41,7 +41,7 @@ const StubPartner = Effect.acquireRelease(
       if (req.url === "/ok") json(200, feed)
       else if (req.url === "/fail") json(500, { error: "boom" })
       else if (req.url === "/invalid") json(200, { schemaVersion: 2, jobs: "none" })
-      else if (req.url === "/slow") setTimeout(() => json(200, feed), 15_000).unref()
+      else if (req.url === "/slow") setTimeout(() => res.destroyed || json(200, feed), 15_000).unref()
       else json(404, {})
     })
     server.listen(0, "127.0.0.1", () => {
