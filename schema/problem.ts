@@ -199,7 +199,6 @@ export const ProblemKinds = {
   "policy-locked": { status: 423, meaning: "a policy lock prevents the operation" },
   "rate-limited": { status: 429, meaning: "the request budget is exhausted (`Retry-After`)" },
   "internal-error": { status: 500, meaning: "an unexpected failure; quote the `requestId`" },
-  "dependency-unavailable": { status: 503, meaning: "a dependency (the database) is unavailable (`Retry-After`)" },
   // launch, procurement, mesh (issue 10)
   "launch-run-not-found": { status: 404, meaning: "no such launch run in the caller's workspaces" },
   "procurement-intent-not-found": { status: 404, meaning: "no such procurement intent of this agent in the caller's workspaces" },
@@ -207,7 +206,16 @@ export const ProblemKinds = {
   "public-key-registered": { status: 409, meaning: "the public key is already registered to a publisher" },
   "publisher-quota-exceeded": { status: 409, meaning: "the workspace holds as many mesh publishers as its quota allows" },
   "procurement-provider-missing": { status: 422, meaning: "configuration missing: no procurement provider is configured for the agent" },
-  "provider-unavailable": { status: 500, meaning: "the procurement provider failed or could not be reached (`Retry-After`)" }
+  "provider-unavailable": { status: 500, meaning: "the procurement provider failed or could not be reached (`Retry-After`)" },
+  // issue 9 admin operations (bounty disputes, partner job sources)
+  "dispute-not-found": { status: 404, meaning: "no such dispute on that bounty" },
+  "partner-job-source-not-found": { status: 404, meaning: "no such partner job source" },
+  "units-rule": { status: 400, meaning: "the units break the resolution's rule or do not add up to the escrowed amount" },
+  "approval-required": { status: 400, meaning: "applying needs the preview's `approvedCommandHash` and `confirmation`" },
+  "confirmation-required": { status: 400, meaning: "applying needs the `confirmation` text" },
+  "confirmation-mismatch": { status: 400, meaning: "`confirmation` is not the expected text" },
+  "command-hash-mismatch": { status: 409, meaning: "`approvedCommandHash` is not the hash of this command; preview again" },
+  "dependency-unavailable": { status: 503, meaning: "a dependency (the database) is unavailable (`Retry-After`)" }
 } as const satisfies Record<string, { readonly status: ProblemStatus; readonly meaning: string }>
 
 /** A problem kind of {@link ProblemKinds}. */

@@ -16,6 +16,8 @@ import { AccountsHttpLive } from "./accounts/Http.js"
 import { AgentsHttpLive } from "./agents/Http.js"
 import { Agents } from "./agents/Agents.js"
 import { AgentsRepo } from "./agents/Repo.js"
+import { Disputes } from "./bounties/Disputes.js"
+import { BountyDisputesHttpLive } from "./bounties/Http.js"
 import { Resolver } from "./identity/Resolver.js"
 import { Api } from "./api/Api.js"
 import { OperationsLive } from "./api/policies.js"
@@ -38,12 +40,16 @@ import { Mcp } from "./mcp/Mcp.js"
 import { RateBudgetMiddlewareLive } from "./http/RateBudgetMiddleware.js"
 import { RequestMiddlewareLive } from "./http/RequestMiddleware.js"
 import { AdminHttpLive } from "./jobs/Http.js"
+import { PartnerJobSourcesHttpLive } from "./partnerJobs/Http.js"
+import { Sources } from "./partnerJobs/Sources.js"
 import { ProtocolsHttpLive } from "./protocols/Http.js"
 import { ProtocolCatalogCache } from "./protocols/CatalogCache.js"
 import { RuntimeHttpLive } from "./runtime/Http.js"
 import { Runs } from "./runtime/Runs.js"
 import { Runtime } from "./runtime/Runtime.js"
 import { ServicesHttpLive } from "./services/Http.js"
+import { TokenOperationsHttpLive } from "./tokenOperations/Http.js"
+import { TokenOperationsRepo } from "./tokenOperations/Repo.js"
 import { Services } from "./services/Services.js"
 import { TrustHttpLive } from "./trust/Http.js"
 import { Trust } from "./trust/Trust.js"
@@ -74,7 +80,10 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     WalletsHttpLive,
     WorkspacesHttpLive,
     RequestMiddlewareLive,
-    CorsLive
+    CorsLive,
+    BountyDisputesHttpLive,
+    PartnerJobSourcesHttpLive,
+    TokenOperationsHttpLive
   ]),
   Layer.provide([
     SessionAuthLive,
@@ -96,7 +105,10 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     AgentsRepo.Default,
     Resolver.Default,
     CommerceRepo.Default,
-    ProtocolCatalogCache.Default
+    ProtocolCatalogCache.Default,
+    Disputes.Default,
+    Sources.Default,
+    TokenOperationsRepo.Default
   ]),
   Layer.provide([AuthLive, CursorLive, IdempotencyLive, EnvelopeLive, RateBudgetLive, JobsLive, OperationsLive(Api), ProcurementProvidersDemo])
 )

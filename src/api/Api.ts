@@ -7,16 +7,19 @@ import { Schema } from "effect"
 import { AccountsApi } from "./AccountsApi.js"
 import { AdminApi } from "./AdminApi.js"
 import { AgentsApi } from "./AgentsApi.js"
+import { BountyDisputesApi } from "./BountyDisputesApi.js"
 import { CommerceApi } from "./CommerceApi.js"
 import { LaunchApi } from "./LaunchApi.js"
 import { MeshApi } from "./MeshApi.js"
 import { ProcurementApi } from "./ProcurementApi.js"
 import { McpApi } from "./McpApi.js"
+import { PartnerJobSourcesApi } from "./PartnerJobSourcesApi.js"
 import { ProtocolsApi } from "./ProtocolsApi.js"
 import { RuntimeApi } from "./RuntimeApi.js"
 import { ServicesApi } from "./ServicesApi.js"
 import { TrustApi } from "./TrustApi.js"
 import { WalletsApi } from "./WalletsApi.js"
+import { TokenOperationsApi } from "./TokenOperationsApi.js"
 import { WorkspacesApi } from "./WorkspacesApi.js"
 
 /**
@@ -51,16 +54,19 @@ export class Api extends withoutFrameworkErrors(HttpApi.make("AgentDirectoryApi"
   .add(AccountsApi)
   .add(AdminApi)
   .add(AgentsApi)
+  .add(BountyDisputesApi)
   .add(CommerceApi)
   .add(LaunchApi)
   .add(MeshApi)
   .add(ProcurementApi)
   .add(McpApi)
+  .add(PartnerJobSourcesApi)
   .add(ProtocolsApi)
   .add(RuntimeApi)
   .add(ServicesApi)
   .add(TrustApi)
   .add(WalletsApi)
+  .add(TokenOperationsApi)
   .add(WorkspacesApi)
   .annotateContext(
     OpenApi.annotations({

@@ -9,7 +9,6 @@
 /** A fixed demo UUID (version 7 shape) from a small number. */
 export const demoId = (group: number, n: number) =>
   `0190${group.toString(16).padStart(4, "0")}-0000-7000-8000-${n.toString(16).padStart(12, "0")}`
-
 const id = demoId
 
 /** A well-formed demo API key: `adk_<prefix>_<43 chars>`. */

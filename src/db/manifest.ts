@@ -12,6 +12,7 @@ import { DemoProcurementIntents } from "./demo/procurement.js"
 import { DemoConversations, DemoMcpConnections, DemoRuns, DemoRuntimeAgents } from "./demo/runtime.js"
 import { DemoFeedback } from "./demo/trust.js"
 import { DemoWalletPolicies, DemoWallets } from "./demo/wallets.js"
+import { DemoBounties, DemoDisputes, DemoJobSources } from "./demo/growthAdmin.js"
 
 /** One request of the manifest. */
 export interface ManifestOperation {
@@ -145,6 +146,27 @@ export const demoManifest = {
       query: {},
       body: { content: "And the US market?" }
     },
-    Runtime_ClearPlaygroundRunData: { as: "owner", path: { runId: DemoRuns[0].id }, query: {}, body: null }
+    Runtime_ClearPlaygroundRunData: { as: "owner", path: { runId: DemoRuns[0].id }, query: {}, body: null },
+    // issue 9 admin operations (token operations, bounty disputes, partner job sources)
+    Growth_ListAdminTokenOperations: { as: "admin", path: {}, query: {}, body: null },
+    Jobs_ResolveBountyDispute: {
+      as: "admin",
+      path: { bountyId: DemoBounties.release.id, disputeId: DemoDisputes.release.id },
+      query: {},
+      body: {
+        resolution: "SPLIT",
+        unitsToProvider: "150000000",
+        unitsToClient: "100000000",
+        reason: "Two of the three milestones were delivered as agreed.",
+        expectedVersion: DemoDisputes.release.version,
+        dryRun: true
+      }
+    },
+    Jobs_SyncPartnerJobSource: {
+      as: "admin",
+      path: { sourceId: DemoJobSources.active.id },
+      query: {},
+      body: { expectedVersion: DemoJobSources.active.version, reason: "Partner fixed their feed", dryRun: false, confirmation: DemoJobSources.active.code }
+    }
   } satisfies Record<string, ManifestOperation>
 } as const

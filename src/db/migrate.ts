@@ -9,6 +9,7 @@ import keysetIndexes from "./migrations/0002_keyset_indexes.js"
 import jobs from "./migrations/0003_jobs.js"
 import identity from "./migrations/0004_identity.js"
 import apiKeyManagement from "./migrations/0005_api_key_management.js"
+import growthAdmin from "./migrations/0007_growth_admin.js"
 import launchProcurementMesh from "./migrations/0008_launch_procurement_mesh.js"
 import agentRuntime from "./migrations/0010_agent_runtime.js"
 import walletsTrust from "./migrations/0009_wallets_trust.js"
@@ -23,6 +24,7 @@ export const migrate = Migrator.make({})({
     "0003_jobs": jobs,
     "0004_identity": identity,
     "0005_api_key_management": apiKeyManagement,
+    "0007_growth_admin": growthAdmin,
     "0008_launch_procurement_mesh": launchProcurementMesh,
     "0009_wallets_trust": walletsTrust,
     "0010_agent_runtime": agentRuntime,

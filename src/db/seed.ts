@@ -35,6 +35,7 @@ import { seedRuntimeDemoData } from "./demo/seedRuntime.js"
 import { seedAgentsDemo } from "./demo/agents.js"
 import { seedTrustDemo } from "./demo/trust.js"
 import { seedWalletsDemo } from "./demo/wallets.js"
+import { seedGrowthAdmin } from "./seedGrowthAdmin.js"
 
 const t0 = demoTime(0)
 
@@ -278,6 +279,7 @@ export const seedDemoData = Effect.gen(function*() {
     yield* seedRuntimeDemoData
     yield* Effect.zipRight(seedWalletsDemo(sql), seedTrustDemo(sql))
     yield* seedAgentsDemo(sql)
+    yield* seedGrowthAdmin
   }))
   return true
 })

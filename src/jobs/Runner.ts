@@ -9,6 +9,7 @@ import { AgentRuntimeDeterministic } from "../../layers/AgentRuntime.js"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { JobRunnerLayer, provideJobHandler } from "../../layers/JobRunner.js"
 import { JobsLive } from "../../layers/Jobs.js"
+import { partnerJobHandlers, partnerJobSchedules } from "../partnerJobs/Sync.js"
 import { agentRunHandler } from "../runtime/AgentRunJob.js"
 import { RunsRepo } from "../runtime/RunsRepo.js"
 import { purgeHandlers, purgeSchedules } from "./Purges.js"
@@ -19,11 +20,12 @@ import { purgeHandlers, purgeSchedules } from "./Purges.js"
  */
 export const serviceJobHandlers = [
   ...purgeHandlers,
+  ...partnerJobHandlers,
   provideJobHandler(agentRunHandler, Layer.merge(RunsRepo.Default, AgentRuntimeDeterministic))
 ]
 
 /** Every cron schedule of the service. */
-export const serviceJobSchedules = [...purgeSchedules]
+export const serviceJobSchedules = [...purgeSchedules, ...partnerJobSchedules]
 
 /** The runner (polling when `JOBS_ENABLED`); requires `SqlClient`, `Ids`, `AppConfig`. */
 export const JobRunnerLive = Layer.unwrapEffect(

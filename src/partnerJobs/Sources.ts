@@ -1,0 +1,76 @@
+/** Domain rules of partner job sources (spec §2.18, §4.2 Jobs_SyncPartnerJobSource). */
+import { SqlClient } from "@effect/sql"
+import { Effect, Option } from "effect"
+import { now } from "../../layers/Clock.js"
+import { Jobs } from "../../layers/Jobs.js"
+import type { SyncPartnerJobSourceRequest } from "../../schema/partnerJobs.js"
+import { BadRequest } from "../../schema/problem.js"
+import { explainRefusal, updateVersioned } from "../db/versioned.js"
+import { PartnerJobsRepo } from "./Repo.js"
+import { PartnerJobSync, syncDedupeKey } from "./Sync.js"
+
+/** States from which a sync can be asked for. */
+const syncableStates = ["ACTIVE", "DEGRADED"]
+
+const confirmationProblem = (kind: string, detail: string) =>
+  new BadRequest({ kind, detail: `confirmation ${detail}.`, errors: [{ in: "body", pointer: "/confirmation", detail }] })
+
+/** Partner job sources: operator commands. Requires `SqlClient` and `Jobs`. */
+export class Sources extends Effect.Service<Sources>()("agent-directory/PartnerJobSources", {
+  effect: Effect.gen(function*() {
+    const repo = yield* PartnerJobsRepo
+    const sql = yield* SqlClient.SqlClient
+    const jobs = yield* Jobs
+
+    const refuse = (sourceId: string, expectedVersion: number) =>
+      Effect.flatMap(repo.findById(sourceId), (found) =>
+        explainRefusal({
+          resource: "partner-job-source",
+          id: sourceId,
+          current: Option.map(found, (s) => ({ version: s.version, state: s.state })),
+          expectedVersion,
+          fromStates: syncableStates,
+          stateDetail: (state) => `The source is ${state}; only ACTIVE or DEGRADED sources sync.`
+        }))
+
+    /**
+     * Jobs_SyncPartnerJobSource. Dry run: the source unchanged (after the version and
+     * state checks). Apply (`confirmation` = the source's code): `nextSyncAt` = now,
+     * version + 1, and a `partner-job-sync` job queued in the same transaction.
+     *
+     * Fails with `NotFound` (`partner-job-source-not-found`), `BadRequest`
+     * (`confirmation-required`, `confirmation-mismatch`), `Conflict`
+     * (`version-conflict`, `invalid-state`).
+     */
+    const requestSync = (input: { readonly sourceId: string; readonly body: SyncPartnerJobSourceRequest }) =>
+      Effect.gen(function*() {
+        const { body, sourceId } = input
+        const found = yield* repo.findById(sourceId)
+        if (
+          Option.isNone(found) || found.value.version !== body.expectedVersion ||
+          !syncableStates.includes(found.value.state)
+        ) return yield* refuse(sourceId, body.expectedVersion)
+        if (body.dryRun) return found.value
+        if (body.confirmation === undefined) {
+          return yield* confirmationProblem("confirmation-required", "is required when dryRun is false (the source's code)")
+        }
+        if (body.confirmation !== found.value.code) {
+          return yield* confirmationProblem("confirmation-mismatch", "must be the source's code")
+        }
+        const at = yield* now
+        const changed = yield* updateVersioned({
+          table: "partner_job_sources",
+          id: sourceId,
+          expectedVersion: body.expectedVersion,
+          set: sql`next_sync_at = ${at}, updated_at = ${at}`,
+          fromStates: syncableStates
+        })
+        if (Option.isNone(changed)) return yield* refuse(sourceId, body.expectedVersion)
+        yield* jobs.enqueue(PartnerJobSync, { sourceId }, { dedupeKey: syncDedupeKey(sourceId) })
+        return yield* repo.findById(sourceId).pipe(Effect.flatMap(Effect.orDie))
+      }).pipe(Effect.catchTags({ SqlError: Effect.die, ParseError: Effect.die }))
+
+    return { requestSync }
+  }),
+  dependencies: [PartnerJobsRepo.Default]
+}) {}
