@@ -174,3 +174,21 @@ export const Email = Schema.String.pipe(
 export const StrictStruct = <Fields extends Schema.Struct.Fields>(fields: Fields) =>
   Schema.Struct(fields).annotations({ parseOptions: { onExcessProperty: "error" } })
 
+
+/**
+ * A repeated query parameter (`?k=a&k=b`) of at most `max` values, each `item`; absent
+ * = empty list. One value arrives as a string, several as an array: both decode to an array.
+ */
+export const QueryList = <A, I extends string>(item: Schema.Schema<A, I>, max: number) =>
+  Schema.optionalWith(
+    Schema.Union(Schema.Array(item), item).pipe(
+      Schema.transform(Schema.Array(Schema.typeSchema(item)), {
+        strict: true,
+        decode: (v) => (Array.isArray(v) ? v : [v]) as ReadonlyArray<A>,
+        encode: (v) => v
+      }),
+      Schema.filter((v) => v.length <= max, rule(`must repeat at most ${max} times`)),
+      Schema.annotations({ jsonSchema: { type: "array", maxItems: max } })
+    ),
+    { default: () => [], exact: true }
+  )

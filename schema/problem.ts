@@ -185,6 +185,13 @@ export const ProblemKinds = {
   "policy-locked": { status: 423, meaning: "a policy lock prevents the operation" },
   "rate-limited": { status: 429, meaning: "the request budget is exhausted (`Retry-After`)" },
   "internal-error": { status: 500, meaning: "an unexpected failure; quote the `requestId`" },
+  "invalid-context-token": { status: 400, meaning: "the analytics `contextToken` is malformed or its signature is not ours" },
+  "context-token-expired": { status: 401, meaning: "the analytics `contextToken` has expired; get a fresh one" },
+  "invalid-date-range": { status: 400, meaning: "`from` is after `to`, or the range is longer than 366 days" },
+  "agent-not-found": { status: 404, meaning: "no such agent, or it is not operated by one of the caller's workspaces" },
+  "export-not-found": { status: 404, meaning: "no such export, or its download token is not valid" },
+  "export-not-ready": { status: 409, meaning: "the export's file is not built yet (state is not AVAILABLE)" },
+  "export-expired": { status: 410, meaning: "the export's file has expired" },
   "dependency-unavailable": { status: 503, meaning: "a dependency (the database) is unavailable (`Retry-After`)" }
 } as const satisfies Record<string, { readonly status: ProblemStatus; readonly meaning: string }>
 

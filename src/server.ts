@@ -14,6 +14,9 @@ import { ApiKeys } from "./accounts/ApiKeys.js"
 import { AccountsHttpLive } from "./accounts/Http.js"
 import { AgentsHttpLive } from "./agents/Http.js"
 import { AgentsRepo } from "./agents/Repo.js"
+import { ActivityRepo } from "./agents/ActivityRepo.js"
+import { Analytics } from "./analytics/Analytics.js"
+import { AnalyticsHttpLive } from "./analytics/Http.js"
 import { Resolver } from "./identity/Resolver.js"
 import { Api } from "./api/Api.js"
 import { OperationsLive } from "./api/policies.js"
@@ -45,6 +48,7 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     AccountsHttpLive,
     AdminHttpLive,
     AgentsHttpLive,
+    AnalyticsHttpLive,
     CommerceHttpLive,
     ProtocolsHttpLive,
     ServicesHttpLive,
@@ -61,6 +65,8 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     Services.Default,
     Workspaces.Default,
     AgentsRepo.Default,
+    ActivityRepo.Default,
+    Analytics.Default,
     Resolver.Default,
     CommerceRepo.Default,
     ProtocolCatalogCache.Default

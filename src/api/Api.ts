@@ -7,6 +7,7 @@ import { Schema } from "effect"
 import { AccountsApi } from "./AccountsApi.js"
 import { AdminApi } from "./AdminApi.js"
 import { AgentsApi } from "./AgentsApi.js"
+import { AnalyticsApi } from "./AnalyticsApi.js"
 import { CommerceApi } from "./CommerceApi.js"
 import { ProtocolsApi } from "./ProtocolsApi.js"
 import { ServicesApi } from "./ServicesApi.js"
@@ -27,6 +28,7 @@ export class Api extends withoutFrameworkErrors(HttpApi.make("AgentDirectoryApi"
   .add(AccountsApi)
   .add(AdminApi)
   .add(AgentsApi)
+  .add(AnalyticsApi)
   .add(CommerceApi)
   .add(ProtocolsApi)
   .add(ServicesApi)

@@ -128,6 +128,7 @@ export const documentOperation = (
     const value = p["in"] === "path" ? example?.path[name]
       : p["in"] === "query" ? example?.query[name]
       : name === "Idempotency-Key" ? DemoIdempotencyKey
+      : p["in"] === "header" ? example?.headers?.[name.toLowerCase()]
       : undefined
     // a query value is text on the wire; the example follows the parameter's declared type
     const typed = typeof value === "number" && p["schema"]?.["type"] === "string" ? String(value) : value

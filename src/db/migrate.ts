@@ -9,6 +9,7 @@ import keysetIndexes from "./migrations/0002_keyset_indexes.js"
 import jobs from "./migrations/0003_jobs.js"
 import identity from "./migrations/0004_identity.js"
 import apiKeyManagement from "./migrations/0005_api_key_management.js"
+import analytics from "./migrations/0012_analytics.js"
 
 /** Applies every pending migration; returns the ones applied. Fails with `MigrationError | SqlError`. */
 export const migrate = Migrator.make({})({
@@ -17,6 +18,7 @@ export const migrate = Migrator.make({})({
     "0002_keyset_indexes": keysetIndexes,
     "0003_jobs": jobs,
     "0004_identity": identity,
-    "0005_api_key_management": apiKeyManagement
+    "0005_api_key_management": apiKeyManagement,
+    "0012_analytics": analytics
   })
 })

@@ -7,6 +7,7 @@ import { Effect } from "effect"
 import { Auth, tokenHash } from "../../layers/Auth.js"
 import { hashPassword } from "../../layers/Password.js"
 import { canonicalLocator } from "../identity/Locator.js"
+import { seedAnalytics } from "./demo/seedAnalytics.js"
 import {
   DemoAccounts,
   DemoAgents,
@@ -267,6 +268,7 @@ export const seedDemoData = Effect.gen(function*() {
         key: k.key
       })
     }
+    yield* seedAnalytics
   }))
   return true
 })

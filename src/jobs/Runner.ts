@@ -8,10 +8,11 @@ import { Effect, Layer } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { JobRunnerLayer } from "../../layers/JobRunner.js"
 import { JobsLive } from "../../layers/Jobs.js"
+import { exportHandlers } from "../analytics/ExportJob.js"
 import { purgeHandlers, purgeSchedules } from "./Purges.js"
 
 /** Every job handler of the service. */
-export const serviceJobHandlers = [...purgeHandlers]
+export const serviceJobHandlers = [...purgeHandlers, ...exportHandlers]
 
 /** Every cron schedule of the service. */
 export const serviceJobSchedules = [...purgeSchedules]
