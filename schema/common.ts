@@ -4,7 +4,7 @@
  * Wire shapes are strings and integers; where the domain needs a richer type
  * (Date for date-times, bigint for units) the schema transforms between them.
  */
-import { ParseResult, Schema } from "effect"
+import { JSONSchema, ParseResult, Schema } from "effect"
 
 /**
  * The decode-failure message of a request field: the rule it breaks, never the value
@@ -179,6 +179,11 @@ export const StrictStruct = <Fields extends Schema.Struct.Fields>(fields: Fields
  * A repeated query parameter (`?k=a&k=b`) of at most `max` values, each `item`; absent
  * = empty list. One value arrives as a string, several as an array: both decode to an array.
  */
+const itemJsonSchema = (item: Schema.Schema.Any): object => {
+  const { $schema: _, ...rest } = JSONSchema.make(item) as unknown as Record<string, unknown>
+  return rest
+}
+
 export const QueryList = <A, I extends string>(item: Schema.Schema<A, I>, max: number) =>
   Schema.optionalWith(
     Schema.Union(Schema.Array(item), item).pipe(
@@ -188,7 +193,7 @@ export const QueryList = <A, I extends string>(item: Schema.Schema<A, I>, max: n
         encode: (v) => v
       }),
       Schema.filter((v) => v.length <= max, rule(`must repeat at most ${max} times`)),
-      Schema.annotations({ jsonSchema: { type: "array", maxItems: max } })
+      Schema.annotations({ jsonSchema: { type: "array", maxItems: max, items: itemJsonSchema(item) } })
     ),
     { default: () => [], exact: true }
   )

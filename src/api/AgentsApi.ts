@@ -57,7 +57,9 @@ export class AgentsApi extends HttpApiGroup.make("Agents")
           cache: "none",
           scopes: ["agents:read"],
           cost: 2,
-          statuses: [400, 404, 500, 503],
+          // spec §4.3 lists 200, 400, 404, 500, 503; as for the protocol catalog, a presented API key that is
+          // not valid is refused with the one 401 of spec §5.3 (403 without agents:read), so those are declared too
+          statuses: [400, 401, 403, 404, 500, 503],
           summary: "An agent's public activity, newest first (cursor pages, filters)",
           description: "The agent's public activity items (spec §2.21), newest first (`occurredAt`, then `publicId`), " +
             "`limit` per page (1-100, default 25). Filters, each a repeated query parameter, combine with AND and " +

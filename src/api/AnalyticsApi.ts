@@ -119,7 +119,8 @@ export class AnalyticsApi extends HttpApiGroup.make("Analytics")
           id: "Social_DownloadAnalyticsExport",
           auth: "public",
           cache: "none",
-          statuses: [400, 404, 409, 410, 500, 503],
+          // a presented API key that is not valid is refused (401), as on every public operation
+          statuses: [400, 401, 403, 404, 409, 410, 500, 503],
           summary: "Download an export's file (extension) with its token in the X-Download-Token header",
           description: "Extension of ours (not in the spec): streams the file of an AVAILABLE export. The token is " +
             "sent in the `X-Download-Token` header, never in the URL (spec §5.1.6: secrets stay out of URLs and logs); " +
