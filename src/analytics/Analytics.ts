@@ -2,7 +2,7 @@
  * Domain rules of analytics (spec §2.17, §4.3): product-event ingestion and analytics
  * exports of an agent (creation, reading, download).
  */
-import { createHash, createHmac, timingSafeEqual } from "node:crypto"
+import { createHash } from "node:crypto"
 import { Effect, Either, Option, Redacted, Schema } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { canonicalJson } from "../../layers/CanonicalJson.js"
@@ -20,6 +20,7 @@ import {
 } from "../../schema/analytics.js"
 import { BadRequest, Conflict, Forbidden, Gone, NotFound } from "../../schema/problem.js"
 import { verifyContextToken } from "./ContextToken.js"
+import { downloadTokenOf, exportIdOfDownloadToken } from "./DownloadToken.js"
 import { BuildAnalyticsExport, ExportRetentionMs } from "./ExportJob.js"
 import { AnalyticsRepo } from "./Repo.js"
 
@@ -44,9 +45,6 @@ export class Analytics extends Effect.Service<Analytics>()("agent-directory/Anal
     const contextKey = Redacted.value(config.keys.analyticsContext)
     const downloadKey = Redacted.value(config.keys.analyticsDownload)
 
-    const downloadSignature = (exportId: string) => createHmac("sha256", downloadKey).update(exportId).digest()
-    /** The download token of an export: `<exportId>.<HMAC>`; nothing secret is stored. */
-    const downloadTokenOf = (exportId: string) => `${exportId}.${downloadSignature(exportId).toString("base64url")}`
 
     /**
      * Social_IngestProductEvent (spec §4.3): verifies the context token, then each event
@@ -126,7 +124,7 @@ export class Analytics extends Effect.Service<Analytics>()("agent-directory/Anal
       return {
         ...e,
         state: expired ? "EXPIRED" : e.state,
-        downloadToken: e.state === "AVAILABLE" && !expired ? downloadTokenOf(e.id) : null
+        downloadToken: e.state === "AVAILABLE" && !expired ? downloadTokenOf(downloadKey, e.id) : null
       }
     }
 
@@ -184,11 +182,8 @@ export class Analytics extends Effect.Service<Analytics>()("agent-directory/Anal
     const download = (token: string) =>
       Effect.gen(function*() {
         const notFound = new NotFound({ kind: "export-not-found", detail: "No export for this download token." })
-        const dot = token.indexOf(".")
-        const exportId = token.slice(0, Math.max(dot, 0))
-        const given = Buffer.from(token.slice(dot + 1), "base64url")
-        const expected = downloadSignature(exportId)
-        if (dot <= 0 || given.length !== expected.length || !timingSafeEqual(given, expected)) return yield* notFound
+        const exportId = exportIdOfDownloadToken(downloadKey, token)
+        if (exportId === null) return yield* notFound
         const found = yield* repo.exportFile(exportId)
         if (Option.isNone(found)) return yield* notFound
         const file = found.value

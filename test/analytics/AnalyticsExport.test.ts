@@ -5,7 +5,8 @@
  */
 import { expect, layer } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
-import { createHmac, randomUUID } from "node:crypto"
+import { randomUUID } from "node:crypto"
+import { downloadTokenOf } from "../../src/analytics/DownloadToken.js"
 import { DemoAgents } from "../../src/db/demo.js"
 import { DemoAvailableExportFile, DemoExports } from "../../src/db/demo/analytics.js"
 import { testConfig } from "../support/config.js"
@@ -17,8 +18,7 @@ const atlas = DemoAgents[0].id
 const exportsPath = (agent: string) => `/api/v1/agents/${agent}/analytics/exports`
 const download = (token?: string) =>
   call("GET", "/api/v1/analytics/exports/download", token === undefined ? {} : { headers: { "x-download-token": token } })
-const tokenOf = (exportId: string) =>
-  `${exportId}.${createHmac("sha256", Redacted.value(testConfig().keys.analyticsDownload)).update(exportId).digest("base64url")}`
+const tokenOf = (exportId: string) => downloadTokenOf(Redacted.value(testConfig().keys.analyticsDownload), exportId)
 
 const server = makeTestServer()
 

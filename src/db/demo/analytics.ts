@@ -3,10 +3,10 @@
  * which agent, the public activity feed (every source kind, both networks), product
  * events, exports in several states, and a context token for the demo.
  */
-import { createHmac } from "node:crypto"
 import { Redacted } from "effect"
 import { deriveKey, DevelopmentSecret } from "../../../layers/AppConfig.js"
 import { mintContextToken } from "../../analytics/ContextToken.js"
+import { downloadTokenOf } from "../../analytics/DownloadToken.js"
 import { DemoAgents, demoTime } from "../demo.js"
 
 const id = (group: number, n: number) => `0190${group.toString(16).padStart(4, "0")}-0000-7000-8000-${n.toString(16).padStart(12, "0")}`
@@ -72,7 +72,4 @@ export const demoContextToken = (): string =>
 
 /** The download token of the AVAILABLE demo export, for the development secret (as {@link demoContextToken}). */
 export const demoDownloadToken = (): string =>
-  `${DemoExports.available.id}.${
-    createHmac("sha256", Redacted.value(deriveKey(DevelopmentSecret, "analytics-download"))).update(DemoExports.available.id)
-      .digest("base64url")
-  }`
+  downloadTokenOf(Redacted.value(deriveKey(DevelopmentSecret, "analytics-download")), DemoExports.available.id)
