@@ -185,14 +185,23 @@ export const ProblemKinds = {
   "policy-locked": { status: 423, meaning: "a policy lock prevents the operation" },
   "rate-limited": { status: 429, meaning: "the request budget is exhausted (`Retry-After`)" },
   "internal-error": { status: 500, meaning: "an unexpected failure; quote the `requestId`" },
+  "dependency-unavailable": { status: 503, meaning: "a dependency (the database) is unavailable (`Retry-After`)" },
+  // launch, procurement, mesh (issue 10)
+  "launch-run-not-found": { status: 404, meaning: "no such launch run in the caller's workspaces" },
+  "procurement-intent-not-found": { status: 404, meaning: "no such procurement intent of this agent in the caller's workspaces" },
+  "agent-not-found": { status: 404, meaning: "no such agent (visible to the caller, or of the workspace named)" },
+  "intent-expired": { status: 409, meaning: "the procurement intent expired; create a new one" },
+  "public-key-registered": { status: 409, meaning: "the public key is already registered to a publisher" },
+  "publisher-quota-exceeded": { status: 409, meaning: "the workspace holds as many mesh publishers as its quota allows" },
+  "procurement-provider-missing": { status: 422, meaning: "configuration missing: no procurement provider is configured for the agent" },
+  "provider-unavailable": { status: 500, meaning: "the procurement provider failed or could not be reached (`Retry-After`)" },
+  // analytics (issue 11)
   "invalid-context-token": { status: 400, meaning: "the analytics `contextToken` is malformed or its signature is not ours" },
   "context-token-expired": { status: 401, meaning: "the analytics `contextToken` has expired; get a fresh one" },
   "invalid-date-range": { status: 400, meaning: "`from` is after `to`, or the range is longer than 366 days" },
-  "agent-not-found": { status: 404, meaning: "no such agent, or it is not operated by one of the caller's workspaces" },
   "export-not-found": { status: 404, meaning: "no such export, or its download token is not valid" },
   "export-not-ready": { status: 409, meaning: "the export's file is not built yet (state is not AVAILABLE)" },
-  "export-expired": { status: 410, meaning: "the export's file has expired" },
-  "dependency-unavailable": { status: 503, meaning: "a dependency (the database) is unavailable (`Retry-After`)" }
+  "export-expired": { status: 410, meaning: "the export's file has expired" }
 } as const satisfies Record<string, { readonly status: ProblemStatus; readonly meaning: string }>
 
 /** A problem kind of {@link ProblemKinds}. */

@@ -14,6 +14,9 @@ export { Api } from "./api/Api.js"
 export { AccountsApi } from "./api/AccountsApi.js"
 export { AgentsApi } from "./api/AgentsApi.js"
 export { CommerceApi } from "./api/CommerceApi.js"
+export { LaunchApi } from "./api/LaunchApi.js"
+export { MeshApi } from "./api/MeshApi.js"
+export { ProcurementApi } from "./api/ProcurementApi.js"
 export { ProtocolsApi } from "./api/ProtocolsApi.js"
 export { ServicesApi } from "./api/ServicesApi.js"
 export { WorkspacesApi } from "./api/WorkspacesApi.js"
@@ -49,6 +52,16 @@ export { DbEmbedded, DbLive, DbServer, type Migrations } from "../layers/Db.js"
 export { Idempotency, IdempotencyLive } from "../layers/Idempotency.js"
 export { RateBudget, RateBudgetLive } from "../layers/RateBudget.js"
 export { Ids, IdsLive, IdsSequence } from "../layers/Ids.js"
+export {
+  DemoIssuer,
+  type ProcurementAdapter,
+  ProcurementProviders,
+  ProcurementProvidersDemo,
+  ProcurementProvidersFrom,
+  ProviderUnavailable,
+  type ResumeOutcome,
+  type ResumeRequest
+} from "../layers/ProcurementProvider.js"
 
 // schemas
 export * as Accounts from "../schema/accounts.js"
@@ -57,7 +70,10 @@ export * as Agents from "../schema/agents.js"
 export * as Commerce from "../schema/commerce.js"
 export * as Common from "../schema/common.js"
 export * as Envelopes from "../schema/envelope.js"
+export * as Launch from "../schema/launch.js"
+export * as Mesh from "../schema/mesh.js"
 export * as Problems from "../schema/problem.js"
+export * as Procurement from "../schema/procurement.js"
 export * as Protocols from "../schema/protocols.js"
 export * as Services from "../schema/services.js"
 export * as Workspaces from "../schema/workspaces.js"

@@ -9,6 +9,7 @@ import { CursorLive } from "../layers/Cursor.js"
 import { IdempotencyLive } from "../layers/Idempotency.js"
 import { RateBudgetLive } from "../layers/RateBudget.js"
 import { JobsLive } from "../layers/Jobs.js"
+import { ProcurementProvidersDemo } from "../layers/ProcurementProvider.js"
 import { Accounts } from "./accounts/Accounts.js"
 import { ApiKeys } from "./accounts/ApiKeys.js"
 import { AccountsHttpLive } from "./accounts/Http.js"
@@ -22,6 +23,12 @@ import { Api } from "./api/Api.js"
 import { OperationsLive } from "./api/policies.js"
 import { CommerceHttpLive } from "./commerce/Http.js"
 import { CommerceRepo } from "./commerce/Repo.js"
+import { LaunchHttpLive } from "./launch/Http.js"
+import { Launch } from "./launch/Launch.js"
+import { MeshHttpLive } from "./mesh/Http.js"
+import { Mesh } from "./mesh/Mesh.js"
+import { ProcurementHttpLive } from "./procurement/Http.js"
+import { Procurement } from "./procurement/Procurement.js"
 import { PublicAuthLive, SessionAuthLive } from "./http/AuthMiddleware.js"
 import { accessLog } from "./http/AccessLog.js"
 import { CorsLive } from "./http/Cors.js"
@@ -50,6 +57,9 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     AgentsHttpLive,
     AnalyticsHttpLive,
     CommerceHttpLive,
+    LaunchHttpLive,
+    MeshHttpLive,
+    ProcurementHttpLive,
     ProtocolsHttpLive,
     ServicesHttpLive,
     WorkspacesHttpLive,
@@ -63,6 +73,9 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     Accounts.Default,
     ApiKeys.Default,
     Services.Default,
+    Launch.Default,
+    Mesh.Default,
+    Procurement.Default,
     Workspaces.Default,
     AgentsRepo.Default,
     ActivityRepo.Default,
@@ -71,7 +84,7 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     CommerceRepo.Default,
     ProtocolCatalogCache.Default
   ]),
-  Layer.provide([AuthLive, CursorLive, IdempotencyLive, EnvelopeLive, RateBudgetLive, JobsLive, OperationsLive(Api)])
+  Layer.provide([AuthLive, CursorLive, IdempotencyLive, EnvelopeLive, RateBudgetLive, JobsLive, OperationsLive(Api), ProcurementProvidersDemo])
 )
 
 /**

@@ -9,6 +9,9 @@ import { AdminApi } from "./AdminApi.js"
 import { AgentsApi } from "./AgentsApi.js"
 import { AnalyticsApi } from "./AnalyticsApi.js"
 import { CommerceApi } from "./CommerceApi.js"
+import { LaunchApi } from "./LaunchApi.js"
+import { MeshApi } from "./MeshApi.js"
+import { ProcurementApi } from "./ProcurementApi.js"
 import { ProtocolsApi } from "./ProtocolsApi.js"
 import { ServicesApi } from "./ServicesApi.js"
 import { WorkspacesApi } from "./WorkspacesApi.js"
@@ -23,6 +26,23 @@ const withoutFrameworkErrors = <Id extends string, Groups extends import("@effec
 ): HttpApi.HttpApi<Id, Groups, never, R> =>
   Object.assign(Object.create(Object.getPrototypeOf(api)), api, { errorSchema: Schema.Never })
 
+/**
+ * Several groups may share one spec tag (the groups Mesh and the analytics group are both
+ * "Social", through `OpenApi.Title`); OpenAPI wants each tag name listed once, so the
+ * entries of one name are merged (descriptions joined).
+ */
+const oneTagPerName = (tags: ReadonlyArray<{ readonly name: string; readonly description?: string }>) => {
+  const byName = new Map<string, { name: string; description?: string }>()
+  for (const tag of tags) {
+    const seen = byName.get(tag.name)
+    if (seen === undefined) byName.set(tag.name, { ...tag })
+    else if (tag.description !== undefined && tag.description !== seen.description) {
+      seen.description = seen.description === undefined ? tag.description : `${seen.description}; ${tag.description}`
+    }
+  }
+  return [...byName.values()]
+}
+
 /** The Agent Directory API contract. */
 export class Api extends withoutFrameworkErrors(HttpApi.make("AgentDirectoryApi"))
   .add(AccountsApi)
@@ -30,6 +50,9 @@ export class Api extends withoutFrameworkErrors(HttpApi.make("AgentDirectoryApi"
   .add(AgentsApi)
   .add(AnalyticsApi)
   .add(CommerceApi)
+  .add(LaunchApi)
+  .add(MeshApi)
+  .add(ProcurementApi)
   .add(ProtocolsApi)
   .add(ServicesApi)
   .add(WorkspacesApi)
@@ -48,7 +71,8 @@ export class Api extends withoutFrameworkErrors(HttpApi.make("AgentDirectoryApi"
       override: { openapi: "3.1.1" },
       transform: (spec) => ({
         ...spec,
-        info: { ...spec["info"], contact: { name: "Agent Directory API", url: "https://agent-directory.dev" } }
+        info: { ...spec["info"], contact: { name: "Agent Directory API", url: "https://agent-directory.dev" } },
+        tags: oneTagPerName(spec["tags"] ?? [])
       })
     })
   )

@@ -7,8 +7,10 @@
  */
 
 /** A fixed demo UUID (version 7 shape) from a small number. */
-const id = (group: number, n: number) =>
+export const demoId = (group: number, n: number) =>
   `0190${group.toString(16).padStart(4, "0")}-0000-7000-8000-${n.toString(16).padStart(12, "0")}`
+
+const id = demoId
 
 /** A well-formed demo API key: `adk_<prefix>_<43 chars>`. */
 const demoKey = (prefix: string, label: string) => `adk_${prefix}_${label.repeat(8).slice(0, 43)}`

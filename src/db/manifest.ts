@@ -7,6 +7,9 @@
  */
 import { DemoExports, demoContextToken, demoDownloadToken } from "./demo/analytics.js"
 import { DemoAccounts, DemoAgents, DemoApiKeys, DemoOffers, DemoOtherSession, DemoResolveLocators, DemoWorkspaces } from "./demo.js"
+import { DemoLaunchRuns } from "./demo/launch.js"
+import { DemoMeshKeys } from "./demo/mesh.js"
+import { DemoProcurementIntents } from "./demo/procurement.js"
 
 /** One request of the manifest. */
 export interface ManifestOperation {
@@ -103,6 +106,32 @@ export const demoManifest = {
       query: {},
       body: { version: DemoOffers.starter.version }
     },
-    Workspaces_GetWorkspace: { as: "member", path: { workspacePublicId: DemoWorkspaces.acme.id }, query: { limit: 50 }, body: null }
+    Workspaces_GetWorkspace: { as: "member", path: { workspacePublicId: DemoWorkspaces.acme.id }, query: { limit: 50 }, body: null },
+    // launch, procurement, mesh (issue 10)
+    Launch_MaterializeLaunchTransaction: {
+      as: "owner",
+      path: { runId: DemoLaunchRuns.preparing.id },
+      query: {},
+      body: { expectedVersion: DemoLaunchRuns.preparing.version }
+    },
+    Procurement_ResumeProcurementIntent: {
+      as: "owner",
+      path: { entityPublicId: DemoAgents[0].id, intentPublicId: DemoProcurementIntents.waiting.id },
+      query: {},
+      body: {}
+    },
+    Social_CreateMeshPublisher: {
+      as: "owner",
+      path: {},
+      query: {},
+      body: {
+        workspaceId: DemoWorkspaces.acme.id,
+        entityPublicId: DemoAgents[0].id,
+        algorithm: "Ed25519",
+        publicKeyBase64: DemoMeshKeys.fresh,
+        allowedSignalTypes: ["research.report.published"],
+        ratePolicy: { perMinute: 120, burst: 20 }
+      }
+    }
   } satisfies Record<string, ManifestOperation>
 } as const

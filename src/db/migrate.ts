@@ -9,6 +9,7 @@ import keysetIndexes from "./migrations/0002_keyset_indexes.js"
 import jobs from "./migrations/0003_jobs.js"
 import identity from "./migrations/0004_identity.js"
 import apiKeyManagement from "./migrations/0005_api_key_management.js"
+import launchProcurementMesh from "./migrations/0008_launch_procurement_mesh.js"
 import analytics from "./migrations/0012_analytics.js"
 
 /** Applies every pending migration; returns the ones applied. Fails with `MigrationError | SqlError`. */
@@ -19,6 +20,7 @@ export const migrate = Migrator.make({})({
     "0003_jobs": jobs,
     "0004_identity": identity,
     "0005_api_key_management": apiKeyManagement,
+    "0008_launch_procurement_mesh": launchProcurementMesh,
     "0012_analytics": analytics
   })
 })

@@ -29,6 +29,9 @@ import {
   demoTime,
   DemoWorkspaces
 } from "./demo.js"
+import { seedLaunchRuns } from "./demo/launch.js"
+import { seedMesh } from "./demo/mesh.js"
+import { seedProcurement } from "./demo/procurement.js"
 
 const t0 = demoTime(0)
 
@@ -268,6 +271,7 @@ export const seedDemoData = Effect.gen(function*() {
         key: k.key
       })
     }
+    yield* Effect.all([seedLaunchRuns, seedProcurement, seedMesh], { discard: true })
     yield* seedAnalytics
   }))
   return true

@@ -44,7 +44,11 @@ const expected = {
   // with the one 401 of spec §5.3 (403 without the scope), so those are declared too
   Protocols_GetProtocolCatalog: { method: "get", path: "/api/v1/protocols", tag: "Protocols", auth: "public", cache: "public-catalog", scopes: ["public:read"], idempotency: false, statuses: [200, 401, 403, 500, 503] },
   Services_PublishServiceOffer: { method: "post", path: "/api/v1/offers/{offerId}/publish", tag: "Services", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 500, 503] },
-  Workspaces_GetWorkspace: { method: "get", path: "/api/v1/workspaces/{workspacePublicId}", tag: "Workspaces", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 423, 500] }
+  Workspaces_GetWorkspace: { method: "get", path: "/api/v1/workspaces/{workspacePublicId}", tag: "Workspaces", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 423, 500] },
+  // issue 10: launch, procurement, mesh
+  Launch_MaterializeLaunchTransaction: { method: "post", path: "/api/v1/launch-runs/{runId}/transaction-intent", tag: "Launch", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 500, 503] },
+  Procurement_ResumeProcurementIntent: { method: "post", path: "/api/v1/agents/{entityPublicId}/procurement/intents/{intentPublicId}/resume", tag: "Procurement", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 422, 500] },
+  Social_CreateMeshPublisher: { method: "post", path: "/api/v1/mesh/publishers", tag: "Social", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [201, 400, 401, 403, 404, 409, 429, 500, 503] }
 } as const
 
 const server = makeTestServer()
