@@ -86,6 +86,10 @@ export interface AppConfigShape {
   readonly keys: {
     readonly apiKeyVerifier: Redacted.Redacted<Buffer>
     readonly cursor: Redacted.Redacted<Buffer>
+    /** Signs analytics context tokens (src/analytics/ContextToken.ts). */
+    readonly analyticsContext: Redacted.Redacted<Buffer>
+    /** Signs analytics export download tokens. */
+    readonly analyticsDownload: Redacted.Redacted<Buffer>
   }
   /**
    * The job runner (layers/JobRunner.ts): `JOBS_ENABLED`, `JOBS_POLL_INTERVAL_MS`,
@@ -102,9 +106,10 @@ export interface AppConfigShape {
 export class AppConfig extends Context.Tag("agent-directory/AppConfig")<AppConfig, AppConfigShape>() {}
 
 /** Used only when APP_SECRET is unset, so `npm start` works with no setup; logged as a warning. */
-const DevelopmentSecret = "agent-directory-development-secret-do-not-use-in-production"
+export const DevelopmentSecret = "agent-directory-development-secret-do-not-use-in-production"
 
-const deriveKey = (secret: string, purpose: string) =>
+/** The key of one purpose, derived from `APP_SECRET` (HKDF-SHA256, 32 bytes). */
+export const deriveKey = (secret: string, purpose: string) =>
   Redacted.make(Buffer.from(hkdfSync("sha256", secret, "agent-directory", purpose, 32)))
 
 const Origin = Config.string().pipe(
@@ -188,7 +193,9 @@ export const loadAppConfig = Effect.gen(function*() {
     ),
     keys: {
       apiKeyVerifier: deriveKey(secretValue, "api-key-verifier"),
-      cursor: deriveKey(secretValue, "cursor")
+      cursor: deriveKey(secretValue, "cursor"),
+      analyticsContext: deriveKey(secretValue, "analytics-context"),
+      analyticsDownload: deriveKey(secretValue, "analytics-download")
     },
     jobs: {
       enabled: yield* Config.boolean("JOBS_ENABLED").pipe(Config.withDefault(true)),

@@ -178,13 +178,18 @@ export const StrictStruct = <Fields extends Schema.Struct.Fields>(fields: Fields
 /**
  * A repeated query parameter (`?x=a&x=b`, spec §4.3's activity filters): one value or
  * several, decoded to an array of `item` with at most `maxItems` entries; absent = empty.
+ * `itemRule` words the item's rule in problems (default: the item schema's own message).
  * Published in OpenAPI as `{ type: array, items, maxItems }` (form style, exploded).
  */
-export const QueryList = <A, I extends string>(item: Schema.Schema<A, I>, maxItems: number, itemRule: string) => {
+export const QueryList = <A, I extends string>(item: Schema.Schema<A, I>, maxItems: number, itemRule?: string) => {
   const OneOrMany = Schema.Union(Schema.String, Schema.Array(Schema.String))
-  const Many = Schema.Array(item.annotations(rule(itemRule))).pipe(
+  const Many = Schema.Array(itemRule === undefined ? item : item.annotations(rule(itemRule))).pipe(
     Schema.maxItems(maxItems),
-    Schema.annotations(rule(`at most ${maxItems} values, each ${itemRule.replace(/^must be /, "")}`))
+    Schema.annotations(rule(
+      itemRule === undefined
+        ? `must repeat at most ${maxItems} times`
+        : `at most ${maxItems} values, each ${itemRule.replace(/^must be /, "")}`
+    ))
   )
   const { $schema: _, ...itemJson } = JSONSchema.make(item) as unknown as Record<string, unknown>
   return Schema.optionalWith(

@@ -215,6 +215,13 @@ export const ProblemKinds = {
   "confirmation-required": { status: 400, meaning: "applying needs the `confirmation` text" },
   "confirmation-mismatch": { status: 400, meaning: "`confirmation` is not the expected text" },
   "command-hash-mismatch": { status: 409, meaning: "`approvedCommandHash` is not the hash of this command; preview again" },
+  // analytics (issue 11)
+  "invalid-context-token": { status: 400, meaning: "the analytics `contextToken` is malformed or its signature is not ours" },
+  "context-token-expired": { status: 401, meaning: "the analytics `contextToken` has expired; get a fresh one" },
+  "invalid-date-range": { status: 400, meaning: "`from` is after `to`, or the range is longer than 366 days" },
+  "export-not-found": { status: 404, meaning: "no such export, or its download token is not valid" },
+  "export-not-ready": { status: 409, meaning: "the export's file is not built yet (state is not AVAILABLE)" },
+  "export-expired": { status: 410, meaning: "the export's file has expired" },
   "dependency-unavailable": { status: 503, meaning: "a dependency (the database) is unavailable (`Retry-After`)" }
 } as const satisfies Record<string, { readonly status: ProblemStatus; readonly meaning: string }>
 

@@ -18,6 +18,9 @@ import { Agents } from "./agents/Agents.js"
 import { AgentsRepo } from "./agents/Repo.js"
 import { Disputes } from "./bounties/Disputes.js"
 import { BountyDisputesHttpLive } from "./bounties/Http.js"
+import { ActivityRepo } from "./agents/ActivityRepo.js"
+import { Analytics } from "./analytics/Analytics.js"
+import { AnalyticsHttpLive } from "./analytics/Http.js"
 import { Resolver } from "./identity/Resolver.js"
 import { Api } from "./api/Api.js"
 import { OperationsLive } from "./api/policies.js"
@@ -68,6 +71,7 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     AccountsHttpLive,
     AdminHttpLive,
     AgentsHttpLive,
+    AnalyticsHttpLive,
     CommerceHttpLive,
     LaunchHttpLive,
     MeshHttpLive,
@@ -103,6 +107,8 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     Mcp.Default,
     Agents.Default,
     AgentsRepo.Default,
+    ActivityRepo.Default,
+    Analytics.Default,
     Resolver.Default,
     CommerceRepo.Default,
     ProtocolCatalogCache.Default,

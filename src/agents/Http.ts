@@ -7,6 +7,8 @@ import { Envelope } from "../http/Envelope.js"
 import { principalScope } from "../http/group.js"
 import { Resolver } from "../identity/Resolver.js"
 import { Agents } from "./Agents.js"
+import { NotFound } from "../../schema/problem.js"
+import { ActivityPosition, ActivityRepo } from "./ActivityRepo.js"
 import { AgentsRepo, FavoritePosition } from "./Repo.js"
 import { group } from "../http/group.js"
 
@@ -17,6 +19,7 @@ export const AgentsHttpLive = group(Api, "Agents", (handlers) =>
     const cursor = yield* Cursor
     const envelope = yield* Envelope
     const resolver = yield* Resolver
+    const activity = yield* ActivityRepo
     return handlers.handle("listFavoriteAgents", ({ urlParams }) =>
       Effect.gen(function*() {
         const session = yield* currentSession
@@ -40,4 +43,28 @@ export const AgentsHttpLive = group(Api, "Agents", (handlers) =>
       .handle("getAgent", ({ path }) => agents.profile(path.entityPublicId).pipe(Effect.flatMap(envelope.data)))
       .handle("resolveAgentIdentities", ({ payload }) =>
         resolver.resolveAll(payload.locators).pipe(Effect.flatMap((results) => envelope.data({ results }))))
+      .handle("getPublicAgentActivity", ({ path, urlParams }) =>
+        Effect.gen(function*() {
+          const agentId = path.entityPublicId.toLowerCase()
+          if (!(yield* activity.agentExists(agentId))) {
+            return yield* new NotFound({ kind: "agent-not-found", detail: `No agent ${agentId}.` })
+          }
+          const { sourceKinds, networks, activityKeys } = urlParams
+          const filters = { sourceKinds, networks, activityKeys }
+          const page = yield* cursor.page({
+            position: ActivityPosition,
+            cursor: urlParams.cursor,
+            param: "cursor",
+            // the filters are bound as one canonical string: a cursor never crosses to another query
+            binding: {
+              operation: "Agents_GetPublicAgentActivity",
+              agent: agentId,
+              filters: JSON.stringify([[...sourceKinds].sort(), [...networks].sort(), [...activityKeys].sort()])
+            },
+            limit: urlParams.limit,
+            fetch: (after, take) => activity.feed(agentId, filters, after, take),
+            positionOf: (row) => row.position
+          })
+          return yield* envelope.page(page.rows.map((row) => row.item), page.nextCursor)
+        }))
   }))

@@ -8,6 +8,7 @@ import { AccountsApi } from "./AccountsApi.js"
 import { AdminApi } from "./AdminApi.js"
 import { AgentsApi } from "./AgentsApi.js"
 import { BountyDisputesApi } from "./BountyDisputesApi.js"
+import { AnalyticsApi } from "./AnalyticsApi.js"
 import { CommerceApi } from "./CommerceApi.js"
 import { LaunchApi } from "./LaunchApi.js"
 import { MeshApi } from "./MeshApi.js"
@@ -55,6 +56,7 @@ export class Api extends withoutFrameworkErrors(HttpApi.make("AgentDirectoryApi"
   .add(AdminApi)
   .add(AgentsApi)
   .add(BountyDisputesApi)
+  .add(AnalyticsApi)
   .add(CommerceApi)
   .add(LaunchApi)
   .add(MeshApi)

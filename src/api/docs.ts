@@ -32,7 +32,8 @@ const fieldsOf = (schema: Option.Option<Schema.Schema.All>): ReadonlyArray<strin
 
 /** Whether `endpoint` is a command of a browser session (needs `X-CSRF-Token`). */
 const isSessionCommand = (endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps, policy: OperationPolicy) =>
-  (policy.auth === "required-user" || policy.auth === "required-admin") && commandMethods.has(endpoint.method)
+  (policy.auth === "required-user" || policy.auth === "required-admin" || policy.auth === "optional-user") &&
+  commandMethods.has(endpoint.method)
 
 /** The problem kinds the shared mechanisms can raise on `endpoint`, by status. */
 const mechanismProblems = (
@@ -128,11 +129,12 @@ export const documentOperation = (
     const value = p["in"] === "path" ? example?.path[name]
       : p["in"] === "query" ? example?.query[name]
       : name === "Idempotency-Key" ? DemoIdempotencyKey
+      : p["in"] === "header" ? example?.headers?.[name.toLowerCase()]
       : undefined
     // a query value is text on the wire; the example follows the parameter's declared type
     const typed = typeof value === "number" && p["schema"]?.["type"] === "string" ? String(value)
       // a repeatable parameter's example is the list of its values
-      : value !== undefined && p["schema"]?.["type"] === "array" ? [value]
+      : value !== undefined && !Array.isArray(value) && p["schema"]?.["type"] === "array" ? [value]
       : value
     return { ...p, name, ...(typed !== undefined ? { example: typed } : {}) }
   })
@@ -140,7 +142,8 @@ export const documentOperation = (
     parameters.push({
       name: "X-CSRF-Token",
       in: "header",
-      required: true,
+      // optional-user commands need it only when a session cookie is sent
+      required: policy.auth !== "optional-user",
       description: csrfSchema["description"],
       schema: csrfSchema,
       example: (csrfSchema["examples"] as ReadonlyArray<unknown> | undefined)?.[0]

@@ -5,6 +5,7 @@
  * `anonymous`, or `apiKey:public`. POST/DELETE requests also need a fresh
  * Idempotency-Key, which the caller supplies.
  */
+import { DemoExports, demoContextToken, demoDownloadToken } from "./demo/analytics.js"
 import { DemoAccounts, DemoAgents, DemoApiKeys, DemoOffers, DemoOtherSession, DemoResolveLocators, DemoWorkspaces } from "./demo.js"
 import { DemoLaunchRuns } from "./demo/launch.js"
 import { DemoMeshKeys } from "./demo/mesh.js"
@@ -20,6 +21,8 @@ export interface ManifestOperation {
   readonly path: Readonly<Record<string, string>>
   readonly query: Readonly<Record<string, string | number>>
   readonly body: unknown
+  /** Request headers besides the credential's and Idempotency-Key (lower-case names). */
+  readonly headers?: Readonly<Record<string, string>>
 }
 
 const credentials = (name: keyof typeof DemoAccounts) => ({
@@ -66,6 +69,46 @@ export const demoManifest = {
     Agents_GetAgent: { as: "anonymous", path: { entityPublicId: DemoAgents[0].id }, query: {}, body: null },
     Agents_ListFavoriteAgents: { as: "owner", path: {}, query: { limit: 10 }, body: null },
     Agents_ResolveAgentIdentities: { as: "apiKey:public", path: {}, query: {}, body: { locators: DemoResolveLocators } },
+    // analytics and activity (issue 11); the demo tokens are signed for the development secret
+    Agents_GetPublicAgentActivity: {
+      as: "anonymous",
+      path: { entityPublicId: DemoAgents[0].id },
+      query: { limit: 5, sourceKinds: "CHAIN_OBSERVATION" },
+      body: null
+    },
+    Social_IngestProductEvent: {
+      as: "anonymous",
+      path: {},
+      query: {},
+      body: {
+        contextToken: demoContextToken(),
+        events: [{
+          eventId: "0190ffff-0000-7000-8000-000000000001",
+          name: "traffic.page_view",
+          occurredAt: "2026-05-31T23:55:00.000Z",
+          properties: { path: "/agents/atlas-research" }
+        }]
+      }
+    },
+    Social_CreateAnalyticsExport: {
+      as: "owner",
+      path: { entityPublicId: DemoAgents[0].id },
+      query: {},
+      body: { exportType: "TRAFFIC", from: "2026-04-01", to: "2026-04-30", format: "CSV" }
+    },
+    Social_GetAnalyticsExport: {
+      as: "owner",
+      path: { entityPublicId: DemoAgents[0].id, exportId: DemoExports.available.id },
+      query: {},
+      body: null
+    },
+    Social_DownloadAnalyticsExport: {
+      as: "anonymous",
+      path: {},
+      query: {},
+      body: null,
+      headers: { "x-download-token": demoDownloadToken() }
+    },
     Commerce_ListCommerceOrders: { as: "owner", path: {}, query: {}, body: null },
     Protocols_GetProtocolCatalog: { as: "apiKey:public", path: {}, query: {}, body: null },
     Services_PublishServiceOffer: {

@@ -15,6 +15,7 @@ import agentRuntime from "./migrations/0010_agent_runtime.js"
 import walletsTrust from "./migrations/0009_wallets_trust.js"
 import agentDirectory from "./migrations/0013_agent_directory.js"
 import conversationRuns from "./migrations/0011_conversation_runs.js"
+import analytics from "./migrations/0012_analytics.js"
 
 /** Applies every pending migration; returns the ones applied. Fails with `MigrationError | SqlError`. */
 export const migrate = Migrator.make({})({
@@ -29,6 +30,7 @@ export const migrate = Migrator.make({})({
     "0009_wallets_trust": walletsTrust,
     "0010_agent_runtime": agentRuntime,
     "0011_conversation_runs": conversationRuns,
-    "0013_agent_directory": agentDirectory
+    "0013_agent_directory": agentDirectory,
+    "0012_analytics": analytics
   })
 })

@@ -7,6 +7,7 @@ import { Effect } from "effect"
 import { Auth, tokenHash } from "../../layers/Auth.js"
 import { hashPassword } from "../../layers/Password.js"
 import { canonicalLocator } from "../identity/Locator.js"
+import { seedAnalytics } from "./demo/seedAnalytics.js"
 import {
   DemoAccounts,
   DemoAgents,
@@ -280,6 +281,7 @@ export const seedDemoData = Effect.gen(function*() {
     yield* Effect.zipRight(seedWalletsDemo(sql), seedTrustDemo(sql))
     yield* seedAgentsDemo(sql)
     yield* seedGrowthAdmin
+    yield* seedAnalytics
   }))
   return true
 })

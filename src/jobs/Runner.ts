@@ -9,6 +9,7 @@ import { AgentRuntimeDeterministic } from "../../layers/AgentRuntime.js"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { JobRunnerLayer, provideJobHandler } from "../../layers/JobRunner.js"
 import { JobsLive } from "../../layers/Jobs.js"
+import { exportHandlers } from "../analytics/ExportJob.js"
 import { partnerJobHandlers, partnerJobSchedules } from "../partnerJobs/Sync.js"
 import { agentRunHandler } from "../runtime/AgentRunJob.js"
 import { RunsRepo } from "../runtime/RunsRepo.js"
@@ -21,6 +22,7 @@ import { purgeHandlers, purgeSchedules } from "./Purges.js"
 export const serviceJobHandlers = [
   ...purgeHandlers,
   ...partnerJobHandlers,
+  ...exportHandlers,
   provideJobHandler(agentRunHandler, Layer.merge(RunsRepo.Default, AgentRuntimeDeterministic))
 ]
 

@@ -23,7 +23,7 @@ const request = (operationId: string, op: ManifestOperation) =>
     const query = new URLSearchParams(Object.entries(op.query).map(([k, v]): [string, string] => [k, String(v)])).toString()
     const options: CallOptions = {
       ...(op.body !== null ? { body: op.body } : {}),
-      ...(op.as === "apiKey:public" ? { headers: { "x-api-key": demoManifest.apiKeys.public.key } } : {}),
+      headers: { ...(op.as === "apiKey:public" ? { "x-api-key": demoManifest.apiKeys.public.key } : {}), ...op.headers },
       ...(op.as !== "anonymous" && op.as !== "apiKey:public" ? { session: yield* signIn(op.as) } : {})
     }
     return yield* call(method, query === "" ? path : `${path}?${query}`, options)

@@ -35,6 +35,12 @@ const expected = {
   Agents_ListFavoriteAgents: { method: "get", path: "/api/v1/agents/favorites", tag: "Agents", auth: "required-user", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 500, 503] },
   // named in spec §9, shape ours: public read, no Idempotency-Key (read-only)
   Agents_ResolveAgentIdentities: { method: "post", path: "/api/v1/resolve/agent-identities", tag: "Agents", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 429, 500, 503] },
+  // issue 11: analytics (tag Social; reading and downloading an export are ours) and public activity
+  Agents_GetPublicAgentActivity: { method: "get", path: "/api/v1/agents/{entityPublicId}/activity", tag: "Agents", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, cost: 2, statuses: [200, 400, 401, 403, 404, 500, 503] },
+  Social_IngestProductEvent: { method: "post", path: "/api/v1/analytics/events", tag: "Social", auth: "optional-user", cache: "none", scopes: ["public:read"], idempotency: "optional", cost: 10, statuses: [202, 400, 401, 403, 404, 409, 429, 500, 503] },
+  Social_CreateAnalyticsExport: { method: "post", path: "/api/v1/agents/{entityPublicId}/analytics/exports", tag: "Social", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 429, 500, 503] },
+  Social_GetAnalyticsExport: { method: "get", path: "/api/v1/agents/{entityPublicId}/analytics/exports/{exportId}", tag: "Social", auth: "required-user", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },
+  Social_DownloadAnalyticsExport: { method: "get", path: "/api/v1/analytics/exports/download", tag: "Social", auth: "public", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 410, 500, 503] },
   Commerce_ListCommerceOrders: { method: "get", path: "/api/v1/orders", tag: "Commerce", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 500, 503] },
   // spec §4.3 lists 200, 500, 503; a presented API key that is not valid is refused
   // with the one 401 of spec §5.3 (403 without the scope), so those are declared too
@@ -94,15 +100,21 @@ layer(server.layer)("GET /openapi.json", (it) => {
         expect(op["x-auth-mode"]).toBe(spec.auth)
         expect(op["x-cache-policy"]).toBe(spec.cache)
         expect(op["x-required-scopes"]).toEqual(spec.scopes)
-        expect(op["x-rate-cost"]).toBe(1)
+        expect(op["x-rate-cost"]).toBe("cost" in spec ? spec.cost : 1)
         expect(op["x-stability"]).toBe("STABLE")
-        expect(op.security).toEqual(spec.auth === "public" ? [{}, { apiKeyAuth: [] }] : [{ cookieAuth: [] }])
+        expect(op.security).toEqual(
+          spec.auth === "public" ? [{}, { apiKeyAuth: [] }]
+            : spec.auth === "optional-user" ? [{}, { apiKeyAuth: [] }, { cookieAuth: [] }]
+            : [{ cookieAuth: [] }]
+        )
         expect(Object.keys(op.responses).map(Number).sort((a, b) => a - b), id).toEqual([...spec.statuses])
         for (const status of spec.statuses.filter((s) => s >= 400)) {
           expect(Object.keys(op.responses[String(status)].content), `${id} ${status}`).toEqual(["application/problem+json"])
         }
         const key = (op.parameters as Array<any>).find((p) => p.in === "header" && p.name === "Idempotency-Key")
-        if (spec.idempotency) {
+        if (spec.idempotency === "optional") {
+          expect(key, id).toMatchObject({ required: false, schema: expect.objectContaining({ format: "uuid" }) })
+        } else if (spec.idempotency) {
           expect(key, id).toMatchObject({ required: true, schema: expect.objectContaining({ format: "uuid" }) })
         } else {
           expect(key, id).toBeUndefined()
@@ -227,6 +239,10 @@ layer(server.layer)("GET /openapi.json is usable", (it) => {
         const options: CallOptions = {
           ...(content["application/json"] !== undefined ? { body: content["application/json"].example } : {}),
           idempotencyKey: key?.example ?? null,
+          headers: Object.fromEntries(
+            params.filter((p) => p.in === "header" && p.example !== undefined && !["Idempotency-Key", "X-CSRF-Token"].includes(p.name))
+              .map((p): [string, string] => [p.name, String(p.example)])
+          ),
           ...(as === "apiKey:public" || as === "anonymous" ? {} : { session: yield* signIn(as) })
         }
         if (as !== "anonymous" && as !== "apiKey:public") expect(op.description, id).toContain(demoManifest.accounts[as].email)

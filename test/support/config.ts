@@ -1,7 +1,7 @@
 /** The configuration every test runs with (fixed secrets; no environment read). */
 import { Layer, LogLevel, Option, Redacted } from "effect"
 import { hkdfSync } from "node:crypto"
-import { AppConfig, type AppConfigShape, DefaultDbLimits } from "../../layers/AppConfig.js"
+import { AppConfig, type AppConfigShape, DefaultDbLimits, deriveKey, DevelopmentSecret } from "../../layers/AppConfig.js"
 
 const secret = "test-secret-test-secret-test-secret-0123"
 const key = (purpose: string) => Redacted.make(Buffer.from(hkdfSync("sha256", secret, "agent-directory", purpose, 32)))
@@ -32,7 +32,13 @@ export const testConfig = (overrides: Partial<AppConfigShape> = {}): AppConfigSh
   trustedProxyHops: 0,
   publicBaseUrl: "https://directory.test",
   maxBodyBytes: 1_048_576,
-  keys: { apiKeyVerifier: key("api-key-verifier"), cursor: key("cursor") },
+  keys: {
+    apiKeyVerifier: key("api-key-verifier"),
+    cursor: key("cursor"),
+    // the demo manifest's context and download tokens are signed for the development secret (src/db/demo/analytics.ts)
+    analyticsContext: deriveKey(DevelopmentSecret, "analytics-context"),
+    analyticsDownload: deriveKey(DevelopmentSecret, "analytics-download")
+  },
   insecureDevelopmentSecret: false,
   // no polling in tests unless a test starts a runner itself
   jobs: { enabled: false, pollIntervalMs: 20, concurrency: 4, leaseMs: 60_000, backoffBaseMs: 10_000, backoffMaxMs: 3_600_000 },
