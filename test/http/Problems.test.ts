@@ -97,7 +97,7 @@ layer(failing.layer)("Problem rendering of unexpected failures", (it) => {
       const before = yield* call("GET", "/api/v1/protocols")
       expect(before.status).toBe(200)
       const sql = yield* SqlClient.SqlClient
-      yield* sql`DROP TABLE protocols`.pipe(Effect.orDie)
+      yield* sql`DROP TABLE protocols CASCADE`.pipe(Effect.orDie)
       failing.clock.advance(CatalogTtlMillis) // past the public-catalog cache: the next request reads the database
 
       const reply = yield* call("GET", "/api/v1/protocols")
