@@ -33,7 +33,7 @@ export const IngestProductEventsRequest = StrictStruct({
 export const EventNamePattern = /^[a-z][a-z0-9_]{0,39}(?:\.[a-z0-9_]{1,40}){1,3}$/
 
 /**
- * One product event (our shape; the spec leaves items as any JSON):
+ * One product event (our shape; the spec leaves each item free-form JSON):
  * `eventId` uuid chosen by the client (dedupe key); `name` dotted lower case, max 100,
  * whose first word is its consent category; `occurredAt` date-time; `entityPublicId`
  * the agent it is about (default: the context token's agent); `properties` a JSON
