@@ -16,9 +16,9 @@
  * parameter), so they could not differ per operation.
  */
 import { type HttpApiEndpoint, HttpMethod } from "@effect/platform"
-import { JSONSchema, Option, type Schema } from "effect"
-import * as AST from "effect/SchemaAST"
+import { JSONSchema, Option } from "effect"
 import { CsrfTokenHeader } from "../../schema/accounts.js"
+import { fieldsOf } from "../../schema/fields.js"
 import { type ProblemKind, ProblemKinds, problemType, ProblemByStatus, type ProblemStatus } from "../../schema/problem.js"
 import { DemoAccounts, DemoIdempotencyKey } from "../db/demo.js"
 import { demoManifest, type ManifestOperation } from "../db/manifest.js"
@@ -26,9 +26,6 @@ import type { OperationPolicy } from "./operation.js"
 import { commandMethods } from "./security.js"
 
 type OpenApiOperation = Record<string, any>
-
-const fieldsOf = (schema: Option.Option<Schema.Schema.All>): ReadonlyArray<string> =>
-  Option.match(schema, { onNone: () => [], onSome: (s) => AST.getPropertySignatures(s.ast).map((p) => String(p.name)) })
 
 /** Whether `endpoint` is a command of a browser session (needs `X-CSRF-Token`). */
 const isSessionCommand = (endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps, policy: OperationPolicy) =>

@@ -18,8 +18,7 @@ import {
   HttpServerRequest,
   HttpServerResponse
 } from "@effect/platform"
-import { Cause, Effect, Layer, Option, type Schema } from "effect"
-import * as AST from "effect/SchemaAST"
+import { Cause, Effect, Layer, Option } from "effect"
 import {
   BadRequest,
   type InvalidParam,
@@ -30,6 +29,7 @@ import {
   toDocument,
   withRequest
 } from "../../schema/problem.js"
+import { fieldsOf } from "../../schema/fields.js"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { Ids } from "../../layers/Ids.js"
 import { Operations, type OperationTable } from "../api/policies.js"
@@ -54,9 +54,6 @@ export const problemResponse = (problem: Problem, request: RequestInfo): HttpSer
 const bodyMethods = new Set(["POST", "PUT", "PATCH"])
 
 const escapePointer = (key: PropertyKey) => String(key).replace(/~/g, "~0").replace(/\//g, "~1")
-
-const fieldsOf = (schema: Option.Option<Schema.Schema.Any>): ReadonlyArray<PropertyKey> =>
-  Option.match(schema, { onNone: () => [], onSome: (s) => AST.getPropertySignatures(s.ast).map((p) => p.name) })
 
 /** Which part of the request a decode issue's first path key belongs to. */
 const locate = (request: HttpServerRequest.HttpServerRequest, operations: OperationTable) => {

@@ -3,13 +3,14 @@
  * which agent, the public activity feed (every source kind, both networks), product
  * events, exports in several states, and a context token for the demo.
  */
+import { demoId } from "../demo.js"
 import { Redacted } from "effect"
 import { deriveKey, DevelopmentSecret } from "../../../layers/AppConfig.js"
 import { mintContextToken } from "../../analytics/ContextToken.js"
 import { downloadTokenOf } from "../../analytics/DownloadToken.js"
 import { DemoAgents, demoTime } from "../demo.js"
 
-const id = (group: number, n: number) => `0190${group.toString(16).padStart(4, "0")}-0000-7000-8000-${n.toString(16).padStart(12, "0")}`
+const id = demoId
 
 const atlas = DemoAgents[0].id
 const beacon = DemoAgents[1].id

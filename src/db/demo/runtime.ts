@@ -3,11 +3,11 @@
  * agent, runtime configurations, tools, MCP connections and catalogs, and
  * conversations with messages and runs in several states (a playground among them).
  */
+import { demoId } from "../demo.js"
 import { DemoAgents, demoTime } from "../demo.js"
 
 /** A fixed demo UUID (version 7 shape) of the runtime groups (0x0101…). */
-const id = (group: number, n: number) =>
-  `0190${(0x0100 + group).toString(16).padStart(4, "0")}-0000-7000-8000-${n.toString(16).padStart(12, "0")}`
+const id = (group: number, n: number) => demoId(0x0100 + group, n)
 
 /** Which workspace operates which demo agent (agents not listed are directory-only). */
 export const DemoAgentWorkspaces = [

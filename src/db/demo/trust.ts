@@ -2,11 +2,12 @@
  * Demo data of the Trust area (spec §2.9): feedback on the demo agents in every state,
  * by several authors. Loaded by `seed.ts`.
  */
+import { demoId } from "../demo.js"
 import { type SqlClient, type SqlError } from "@effect/sql"
 import { Effect } from "effect"
 import { DemoAccounts, DemoAgents, demoTime } from "../demo.js"
 
-const id = (n: number) => `019000a4-0000-7000-8000-${n.toString(16).padStart(12, "0")}`
+const id = (n: number) => demoId(0xa4, n)
 
 /** Feedback: `agent` is an index into DemoAgents; counts are helpful / not helpful / responses. */
 export const DemoFeedback = {

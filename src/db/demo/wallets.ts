@@ -2,12 +2,12 @@
  * Demo data of the Wallets area (spec §2.8, §2.14): wallets of the demo accounts,
  * their policies in every state and their public profiles. Loaded by `seed.ts`.
  */
+import { demoId } from "../demo.js"
 import { type SqlClient, type SqlError } from "@effect/sql"
 import { Effect } from "effect"
 import { DemoAccounts, DemoNetworks, demoTime } from "../demo.js"
 
-const id = (group: number, n: number) =>
-  `0190${group.toString(16).padStart(4, "0")}-0000-7000-8000-${n.toString(16).padStart(12, "0")}`
+const id = demoId
 
 /** A challenge that stays valid for the demo (`npm start` on today's date). */
 const farFuture = new Date("2030-01-01T00:00:00.000Z")
