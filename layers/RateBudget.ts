@@ -16,7 +16,7 @@
 import { RateLimiter } from "@effect/experimental"
 import * as RedisStore from "@effect/experimental/RateLimiter/Redis"
 import { createHash } from "node:crypto"
-import { Context, Duration, Effect, Layer, Option, Redacted } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Option, Redacted } from "effect"
 import { AppConfig, type Budget } from "./AppConfig.js"
 
 /** The outcome of one charge. */
@@ -58,39 +58,57 @@ export class RateBudget extends Context.Tag("agent-directory/RateBudget")<RateBu
   }) => Effect.Effect<Option.Option<Charged>>
 }>() {}
 
+/** At most this many spent budgets are remembered (see `make`); beyond it the memory is dropped, never wrong. */
+const MaxRemembered = 10_000
+
 const make = Effect.gen(function*() {
   const limiter = yield* RateLimiter.RateLimiter
+  // A spent budget stays spent until its window resets: a charge that does not fit
+  // is not counted, and other charges only add. So a refusal is remembered (per key
+  // and cost, until the reset) and answered without asking the store again, which
+  // spares the store a round trip and the limiter's error construction per request.
+  const spent = new Map<string, { readonly until: number; readonly cost: number }>()
+  const exceeded = (name: string, budget: Budget, retryAfterMs: number): Charged => ({
+    name,
+    budget,
+    remaining: 0,
+    resetSeconds: seconds(Duration.millis(retryAfterMs)),
+    retryAfterSeconds: Math.max(1, seconds(Duration.millis(retryAfterMs)))
+  })
   return RateBudget.of({
     charge: ({ budget, cost, name, subject }) => {
       const key = `${name}:${createHash("sha256").update(subject).digest("base64url").slice(0, 22)}`
-      return limiter.consume({
-        algorithm: "fixed-window",
-        onExceeded: "fail",
-        window: Duration.seconds(budget.windowSeconds),
-        limit: budget.limit,
-        key,
-        tokens: cost
-      }).pipe(
-        Effect.map((r): Charged => ({
-          name,
-          budget,
-          remaining: r.remaining,
-          resetSeconds: seconds(r.resetAfter),
-          retryAfterSeconds: undefined
-        })),
-        Effect.catchTag("RateLimiterError", (e) =>
-          e.reason === "Exceeded"
-            ? Effect.succeed<Charged>({
-              name,
-              budget,
-              remaining: 0,
-              resetSeconds: seconds(e.retryAfter),
-              retryAfterSeconds: Math.max(1, seconds(e.retryAfter))
-            })
-            : Effect.fail(e)),
-        Effect.asSome,
-        Effect.catchAll((e) => Effect.as(Effect.logWarning("request budget not charged (store unavailable)", e), Option.none()))
-      )
+      return Effect.flatMap(Clock.currentTimeMillis, (at) => {
+        const known = spent.get(key)
+        if (known !== undefined) {
+          if (at < known.until && cost >= known.cost) return Effect.succeed(Option.some(exceeded(name, budget, known.until - at)))
+          if (at >= known.until) spent.delete(key)
+        }
+        return limiter.consume({
+          algorithm: "fixed-window",
+          onExceeded: "fail",
+          window: Duration.seconds(budget.windowSeconds),
+          limit: budget.limit,
+          key,
+          tokens: cost
+        }).pipe(
+          Effect.map((r): Charged => ({
+            name,
+            budget,
+            remaining: r.remaining,
+            resetSeconds: seconds(r.resetAfter),
+            retryAfterSeconds: undefined
+          })),
+          Effect.catchTag("RateLimiterError", (e) => {
+            if (e.reason !== "Exceeded") return Effect.fail(e)
+            if (spent.size >= MaxRemembered) spent.clear()
+            spent.set(key, { until: at + Duration.toMillis(e.retryAfter), cost })
+            return Effect.succeed(exceeded(name, budget, Duration.toMillis(e.retryAfter)))
+          }),
+          Effect.asSome,
+          Effect.catchAll((e) => Effect.as(Effect.logWarning("request budget not charged (store unavailable)", e), Option.none()))
+        )
+      })
     }
   })
 })

@@ -5,21 +5,22 @@
  * server on HOST:PORT, and the job runner (`JOBS_ENABLED`). A failed start prints one line and exits with 1.
  */
 import { HttpMiddleware } from "@effect/platform"
-import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
+import { NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
-import { createServer } from "node:http"
 import { AppConfig, loadAppConfig } from "../layers/AppConfig.js"
 import { DbLive } from "../layers/Db.js"
 import { IdsLive } from "../layers/Ids.js"
 import { LoggingLive } from "../layers/Logging.js"
 import { migrate } from "./db/migrate.js"
 import { JobRunnerLive } from "./jobs/Runner.js"
-import { HttpLive } from "./server.js"
+import * as EdgeServer from "./http/EdgeServer.js"
+import { EdgeCacheLive, HttpLive } from "./server.js"
 import { launch, StartupLive } from "./startup.js"
 
+// the edge server shares HttpLive's edge cache (the same layer value is built once)
 const ServerLive = Layer.unwrapEffect(
-  Effect.map(AppConfig, (config) => NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
-)
+  Effect.map(AppConfig, (config) => EdgeServer.layer({ port: config.port, host: config.host }))
+).pipe(Layer.provide(EdgeCacheLive))
 
 // the configuration is read first: it chooses the logger everything else logs through
 const MainLive = Layer.unwrapEffect(Effect.map(loadAppConfig, (config) =>

@@ -3,7 +3,7 @@
  * derived OpenAPI description (`HttpLive`), as layers another Effect app can reuse.
  */
 import { Headers, HttpApiBuilder, HttpServer } from "@effect/platform"
-import { Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { AuthLive } from "../layers/Auth.js"
 import { CursorLive } from "../layers/Cursor.js"
 import { IdempotencyLive } from "../layers/Idempotency.js"
@@ -36,6 +36,7 @@ import { PublicAuthLive, SessionAuthLive } from "./http/AuthMiddleware.js"
 import { accessLog } from "./http/AccessLog.js"
 import { CorsLive } from "./http/Cors.js"
 import { DocsLive } from "./http/Docs.js"
+import { EdgeCache } from "./http/EdgeCache.js"
 import { EnvelopeLive } from "./http/Envelope.js"
 import { HomeLive } from "./http/Home.js"
 import { McpHttpLive } from "./mcp/Http.js"
@@ -60,6 +61,16 @@ import { WalletsHttpLive } from "./wallets/Http.js"
 import { Wallets } from "./wallets/Wallets.js"
 import { WorkspacesHttpLive } from "./workspaces/Http.js"
 import { Workspaces } from "./workspaces/Workspaces.js"
+
+/** The operation table of {@link Api} (one instance: layers are shared by reference). */
+const ApiOperationsLive = OperationsLive(Api)
+
+/**
+ * The edge cache of `public-catalog` responses (src/http/EdgeCache.ts), shared by
+ * {@link HttpLive}'s capture middleware and the edge server (`src/http/EdgeServer.ts`).
+ * Requires `AppConfig` and `Ids`.
+ */
+export const EdgeCacheLive = EdgeCache.Default.pipe(Layer.provide([ApiOperationsLive, RateBudgetLive]))
 
 /**
  * The implementation of {@link Api}: every group's handlers, the auth and request
@@ -116,7 +127,7 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     Sources.Default,
     TokenOperationsRepo.Default
   ]),
-  Layer.provide([AuthLive, CursorLive, IdempotencyLive, EnvelopeLive, RateBudgetLive, JobsLive, OperationsLive(Api), ProcurementProvidersDemo])
+  Layer.provide([AuthLive, CursorLive, IdempotencyLive, EnvelopeLive, RateBudgetLive, JobsLive, ApiOperationsLive, EdgeCacheLive, ProcurementProvidersDemo])
 )
 
 /**
@@ -124,7 +135,10 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
  * {@link Api}), the Scalar docs UI at `/docs` and `GET /` linking both, with the access log
  * (one line per request).
  */
-export const HttpLive = HttpApiBuilder.serve(accessLog).pipe(
+export const HttpLive = Layer.unwrapEffect(
+  Effect.map(EdgeCache, (edge) => HttpApiBuilder.serve((app) => accessLog(edge.capture(app))))
+).pipe(
+  Layer.provide(EdgeCacheLive),
   Layer.provide(DocsLive),
   Layer.provide(HomeLive),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),

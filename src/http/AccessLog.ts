@@ -4,10 +4,27 @@
  * cursors), `status`, `ms` (time to the response, milliseconds) and `requestId`
  * (the `X-Request-Id` the request middleware set). Replaces platform's
  * `HttpMiddleware.logger` (a log span and annotations per request, rendered by the
- * pretty logger as four lines).
+ * pretty logger as four lines). The edge cache (EdgeCache.ts) logs its answers
+ * through {@link logAccess} too, so every request has the same line.
  */
 import { HttpMiddleware, HttpServerRequest } from "@effect/platform"
 import { Cause, Effect, Exit } from "effect"
+
+/** One access-log line. `ms` is the time from the request to its response, in milliseconds. */
+export const logAccess = (line: {
+  readonly method: string
+  readonly url: string
+  readonly status: number
+  readonly started: number
+  readonly requestId: string | undefined
+}): Effect.Effect<void> =>
+  Effect.logInfo("http").pipe(Effect.annotateLogs({
+    method: line.method,
+    path: line.url.split("?")[0],
+    status: line.status,
+    ms: Math.round((performance.now() - line.started) * 10) / 10,
+    requestId: line.requestId
+  }))
 
 /** Status logged for a request whose handling failed outside the problem renderer. */
 const statusOf = (exit: Exit.Exit<{ readonly status: number }, unknown>) =>
@@ -18,12 +35,12 @@ export const accessLog = HttpMiddleware.make((app) =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
     const started = performance.now()
     return Effect.onExit(app, (exit) =>
-      Effect.logInfo("http").pipe(Effect.annotateLogs({
+      logAccess({
         method: request.method,
-        path: request.url.split("?")[0],
+        url: request.url,
         status: statusOf(exit),
-        ms: Math.round((performance.now() - started) * 10) / 10,
+        started,
         requestId: Exit.isSuccess(exit) ? exit.value.headers["x-request-id"] : undefined
-      })))
+      }))
   })
 )

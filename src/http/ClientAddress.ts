@@ -7,10 +7,14 @@
 import type { HttpServerRequest } from "@effect/platform"
 import { Option } from "effect"
 
-/** The client address of `request` given the number of trusted proxy hops. */
-export const clientAddress = (request: HttpServerRequest.HttpServerRequest, trustedProxyHops: number): string => {
-  const peer = Option.getOrElse(request.remoteAddress, () => "unknown")
-  if (trustedProxyHops === 0) return peer
-  const forwarded = (request.headers["x-forwarded-for"] ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "")
-  return forwarded[forwarded.length - trustedProxyHops] ?? peer
+/** The client address from the TCP peer and the `X-Forwarded-For` header, given the number of trusted proxy hops. */
+export const clientAddressOf = (peer: string | undefined, forwardedFor: string | undefined, trustedProxyHops: number): string => {
+  const direct = peer ?? "unknown"
+  if (trustedProxyHops === 0) return direct
+  const forwarded = (forwardedFor ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "")
+  return forwarded[forwarded.length - trustedProxyHops] ?? direct
 }
+
+/** The client address of `request` given the number of trusted proxy hops. */
+export const clientAddress = (request: HttpServerRequest.HttpServerRequest, trustedProxyHops: number): string =>
+  clientAddressOf(Option.getOrUndefined(request.remoteAddress), request.headers["x-forwarded-for"], trustedProxyHops)

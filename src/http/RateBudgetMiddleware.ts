@@ -9,12 +9,23 @@
 import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Layer, Option } from "effect"
 import { TooManyRequests } from "../../schema/problem.js"
-import { AppConfig } from "../../layers/AppConfig.js"
-import { limitHeaderItem, policyHeaderItem, RateBudget } from "../../layers/RateBudget.js"
+import { AppConfig, type AppConfigShape } from "../../layers/AppConfig.js"
+import { type Charged, limitHeaderItem, policyHeaderItem, RateBudget } from "../../layers/RateBudget.js"
 import { BudgetCharging, BudgetRefusing } from "../api/budget.js"
 import { Operations } from "../api/policies.js"
-import { CurrentPrincipal } from "../api/security.js"
+import { CurrentPrincipal, type Principal } from "../api/security.js"
 import { clientAddress } from "./ClientAddress.js"
+
+/** The budget a principal's requests are charged to: per API key, per account, or per client address. */
+export const budgetTarget = (config: AppConfigShape, principal: Principal, address: () => string) =>
+  principal._tag === "ApiKey"
+    ? { name: "api-key", subject: principal.apiKeyId, budget: config.budgets.apiKey }
+    : principal._tag === "Session"
+    ? { name: "session", subject: principal.accountId, budget: config.budgets.session }
+    : { name: "anonymous", subject: address(), budget: config.budgets.anonymous }
+
+/** The `RateLimit-Policy` and `RateLimit` response headers of a charge. */
+export const rateLimitHeaders = (c: Charged) => ({ "ratelimit-policy": policyHeaderItem(c), ratelimit: limitHeaderItem(c) })
 
 const makeCharge = Effect.gen(function*() {
   const budgets = yield* RateBudget
@@ -26,20 +37,13 @@ const makeCharge = Effect.gen(function*() {
       const { policy } = yield* operations.current
       const request = yield* HttpServerRequest.HttpServerRequest
       const principal = yield* Effect.serviceOption(CurrentPrincipal)
-      const p = Option.getOrElse(principal, () => ({ _tag: "Anonymous" as const }))
-      const target = p._tag === "ApiKey"
-        ? { name: "api-key", subject: p.apiKeyId, budget: config.budgets.apiKey }
-        : p._tag === "Session"
-        ? { name: "session", subject: p.accountId, budget: config.budgets.session }
-        : { name: "anonymous", subject: clientAddress(request, config.trustedProxyHops), budget: config.budgets.anonymous }
+      const p = Option.getOrElse(principal, (): Principal => ({ _tag: "Anonymous" }))
+      const target = budgetTarget(config, p, () => clientAddress(request, config.trustedProxyHops))
       const charged = yield* budgets.charge({ ...target, cost: policy.cost })
       if (Option.isNone(charged)) return
       const c = charged.value
       yield* HttpApp.appendPreResponseHandler((_, response) =>
-        Effect.succeed(HttpServerResponse.setHeaders(response, {
-          "ratelimit-policy": policyHeaderItem(c),
-          ratelimit: limitHeaderItem(c)
-        }))
+        Effect.succeed(HttpServerResponse.setHeaders(response, rateLimitHeaders(c)))
       )
       if (refuse && c.retryAfterSeconds !== undefined) {
         return yield* new TooManyRequests({

@@ -13,6 +13,7 @@ import { Effect, Schema } from "effect"
 import { createHash } from "node:crypto"
 import { ProtocolCatalogItem } from "../../schema/protocols.js"
 import { now } from "../../layers/Clock.js"
+import { EdgeCache } from "../http/EdgeCache.js"
 import { ProtocolsRepo } from "./Repo.js"
 
 /** How long a loaded catalog is served before the next request reloads it, in milliseconds. */
@@ -29,20 +30,10 @@ const encodeItems = Schema.encodeSync(Schema.Array(ProtocolCatalogItem))
 const etagOf = (protocols: ReadonlyArray<ProtocolCatalogItem>) =>
   `"${createHash("sha256").update(JSON.stringify(encodeItems(protocols))).digest("base64url")}"`
 
-/**
- * True when an `If-None-Match` value matches `etag` (RFC 9110 §13.1.2: `*`, or a
- * listed entity tag by weak comparison).
- */
-export const noneMatch = (ifNoneMatch: string | undefined, etag: string): boolean =>
-  ifNoneMatch !== undefined &&
-  ifNoneMatch.split(",").some((tag) => {
-    const t = tag.trim()
-    return t === "*" || t.replace(/^W\//, "") === etag
-  })
-
 export class ProtocolCatalogCache extends Effect.Service<ProtocolCatalogCache>()("agent-directory/ProtocolCatalogCache", {
   effect: Effect.gen(function*() {
     const repo = yield* ProtocolsRepo
+    const edge = yield* EdgeCache
     let cached: { readonly snapshot: CatalogSnapshot; readonly until: number } | undefined
     return {
       /** The current catalog: cached, or loaded when the cache is empty or expired. Dies on database failure. */
@@ -55,10 +46,13 @@ export class ProtocolCatalogCache extends Effect.Service<ProtocolCatalogCache>()
           return snapshot
         })
       }),
-      /** Drops the cached catalog: the next request reads the database. Call after writing `protocols`. */
-      invalidate: Effect.sync(() => {
+      /**
+       * Drops the cached catalog and the edge's copies of its responses: the next
+       * request reads the database. Call after writing `protocols`.
+       */
+      invalidate: Effect.zipRight(Effect.sync(() => {
         cached = undefined
-      })
+      }), edge.invalidate)
     }
   }),
   dependencies: [ProtocolsRepo.Default]

@@ -4,7 +4,8 @@ import { Effect } from "effect"
 import { Api } from "../api/Api.js"
 import { Envelope } from "../http/Envelope.js"
 import { group } from "../http/group.js"
-import { noneMatch, ProtocolCatalogCache } from "./CatalogCache.js"
+import { noneMatch } from "../http/Conditional.js"
+import { ProtocolCatalogCache } from "./CatalogCache.js"
 
 export const ProtocolsHttpLive = group(Api, "Protocols", (handlers) =>
   Effect.gen(function*() {

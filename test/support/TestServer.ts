@@ -4,7 +4,8 @@
  * PGlite loaded from the run's dump, or a clone of the PostgreSQL template), with
  * the test configuration, deterministic IDs and a manual clock.
  */
-import { NodeHttpServer } from "@effect/platform-node"
+import { HttpServer } from "@effect/platform"
+import { NodeHttpClient, NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, Logger, LogLevel, Redacted } from "effect"
 import { readFileSync } from "node:fs"
 import { randomBytes } from "node:crypto"
@@ -15,7 +16,9 @@ import { ClockManual, makeManualClock, type ManualClock } from "../../layers/Clo
 import { DbEmbedded, DbServer } from "../../layers/Db.js"
 import { IdsSequence } from "../../layers/Ids.js"
 import { migrate } from "../../src/db/migrate.js"
-import { HttpLive } from "../../src/server.js"
+import type { EdgeCache } from "../../src/http/EdgeCache.js"
+import * as EdgeServer from "../../src/http/EdgeServer.js"
+import { EdgeCacheLive, HttpLive } from "../../src/server.js"
 import { testConfig } from "./config.js"
 
 /** When the test clock starts: after the demo data, before its sessions would expire. */
@@ -47,19 +50,37 @@ export const TestDb = Layer.unwrapEffect(Effect.gen(function*() {
   return DbServer(Redacted.make(yield* cloneTemplate), migrate)
 }))
 
-/** Everything a test server needs, with its clock exposed for time travel. */
-export const makeTestServer = (overrides: Partial<AppConfigShape> = {}): {
+/**
+ * `npm start`'s server on a free port, with the edge cache in front
+ * (src/http/EdgeServer.ts), and a client for it, as `NodeHttpServer.layerTest` is
+ * for platform-node's server.
+ */
+const EdgeServerTest = HttpServer.layerTestClient.pipe(
+  Layer.provide(NodeHttpClient.layerWithoutAgent),
+  Layer.provide(NodeHttpClient.makeAgentLayer({ keepAlive: false })),
+  Layer.provideMerge(EdgeServer.layer({ port: 0 }))
+)
+
+/**
+ * Everything a test server needs, with its clock exposed for time travel. The
+ * server is platform-node's, or with `edge: true` the one `npm start` runs (the
+ * edge cache answering from the Node listener). The layer also provides the
+ * server's `EdgeCache`.
+ */
+export const makeTestServer = (overrides: Partial<AppConfigShape> = {}, options: { readonly edge?: boolean } = {}): {
   readonly layer: Layer.Layer<
     | import("@effect/platform").HttpClient.HttpClient
     | import("@effect/platform").HttpServer.HttpServer
-    | import("@effect/sql").SqlClient.SqlClient,
+    | import("@effect/sql").SqlClient.SqlClient
+    | EdgeCache,
     unknown
   >
   readonly clock: ManualClock
 } => {
   const clock = makeManualClock(TestEpoch)
   const layer = HttpLive.pipe(
-    Layer.provideMerge(NodeHttpServer.layerTest),
+    Layer.provideMerge(options.edge === true ? EdgeServerTest : NodeHttpServer.layerTest),
+    Layer.provideMerge(EdgeCacheLive),
     Layer.provideMerge(TestDb),
     Layer.provide(IdsSequence("0000000b")),
     Layer.provide(Layer.succeed(AppConfig, testConfig(overrides))),

@@ -1,0 +1,54 @@
+/**
+ * The service's `HttpServer` on `node:http`: platform-node's request handler
+ * (`NodeHttpServer.makeHandler`) behind the {@link EdgeCache} listener, so that a
+ * cached `public-catalog` answer costs no Effect pipeline (EdgeCache.ts). Otherwise
+ * the same as `NodeHttpServer.layer`: listens on start (a busy port fails with
+ * `ServeError`), closes on scope end, provides the platform services. No WebSocket
+ * upgrades (the API has none).
+ */
+import { HttpServer, HttpServerError } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Effect, Layer } from "effect"
+import { createServer, type Server } from "node:http"
+import type { ListenOptions } from "node:net"
+import { EdgeCache } from "./EdgeCache.js"
+
+const make = (evaluate: () => Server, options: ListenOptions) =>
+  Effect.gen(function*() {
+    const edge = yield* EdgeCache
+    const server = yield* Effect.acquireRelease(
+      Effect.sync(evaluate),
+      (server) =>
+        Effect.async<void>((resume) => {
+          if (!server.listening) return resume(Effect.void)
+          server.close(() => resume(Effect.void))
+        })
+    )
+    yield* Effect.async<void, HttpServerError.ServeError>((resume) => {
+      const onError = (cause: unknown) => resume(Effect.fail(new HttpServerError.ServeError({ cause })))
+      server.on("error", onError)
+      server.listen(options, () => {
+        server.off("error", onError)
+        resume(Effect.void)
+      })
+    })
+    const address = server.address()
+    return HttpServer.make({
+      address: typeof address === "string" || address === null
+        ? { _tag: "UnixAddress", path: String(address) }
+        : { _tag: "TcpAddress", hostname: address.address === "::" ? "0.0.0.0" : address.address, port: address.port },
+      serve: (app, middleware) =>
+        Effect.gen(function*() {
+          const handler = yield* (middleware === undefined
+            ? NodeHttpServer.makeHandler(app)
+            : NodeHttpServer.makeHandler(app, middleware))
+          const listener = edge.listener(handler)
+          yield* Effect.addFinalizer(() => Effect.sync(() => server.off("request", listener)))
+          server.on("request", listener)
+        })
+    })
+  })
+
+/** The edge-cached `HttpServer` listening with `options`, and the platform services. Requires {@link EdgeCache}. */
+export const layer = (options: ListenOptions, evaluate: () => Server = () => createServer()) =>
+  Layer.mergeAll(Layer.scoped(HttpServer.HttpServer, make(evaluate, options)), NodeHttpServer.layerContext)
