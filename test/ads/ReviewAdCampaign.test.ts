@@ -23,7 +23,7 @@ const privateDecision = "Destination checked by hand; the advertiser is on the w
 const review = (session: Session | undefined, name: DemoAdCampaignName, body: Record<string, unknown>, idempotencyKey?: string) =>
   call("POST", pathOf(DemoAdCampaigns[name].id), { ...(session ? { session } : {}), body, ...(idempotencyKey ? { idempotencyKey } : {}) })
 
-const decision = (name: DemoAdCampaignName, decision: string, change: Record<string, unknown> = {}) => ({
+const decision = (name: DemoAdCampaignName, decision: string, change: Record<string, unknown> = {}): Record<string, unknown> => ({
   decision,
   expectedVersion: DemoAdCampaigns[name].version,
   decisionCode: "POLICY_OK",

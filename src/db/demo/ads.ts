@@ -10,7 +10,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Redacted } from "effect"
 import { deriveKey, DevelopmentSecret } from "../../../layers/AppConfig.js"
-import { mint } from "../../ads/ServingToken.js"
+import { mint, type ServingClaims } from "../../ads/ServingToken.js"
 import { DemoAccounts, DemoAgents, DemoAssets, demoId, DemoOrders, demoTime, DemoWorkspaces } from "../demo.js"
 
 // this file's id groups: 0xb0-0xbf
@@ -119,7 +119,7 @@ export const DemoServingClaims = {
  * A serving token of the ACTIVE demo campaign, signed for the development secret:
  * valid on `npm start` without `APP_SECRET` (and in the tests, whose config uses that key).
  */
-export const demoServingToken = (claims: Partial<typeof DemoServingClaims> = {}): string =>
+export const demoServingToken = (claims: Partial<ServingClaims> = {}): string =>
   mint(Redacted.value(deriveKey(DevelopmentSecret, "ad-serving")), { ...DemoServingClaims, ...claims })
 
 /** Inserts the demo ad packages, versions, campaigns and creatives. Fails with `SqlError`. */
