@@ -8,7 +8,7 @@ import { Effect, Option } from "effect"
 import { now } from "../../layers/Clock.js"
 import { Ids } from "../../layers/Ids.js"
 import type { AdCampaign, AdCampaignReview, AdCampaignState, ReviewAdCampaignRequest, ReviewDecision } from "../../schema/ads.js"
-import { BadRequest } from "../../schema/problem.js"
+import { requireConfirmation } from "../db/confirmation.js"
 import { explainRefusal, updateVersioned } from "../db/versioned.js"
 import { AdsRepo } from "./Repo.js"
 
@@ -32,9 +32,6 @@ const creativeState: Partial<Record<ReviewDecision, string>> = { APPROVE: "APPRO
 
 /** The text an operator echoes as `confirmation` to apply a decision. */
 export const reviewConfirmation = (decision: ReviewDecision, campaignId: string): string => `${decision} ${campaignId}`
-
-const confirmationProblem = (kind: string, detail: string) =>
-  new BadRequest({ kind, detail: `confirmation ${detail}.`, errors: [{ in: "body", pointer: "/confirmation", detail }] })
 
 /** Ad campaign review. Requires `SqlClient` and `Ids`. */
 export class Review extends Effect.Service<Review>()("agent-directory/AdCampaignReview", {
@@ -81,12 +78,7 @@ export class Review extends Effect.Service<Review>()("agent-directory/AdCampaign
         const campaign = found.value
         const confirmation = reviewConfirmation(body.decision, campaignId)
         if (body.dryRun) return { applied: false, confirmation, campaign } satisfies AdCampaignReview
-        if (body.confirmation === undefined) {
-          return yield* confirmationProblem("confirmation-required", `is required when dryRun is false (the preview's text)`)
-        }
-        if (body.confirmation !== confirmation) {
-          return yield* confirmationProblem("confirmation-mismatch", "must be the preview's confirmation text")
-        }
+        yield* requireConfirmation(body.confirmation, confirmation, "the preview's confirmation text")
         const at = yield* now
         const toState = reviewTarget(body.decision, campaign.startAt, at)
         const version = yield* updateVersioned({
