@@ -90,6 +90,8 @@ export interface AppConfigShape {
     readonly analyticsContext: Redacted.Redacted<Buffer>
     /** Signs analytics export download tokens. */
     readonly analyticsDownload: Redacted.Redacted<Buffer>
+    /** Signs ad-serving tokens (src/ads/ServingToken.ts). */
+    readonly adServing: Redacted.Redacted<Buffer>
   }
   /**
    * The job runner (layers/JobRunner.ts): `JOBS_ENABLED`, `JOBS_POLL_INTERVAL_MS`,
@@ -195,7 +197,8 @@ export const loadAppConfig = Effect.gen(function*() {
       apiKeyVerifier: deriveKey(secretValue, "api-key-verifier"),
       cursor: deriveKey(secretValue, "cursor"),
       analyticsContext: deriveKey(secretValue, "analytics-context"),
-      analyticsDownload: deriveKey(secretValue, "analytics-download")
+      analyticsDownload: deriveKey(secretValue, "analytics-download"),
+      adServing: deriveKey(secretValue, "ad-serving")
     },
     jobs: {
       enabled: yield* Config.boolean("JOBS_ENABLED").pipe(Config.withDefault(true)),

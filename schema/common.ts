@@ -207,3 +207,17 @@ export const QueryList = <A, I extends string>(item: Schema.Schema<A, I>, maxIte
     { default: () => [], exact: true }
   )
 }
+
+/**
+ * A request field holding an absolute `http:` or `https:` URL (JSON Schema `format: uri`)
+ * of at most `max` characters, without whitespace or U+0000: what a browser can follow.
+ */
+export const HttpUrl = (max: number) => {
+  const text = `must be an absolute http(s) URL of at most ${max} characters`
+  return Schema.String.pipe(
+    Schema.maxLength(max),
+    Schema.pattern(/^https?:\/\/[^\s\u0000]+$/i),
+    Schema.filter((s) => URL.canParse(s)),
+    Schema.annotations({ ...rule(text), jsonSchema: { format: "uri", maxLength: max }, description: text.replace(/^must be /, "") })
+  )
+}

@@ -222,6 +222,13 @@ export const ProblemKinds = {
   "export-not-found": { status: 404, meaning: "no such export, or its download token is not valid" },
   "export-not-ready": { status: 409, meaning: "the export's file is not built yet (state is not AVAILABLE)" },
   "export-expired": { status: 410, meaning: "the export's file has expired" },
+  // ad campaigns (issue 9)
+  "ad-campaign-not-found": { status: 404, meaning: "no such ad campaign (or, for a user, none of the caller's workspaces)" },
+  "ad-package-version-not-found": { status: 404, meaning: "no such ad package version" },
+  "order-not-eligible": { status: 409, meaning: "the order is not a paid order of the workspace for this ad package" },
+  "order-in-use": { status: 409, meaning: "the order already funds another ad campaign" },
+  "invalid-serving-token": { status: 400, meaning: "the ad-serving `token` is malformed or its signature is not ours" },
+  "serving-token-expired": { status: 400, meaning: "the ad-serving `token` has expired; the ad must be served again" },
   "dependency-unavailable": { status: 503, meaning: "a dependency (the database) is unavailable (`Retry-After`)" }
 } as const satisfies Record<string, { readonly status: ProblemStatus; readonly meaning: string }>
 

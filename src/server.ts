@@ -13,6 +13,9 @@ import { ProcurementProvidersDemo } from "../layers/ProcurementProvider.js"
 import { Accounts } from "./accounts/Accounts.js"
 import { ApiKeys } from "./accounts/ApiKeys.js"
 import { AccountsHttpLive } from "./accounts/Http.js"
+import { AdsHttpLive } from "./ads/Http.js"
+import { Campaigns } from "./ads/Campaigns.js"
+import { Review } from "./ads/Review.js"
 import { AgentsHttpLive } from "./agents/Http.js"
 import { Agents } from "./agents/Agents.js"
 import { AgentsRepo } from "./agents/Repo.js"
@@ -98,7 +101,8 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     CorsLive,
     BountyDisputesHttpLive,
     PartnerJobSourcesHttpLive,
-    TokenOperationsHttpLive
+    TokenOperationsHttpLive,
+    AdsHttpLive
   ]),
   Layer.provide([
     SessionAuthLive,
@@ -125,7 +129,9 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     ProtocolCatalogCache.Default,
     Disputes.Default,
     Sources.Default,
-    TokenOperationsRepo.Default
+    TokenOperationsRepo.Default,
+    Campaigns.Default,
+    Review.Default
   ]),
   Layer.provide([AuthLive, CursorLive, IdempotencyLive, EnvelopeLive, RateBudgetLive, JobsLive, ApiOperationsLive, EdgeCacheLive, ProcurementProvidersDemo])
 )

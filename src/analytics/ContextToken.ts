@@ -5,12 +5,11 @@
  * web front end, or {@link mintContextToken} in the demo data and tests); verified by
  * Social_IngestProductEvent.
  *
- * Wire form: `v1.<claims>.<signature>`, `claims` = base64url of the claims' JSON,
- * `signature` = base64url HMAC-SHA256 over `v1.<claims>` with the `analyticsContext`
- * key (derived from `APP_SECRET`, layers/AppConfig.ts).
+ * Wire form: the signed claim token of layers/SignedToken.ts (`v1.<claims>.<signature>`)
+ * with the `analyticsContext` key (derived from `APP_SECRET`, layers/AppConfig.ts).
  */
-import { createHmac, timingSafeEqual } from "node:crypto"
-import { Effect, Either, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
+import { signClaims, verifyClaims } from "../../layers/SignedToken.js"
 import { Uuid } from "../../schema/common.js"
 import { BadRequest, Unauthorized } from "../../schema/problem.js"
 
@@ -27,17 +26,8 @@ export const ContextClaims = Schema.Struct({
 })
 export type ContextClaims = typeof ContextClaims.Type
 
-const prefix = "v1."
-
-const sign = (key: Buffer, signed: string) => createHmac("sha256", key).update(signed).digest()
-
 /** Signs `claims` into a context token with `key` (the `analyticsContext` key of AppConfig). */
-export const mintContextToken = (key: Buffer, claims: ContextClaims): string => {
-  const signed = prefix + Buffer.from(JSON.stringify(Schema.encodeSync(ContextClaims)(claims))).toString("base64url")
-  return `${signed}.${sign(key, signed).toString("base64url")}`
-}
-
-const decodeClaims = Schema.decodeUnknownEither(Schema.parseJson(ContextClaims))
+export const mintContextToken = (key: Buffer, claims: ContextClaims): string => signClaims(key, ContextClaims, claims)
 
 const invalid = new BadRequest({
   kind: "invalid-context-token",
@@ -51,16 +41,10 @@ const invalid = new BadRequest({
  * (signature good, `exp` reached: the client should fetch a fresh token).
  */
 export const verifyContextToken = (key: Buffer, token: string, now: Date): Effect.Effect<ContextClaims, BadRequest | Unauthorized> => {
-  const dot = token.lastIndexOf(".")
-  if (!token.startsWith(prefix) || dot <= prefix.length) return Effect.fail(invalid)
-  const signed = token.slice(0, dot)
-  const given = Buffer.from(token.slice(dot + 1), "base64url")
-  const expected = sign(key, signed)
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return Effect.fail(invalid)
-  const claims = decodeClaims(Buffer.from(signed.slice(prefix.length), "base64url").toString("utf8"))
-  if (Either.isLeft(claims)) return Effect.fail(invalid)
-  if (claims.right.exp * 1000 <= now.getTime()) {
+  const claims = verifyClaims(key, ContextClaims, token)
+  if (Option.isNone(claims)) return Effect.fail(invalid)
+  if (claims.value.exp * 1000 <= now.getTime()) {
     return Effect.fail(new Unauthorized({ kind: "context-token-expired", detail: "The contextToken has expired." }))
   }
-  return Effect.succeed(claims.right)
+  return Effect.succeed(claims.value)
 }

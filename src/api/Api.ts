@@ -5,6 +5,7 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { AccountsApi } from "./AccountsApi.js"
+import { AdsApi } from "./AdsApi.js"
 import { AdminApi } from "./AdminApi.js"
 import { AgentsApi } from "./AgentsApi.js"
 import { BountyDisputesApi } from "./BountyDisputesApi.js"
@@ -69,6 +70,7 @@ export class Api extends withoutFrameworkErrors(HttpApi.make("AgentDirectoryApi"
   .add(TrustApi)
   .add(WalletsApi)
   .add(TokenOperationsApi)
+  .add(AdsApi)
   .add(WorkspacesApi)
   .annotateContext(
     OpenApi.annotations({

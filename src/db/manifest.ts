@@ -14,6 +14,7 @@ import { DemoConversations, DemoMcpConnections, DemoRuns, DemoRuntimeAgents } fr
 import { DemoFeedback } from "./demo/trust.js"
 import { DemoWalletPolicies, DemoWallets } from "./demo/wallets.js"
 import { DemoBounties, DemoDisputes, DemoJobSources } from "./demo/growthAdmin.js"
+import { DemoAdCampaigns, DemoAdOrders, DemoAdPackageVersions, demoServingToken } from "./demo/ads.js"
 
 /** One request of the manifest. */
 export interface ManifestOperation {
@@ -210,6 +211,40 @@ export const demoManifest = {
       path: { sourceId: DemoJobSources.active.id },
       query: {},
       body: { expectedVersion: DemoJobSources.active.version, reason: "Partner fixed their feed", dryRun: false, confirmation: DemoJobSources.active.code }
+    },
+    // ad campaigns (issue 9); the serving token is signed for the development secret
+    Growth_ListAdCampaigns: { as: "member", path: {}, query: {}, body: null },
+    Growth_CreateAdCampaign: {
+      as: "owner",
+      path: {},
+      query: {},
+      body: {
+        workspaceId: DemoWorkspaces.acme.id,
+        agentPublicId: DemoAgents[0].id,
+        orderId: DemoAdOrders.paid.id,
+        packageVersionId: DemoAdPackageVersions.stripV2.id,
+        name: "Atlas summer research sprint",
+        destinationUrl: "https://atlas.example/summer?utm_source=agent-directory",
+        startAt: "2026-07-01T00:00:00.000Z",
+        headline: "Research done while you sleep",
+        body: "Atlas reads the sources and writes the brief.",
+        targets: [{ dimension: "NETWORK", value: "base" }, { dimension: "LANGUAGE", value: "en" }]
+      }
+    },
+    Growth_RecordAdEvent: { as: "anonymous", path: {}, query: {}, body: { token: demoServingToken(), kind: "IMPRESSION" } },
+    Growth_ListAdminAdCampaigns: { as: "admin", path: {}, query: {}, body: null },
+    Growth_ReviewAdCampaign: {
+      as: "admin",
+      path: { campaignId: DemoAdCampaigns.submitted.id },
+      query: {},
+      body: {
+        decision: "APPROVE",
+        expectedVersion: DemoAdCampaigns.submitted.version,
+        decisionCode: "POLICY_OK",
+        publicDecision: "The campaign meets the ad policy.",
+        privateDecision: "Checked the destination and the claims in the headline.",
+        dryRun: true
+      }
     }
   } satisfies Record<string, ManifestOperation>
 } as const

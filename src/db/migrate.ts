@@ -16,6 +16,7 @@ import walletsTrust from "./migrations/0009_wallets_trust.js"
 import agentDirectory from "./migrations/0013_agent_directory.js"
 import conversationRuns from "./migrations/0011_conversation_runs.js"
 import analytics from "./migrations/0012_analytics.js"
+import adCampaigns from "./migrations/0014_ad_campaigns.js"
 
 /** Applies every pending migration; returns the ones applied. Fails with `MigrationError | SqlError`. */
 export const migrate = Migrator.make({})({
@@ -31,6 +32,7 @@ export const migrate = Migrator.make({})({
     "0010_agent_runtime": agentRuntime,
     "0011_conversation_runs": conversationRuns,
     "0013_agent_directory": agentDirectory,
-    "0012_analytics": analytics
+    "0012_analytics": analytics,
+    "0014_ad_campaigns": adCampaigns
   })
 })

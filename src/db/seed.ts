@@ -7,6 +7,7 @@ import { Effect } from "effect"
 import { Auth, tokenHash } from "../../layers/Auth.js"
 import { hashPassword } from "../../layers/Password.js"
 import { canonicalLocator } from "../identity/Locator.js"
+import { seedAds } from "./demo/ads.js"
 import { seedAnalytics } from "./demo/seedAnalytics.js"
 import {
   DemoAccounts,
@@ -282,6 +283,7 @@ export const seedDemoData = Effect.gen(function*() {
     yield* seedAgentsDemo(sql)
     yield* seedGrowthAdmin
     yield* seedAnalytics
+    yield* seedAds
   }))
   return true
 })

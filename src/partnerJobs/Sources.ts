@@ -4,16 +4,13 @@ import { Effect, Option } from "effect"
 import { now } from "../../layers/Clock.js"
 import { Jobs } from "../../layers/Jobs.js"
 import type { SyncPartnerJobSourceRequest } from "../../schema/partnerJobs.js"
-import { BadRequest } from "../../schema/problem.js"
+import { requireConfirmation } from "../db/confirmation.js"
 import { explainRefusal, updateVersioned } from "../db/versioned.js"
 import { PartnerJobsRepo } from "./Repo.js"
 import { PartnerJobSync, syncDedupeKey } from "./Sync.js"
 
 /** States from which a sync can be asked for. */
 const syncableStates = ["ACTIVE", "DEGRADED"]
-
-const confirmationProblem = (kind: string, detail: string) =>
-  new BadRequest({ kind, detail: `confirmation ${detail}.`, errors: [{ in: "body", pointer: "/confirmation", detail }] })
 
 /** Partner job sources: operator commands. Requires `SqlClient` and `Jobs`. */
 export class Sources extends Effect.Service<Sources>()("agent-directory/PartnerJobSources", {
@@ -51,12 +48,7 @@ export class Sources extends Effect.Service<Sources>()("agent-directory/PartnerJ
           !syncableStates.includes(found.value.state)
         ) return yield* refuse(sourceId, body.expectedVersion)
         if (body.dryRun) return found.value
-        if (body.confirmation === undefined) {
-          return yield* confirmationProblem("confirmation-required", "is required when dryRun is false (the source's code)")
-        }
-        if (body.confirmation !== found.value.code) {
-          return yield* confirmationProblem("confirmation-mismatch", "must be the source's code")
-        }
+        yield* requireConfirmation(body.confirmation, found.value.code, "the source's code")
         const at = yield* now
         const changed = yield* updateVersioned({
           table: "partner_job_sources",

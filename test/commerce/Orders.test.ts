@@ -22,6 +22,11 @@ const decodeOrders = Schema.decodeUnknownSync(Data(Schema.Array(CommerceOrder)),
 
 const iso = (d: Date | null) => d?.toISOString() ?? null
 
+/** Acme's demo orders as listed: newest first (the core orders and the ad package orders of src/db/demo/ads.ts). */
+const acmeOrders = () =>
+  DemoOrders.map((o, index) => ({ o, index })).filter(({ o }) => o.workspace === "acme")
+    .sort((a, b) => b.o.day - a.o.day).map(({ index }) => wireOrder(index))
+
 /** The wire form of the demo order at `index`, from the demo data set (src/db/demo.ts). */
 const wireOrder = (index: number) => {
   const o = DemoOrders[index]!
@@ -75,7 +80,7 @@ const wireOrder = (index: number) => {
 }
 
 layer(server.layer)("Commerce_ListCommerceOrders", (it) => {
-  it.effect("shows the owner exactly the two Acme orders, newest first, in the wire shape", () =>
+  it.effect("shows the owner exactly the Acme orders, newest first, in the wire shape", () =>
     Effect.gen(function*() {
       const owner = yield* signIn("owner")
       const reply = yield* call("GET", path, { session: owner })
@@ -83,8 +88,10 @@ layer(server.layer)("Commerce_ListCommerceOrders", (it) => {
       expect(reply.headers["content-type"]).toMatch(/^application\/json/)
       expect(Object.keys(reply.body).sort()).toEqual(["data", "meta"])
       expectMeta(reply)
-      expect(reply.body.data.map((o: { orderNumber: string }) => o.orderNumber)).toEqual(["ORD-2026-0002", "ORD-2026-0001"])
-      expect(reply.body.data).toEqual([wireOrder(1), wireOrder(0)])
+      expect(reply.body.data.map((o: { orderNumber: string }) => o.orderNumber)).toEqual([
+        "ORD-2026-0005", "ORD-2026-0004", "ORD-2026-0002", "ORD-2026-0006", "ORD-2026-0001"
+      ])
+      expect(reply.body.data).toEqual(acmeOrders())
       expect(() => decodeOrders(reply.body)).not.toThrow()
     }))
 
@@ -92,7 +99,9 @@ layer(server.layer)("Commerce_ListCommerceOrders", (it) => {
     Effect.gen(function*() {
       const owner = yield* signIn("owner")
       const reply = yield* call("GET", path, { session: owner })
-      const [pending, active] = reply.body.data
+      const byNumber = (n: string) => reply.body.data.find((o: { orderNumber: string }) => o.orderNumber === n)
+      const pending = byNumber("ORD-2026-0002")
+      const active = byNumber("ORD-2026-0001")
       for (const order of reply.body.data) {
         for (const key of ["subtotalUnits", "discountUnits", "totalUnits"]) {
           expect(typeof order[key], key).toBe("string")
@@ -123,8 +132,8 @@ layer(server.layer)("Commerce_ListCommerceOrders", (it) => {
       expect(active.entitlements[0].state).toBe("ACTIVE")
       // the decoded order carries bigints
       const decoded = decodeOrders(reply.body)
-      expect(decoded.data[1]!.totalUnits).toBe(44_100_000n)
-      expect(decoded.data[0]!.payments[0]!.units).toBe(2_500_000_000n)
+      expect(decoded.data.find((o) => o.orderNumber === "ORD-2026-0001")!.totalUnits).toBe(44_100_000n)
+      expect(decoded.data.find((o) => o.orderNumber === "ORD-2026-0002")!.payments[0]!.units).toBe(2_500_000_000n)
     }))
 
   it.effect("shows the outsider only the order of its own workspace", () =>
@@ -143,7 +152,7 @@ layer(server.layer)("Commerce_ListCommerceOrders", (it) => {
       const asAdmin = yield* call("GET", path, { session: admin })
       const asMember = yield* call("GET", path, { session: member })
       expect(asAdmin.status, asAdmin.text).toBe(200)
-      expect(asAdmin.body.data).toEqual([wireOrder(1), wireOrder(0)])
+      expect(asAdmin.body.data).toEqual(acmeOrders())
       expect(asMember.body.data).toEqual(asAdmin.body.data)
     }))
 

@@ -64,7 +64,13 @@ const expected = {
   // issue 9 admin operations (spec §4.2); several groups share the Growth and Jobs tags
   Growth_ListAdminTokenOperations: { method: "get", path: "/api/v1/admin/token-operations", tag: "Growth", auth: "required-admin", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 500, 503] },
   Jobs_ResolveBountyDispute: { method: "post", path: "/api/v1/admin/bounties/{bountyId}/disputes/{disputeId}/resolution", tag: "Jobs", auth: "required-admin", cache: "none", scopes: [], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 500, 503] },
-  Jobs_SyncPartnerJobSource: { method: "post", path: "/api/v1/admin/jobs/sources/{sourceId}/sync", tag: "Jobs", auth: "required-admin", cache: "none", scopes: [], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 500, 503] }
+  Jobs_SyncPartnerJobSource: { method: "post", path: "/api/v1/admin/jobs/sources/{sourceId}/sync", tag: "Jobs", auth: "required-admin", cache: "none", scopes: [], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 500, 503] },
+  // issue 9 ad campaigns (spec §4.2)
+  Growth_ListAdminAdCampaigns: { method: "get", path: "/api/v1/admin/ads/campaigns", tag: "Growth", auth: "required-admin", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 500, 503] },
+  Growth_ReviewAdCampaign: { method: "post", path: "/api/v1/admin/ads/campaigns/{campaignId}/review", tag: "Growth", auth: "required-admin", cache: "none", scopes: [], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 500, 503] },
+  Growth_ListAdCampaigns: { method: "get", path: "/api/v1/ads/campaigns", tag: "Growth", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 500, 503] },
+  Growth_CreateAdCampaign: { method: "post", path: "/api/v1/ads/campaigns", tag: "Growth", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [201, 400, 401, 403, 404, 409, 500, 503] },
+  Growth_RecordAdEvent: { method: "post", path: "/api/v1/ads/events", tag: "Growth", auth: "public", cache: "none", scopes: ["public:read"], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 500, 503] }
 } as const
 
 const server = makeTestServer()

@@ -37,7 +37,9 @@ export const testConfig = (overrides: Partial<AppConfigShape> = {}): AppConfigSh
     cursor: key("cursor"),
     // the demo manifest's context and download tokens are signed for the development secret (src/db/demo/analytics.ts)
     analyticsContext: deriveKey(DevelopmentSecret, "analytics-context"),
-    analyticsDownload: deriveKey(DevelopmentSecret, "analytics-download")
+    analyticsDownload: deriveKey(DevelopmentSecret, "analytics-download"),
+    // the demo manifest's ad-serving token too (src/db/demo/ads.ts)
+    adServing: deriveKey(DevelopmentSecret, "ad-serving")
   },
   insecureDevelopmentSecret: false,
   // no polling in tests unless a test starts a runner itself
