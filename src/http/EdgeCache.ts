@@ -50,10 +50,40 @@ interface Entry {
   readonly etag: string
   /** The operation's `x-rate-cost`. */
   readonly cost: number
-  /** The replayed headers (without {@link perRequestHeaders}). */
+  /** The replayed headers of a 200 (without {@link perRequestHeaders}) and of a 304 (without `content-type` too). */
   readonly headers: Readonly<Record<string, string>>
-  /** The body around `meta.requestId` and `meta.generatedAt`: [before id, between, after time]. */
-  readonly body: readonly [string, string, string]
+  readonly notModifiedHeaders: Readonly<Record<string, string>>
+  readonly body: BodyTemplate
+}
+
+/**
+ * A captured body with the byte offsets of `meta.requestId` and `meta.generatedAt`:
+ * a fresh body is a copy with the two ASCII values written over the old ones (a
+ * value of another length falls back to concatenation).
+ */
+interface BodyTemplate {
+  readonly bytes: Buffer
+  readonly idAt: number
+  readonly idLength: number
+  readonly timeAt: number
+  readonly timeLength: number
+}
+
+const render = (t: BodyTemplate, requestId: string, time: string): Buffer => {
+  if (requestId.length === t.idLength && time.length === t.timeLength) {
+    const out = Buffer.allocUnsafe(t.bytes.length)
+    t.bytes.copy(out)
+    out.write(requestId, t.idAt, "latin1")
+    out.write(time, t.timeAt, "latin1")
+    return out
+  }
+  return Buffer.concat([
+    t.bytes.subarray(0, t.idAt),
+    Buffer.from(requestId),
+    t.bytes.subarray(t.idAt + t.idLength, t.timeAt),
+    Buffer.from(time),
+    t.bytes.subarray(t.timeAt + t.timeLength)
+  ])
 }
 
 /** A request the edge may answer: a bodyless, credential-free GET. */
@@ -70,16 +100,16 @@ const keyOf = (url: string, origin: unknown) => (origin === undefined ? url : `$
  * Splits a JSON envelope around the LAST `"requestId":"<id>"` and `"generatedAt":"<time>"`
  * (those of `meta`, which is written after `data`), or undefined when it has no such meta.
  */
-const template = (body: string, requestId: string): Entry["body"] | undefined => {
-  const idField = `"requestId":"${requestId}"`
-  const at = body.lastIndexOf(idField)
-  const timeField = `"generatedAt":"`
-  const t = body.lastIndexOf(timeField)
+const template = (body: Uint8Array, requestId: string): BodyTemplate | undefined => {
+  const bytes = Buffer.from(body)
+  const idField = Buffer.from(`"requestId":"${requestId}"`)
+  const timeField = Buffer.from(`"generatedAt":"`)
+  const at = bytes.lastIndexOf(idField)
+  const t = bytes.lastIndexOf(timeField)
   if (at < 0 || t < at) return undefined
-  const timeStart = t + timeField.length
-  const timeEnd = body.indexOf("\"", timeStart)
-  const idStart = at + `"requestId":"`.length
-  return [body.slice(0, idStart), body.slice(idStart + requestId.length, timeStart), body.slice(timeEnd)]
+  const timeAt = t + timeField.length
+  const idAt = at + `"requestId":"`.length
+  return { bytes, idAt, idLength: Buffer.byteLength(requestId), timeAt, timeLength: bytes.indexOf("\"", timeAt) - timeAt }
 }
 
 /** The response cache at the HTTP edge. Requires `Operations`, `RateBudget`, `AppConfig`, `Ids`. */
@@ -93,38 +123,33 @@ export class EdgeCache extends Effect.Service<EdgeCache>()("agent-directory/Edge
     const entries = new Map<string, Entry>()
     let hits = 0
 
-    /** Answers one request from `entry`, or hands it to the pipeline when the entry has expired. */
-    const answer = (entry: Entry, key: string, req: IncomingMessage, res: ServerResponse, pipeline: () => void) =>
-      Effect.gen(function*() {
-        const started = performance.now()
-        const at = yield* now
-        if (at.getTime() >= entry.until) {
-          if (entries.get(key) === entry) entries.delete(key)
-          return pipeline()
-        }
-        hits++
-        const requestId = yield* ids.next
-        const target = budgetTarget(config, { _tag: "Anonymous" }, () =>
-          clientAddressOf(req.socket.remoteAddress, req.headers["x-forwarded-for"] as string | undefined, config.trustedProxyHops))
-        const charged = yield* budgets.charge({ ...target, cost: entry.cost })
-        const headers: Record<string, string> = {
-          ...entry.headers,
-          ...Option.match(charged, { onNone: () => ({}), onSome: rateLimitHeaders }),
-          "x-request-id": requestId
-        }
-        let status = 200
-        if (noneMatch(req.headers["if-none-match"], entry.etag)) {
-          status = 304
-          delete headers["content-type"]
-          res.writeHead(304, headers)
-          res.end()
-        } else {
-          const body = entry.body[0] + requestId + entry.body[1] + at.toISOString() + entry.body[2]
-          headers["content-length"] = String(Buffer.byteLength(body))
-          res.writeHead(200, headers)
-          res.end(body)
-        }
-        yield* logAccess({ method: "GET", url: req.url ?? "/", status, started, requestId })
+    const clock = yield* Effect.clock
+    const rateLimit = Option.match({ onNone: () => ({}), onSome: rateLimitHeaders })
+
+    /** Answers one request from a fresh `entry`: charge the budget, write the response, log it. */
+    const answer = (entry: Entry, at: number, started: number, req: IncomingMessage, res: ServerResponse) =>
+      Effect.flatMap(ids.next, (requestId) => {
+        const address = () =>
+          clientAddressOf(req.socket.remoteAddress, req.headers["x-forwarded-for"] as string | undefined, config.trustedProxyHops)
+        return Effect.flatMap(budgets.charge({ ...budgetTarget(config, { _tag: "Anonymous" }, address), cost: entry.cost }), (charged) => {
+          hits++
+          let status = 200
+          if (noneMatch(req.headers["if-none-match"], entry.etag)) {
+            status = 304
+            res.writeHead(304, { ...entry.notModifiedHeaders, ...rateLimit(charged), "x-request-id": requestId })
+            res.end()
+          } else {
+            const body = render(entry.body, requestId, new Date(at).toISOString())
+            res.writeHead(200, {
+              ...entry.headers,
+              ...rateLimit(charged),
+              "x-request-id": requestId,
+              "content-length": String(body.length)
+            })
+            res.end(body)
+          }
+          return logAccess({ method: "GET", url: req.url ?? "/", status, started, requestId })
+        })
       })
 
     return {
@@ -147,18 +172,20 @@ export class EdgeCache extends Effect.Service<EdgeCache>()("agent-directory/Edge
               Option.isNone(op) || op.value.policy.cache !== "public-catalog" || op.value.policy.auth !== "public" ||
               op.value.endpoint.middlewares.has(BudgetRefusing as never)
             ) return Effect.succeed(response)
-            const parts = template(new TextDecoder().decode(body.body), requestId)
+            const parts = template(body.body, requestId)
             if (parts === undefined) return Effect.succeed(response)
             return Effect.map(now, (at) => {
               const headers: Record<string, string> = {}
               for (const [name, value] of Object.entries(response.headers)) {
                 if (!perRequestHeaders.has(name)) headers[name] = value
               }
+              const { "content-type": _, ...notModifiedHeaders } = headers
               entries.set(keyOf(request.url, request.headers["origin"]), {
                 until: at.getTime() + EdgeTtlMillis,
                 etag,
                 cost: op.value.policy.cost,
                 headers,
+                notModifiedHeaders,
                 body: parts
               })
               return response
@@ -172,9 +199,16 @@ export class EdgeCache extends Effect.Service<EdgeCache>()("agent-directory/Edge
        */
       listener: (pipeline: (req: IncomingMessage, res: ServerResponse) => void) =>
       (req: IncomingMessage, res: ServerResponse): void => {
-        const entry = servable(req.method, req.headers) ? entries.get(keyOf(req.url ?? "", req.headers["origin"])) : undefined
+        const key = servable(req.method, req.headers) ? keyOf(req.url ?? "", req.headers["origin"]) : undefined
+        const entry = key === undefined ? undefined : entries.get(key)
         if (entry === undefined) return pipeline(req, res)
-        runFork(answer(entry, keyOf(req.url ?? "", req.headers["origin"]), req, res, () => pipeline(req, res)).pipe(
+        const started = performance.now()
+        const at = clock.unsafeCurrentTimeMillis()
+        if (at >= entry.until) {
+          if (entries.get(key!) === entry) entries.delete(key!)
+          return pipeline(req, res)
+        }
+        runFork(answer(entry, at, started, req, res).pipe(
           Effect.catchAllDefect((defect) =>
             Effect.sync(() => {
               if (!res.headersSent) pipeline(req, res)

@@ -6,8 +6,8 @@
  *
  * - `DATABASE_URL` (required): a PostgreSQL server; the run creates, seeds (the
  *   demo data set plus `BenchOffers` publishable offers) and drops its own database.
- * - The project runs as `npm start` does (`node dist/src/main.js`, built by the
- *   script first) with its default configuration; `BENCH_PROJECT_COMMAND` and
+ * - The project runs as `npm start` does (its `node …` command line from
+ *   package.json, built by the script first) with its default configuration; `BENCH_PROJECT_COMMAND` and
  *   `BENCH_PROJECT_CWD` start another build instead (before/after comparisons).
  * - Reads: `ROUNDS` interleaved rounds of `SECONDS` each per server, `CONNECTIONS`
  *   concurrent connections (defaults 3, 4, 32); req/s over all rounds, p50/p99 the
@@ -170,7 +170,9 @@ const main = async () => {
   const referencePort = projectPort + 500
   const project = `http://127.0.0.1:${projectPort}`
   const reference = `http://127.0.0.1:${referencePort}`
-  const [command, ...args] = (process.env["BENCH_PROJECT_COMMAND"] ?? "node --enable-source-maps dist/src/main.js").split(" ")
+  // by default the server runs as `npm start` runs it (its command line, without npm in between)
+  const startScript = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: { start: string } }).scripts.start
+  const [command, ...args] = (process.env["BENCH_PROJECT_COMMAND"] ?? startScript).split(" ")
   try {
     const offers = benchUrl === undefined ? [] : await prepareDatabase(benchUrl)
     const projectProcess = start(command!, args, process.env["BENCH_PROJECT_CWD"] ?? process.cwd(), {
