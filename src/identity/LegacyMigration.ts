@@ -117,18 +117,27 @@ const invalidLine = (line: number, ...reasons: ReadonlyArray<ResolutionReason>):
   normalised: { _tag: "Invalid", reasons }
 })
 
-/** The report record of one line (fixed key order: byte-identical re-runs). */
-const record = (p: ParsedLine, r: Resolution) =>
-  JSON.stringify({
-    line: p.line,
-    source: p.source,
-    legacyAgentId: p.legacyAgentId,
-    status: r.status,
-    locator: r.locator,
-    candidates: r.candidates,
-    reasons: r.reasons,
-    canonicalUrl: r.canonicalUrl
-  })
+/** JSON of the shared reason lists (the resolver reuses one list per outcome). */
+const reasonsJson = new WeakMap<ReadonlyArray<ResolutionReason>, string>()
+const jsonOfReasons = (reasons: ReadonlyArray<ResolutionReason>): string => {
+  let json = reasonsJson.get(reasons)
+  if (json === undefined) {
+    json = JSON.stringify(reasons)
+    reasonsJson.set(reasons, json)
+  }
+  return json
+}
+
+/**
+ * The report record of one line: the bytes of `JSON.stringify({line, source, legacyAgentId,
+ * status, locator, candidates, reasons, canonicalUrl})` (fixed key order: byte-identical
+ * re-runs), concatenated by hand because it runs for every line.
+ */
+const record = (p: ParsedLine, r: Resolution): string =>
+  `{"line":${p.line},"source":${JSON.stringify(p.source)},"legacyAgentId":${JSON.stringify(p.legacyAgentId)},` +
+  `"status":${JSON.stringify(r.status)},"locator":${JSON.stringify(r.locator)},` +
+  `"candidates":${r.candidates.length === 0 ? "[]" : JSON.stringify(r.candidates)},` +
+  `"reasons":${jsonOfReasons(r.reasons)},"canonicalUrl":${JSON.stringify(r.canonicalUrl)}}`
 
 const emptyCounts = (): Record<ResolutionStatus, number> => ({
   UNIQUE: 0,
@@ -176,10 +185,12 @@ export const migrateLegacyIdentities = (
       }
     }
 
-    const applyMappings = (rows: ReadonlyArray<readonly [ParsedLine, Resolution]>) => {
+    const applyMappings = (parsed: ReadonlyArray<ParsedLine>, resolved: ReadonlyArray<Resolution>) => {
       // last line wins within a chunk, as it does across chunks
       const latest = new Map<string, { source: string; legacy_agent_id: string; agent_id: string; identity_id: string; locator: string }>()
-      for (const [p, r] of rows) {
+      for (let i = 0; i < parsed.length; i++) {
+        const p = parsed[i]!
+        const r = resolved[i]!
         if (r.status !== "UNIQUE" || p.source === null || p.legacyAgentId === null || r.locator === null) continue
         const c = r.candidates[0]!
         latest.set(JSON.stringify([p.source, p.legacyAgentId]), {
@@ -204,27 +215,37 @@ export const migrateLegacyIdentities = (
       )
     }
 
-    const report = fs.stream(options.input, { chunkSize: 256 * 1024 }).pipe(
+    // Each stream element is a chunk of lines, handled with plain loops: per-line stream
+    // elements, effects or queries would cost more than the work itself.
+    // Input and output pieces stay under 64 KiB: a larger string lands in V8's large-object
+    // space, which only a full GC frees, and the heap (peak RSS) then grows with the input.
+    const report = fs.stream(options.input, { chunkSize: 64 * 1024 }).pipe(
       Stream.decodeText(),
       Stream.splitLines,
       Stream.grouped(options.chunkSize ?? 4096),
-      // numbering is sequential; lookups of up to 4 chunks overlap (mapEffect keeps the order)
+      // numbering is sequential; lookups of up to 2 chunks overlap (mapEffect keeps the order)
       Stream.map((chunk) => Chunk.toReadonlyArray(chunk).map((text) => parse(text, ++lines))),
       Stream.mapEffect((parsed) =>
         Effect.gen(function*() {
           const resolved = yield* session.resolve(parsed.map((p) => p.normalised))
-          const pairs = parsed.map((p, i) => [p, resolved[i]!] as const)
-          if (options.apply === true) yield* applyMappings(pairs)
-          return pairs
-        }), { concurrency: options.apply === true ? 1 : 4 }),
-      Stream.map((pairs) => {
+          if (options.apply === true) yield* applyMappings(parsed, resolved)
+          return { parsed, resolved }
+        }), { concurrency: options.apply === true ? 1 : 2 }),
+      Stream.mapConcat(({ parsed, resolved }) => {
+        const pieces: Array<string> = []
         let out = ""
-        for (const [p, r] of pairs) {
+        for (let i = 0; i < parsed.length; i++) {
+          const r = resolved[i]!
           counts[r.status]++
-          out += record(p, r) + "\n"
+          out += record(parsed[i]!, r) + "\n"
+          if (out.length >= 32 * 1024) {
+            pieces.push(out)
+            out = ""
+          }
         }
-        options.onProgress?.(pairs[pairs.length - 1]![0].line)
-        return out
+        if (out !== "") pieces.push(out)
+        options.onProgress?.(parsed[parsed.length - 1]!.line)
+        return pieces
       }),
       Stream.concat(Stream.suspend(() =>
         options.summaryLine === true
