@@ -16,7 +16,7 @@
 import { FileSystem } from "@effect/platform"
 import type { PlatformError } from "@effect/platform/Error"
 import { SqlClient } from "@effect/sql"
-import { Chunk, Effect, Either, ParseResult, Schema, Stream } from "effect"
+import { Effect, Either, Option, ParseResult, Schema, Stream } from "effect"
 import {
   LegacyLine,
   LocatorKind,
@@ -139,6 +139,59 @@ const record = (p: ParsedLine, r: Resolution): string =>
   `"candidates":${r.candidates.length === 0 ? "[]" : JSON.stringify(r.candidates)},` +
   `"reasons":${jsonOfReasons(r.reasons)},"canonicalUrl":${JSON.stringify(r.canonicalUrl)}}`
 
+const utf8 = new TextEncoder()
+const readBufferBytes = 64 * 1024
+
+/**
+ * Reads the next `size` lines through one reused buffer (no allocation per read), or fails
+ * with None at the end. Lines end at "\n" or "\r\n"; a last line without one counts; a
+ * trailing "\r" at the end of the input is dropped (the rules of `Stream.splitLines`).
+ */
+const lineReader = (file: FileSystem.File) => {
+  const buffer = new Uint8Array(readBufferBytes)
+  const decoder = new TextDecoder()
+  let carry = ""
+  let done = false
+  return (size: number): Effect.Effect<Array<string>, Option.Option<PlatformError>> =>
+    Effect.gen(function*() {
+      const lines: Array<string> = []
+      while (lines.length < size && !done) {
+        const read = Number(yield* Effect.mapError(file.read(buffer), Option.some))
+        if (read === 0) {
+          done = true
+          if (carry.endsWith("\r")) carry = carry.slice(0, -1)
+          if (carry !== "") lines.push(carry)
+          carry = ""
+          break
+        }
+        const text = carry + decoder.decode(buffer.subarray(0, read), { stream: true })
+        let from = 0
+        for (let lf = text.indexOf("\n"); lf !== -1; lf = text.indexOf("\n", from)) {
+          lines.push(text.slice(from, lf > from && text.charCodeAt(lf - 1) === 13 ? lf - 1 : lf))
+          from = lf + 1
+        }
+        carry = text.slice(from)
+      }
+      if (lines.length === 0) return yield* Effect.fail(Option.none())
+      return lines
+    })
+}
+
+const pieceChars = 32 * 1024
+
+/**
+ * Writes text pieces (of about `pieceChars` UTF-16 units: UTF-8 takes at most 3 bytes per
+ * unit) through one reused buffer; a longer piece is encoded on its own.
+ */
+const textWriter = (file: FileSystem.File) => {
+  const buffer = new Uint8Array(4 * pieceChars)
+  return (piece: string): Effect.Effect<void, PlatformError> => {
+    if (3 * piece.length > buffer.length) return file.writeAll(utf8.encode(piece))
+    const { written } = utf8.encodeInto(piece, buffer)
+    return file.writeAll(buffer.subarray(0, written))
+  }
+}
+
 const emptyCounts = (): Record<ResolutionStatus, number> => ({
   UNIQUE: 0,
   AMBIGUOUS: 0,
@@ -215,46 +268,45 @@ export const migrateLegacyIdentities = (
       )
     }
 
-    // Each stream element is a chunk of lines, handled with plain loops: per-line stream
-    // elements, effects or queries would cost more than the work itself.
-    // Input and output pieces stay under 64 KiB: a larger string lands in V8's large-object
-    // space, which only a full GC frees, and the heap (peak RSS) then grows with the input.
-    const report = fs.stream(options.input, { chunkSize: 64 * 1024 }).pipe(
-      Stream.decodeText(),
-      Stream.splitLines,
-      Stream.grouped(options.chunkSize ?? 4096),
-      // numbering is sequential; lookups of up to 2 chunks overlap (mapEffect keeps the order)
-      Stream.map((chunk) => Chunk.toReadonlyArray(chunk).map((text) => parse(text, ++lines))),
+    // Each stream element is a batch of `chunkSize` lines, handled with plain loops: per-line
+    // stream elements, effects, queries or buffers cost more than the work itself and fill
+    // the heap with short-lived garbage that V8 promotes (peak RSS grows with the input).
+    const chunkSize = options.chunkSize ?? 4096
+    const batches = Stream.unwrapScoped(Effect.map(fs.open(options.input, { flag: "r" }), (file) => {
+      const next = lineReader(file)
+      return Stream.repeatEffectOption(next(chunkSize)).pipe(Stream.map((texts) => texts.map((text) => parse(text, ++lines))))
+    }))
+    const report = batches.pipe(
+      // numbering is sequential; lookups of up to 2 batches overlap (mapEffect keeps the order)
       Stream.mapEffect((parsed) =>
         Effect.gen(function*() {
           const resolved = yield* session.resolve(parsed.map((p) => p.normalised))
           if (options.apply === true) yield* applyMappings(parsed, resolved)
           return { parsed, resolved }
-        }), { concurrency: options.apply === true ? 1 : 2 }),
-      Stream.mapConcat(({ parsed, resolved }) => {
+        }), { concurrency: options.apply === true ? 1 : 2 })
+    )
+    const run = Effect.gen(function*() {
+      const out = yield* fs.open(options.output, { flag: "w" })
+      const write = textWriter(out)
+      yield* Stream.runForEach(report, ({ parsed, resolved }) => {
+        // short pieces: a string over 128 KiB lands in V8's large-object space, which only a full GC frees
         const pieces: Array<string> = []
-        let out = ""
+        let text = ""
         for (let i = 0; i < parsed.length; i++) {
           const r = resolved[i]!
           counts[r.status]++
-          out += record(parsed[i]!, r) + "\n"
-          if (out.length >= 32 * 1024) {
-            pieces.push(out)
-            out = ""
+          text += record(parsed[i]!, r) + "\n"
+          if (text.length >= pieceChars) {
+            pieces.push(text)
+            text = ""
           }
         }
-        if (out !== "") pieces.push(out)
+        if (text !== "") pieces.push(text)
         options.onProgress?.(parsed[parsed.length - 1]!.line)
-        return pieces
-      }),
-      Stream.concat(Stream.suspend(() =>
-        options.summaryLine === true
-          ? Stream.make(JSON.stringify({ summary: { lines, counts } }) + "\n")
-          : Stream.empty
-      )),
-      Stream.encodeText
-    )
-    const run = Stream.run(report, fs.sink(options.output))
+        return Effect.forEach(pieces, write, { discard: true })
+      })
+      if (options.summaryLine === true) yield* write(JSON.stringify({ summary: { lines, counts } }) + "\n")
+    }).pipe(Effect.scoped)
     yield* options.apply === true ? sql.withTransaction(run).pipe(Effect.catchTag("SqlError", Effect.die)) : run
     return { lines, counts: { ...counts }, mappingsWritten, reviewRows: counts.AMBIGUOUS + counts.CONFLICTED }
   })
