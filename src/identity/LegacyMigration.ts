@@ -8,8 +8,9 @@
  * flat-memory promise). Records are built with a fixed key order, so a re-run of the same
  * input on the same data is byte-identical.
  *
- * Lookups are batched: `chunkSize` lines (default 4096) per resolver call, one or two
- * queries each. `apply` upserts the UUID mappings of UNIQUE rows into
+ * Lookups are batched: `chunkSize` lines (default 2048) per resolver call, one or two
+ * queries each, at most 2 in flight. The input is read and the report written through one
+ * reused buffer each; the working set is a few batches whatever the input's size. `apply` upserts the UUID mappings of UNIQUE rows into
  * `legacy_agent_mappings` inside one transaction around the whole run; re-running it
  * changes nothing (rows already equal are not rewritten).
  */
@@ -39,7 +40,7 @@ export interface LegacyMigrationOptions {
   readonly apply?: boolean
   /** Append the summary as the report's last line (`{"summary":{...}}`). */
   readonly summaryLine?: boolean
-  /** Lines per resolver lookup (default 4096). */
+  /** Lines per resolver lookup (default 2048). */
   readonly chunkSize?: number
   /** Called after each chunk with the number of lines done so far. */
   readonly onProgress?: (linesDone: number) => void
@@ -271,7 +272,7 @@ export const migrateLegacyIdentities = (
     // Each stream element is a batch of `chunkSize` lines, handled with plain loops: per-line
     // stream elements, effects, queries or buffers cost more than the work itself and fill
     // the heap with short-lived garbage that V8 promotes (peak RSS grows with the input).
-    const chunkSize = options.chunkSize ?? 4096
+    const chunkSize = options.chunkSize ?? 2048
     const batches = Stream.unwrapScoped(Effect.map(fs.open(options.input, { flag: "r" }), (file) => {
       const next = lineReader(file)
       return Stream.repeatEffectOption(next(chunkSize)).pipe(Stream.map((texts) => texts.map((text) => parse(text, ++lines))))

@@ -3,8 +3,9 @@
  * database `<name>_migbench` next to it is dropped and re-created). Loads 100,000 agents with
  * one registry-bound token each (every 1,000th also bound to a second agent: CONFLICTED), writes
  * 100,000- and 1,000,000-line inputs (about 83% UNIQUE, the rest NOT_FOUND, AMBIGUOUS-capable
- * registry-less tokens and 1% malformed lines), and runs the compiled CLI
- * (`node dist/src/cli/migrate-legacy.js`, built by `npm run build` first) once per size and run,
+ * registry-less tokens and 1% malformed lines), and runs the compiled CLI as `npm run
+ * migrate:legacy` does (`node --max-old-space-size=192 dist/src/cli/migrate-legacy.js`, built by
+ * `npm run build` first; `BENCH_NODE_FLAGS` replaces the flags, e.g. "" for V8's defaults) once per size and run,
  * each in its own process, so that the peak RSS it reports (`process.resourceUsage().maxRSS`:
  * the whole process, start-up included) is its own. lines/s is the batch's wall time, without
  * the process start-up. `BENCH_RUNS` (default 3) runs per size; prints every run, then the best
@@ -23,6 +24,8 @@ import { DbServer } from "../../layers/Db.js"
 import { migrate } from "../../src/db/migrate.js"
 
 const cli = join(import.meta.dirname, "..", "..", "dist", "src", "cli", "migrate-legacy.js")
+// the flags of the `migrate:legacy` npm script
+const nodeFlags = (process.env["BENCH_NODE_FLAGS"] ?? "--max-old-space-size=192").split(" ").filter((f) => f !== "")
 const REGISTRY = "0x8004a6090Cd10A7288092483047B097295Fb8847"
 const AGENTS = 100_000
 
@@ -35,7 +38,7 @@ interface Run {
 
 /** One run of the compiled CLI in its own process; its last stderr line is the JSON summary. */
 const run = (url: string, input: string): Run => {
-  const stderr = execFileSync(process.execPath, [cli, "--input", input, "--output", join(tmpdir(), "migbench-report.jsonl")], {
+  const stderr = execFileSync(process.execPath, [...nodeFlags, cli, "--input", input, "--output", join(tmpdir(), "migbench-report.jsonl")], {
     encoding: "utf8",
     stdio: ["ignore", "ignore", "pipe"],
     env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: "warn" }
