@@ -9,9 +9,11 @@
  * lines every 100,000 lines otherwise. Exit code 0 when it ran; 2 with `--fail-on-review` while
  * AMBIGUOUS or CONFLICTED rows remain; 1 on an error (bad arguments, unreadable input).
  *
- * The npm script runs the compiled file with `--max-old-space-size=192`: the batch's live heap
- * is flat (about 70-80 MB, modules included), but every batch outlives a lookup and is promoted,
- * and without a bound V8 lets that garbage grow the heap to 300-400 MB before collecting it.
+ * The npm script runs the compiled file with `--max-old-space-size=192 --max-semi-space-size=32`:
+ * the batch's live heap is flat (about 70-80 MB, modules included), but with V8's defaults every
+ * batch outlives a few scavenges while its lookup runs and is promoted, and V8 lets that garbage
+ * grow the heap to 300-400 MB before collecting it. A larger young generation lets most batches
+ * die young; the old-space bound makes V8 collect the rest early. Peak RSS then stays ~220 MB.
  */
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import cliProgress from "cli-progress"

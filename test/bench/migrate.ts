@@ -4,7 +4,8 @@
  * one registry-bound token each (every 1,000th also bound to a second agent: CONFLICTED), writes
  * 100,000- and 1,000,000-line inputs (about 83% UNIQUE, the rest NOT_FOUND, AMBIGUOUS-capable
  * registry-less tokens and 1% malformed lines), and runs the compiled CLI as `npm run
- * migrate:legacy` does (`node --max-old-space-size=192 dist/src/cli/migrate-legacy.js`, built by
+ * migrate:legacy` does (`node --max-old-space-size=192 --max-semi-space-size=32
+ * dist/src/cli/migrate-legacy.js`, built by
  * `npm run build` first; `BENCH_NODE_FLAGS` replaces the flags, e.g. "" for V8's defaults) once per size and run,
  * each in its own process, so that the peak RSS it reports (`process.resourceUsage().maxRSS`:
  * the whole process, start-up included) is its own. lines/s is the batch's wall time, without
@@ -14,7 +15,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect, Redacted } from "effect"
-import { execFileSync } from "node:child_process"
+import { spawnSync } from "node:child_process"
 import { createWriteStream } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -25,7 +26,7 @@ import { migrate } from "../../src/db/migrate.js"
 
 const cli = join(import.meta.dirname, "..", "..", "dist", "src", "cli", "migrate-legacy.js")
 // the flags of the `migrate:legacy` npm script
-const nodeFlags = (process.env["BENCH_NODE_FLAGS"] ?? "--max-old-space-size=192").split(" ").filter((f) => f !== "")
+const nodeFlags = (process.env["BENCH_NODE_FLAGS"] ?? "--max-old-space-size=192 --max-semi-space-size=32").split(" ").filter((f) => f !== "")
 const REGISTRY = "0x8004a6090Cd10A7288092483047B097295Fb8847"
 const AGENTS = 100_000
 
@@ -38,11 +39,12 @@ interface Run {
 
 /** One run of the compiled CLI in its own process; its last stderr line is the JSON summary. */
 const run = (url: string, input: string): Run => {
-  const stderr = execFileSync(process.execPath, [...nodeFlags, cli, "--input", input, "--output", join(tmpdir(), "migbench-report.jsonl")], {
-    encoding: "utf8",
-    stdio: ["ignore", "ignore", "pipe"],
-    env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: "warn" }
-  })
+  const { status, stderr } = spawnSync(
+    process.execPath,
+    [...nodeFlags, cli, "--input", input, "--output", join(tmpdir(), "migbench-report.jsonl")],
+    { encoding: "utf8", stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: "warn" } }
+  )
+  if (status !== 0) throw new Error(`migrate:legacy exited with ${status}: ${stderr}`)
   const last = JSON.parse(stderr.trimEnd().split("\n").pop()!) as Omit<Run, "lines"> & { summary: { lines: number } }
   return { lines: last.summary.lines, seconds: last.seconds, linesPerSecond: last.linesPerSecond, peakRssMb: last.peakRssMb }
 }
