@@ -20,6 +20,19 @@ export type LocatorKind = typeof LocatorKind.Type
 export const ResolutionStatus = Schema.Literal("UNIQUE", "AMBIGUOUS", "CONFLICTED", "NOT_FOUND", "INVALID")
 export type ResolutionStatus = typeof ResolutionStatus.Type
 
+/**
+ * Maximum lengths (UTF-16 code units, minimum 1) of the text fields of a locator input and a
+ * legacy line; the legacy batch's fast pre-check reads them too, so they are stated once.
+ */
+export const LocatorTextLimits = {
+  source: 100,
+  legacyAgentId: 200,
+  network: 100,
+  protocol: 100,
+  registry: 200,
+  nativeId: 512
+} as const
+
 const Text = (max: number) => Schema.String.pipe(Schema.minLength(1), Schema.maxLength(max))
 const OptionalText = (max: number) => Schema.optionalWith(Schema.NullOr(Text(max)), { default: () => null })
 
@@ -31,11 +44,11 @@ const OptionalText = (max: number) => Schema.optionalWith(Schema.NullOr(Text(max
  */
 export const LocatorInput = Schema.Struct({
   networkFamily: NetworkFamily,
-  network: OptionalText(100),
-  protocol: OptionalText(100),
+  network: OptionalText(LocatorTextLimits.network),
+  protocol: OptionalText(LocatorTextLimits.protocol),
   locatorKind: LocatorKind,
-  registry: OptionalText(200),
-  nativeId: Schema.Union(Text(512), Schema.Int.pipe(Schema.nonNegative())).annotations({
+  registry: OptionalText(LocatorTextLimits.registry),
+  nativeId: Schema.Union(Text(LocatorTextLimits.nativeId), Schema.Int.pipe(Schema.nonNegative())).annotations({
     description: "token id, address, base58 locator, DID or registry key"
   })
 }).annotations({ identifier: "AgentLocatorInput" })
@@ -43,8 +56,8 @@ export type LocatorInput = typeof LocatorInput.Type
 
 /** One line of the legacy-ID batch input (spec §9): a locator plus its legacy source and id. */
 export const LegacyLine = Schema.Struct({
-  source: Text(100),
-  legacyAgentId: Schema.Union(Text(200), Schema.Int),
+  source: Text(LocatorTextLimits.source),
+  legacyAgentId: Schema.Union(Text(LocatorTextLimits.legacyAgentId), Schema.Int),
   ...LocatorInput.fields
 })
 export type LegacyLine = typeof LegacyLine.Type

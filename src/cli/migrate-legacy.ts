@@ -3,9 +3,17 @@
  * `npm run migrate:legacy -- verify [--samples N]`
  *
  * The legacy-ID batch (spec §9) on DATABASE_URL (or the embedded database in DATA_DIR).
- * The summary (counts per status) goes to stderr; progress is a bar on a TTY, plain lines
- * otherwise. Exit code 0 when it ran; 2 with `--fail-on-review` while AMBIGUOUS or
- * CONFLICTED rows remain; 1 on an error (bad arguments, unreadable input).
+ * The summary goes to stderr as one JSON line `{"summary":{...},"seconds":s,"linesPerSecond":n,
+ * "peakRssMb":m}` (counts per status; the batch's wall time, excluding start-up; the process's
+ * peak resident set). Progress is a bar on a TTY (redrawn at most 10 times a second), plain
+ * lines every 100,000 lines otherwise. Exit code 0 when it ran; 2 with `--fail-on-review` while
+ * AMBIGUOUS or CONFLICTED rows remain; 1 on an error (bad arguments, unreadable input).
+ *
+ * The npm script runs the compiled file with `--max-old-space-size=192 --max-semi-space-size=32`:
+ * the batch's live heap is flat (about 70-80 MB, modules included), but with V8's defaults every
+ * batch outlives a few scavenges while its lookup runs and is promoted, and V8 lets that garbage
+ * grow the heap to 300-400 MB before collecting it. A larger young generation lets most batches
+ * die young; the old-space bound makes V8 collect the rest early. Peak RSS then stays ~220 MB.
  */
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import cliProgress from "cli-progress"
@@ -33,7 +41,7 @@ const { values, positionals } = parseArgs({
 const progress = () => {
   if (process.stderr.isTTY) {
     const bar = new cliProgress.SingleBar(
-      { format: "migrate:legacy {value} lines | {rate} lines/s", stream: process.stderr },
+      { format: "migrate:legacy {value} lines | {rate} lines/s", stream: process.stderr, fps: 10 },
       cliProgress.Presets.shades_classic
     )
     const start = Date.now()
@@ -59,6 +67,7 @@ const batch = Effect.gen(function*() {
     return yield* Effect.fail(new Error("usage: migrate:legacy --input <legacy.jsonl> --output <report.jsonl> [--apply] [--summary-line] [--fail-on-review]"))
   }
   const bar = progress()
+  const started = performance.now()
   const summary = yield* migrateLegacyIdentities({
     input: values.input,
     output: values.output,
@@ -66,7 +75,16 @@ const batch = Effect.gen(function*() {
     summaryLine: values["summary-line"],
     onProgress: bar.update
   }).pipe(Effect.ensuring(Effect.sync(bar.stop)))
-  process.stderr.write(`${JSON.stringify({ summary })}\n`)
+  const seconds = (performance.now() - started) / 1000
+  process.stderr.write(`${
+    JSON.stringify({
+      summary,
+      seconds: Math.round(seconds * 1000) / 1000,
+      linesPerSecond: Math.round(summary.lines / Math.max(seconds, 0.001)),
+      // resourceUsage().maxRSS is in KiB
+      peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024)
+    })
+  }\n`)
   if (values["fail-on-review"] && summary.reviewRows > 0) process.exitCode = 2
 })
 

@@ -8,16 +8,25 @@
  * flat-memory promise). Records are built with a fixed key order, so a re-run of the same
  * input on the same data is byte-identical.
  *
- * Lookups are batched: `chunkSize` lines (default 4096) per resolver call, one or two
- * queries each. `apply` upserts the UUID mappings of UNIQUE rows into
+ * Lookups are batched: `chunkSize` lines (default 2048) per resolver call, one or two
+ * queries each, at most 2 in flight. The input is read and the report written through one
+ * reused buffer each; the working set is a few batches whatever the input's size. `apply` upserts the UUID mappings of UNIQUE rows into
  * `legacy_agent_mappings` inside one transaction around the whole run; re-running it
  * changes nothing (rows already equal are not rewritten).
  */
 import { FileSystem } from "@effect/platform"
 import type { PlatformError } from "@effect/platform/Error"
 import { SqlClient } from "@effect/sql"
-import { Chunk, Effect, Either, ParseResult, Schema, Stream } from "effect"
-import { LegacyLine, type Resolution, type ResolutionReason, type ResolutionStatus } from "../../schema/identity.js"
+import { Effect, Either, Option, ParseResult, Schema, Stream } from "effect"
+import {
+  LegacyLine,
+  LocatorKind,
+  LocatorTextLimits as Limits,
+  NetworkFamily,
+  type Resolution,
+  type ResolutionReason,
+  type ResolutionStatus
+} from "../../schema/identity.js"
 import type { Normalised } from "./Locator.js"
 import { Resolver } from "./Resolver.js"
 
@@ -31,7 +40,7 @@ export interface LegacyMigrationOptions {
   readonly apply?: boolean
   /** Append the summary as the report's last line (`{"summary":{...}}`). */
   readonly summaryLine?: boolean
-  /** Lines per resolver lookup (default 4096). */
+  /** Lines per resolver lookup (default 2048). */
   readonly chunkSize?: number
   /** Called after each chunk with the number of lines done so far. */
   readonly onProgress?: (linesDone: number) => void
@@ -56,6 +65,42 @@ interface ParsedLine {
 
 const decodeLine = Schema.decodeUnknownEither(LegacyLine, { errors: "all" })
 
+const families: ReadonlySet<unknown> = new Set(NetworkFamily.literals)
+const kinds: ReadonlySet<unknown> = new Set(LocatorKind.literals)
+const isText = (v: unknown, max: number): v is string => typeof v === "string" && v.length >= 1 && v.length <= max
+const isOptionalText = (v: unknown, max: number): v is string | null | undefined =>
+  v === undefined || v === null || isText(v, max)
+
+/**
+ * The common well-formed line without a Schema decode (which costs several µs a line, most of
+ * the batch's CPU). It accepts a subset of what `LegacyLine` accepts and returns the value the
+ * schema would decode to; anything else (undefined) goes through the schema, which names the reasons.
+ */
+const quickLine = (json: unknown): LegacyLine | undefined => {
+  if (typeof json !== "object" || json === null || Array.isArray(json)) return undefined
+  const { source, legacyAgentId, networkFamily, network, protocol, locatorKind, registry, nativeId } = json as Record<
+    string,
+    unknown
+  >
+  return isText(source, Limits.source) &&
+      (isText(legacyAgentId, Limits.legacyAgentId) || Number.isSafeInteger(legacyAgentId)) &&
+      families.has(networkFamily) && kinds.has(locatorKind) &&
+      isOptionalText(network, Limits.network) && isOptionalText(protocol, Limits.protocol) &&
+      isOptionalText(registry, Limits.registry) &&
+      (isText(nativeId, Limits.nativeId) || (Number.isSafeInteger(nativeId) && (nativeId as number) >= 0))
+    ? {
+      source,
+      legacyAgentId: legacyAgentId as string | number,
+      networkFamily: networkFamily as NetworkFamily,
+      network: network ?? null,
+      protocol: protocol ?? null,
+      locatorKind: locatorKind as LocatorKind,
+      registry: registry ?? null,
+      nativeId: nativeId as string | number
+    }
+    : undefined
+}
+
 const fieldReasons = (error: ParseResult.ParseError): ReadonlyArray<ResolutionReason> => {
   const seen = new Map<string, ResolutionReason>()
   for (const issue of ParseResult.ArrayFormatter.formatErrorSync(error)) {
@@ -73,18 +118,80 @@ const invalidLine = (line: number, ...reasons: ReadonlyArray<ResolutionReason>):
   normalised: { _tag: "Invalid", reasons }
 })
 
-/** The report record of one line (fixed key order: byte-identical re-runs). */
-const record = (p: ParsedLine, r: Resolution) =>
-  JSON.stringify({
-    line: p.line,
-    source: p.source,
-    legacyAgentId: p.legacyAgentId,
-    status: r.status,
-    locator: r.locator,
-    candidates: r.candidates,
-    reasons: r.reasons,
-    canonicalUrl: r.canonicalUrl
-  })
+/** JSON of the shared reason lists (the resolver reuses one list per outcome). */
+const reasonsJson = new WeakMap<ReadonlyArray<ResolutionReason>, string>()
+const jsonOfReasons = (reasons: ReadonlyArray<ResolutionReason>): string => {
+  let json = reasonsJson.get(reasons)
+  if (json === undefined) {
+    json = JSON.stringify(reasons)
+    reasonsJson.set(reasons, json)
+  }
+  return json
+}
+
+/**
+ * The report record of one line: the bytes of `JSON.stringify({line, source, legacyAgentId,
+ * status, locator, candidates, reasons, canonicalUrl})` (fixed key order: byte-identical
+ * re-runs), concatenated by hand because it runs for every line.
+ */
+const record = (p: ParsedLine, r: Resolution): string =>
+  `{"line":${p.line},"source":${JSON.stringify(p.source)},"legacyAgentId":${JSON.stringify(p.legacyAgentId)},` +
+  `"status":${JSON.stringify(r.status)},"locator":${JSON.stringify(r.locator)},` +
+  `"candidates":${r.candidates.length === 0 ? "[]" : JSON.stringify(r.candidates)},` +
+  `"reasons":${jsonOfReasons(r.reasons)},"canonicalUrl":${JSON.stringify(r.canonicalUrl)}}`
+
+const utf8 = new TextEncoder()
+const readBufferBytes = 64 * 1024
+
+/**
+ * Reads the next `size` lines through one reused buffer (no allocation per read), or fails
+ * with None at the end. Lines end at "\n" or "\r\n"; a last line without one counts; a
+ * trailing "\r" at the end of the input is dropped (the rules of `Stream.splitLines`).
+ */
+const lineReader = (file: FileSystem.File) => {
+  const buffer = new Uint8Array(readBufferBytes)
+  const decoder = new TextDecoder()
+  let carry = ""
+  let done = false
+  return (size: number): Effect.Effect<Array<string>, Option.Option<PlatformError>> =>
+    Effect.gen(function*() {
+      const lines: Array<string> = []
+      while (lines.length < size && !done) {
+        const read = Number(yield* Effect.mapError(file.read(buffer), Option.some))
+        if (read === 0) {
+          done = true
+          if (carry.endsWith("\r")) carry = carry.slice(0, -1)
+          if (carry !== "") lines.push(carry)
+          carry = ""
+          break
+        }
+        const text = carry + decoder.decode(buffer.subarray(0, read), { stream: true })
+        let from = 0
+        for (let lf = text.indexOf("\n"); lf !== -1; lf = text.indexOf("\n", from)) {
+          lines.push(text.slice(from, lf > from && text.charCodeAt(lf - 1) === 13 ? lf - 1 : lf))
+          from = lf + 1
+        }
+        carry = text.slice(from)
+      }
+      if (lines.length === 0) return yield* Effect.fail(Option.none())
+      return lines
+    })
+}
+
+const pieceChars = 32 * 1024
+
+/**
+ * Writes text pieces (of about `pieceChars` UTF-16 units: UTF-8 takes at most 3 bytes per
+ * unit) through one reused buffer; a longer piece is encoded on its own.
+ */
+const textWriter = (file: FileSystem.File) => {
+  const buffer = new Uint8Array(4 * pieceChars)
+  return (piece: string): Effect.Effect<void, PlatformError> => {
+    if (3 * piece.length > buffer.length) return file.writeAll(utf8.encode(piece))
+    const { written } = utf8.encodeInto(piece, buffer)
+    return file.writeAll(buffer.subarray(0, written))
+  }
+}
 
 const emptyCounts = (): Record<ResolutionStatus, number> => ({
   UNIQUE: 0,
@@ -118,9 +225,12 @@ export const migrateLegacyIdentities = (
       } catch {
         return invalidLine(line, { code: "JSON_MALFORMED", field: null })
       }
-      const decoded = decodeLine(json)
-      if (Either.isLeft(decoded)) return invalidLine(line, ...fieldReasons(decoded.left))
-      const value = decoded.right
+      let value = quickLine(json)
+      if (value === undefined) {
+        const decoded = decodeLine(json)
+        if (Either.isLeft(decoded)) return invalidLine(line, ...fieldReasons(decoded.left))
+        value = decoded.right
+      }
       return {
         line,
         source: value.source,
@@ -129,10 +239,12 @@ export const migrateLegacyIdentities = (
       }
     }
 
-    const applyMappings = (rows: ReadonlyArray<readonly [ParsedLine, Resolution]>) => {
+    const applyMappings = (parsed: ReadonlyArray<ParsedLine>, resolved: ReadonlyArray<Resolution>) => {
       // last line wins within a chunk, as it does across chunks
       const latest = new Map<string, { source: string; legacy_agent_id: string; agent_id: string; identity_id: string; locator: string }>()
-      for (const [p, r] of rows) {
+      for (let i = 0; i < parsed.length; i++) {
+        const p = parsed[i]!
+        const r = resolved[i]!
         if (r.status !== "UNIQUE" || p.source === null || p.legacyAgentId === null || r.locator === null) continue
         const c = r.candidates[0]!
         latest.set(JSON.stringify([p.source, p.legacyAgentId]), {
@@ -157,36 +269,45 @@ export const migrateLegacyIdentities = (
       )
     }
 
-    const report = fs.stream(options.input, { chunkSize: 256 * 1024 }).pipe(
-      Stream.decodeText(),
-      Stream.splitLines,
-      Stream.grouped(options.chunkSize ?? 4096),
-      // numbering is sequential; lookups of up to 4 chunks overlap (mapEffect keeps the order)
-      Stream.map((chunk) => Chunk.toReadonlyArray(chunk).map((text) => parse(text, ++lines))),
+    // Each stream element is a batch of `chunkSize` lines, handled with plain loops: per-line
+    // stream elements, effects, queries or buffers cost more than the work itself and fill
+    // the heap with short-lived garbage that V8 promotes (peak RSS grows with the input).
+    const chunkSize = options.chunkSize ?? 2048
+    const batches = Stream.unwrapScoped(Effect.map(fs.open(options.input, { flag: "r" }), (file) => {
+      const next = lineReader(file)
+      return Stream.repeatEffectOption(next(chunkSize)).pipe(Stream.map((texts) => texts.map((text) => parse(text, ++lines))))
+    }))
+    const report = batches.pipe(
+      // numbering is sequential; lookups of up to 2 batches overlap (mapEffect keeps the order)
       Stream.mapEffect((parsed) =>
         Effect.gen(function*() {
           const resolved = yield* session.resolve(parsed.map((p) => p.normalised))
-          const pairs = parsed.map((p, i) => [p, resolved[i]!] as const)
-          if (options.apply === true) yield* applyMappings(pairs)
-          return pairs
-        }), { concurrency: options.apply === true ? 1 : 4 }),
-      Stream.map((pairs) => {
-        let out = ""
-        for (const [p, r] of pairs) {
-          counts[r.status]++
-          out += record(p, r) + "\n"
-        }
-        options.onProgress?.(pairs[pairs.length - 1]![0].line)
-        return out
-      }),
-      Stream.concat(Stream.suspend(() =>
-        options.summaryLine === true
-          ? Stream.make(JSON.stringify({ summary: { lines, counts } }) + "\n")
-          : Stream.empty
-      )),
-      Stream.encodeText
+          if (options.apply === true) yield* applyMappings(parsed, resolved)
+          return { parsed, resolved }
+        }), { concurrency: options.apply === true ? 1 : 2 })
     )
-    const run = Stream.run(report, fs.sink(options.output))
+    const run = Effect.gen(function*() {
+      const out = yield* fs.open(options.output, { flag: "w" })
+      const write = textWriter(out)
+      yield* Stream.runForEach(report, ({ parsed, resolved }) => {
+        // short pieces: a string over 128 KiB lands in V8's large-object space, which only a full GC frees
+        const pieces: Array<string> = []
+        let text = ""
+        for (let i = 0; i < parsed.length; i++) {
+          const r = resolved[i]!
+          counts[r.status]++
+          text += record(parsed[i]!, r) + "\n"
+          if (text.length >= pieceChars) {
+            pieces.push(text)
+            text = ""
+          }
+        }
+        if (text !== "") pieces.push(text)
+        options.onProgress?.(parsed[parsed.length - 1]!.line)
+        return Effect.forEach(pieces, write, { discard: true })
+      })
+      if (options.summaryLine === true) yield* write(JSON.stringify({ summary: { lines, counts } }) + "\n")
+    }).pipe(Effect.scoped)
     yield* options.apply === true ? sql.withTransaction(run).pipe(Effect.catchTag("SqlError", Effect.die)) : run
     return { lines, counts: { ...counts }, mappingsWritten, reviewRows: counts.AMBIGUOUS + counts.CONFLICTED }
   })

@@ -36,7 +36,15 @@ const invalidOf = (...parts: ReadonlyArray<string | null | ResolutionReason>): N
   invalid(...parts.filter((x): x is ResolutionReason => typeof x === "object" && x !== null))
 const ok = (value: Omit<Locator, "locator">): Normalised => ({
   _tag: "Locator",
-  value: { ...value, locator: canonicalLocator(value) }
+  value: {
+    family: value.family,
+    kind: value.kind,
+    network: value.network,
+    scope: value.scope,
+    nativeId: value.nativeId,
+    locator: canonicalLocator(value),
+    partial: value.partial
+  }
 })
 
 /** The canonical locator string of normalised parts (the forms listed above). */

@@ -10,7 +10,7 @@
  * whatever the number of locators. Infrastructure failures are defects.
  */
 import { SqlClient } from "@effect/sql"
-import { Array as Arr, Effect } from "effect"
+import { Effect } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import type { LocatorInput, Resolution, ResolutionCandidate, ResolutionReason } from "../../schema/identity.js"
 import { type Locator, type Normalised, normaliseLocator } from "./Locator.js"
@@ -32,37 +32,60 @@ const byId = (a: ResolutionCandidate, b: ResolutionCandidate) =>
 
 const partialKey = (network: string | null, nativeId: string) => `${network}\u0000${nativeId}`
 
+// reason lists are shared, never mutated (the batch resolves millions of locators)
+const uniqueReasons = [reason("REGISTRY_BOUND")]
+const inferredReasons = [reason("REGISTRY_BOUND"), reason("REGISTRY_INFERRED")]
+const ambiguousReasons = [reason("REGISTRY_MISSING"), reason("SEVERAL_REGISTRIES_MATCH")]
+const conflictedReasons = [reason("BOUND_TO_SEVERAL_AGENTS")]
+const unboundReasons = [reason("NO_REGISTRY_BINDING")]
+
 /** The resolution of one normalised locator against the identity rows it matched. */
 const decide = (locator: Locator, rows: ReadonlyArray<IdentityRow>, agentUrl: (id: string) => string): Resolution => {
-  const bound = rows.filter((r) => r.binding === "REGISTRY_BOUND")
   // one candidate per agent: its smallest identity id
   const perAgent = new Map<string, string>()
-  for (const r of bound) {
+  for (const r of rows) {
+    if (r.binding !== "REGISTRY_BOUND") continue
     const seen = perAgent.get(r.agent_id)
     if (seen === undefined || r.id < seen) perAgent.set(r.agent_id, r.id)
   }
-  const candidates = [...perAgent].map(([entityId, publicId]) => ({ entityId, publicId })).sort(byId)
-  const base = { locator: locator.locator, candidates, canonicalUrl: null }
+  const candidates: Array<ResolutionCandidate> = []
+  for (const [entityId, publicId] of perAgent) candidates.push({ entityId, publicId })
   if (candidates.length === 1) {
     return {
-      ...base,
       status: "UNIQUE",
-      reasons: [reason("REGISTRY_BOUND"), ...(locator.partial ? [reason("REGISTRY_INFERRED")] : [])],
+      locator: locator.locator,
+      candidates,
+      reasons: locator.partial ? inferredReasons : uniqueReasons,
       canonicalUrl: agentUrl(candidates[0]!.entityId)
     }
   }
   if (candidates.length > 1) {
+    candidates.sort(byId)
     return locator.partial
-      ? { ...base, status: "AMBIGUOUS", reasons: [reason("REGISTRY_MISSING"), reason("SEVERAL_REGISTRIES_MATCH")] }
-      : { ...base, status: "CONFLICTED", reasons: [reason("BOUND_TO_SEVERAL_AGENTS")] }
+      ? { status: "AMBIGUOUS", locator: locator.locator, candidates, reasons: ambiguousReasons, canonicalUrl: null }
+      : { status: "CONFLICTED", locator: locator.locator, candidates, reasons: conflictedReasons, canonicalUrl: null }
   }
   const observed = [...new Set(rows.map((r) => r.binding))].sort()
   return {
-    ...base,
     status: "NOT_FOUND",
-    reasons: observed.length === 0 ? [reason("NO_REGISTRY_BINDING")] : observed.map((b) => reason(`OBSERVED_ONLY_${b}`))
+    locator: locator.locator,
+    candidates,
+    reasons: observed.length === 0 ? unboundReasons : observed.map((b) => reason(`OBSERVED_ONLY_${b}`)),
+    canonicalUrl: null
   }
 }
+
+const groupBy = <A>(rows: ReadonlyArray<A>, key: (a: A) => string): Map<string, Array<A>> => {
+  const groups = new Map<string, Array<A>>()
+  for (const r of rows) {
+    const k = key(r)
+    const group = groups.get(k)
+    if (group === undefined) groups.set(k, [r])
+    else group.push(r)
+  }
+  return groups
+}
+const none: ReadonlyArray<IdentityRow> = []
 
 export class Resolver extends Effect.Service<Resolver>()("agent-directory/Resolver", {
   effect: Effect.gen(function*() {
@@ -113,16 +136,16 @@ export class Resolver extends Effect.Service<Resolver>()("agent-directory/Resolv
             else exact.add(n.value.locator)
           }
           const { exactRows, partialRows } = yield* Effect.orDie(lookup([...exact], [...partial.values()]))
-          const byLocator = Arr.groupBy(exactRows, (r) => r.locator)
-          const byNative = Arr.groupBy(partialRows, (r) => partialKey(r.network, r.native_id))
+          const byLocator = groupBy(exactRows, (r) => r.locator)
+          const byNative = groupBy(partialRows, (r) => partialKey(r.network, r.native_id))
           return items.map((n): Resolution =>
             n._tag === "Invalid"
               ? { status: "INVALID", locator: null, candidates: [], reasons: n.reasons, canonicalUrl: null }
               : decide(
                 n.value,
                 (n.value.partial
-                  ? byNative[partialKey(n.value.network, n.value.nativeId)]
-                  : byLocator[n.value.locator]) ?? [],
+                  ? byNative.get(partialKey(n.value.network, n.value.nativeId))
+                  : byLocator.get(n.value.locator)) ?? none,
                 agentUrl
               )
           )

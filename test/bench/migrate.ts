@@ -3,52 +3,50 @@
  * database `<name>_migbench` next to it is dropped and re-created). Loads 100,000 agents with
  * one registry-bound token each (every 1,000th also bound to a second agent: CONFLICTED), writes
  * 100,000- and 1,000,000-line inputs (about 83% UNIQUE, the rest NOT_FOUND, AMBIGUOUS-capable
- * registry-less tokens and 1% malformed lines), and runs each size in its own process so that
- * its peak RSS is its own. Prints lines/s and peak RSS per size; asserts nothing.
+ * registry-less tokens and 1% malformed lines), and runs the compiled CLI as `npm run
+ * migrate:legacy` does (`node --max-old-space-size=192 --max-semi-space-size=32
+ * dist/src/cli/migrate-legacy.js`, built by
+ * `npm run build` first; `BENCH_NODE_FLAGS` replaces the flags, e.g. "" for V8's defaults) once per size and run,
+ * each in its own process, so that the peak RSS it reports (`process.resourceUsage().maxRSS`:
+ * the whole process, start-up included) is its own. lines/s is the batch's wall time, without
+ * the process start-up. `BENCH_RUNS` (default 3) runs per size; prints every run, then the best
+ * and worst per size; asserts nothing. Needs PostgreSQL: the embedded database is one
+ * in-process session and is not benchmarked.
  */
-import { NodeContext } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Logger, LogLevel, Redacted } from "effect"
-import { execFileSync } from "node:child_process"
+import { Effect, Redacted } from "effect"
+import { spawnSync } from "node:child_process"
 import { createWriteStream } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { once } from "node:events"
 import Pg from "pg"
-import { AppConfig } from "../../layers/AppConfig.js"
 import { DbServer } from "../../layers/Db.js"
 import { migrate } from "../../src/db/migrate.js"
-import { migrateLegacyIdentities } from "../../src/identity/LegacyMigration.js"
-import { Resolver } from "../../src/identity/Resolver.js"
-import { testConfig } from "../support/config.js"
 
+const cli = join(import.meta.dirname, "..", "..", "dist", "src", "cli", "migrate-legacy.js")
+// the flags of the `migrate:legacy` npm script
+const nodeFlags = (process.env["BENCH_NODE_FLAGS"] ?? "--max-old-space-size=192 --max-semi-space-size=32").split(" ").filter((f) => f !== "")
 const REGISTRY = "0x8004a6090Cd10A7288092483047B097295Fb8847"
 const AGENTS = 100_000
 
-const layerFor = (url: string) =>
-  Resolver.Default.pipe(
-    Layer.provideMerge(DbServer(Redacted.make(url), migrate)),
-    Layer.provideMerge(Layer.succeed(AppConfig, testConfig())),
-    Layer.merge(NodeContext.layer),
-    Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
-  )
+interface Run {
+  readonly lines: number
+  readonly seconds: number
+  readonly linesPerSecond: number
+  readonly peakRssMb: number
+}
 
-/** Child: one run of the batch; prints {lines, seconds, peakRssMb}. */
-const child = async (url: string, input: string) => {
-  const started = performance.now()
-  const summary = await Effect.runPromise(
-    migrateLegacyIdentities({ input, output: join(tmpdir(), "migbench-report.jsonl") }).pipe(
-      Effect.provide(layerFor(url)),
-      Effect.scoped
-    )
+/** One run of the compiled CLI in its own process; its last stderr line is the JSON summary. */
+const run = (url: string, input: string): Run => {
+  const { status, stderr } = spawnSync(
+    process.execPath,
+    [...nodeFlags, cli, "--input", input, "--output", join(tmpdir(), "migbench-report.jsonl")],
+    { encoding: "utf8", stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: "warn" } }
   )
-  const seconds = (performance.now() - started) / 1000
-  process.stdout.write(JSON.stringify({
-    lines: summary.lines,
-    seconds,
-    counts: summary.counts,
-    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024)
-  }))
+  if (status !== 0) throw new Error(`migrate:legacy exited with ${status}: ${stderr}`)
+  const last = JSON.parse(stderr.trimEnd().split("\n").pop()!) as Omit<Run, "lines"> & { summary: { lines: number } }
+  return { lines: last.summary.lines, seconds: last.seconds, linesPerSecond: last.linesPerSecond, peakRssMb: last.peakRssMb }
 }
 
 const uuid = (prefix: string) => `('${prefix}-0000-7000-8000-' || lpad(to_hex(g), 12, '0'))::uuid`
@@ -114,22 +112,26 @@ const main = async () => {
   const url = target.toString()
   await Effect.runPromise(prepare(url))
   process.stderr.write(`bench:migrate: ${AGENTS} agents loaded\n`)
+  const runs = Number(process.env["BENCH_RUNS"] ?? "3")
+  const fmt = (n: number) => n.toLocaleString("en")
   for (const lines of [100_000, 1_000_000]) {
     const input = join(tmpdir(), `migbench-${lines}.jsonl`)
     await writeInput(input, lines)
-    const result = JSON.parse(execFileSync(process.execPath, [
-      ...process.execArgv,
-      process.argv[1]!,
-      "--child",
-      url,
-      input
-    ], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] })) as { lines: number; seconds: number; peakRssMb: number }
+    const results: Array<Run> = []
+    for (let i = 1; i <= runs; i++) {
+      const r = run(url, input)
+      results.push(r)
+      process.stdout.write(
+        `${fmt(lines)} lines, run ${i}: ${fmt(r.linesPerSecond)} lines/s (${r.seconds.toFixed(2)} s), peak RSS ${r.peakRssMb} MB\n`
+      )
+    }
+    const rates = results.map((r) => r.linesPerSecond)
+    const rss = results.map((r) => r.peakRssMb)
     process.stdout.write(
-      `${lines.toLocaleString("en")} lines: ${Math.round(result.lines / result.seconds).toLocaleString("en")} lines/s ` +
-        `(${result.seconds.toFixed(2)} s), peak RSS ${result.peakRssMb} MB, ${JSON.stringify(result)}\n`
+      `${fmt(lines)} lines: best ${fmt(Math.max(...rates))} / worst ${fmt(Math.min(...rates))} lines/s, ` +
+        `peak RSS ${Math.min(...rss)}-${Math.max(...rss)} MB\n`
     )
   }
 }
 
-if (process.argv[2] === "--child") await child(process.argv[3]!, process.argv[4]!)
-else await main()
+await main()

@@ -3,7 +3,7 @@ import { NodeContext } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { mkdtempSync, readFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { DemoAgents, DemoIdentities } from "../../src/db/demo.js"
@@ -94,6 +94,23 @@ layer(Live)("migrate:legacy", (it) => {
       expect(report[15]).toEqual({
         summary: { lines: 15, counts: { UNIQUE: 6, AMBIGUOUS: 1, CONFLICTED: 1, NOT_FOUND: 2, INVALID: 5 } }
       })
+    }))
+
+  it.effect("reads CRLF line ends and a last line without one as LF input; an empty line is INVALID", () =>
+    Effect.gen(function*() {
+      const lf = readFileSync(fixture, "utf8")
+      writeFileSync(out("crlf.jsonl"), lf.trimEnd().replaceAll("\n", "\r\n"))
+      yield* migrateLegacyIdentities({ input: fixture, output: out("d1.jsonl"), chunkSize: 2 })
+      yield* migrateLegacyIdentities({ input: out("crlf.jsonl"), output: out("d2.jsonl"), chunkSize: 5 })
+      expect(readFileSync(out("d2.jsonl"), "utf8")).toBe(readFileSync(out("d1.jsonl"), "utf8"))
+      const odd = [lf.split("\n")[0], "", "[1]", `{"source":"v0","legacyAgentId":1.5,"networkFamily":"EVM","locatorKind":"ADDRESS","nativeId":"0x00","extra":true}`]
+      writeFileSync(out("odd.jsonl"), odd.join("\n") + "\n")
+      const summary = yield* migrateLegacyIdentities({ input: out("odd.jsonl"), output: out("d3.jsonl") })
+      expect(summary.lines).toBe(4)
+      const report = readReport(out("d3.jsonl"))
+      expect(report.map((r) => r["status"])).toEqual(["UNIQUE", "INVALID", "INVALID", "INVALID"])
+      expect(report[1]!["reasons"]).toEqual([{ code: "LINE_EMPTY", field: null }])
+      expect(report[3]!["reasons"]).toEqual([{ code: "FIELD_INVALID", field: "legacyAgentId" }])
     }))
 
   it.effect("--apply writes the UNIQUE mappings once; a re-run writes nothing and verify counts them", () =>
