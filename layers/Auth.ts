@@ -18,6 +18,7 @@ import { Forbidden, Unauthorized } from "../schema/problem.js"
 import { AppConfig } from "./AppConfig.js"
 import { now } from "./Clock.js"
 import { Ids } from "./Ids.js"
+import * as SqlRows from "./SqlRows.js"
 import { DummyHash, verifyPassword } from "./Password.js"
 
 /** A live session with its account. */
@@ -100,10 +101,10 @@ const make = Effect.gen(function*() {
     Result: AccountRow,
     execute: (email) => sql`SELECT id, password_hash FROM accounts WHERE lower(email) = lower(${email})`
   })
-  const findSession = SqlSchema.findOne({
-    Request: Schema.Struct({ hash: Schema.Uint8ArrayFromSelf, at: Schema.DateFromSelf }),
+  // per-request: no request schema (its encoding is the identity), rows decoded synchronously
+  const findSession = SqlRows.findOne({
     Result: SessionRow,
-    execute: ({ at, hash }) =>
+    execute: ({ at, hash }: { readonly hash: Uint8Array; readonly at: Date }) =>
       sql`SELECT s.id AS session_id, s.account_id, a.is_admin, s.csrf_hash, s.authenticated_at, s.last_seen_at
           FROM sessions s JOIN accounts a ON a.id = s.account_id
           WHERE s.token_hash = ${hash} AND s.revoked_at IS NULL AND s.expires_at > ${at}`
@@ -146,30 +147,30 @@ const make = Effect.gen(function*() {
       return { accountId: account.value.id, sessionId, token: Redacted.make(token), csrfToken, expiresAt } satisfies SignedIn
     })
 
+  const toRecord = (r: typeof SessionRow.Type): SessionRecord => ({
+    sessionId: r.session_id,
+    accountId: r.account_id,
+    isAdmin: r.is_admin,
+    csrfHash: Buffer.from(r.csrf_hash),
+    authenticatedAt: r.authenticated_at,
+    lastSeenAt: r.last_seen_at
+  })
+
   /** The live (not revoked, not expired) session of a cookie token, if any. */
-  const session = (token: Redacted.Redacted): Effect.Effect<Option.Option<SessionRecord>> =>
-    Effect.gen(function*() {
-      const value = Redacted.value(token)
-      if (value.length < 20 || value.length > 200) return Option.none()
-      const at = yield* now
-      const row = yield* Effect.orDie(findSession({ hash: tokenHash(value), at }))
-      return Option.map(row, (r) => ({
-        sessionId: r.session_id,
-        accountId: r.account_id,
-        isAdmin: r.is_admin,
-        csrfHash: Buffer.from(r.csrf_hash),
-        authenticatedAt: r.authenticated_at,
-        lastSeenAt: r.last_seen_at
-      }))
-    })
+  const session = (token: Redacted.Redacted): Effect.Effect<Option.Option<SessionRecord>> => {
+    // runs on every session request: a flatMap chain, not Effect.gen
+    const value = Redacted.value(token)
+    if (value.length < 20 || value.length > 200) return Effect.succeedNone
+    return Effect.flatMap(now, (at) =>
+      Effect.map(Effect.orDie(findSession({ hash: tokenHash(value), at })), Option.map(toRecord)))
+  }
 
   /** Records activity on a session at most once a minute (for the sessions list). */
-  const touch = (s: SessionRecord) =>
-    Effect.gen(function*() {
-      const at = yield* now
-      if (at.getTime() - s.lastSeenAt.getTime() < 60_000) return
-      yield* Effect.orDie(sql`UPDATE sessions SET last_seen_at = ${at} WHERE id = ${s.sessionId}`)
-    })
+  const touch = (s: SessionRecord): Effect.Effect<void> =>
+    Effect.flatMap(now, (at) =>
+      at.getTime() - s.lastSeenAt.getTime() < 60_000
+        ? Effect.void
+        : Effect.orDie(sql`UPDATE sessions SET last_seen_at = ${at} WHERE id = ${s.sessionId}`))
 
   /**
    * Sensitive actions (spec §5.2): succeeds when the session authenticated within

@@ -5,8 +5,12 @@
  */
 import { Clock, Effect, Layer } from "effect"
 
-/** The current time as a `Date` (from Effect `Clock`). */
-export const now: Effect.Effect<Date> = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+/**
+ * The current time as a `Date` (from Effect `Clock`). Read once per step several times
+ * a request: the fiber's clock read synchronously (two runtime operations, not a mapped
+ * `Clock.currentTimeMillis`).
+ */
+export const now: Effect.Effect<Date> = Effect.clockWith((clock) => Effect.sync(() => new Date(clock.unsafeCurrentTimeMillis())))
 
 /** A clock whose time only moves when told to. */
 export interface ManualClock extends Clock.Clock {

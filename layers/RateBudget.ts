@@ -16,7 +16,7 @@
 import { RateLimiter } from "@effect/experimental"
 import * as RedisStore from "@effect/experimental/RateLimiter/Redis"
 import { createHash } from "node:crypto"
-import { Clock, Context, Duration, Effect, Layer, Option, Redacted } from "effect"
+import { Context, Duration, Effect, Layer, Option, Redacted } from "effect"
 import { AppConfig, type Budget } from "./AppConfig.js"
 
 /** The outcome of one charge. */
@@ -75,10 +75,22 @@ const make = Effect.gen(function*() {
     resetSeconds: seconds(Duration.millis(retryAfterMs)),
     retryAfterSeconds: Math.max(1, seconds(Duration.millis(retryAfterMs)))
   })
+  // the store key of a subject (a SHA-256 per request otherwise); bounded like `spent`
+  const keys = new Map<string, string>()
+  const keyOf = (name: string, subject: string) => {
+    const id = `${name}\n${subject}`
+    const known = keys.get(id)
+    if (known !== undefined) return known
+    const key = `${name}:${createHash("sha256").update(subject).digest("base64url").slice(0, 22)}`
+    if (keys.size >= MaxRemembered) keys.clear()
+    keys.set(id, key)
+    return key
+  }
   return RateBudget.of({
     charge: ({ budget, cost, name, subject }) => {
-      const key = `${name}:${createHash("sha256").update(subject).digest("base64url").slice(0, 22)}`
-      return Effect.flatMap(Clock.currentTimeMillis, (at) => {
+      const key = keyOf(name, subject)
+      return Effect.clockWith((clock) => {
+        const at = clock.unsafeCurrentTimeMillis()
         const known = spent.get(key)
         if (known !== undefined) {
           if (at < known.until && cost >= known.cost) return Effect.succeed(Option.some(exceeded(name, budget, known.until - at)))

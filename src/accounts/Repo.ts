@@ -1,16 +1,17 @@
 /** SQL of the Accounts area: an account's browser sessions. */
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
+import * as SqlRows from "../../layers/SqlRows.js"
 import { AccountSession, Me, MeWorkspace } from "../../schema/accounts.js"
 
 
 export class AccountsRepo extends Effect.Service<AccountsRepo>()("agent-directory/AccountsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const live = SqlSchema.findAll({
-      Request: Schema.Struct({ accountId: Schema.String, currentSessionId: Schema.String, at: Schema.DateFromSelf }),
+    // per-request (Accounts_ListSessions): rows decoded synchronously, no request schema (identity)
+    const live = SqlRows.findAll({
       Result: AccountSession,
-      execute: (r) =>
+      execute: (r: { readonly accountId: string; readonly currentSessionId: string; readonly at: Date }) =>
         sql`SELECT id AS "sessionId", (id = ${r.currentSessionId}) AS current, api_ts(created_at) AS "createdAt",
               api_ts(authenticated_at) AS "authenticatedAt", api_ts(last_seen_at) AS "lastSeenAt",
               api_ts(expires_at) AS "expiresAt", user_agent AS "userAgent"

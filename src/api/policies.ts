@@ -25,6 +25,8 @@ export interface OperationTable {
   readonly byRoute: ReadonlyMap<string, Operation>
   /** The operation of the route being served. Dies if the route is not an operation (a wiring bug). */
   readonly current: Effect.Effect<Operation, never, HttpRouter.RouteContext>
+  /** {@link current} of a given route context, without an effect. Throws if the route is not an operation. */
+  readonly of: (context: HttpRouter.RouteContext) => Operation
   /** The operation a request addresses, found by method and concrete path outside the router. */
   readonly find: (method: string, path: string) => Option.Option<Operation>
 }
@@ -49,13 +51,15 @@ export const operationTable = (api: HttpApi.HttpApi.Any): OperationTable => {
     }
   })
   const all = [...byRoute.values()]
+  const of = ({ route }: HttpRouter.RouteContext) => {
+    const op = byRoute.get(`${route.method} ${route.path}`)
+    if (op === undefined) throw new Error(`no operation for route ${route.method} ${route.path}`)
+    return op
+  }
   return {
     byRoute,
-    current: Effect.map(HttpRouter.RouteContext, ({ route }) => {
-      const op = byRoute.get(`${route.method} ${route.path}`)
-      if (op === undefined) throw new Error(`no operation for route ${route.method} ${route.path}`)
-      return op
-    }),
+    current: Effect.map(HttpRouter.RouteContext, of),
+    of,
     find: (method, path) => Option.fromNullable(all.find((op) => op.endpoint.method === method && op.pathPattern.test(path)))
   }
 }

@@ -8,9 +8,13 @@
  * through {@link logAccess} too, so every request has the same line.
  */
 import { HttpMiddleware, HttpServerRequest } from "@effect/platform"
-import { Cause, Effect, Exit } from "effect"
+import { Cause, Effect, Exit, FiberRef, HashMap } from "effect"
 
-/** One access-log line. `ms` is the time from the request to its response, in milliseconds. */
+/**
+ * One access-log line. `ms` is the time from the request to its response, in milliseconds.
+ * The annotations are set and restored around the one log call rather than with
+ * `Effect.annotateLogs` (a scoped FiberRef: ~15 more runtime operations on every request).
+ */
 export const logAccess = (line: {
   readonly method: string
   readonly url: string
@@ -18,13 +22,18 @@ export const logAccess = (line: {
   readonly started: number
   readonly requestId: string | undefined
 }): Effect.Effect<void> =>
-  Effect.logInfo("http").pipe(Effect.annotateLogs({
-    method: line.method,
-    path: line.url.split("?")[0],
-    status: line.status,
-    ms: Math.round((performance.now() - line.started) * 10) / 10,
-    requestId: line.requestId
-  }))
+  Effect.flatMap(FiberRef.get(FiberRef.currentLogAnnotations), (before) => {
+    let annotations = HashMap.set(before, "method", line.method as unknown)
+    annotations = HashMap.set(annotations, "path", line.url.split("?")[0])
+    annotations = HashMap.set(annotations, "status", line.status)
+    annotations = HashMap.set(annotations, "ms", Math.round((performance.now() - line.started) * 10) / 10)
+    annotations = HashMap.set(annotations, "requestId", line.requestId)
+    return FiberRef.set(FiberRef.currentLogAnnotations, annotations).pipe(
+      Effect.zipRight(Effect.logInfo("http")),
+      // logging cannot fail, and callers run this uninterruptibly (onExit) or last in their fiber
+      Effect.zipRight(FiberRef.set(FiberRef.currentLogAnnotations, before))
+    )
+  })
 
 /** Status logged for a request whose handling failed outside the problem renderer. */
 const statusOf = (exit: Exit.Exit<{ readonly status: number }, unknown>) =>

@@ -15,9 +15,9 @@
  *
  * Both also set the operation's `Cache-Control`.
  */
-import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect, Layer, Option, Redacted } from "effect"
-import { Forbidden } from "../../schema/problem.js"
+import { HttpApp, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Context, Effect, Layer, Option, Redacted } from "effect"
+import { Forbidden, type Unauthorized } from "../../schema/problem.js"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { Auth, type SessionRecord, unauthenticated } from "../../layers/Auth.js"
 import { cacheControl, type OperationPolicy } from "../api/operation.js"
@@ -60,40 +60,44 @@ export const originAllowed = (origin: string, host: string | undefined, allowed:
 const makeSessionRules = Effect.gen(function*() {
   const auth = yield* Auth
   const config = yield* AppConfig
+  /** The failure of a command's request-level checks (cross-site, origin, CSRF), if one fails. */
+  const commandRefusal = (s: SessionRecord, request: HttpServerRequest.HttpServerRequest): Forbidden | undefined => {
+    if (request.headers["sec-fetch-site"] === "cross-site") {
+      return new Forbidden({ kind: "cross-site-request", detail: "Cross-site requests cannot use the session." })
+    }
+    const origin = request.headers["origin"]
+    if (origin !== undefined && !originAllowed(origin, request.headers["host"], config.allowedOrigins)) {
+      return new Forbidden({ kind: "origin-not-allowed", detail: `Origin ${origin} is not allowed.` })
+    }
+    if (!auth.csrfMatches(s, request.headers["x-csrf-token"])) {
+      return new Forbidden({
+        kind: "csrf-token-invalid",
+        detail: "Session commands need the session's X-CSRF-Token header (returned by sign-in)."
+      })
+    }
+    return undefined
+  }
   /**
    * The principal of a live session, after the rules of the operation hold.
    * Fails with `Forbidden` (CSRF, origin, cross-site, admin, recent authentication).
+   * Runs on every session request: plain checks and one flatMap chain, not Effect.gen.
    */
-  return (s: SessionRecord, policy: OperationPolicy, request: HttpServerRequest.HttpServerRequest) =>
-    Effect.gen(function*() {
-      if (commandMethods.has(request.method)) {
-        if (request.headers["sec-fetch-site"] === "cross-site") {
-          return yield* new Forbidden({ kind: "cross-site-request", detail: "Cross-site requests cannot use the session." })
-        }
-        const origin = request.headers["origin"]
-        if (origin !== undefined && !originAllowed(origin, request.headers["host"], config.allowedOrigins)) {
-          return yield* new Forbidden({ kind: "origin-not-allowed", detail: `Origin ${origin} is not allowed.` })
-        }
-        if (!auth.csrfMatches(s, request.headers["x-csrf-token"])) {
-          return yield* new Forbidden({
-            kind: "csrf-token-invalid",
-            detail: "Session commands need the session's X-CSRF-Token header (returned by sign-in)."
-          })
-        }
-      }
-      if (policy.auth === "required-admin" && !s.isAdmin) {
-        return yield* new Forbidden({ kind: "admin-required", detail: "This operation needs an administrator." })
-      }
-      if (policy.sensitive) yield* auth.requireRecentAuthentication(s.authenticatedAt)
-      yield* auth.touch(s)
-      return {
-        _tag: "Session",
-        accountId: s.accountId,
-        sessionId: s.sessionId,
-        isAdmin: s.isAdmin,
-        authenticatedAt: s.authenticatedAt
-      } satisfies Principal
-    })
+  return (s: SessionRecord, policy: OperationPolicy, request: HttpServerRequest.HttpServerRequest): Effect.Effect<Principal, Forbidden> => {
+    const refused = commandMethods.has(request.method) ? commandRefusal(s, request) : undefined
+    if (refused !== undefined) return Effect.fail(refused)
+    if (policy.auth === "required-admin" && !s.isAdmin) {
+      return Effect.fail(new Forbidden({ kind: "admin-required", detail: "This operation needs an administrator." }))
+    }
+    const principal: Principal = {
+      _tag: "Session",
+      accountId: s.accountId,
+      sessionId: s.sessionId,
+      isAdmin: s.isAdmin,
+      authenticatedAt: s.authenticatedAt
+    }
+    const touched = Effect.as(auth.touch(s), principal)
+    return policy.sensitive ? Effect.zipRight(auth.requireRecentAuthentication(s.authenticatedAt), touched) : touched
+  }
 })
 
 /** Middleware of session-authenticated operations. */
@@ -103,23 +107,37 @@ export const SessionAuthLive = Layer.effect(
     const auth = yield* Auth
     const operations = yield* Operations
     const sessionRules = yield* makeSessionRules
-    return {
-      cookieAuth: (token) =>
-        Effect.gen(function*() {
-          const { policy } = yield* operations.current
-          yield* setCacheControl(policy)
-          const request = yield* HttpServerRequest.HttpServerRequest
-          const session = Redacted.value(token) === "" ? Option.none() : yield* auth.session(token)
-          if (Option.isSome(session)) return yield* sessionRules(session.value, policy, request)
-          // a valid API key on a session-only operation is authenticated but not allowed
-          const key = presentedApiKey(request)
-          if (Option.isSome(key) && Option.isSome(yield* auth.apiKey(key.value))) {
-            return yield* new Forbidden({
+    // no live session: a valid API key on a session-only operation is authenticated but not allowed
+    const refuse = (
+      policy: OperationPolicy,
+      request: HttpServerRequest.HttpServerRequest
+    ): Effect.Effect<never, Unauthorized | Forbidden> => {
+      const key = presentedApiKey(request)
+      if (Option.isNone(key)) return Effect.fail(unauthenticated())
+      return Effect.flatMap(auth.apiKey(key.value), (valid): Effect.Effect<never, Unauthorized | Forbidden> =>
+        Option.isSome(valid)
+          ? Effect.fail(
+            new Forbidden({
               kind: "session-required",
               detail: `${policy.operationId} needs a browser session; API keys cannot call it.`
             })
-          }
-          return yield* unauthenticated()
+          )
+          : Effect.fail(unauthenticated()))
+    }
+    return {
+      // runs on every session request: one context read and a flatMap chain, not Effect.gen
+      cookieAuth: (token) =>
+        Effect.contextWithEffect((context: Context.Context<HttpRouter.RouteContext | HttpServerRequest.HttpServerRequest>) => {
+          const { policy } = operations.of(Context.get(context, HttpRouter.RouteContext))
+          const request = Context.get(context, HttpServerRequest.HttpServerRequest)
+          const session: Effect.Effect<Option.Option<SessionRecord>> = Redacted.value(token) === ""
+            ? Effect.succeedNone
+            : auth.session(token)
+          return Effect.zipRight(
+            setCacheControl(policy),
+            Effect.flatMap(session, (found) =>
+              Option.isSome(found) ? sessionRules(found.value, policy, request) : refuse(policy, request))
+          )
         })
     }
   })

@@ -36,13 +36,13 @@ const publicMethodsAt = (operations: OperationTable, path: string) =>
 
 /** The CORS middleware, as an HttpApi-level middleware layer. Requires `Operations`. */
 export const CorsLive = HttpApiBuilder.middleware(Effect.map(Operations, (operations) => (app: HttpApp.Default) =>
-  Effect.gen(function*() {
-    const request = yield* HttpServerRequest.HttpServerRequest
-    if (request.headers["origin"] === undefined) return yield* app
+  // runs on every request: a flatMap, not Effect.gen (most requests carry no Origin and pass straight through)
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    if (request.headers["origin"] === undefined) return app
     const path = request.url.split("?")[0] ?? ""
     if (request.method === "OPTIONS" && request.headers["access-control-request-method"] !== undefined) {
       const methods = publicMethodsAt(operations, path)
-      return HttpServerResponse.empty({
+      return Effect.succeed(HttpServerResponse.empty({
         status: 204,
         headers: methods.length === 0 ? { vary: "Origin" } : {
           "access-control-allow-origin": "*",
@@ -51,18 +51,20 @@ export const CorsLive = HttpApiBuilder.middleware(Effect.map(Operations, (operat
           "access-control-max-age": String(PreflightMaxAgeSeconds),
           vary: "Origin"
         }
-      })
+      }))
     }
     const op = operations.find(request.method, path)
     const crossOrigin = op._tag === "Some" && crossOriginModes.has(op.value.policy.auth)
-    yield* HttpApp.appendPreResponseHandler((_, response) =>
-      Effect.succeed(HttpServerResponse.setHeaders(response, {
-        vary: "Origin",
-        ...(crossOrigin
-          ? { "access-control-allow-origin": "*", "access-control-expose-headers": CorsExposedHeaders.join(", ") }
-          : {})
-      }))
+    return Effect.zipRight(
+      HttpApp.appendPreResponseHandler((_, response) =>
+        Effect.succeed(HttpServerResponse.setHeaders(response, {
+          vary: "Origin",
+          ...(crossOrigin
+            ? { "access-control-allow-origin": "*", "access-control-expose-headers": CorsExposedHeaders.join(", ") }
+            : {})
+        }))
+      ),
+      app
     )
-    return yield* app
   })
 ))

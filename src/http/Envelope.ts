@@ -7,7 +7,7 @@ import { Context, Effect, Layer } from "effect"
 import type { Meta } from "../../schema/envelope.js"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { now } from "../../layers/Clock.js"
-import { currentRequest } from "../../layers/RequestContext.js"
+import { currentRequest, type RequestInfo } from "../../layers/RequestContext.js"
 
 /** The schema version reported in `meta.schemaVersion`. */
 export const SchemaVersion = "1.0.0"
@@ -29,17 +29,20 @@ export class Envelope extends Context.Tag("agent-directory/Envelope")<Envelope, 
 export const EnvelopeLive = Layer.effect(
   Envelope,
   Effect.map(AppConfig, ({ buildVersion }) => {
-    const meta = Effect.map(Effect.zip(currentRequest, now), ([request, generatedAt]): Meta => ({
+    const metaOf = (request: RequestInfo, generatedAt: Date): Meta => ({
       requestId: request.requestId,
       schemaVersion: SchemaVersion,
       buildVersion,
       generatedAt,
       freshness: { projectedAt: null, sourceWatermark: null }
-    }))
+    })
+    // every response builds one: the request info and the clock read in one step each
+    const withMeta = <B>(f: (meta: Meta) => B): Effect.Effect<B> =>
+      Effect.flatMap(currentRequest, (request) => Effect.map(now, (generatedAt) => f(metaOf(request, generatedAt))))
     return {
-      meta,
-      data: (data) => Effect.map(meta, (meta) => ({ data, meta })),
-      page: (data, nextCursor) => Effect.map(meta, (meta) => ({ data, nextCursor, meta }))
+      meta: withMeta((meta) => meta),
+      data: (data) => withMeta((meta) => ({ data, meta })),
+      page: (data, nextCursor) => withMeta((meta) => ({ data, nextCursor, meta }))
     }
   })
 )

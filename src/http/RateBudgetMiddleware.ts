@@ -6,8 +6,8 @@
  * fails with `TooManyRequests` (429, `Retry-After`); the others are charged and
  * report, but are never refused.
  */
-import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect, Layer, Option } from "effect"
+import { HttpApp, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Context, Effect, Layer, Option } from "effect"
 import { TooManyRequests } from "../../schema/problem.js"
 import { AppConfig, type AppConfigShape } from "../../layers/AppConfig.js"
 import { type Charged, limitHeaderItem, policyHeaderItem, RateBudget } from "../../layers/RateBudget.js"
@@ -27,31 +27,41 @@ export const budgetTarget = (config: AppConfigShape, principal: Principal, addre
 /** The `RateLimit-Policy` and `RateLimit` response headers of a charge. */
 export const rateLimitHeaders = (c: Charged) => ({ "ratelimit-policy": policyHeaderItem(c), ratelimit: limitHeaderItem(c) })
 
+const anonymous: Principal = { _tag: "Anonymous" }
+
 const makeCharge = Effect.gen(function*() {
   const budgets = yield* RateBudget
   const config = yield* AppConfig
   const operations = yield* Operations
-  /** Charges the current operation; fails with `TooManyRequests` only when `refuse` and the budget is spent. */
+  /**
+   * Charges the current operation; fails with `TooManyRequests` only when `refuse` and the budget is spent.
+   * Runs on every request: one context read and a flatMap chain, not Effect.gen.
+   */
   return (refuse: boolean) =>
-    Effect.gen(function*() {
-      const { policy } = yield* operations.current
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const principal = yield* Effect.serviceOption(CurrentPrincipal)
-      const p = Option.getOrElse(principal, (): Principal => ({ _tag: "Anonymous" }))
-      const target = budgetTarget(config, p, () => clientAddress(request, config.trustedProxyHops))
-      const charged = yield* budgets.charge({ ...target, cost: policy.cost })
-      if (Option.isNone(charged)) return
-      const c = charged.value
-      yield* HttpApp.appendPreResponseHandler((_, response) =>
-        Effect.succeed(HttpServerResponse.setHeaders(response, rateLimitHeaders(c)))
-      )
-      if (refuse && c.retryAfterSeconds !== undefined) {
-        return yield* new TooManyRequests({
-          kind: "rate-limited",
-          detail: `The ${c.name} request budget (${c.budget.limit} per ${c.budget.windowSeconds} s) is spent; retry later.`,
-          retryAfter: c.retryAfterSeconds
-        })
-      }
+    Effect.contextWithEffect((context: Context.Context<HttpRouter.RouteContext | HttpServerRequest.HttpServerRequest>) => {
+      const { policy } = operations.of(Context.get(context, HttpRouter.RouteContext))
+      const request = Context.get(context, HttpServerRequest.HttpServerRequest)
+      // CurrentPrincipal is provided by the auth middleware when it ran (optional here)
+      const principal = Option.getOrElse(Context.getOption(context, CurrentPrincipal), () => anonymous)
+      const target = budgetTarget(config, principal, () => clientAddress(request, config.trustedProxyHops))
+      return Effect.flatMap(budgets.charge({ ...target, cost: policy.cost }), (charged) => {
+        if (Option.isNone(charged)) return Effect.void
+        const c = charged.value
+        const reported = HttpApp.appendPreResponseHandler((_, response) =>
+          Effect.succeed(HttpServerResponse.setHeaders(response, rateLimitHeaders(c)))
+        )
+        if (!refuse || c.retryAfterSeconds === undefined) return reported
+        return Effect.zipRight(
+          reported,
+          Effect.fail(
+            new TooManyRequests({
+              kind: "rate-limited",
+              detail: `The ${c.name} request budget (${c.budget.limit} per ${c.budget.windowSeconds} s) is spent; retry later.`,
+              retryAfter: c.retryAfterSeconds
+            })
+          )
+        )
+      })
     })
 })
 

@@ -14,11 +14,12 @@ import {
   HttpApiError,
   type HttpApp,
   HttpIncomingMessage,
+  HttpMethod,
   HttpServerError,
   HttpServerRequest,
   HttpServerResponse
 } from "@effect/platform"
-import { Cause, Effect, Layer, Option } from "effect"
+import { Cause, Effect, FiberRef, Layer, Option } from "effect"
 import {
   BadRequest,
   type InvalidParam,
@@ -159,26 +160,34 @@ const toProblem = (
  * Requires `Ids`, `Operations` and `AppConfig` (`maxBodyBytes`).
  */
 export const RequestMiddlewareLive = HttpApiBuilder.middleware(
-  Effect.map(Effect.all([Ids, Operations, AppConfig, OutageLog]), ([ids, operations, config, outage]) => (app: HttpApp.Default) =>
-    Effect.gen(function*() {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const info: RequestInfo = { requestId: yield* ids.next, instance: request.url.split("?")[0] ?? "/" }
-      const admitted = bodyMethods.has(request.method) ? admitBody(request, config.maxBodyBytes) : Effect.void
-      const response = yield* Effect.zipRight(admitted, app).pipe(
-        HttpIncomingMessage.withMaxBodySize(Option.some(config.maxBodyBytes)),
-        Effect.tap(() => outage.success),
-        Effect.catchAllCause((cause) => {
-          if (Cause.isInterruptedOnly(cause)) return Effect.interrupt
-          const { problem, unexpected } = toProblem(cause, request, operations)
-          return (unexpected
-            ? Effect.logError("request failed", cause).pipe(Effect.annotateLogs({ requestId: info.requestId }))
-            : isDependencyProblem(problem)
-            ? outage.failure(cause)
-            : Effect.void).pipe(Effect.as(problemResponse(problem, info)))
-        }),
-        Effect.locally(CurrentRequest, info)
-      )
-      return HttpServerResponse.setHeader(response, "x-request-id", info.requestId)
-    })
-  )
+  Effect.map(Effect.all([Ids, Operations, AppConfig, OutageLog]), ([ids, operations, config, outage]) => (app: HttpApp.Default) => {
+    // hot path: a flatMap chain rather than Effect.gen, and no scoped FiberRef (each Effect.locally is an
+    // acquire/use/release of ~15 runtime operations) where a plain set on the request's own fiber does
+    const maxBodySize = Option.some(config.maxBodyBytes)
+    return Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+      Effect.flatMap(ids.next, (requestId) => {
+        const info: RequestInfo = { requestId, instance: request.url.split("?")[0] ?? "/" }
+        const admitted = bodyMethods.has(request.method) ? Effect.zipRight(admitBody(request, config.maxBodyBytes), app) : app
+        // platform reads a body only for methods that have one (HttpMethod.hasBody): only those need the cap
+        const handled = HttpMethod.hasBody(request.method)
+          ? HttpIncomingMessage.withMaxBodySize(admitted, maxBodySize)
+          : admitted
+        // each request runs in its own fiber (the server forks one per request), so setting the
+        // FiberRef there scopes it to the request without Effect.locally's restore
+        return FiberRef.set(CurrentRequest, info).pipe(
+          Effect.zipRight(handled),
+          Effect.tap(outage.success),
+          Effect.catchAllCause((cause) => {
+            if (Cause.isInterruptedOnly(cause)) return Effect.interrupt
+            const { problem, unexpected } = toProblem(cause, request, operations)
+            return (unexpected
+              ? Effect.logError("request failed", cause).pipe(Effect.annotateLogs({ requestId: info.requestId }))
+              : isDependencyProblem(problem)
+              ? outage.failure(cause)
+              : Effect.void).pipe(Effect.as(problemResponse(problem, info)))
+          }),
+          Effect.map((response) => HttpServerResponse.setHeader(response, "x-request-id", info.requestId))
+        )
+      }))
+  })
 ).pipe(Layer.provide(OutageLog.Default))
