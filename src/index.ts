@@ -33,7 +33,9 @@ export {
 } from "./api/security.js"
 
 // the implementation
-export { ApiLive, HttpLive } from "./server.js"
+export { ApiLive, EdgeCacheLive, HttpLive } from "./server.js"
+export { EdgeCache, EdgeTtlMillis } from "./http/EdgeCache.js"
+export * as EdgeServer from "./http/EdgeServer.js"
 export { PublicAuthLive, SessionAuthLive } from "./http/AuthMiddleware.js"
 export { Envelope, EnvelopeLive } from "./http/Envelope.js"
 export { RequestMiddlewareLive } from "./http/RequestMiddleware.js"
