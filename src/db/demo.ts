@@ -73,6 +73,16 @@ export const DemoAgents = [
   { id: id(6, 8), slug: "harbor-relay", name: "Harbor Relay", rank: null, tagline: null, stars: "5", state: "CONFLICTED" }
 ] as const
 
+/**
+ * The workspaces that operate demo agents (`agents.workspace_id`): Atlas and Beacon by
+ * Acme, Cobalt by the outsider's workspace (runtime, activity and analytics demo data).
+ */
+export const DemoAgentWorkspaces = [
+  { agent: DemoAgents[0].id, workspace: "acme" },
+  { agent: DemoAgents[1].id, workspace: "acme" },
+  { agent: DemoAgents[2].id, workspace: "outsider" }
+] as const
+
 /** Demo EVM registry contracts (EIP-55), as identity registries of the `base` network. */
 export const DemoRegistries = {
   erc8004: "0x8004a6090Cd10A7288092483047B097295Fb8847",

@@ -11,6 +11,7 @@ import { seedAds } from "./demo/ads.js"
 import { seedAnalytics } from "./demo/seedAnalytics.js"
 import {
   DemoAccounts,
+  DemoAgentWorkspaces,
   DemoAgents,
   DemoApiKeys,
   DemoAssets,
@@ -278,6 +279,9 @@ export const seedDemoData = Effect.gen(function*() {
       })
     }
     yield* Effect.all([seedLaunchRuns, seedProcurement, seedMesh], { discard: true })
+    for (const a of DemoAgentWorkspaces) {
+      yield* sql`UPDATE agents SET workspace_id = ${DemoWorkspaces[a.workspace].id} WHERE id = ${a.agent}`
+    }
     yield* seedRuntimeDemoData
     yield* Effect.zipRight(seedWalletsDemo(sql), seedTrustDemo(sql))
     yield* seedAgentsDemo(sql)

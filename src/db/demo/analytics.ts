@@ -16,11 +16,6 @@ const atlas = DemoAgents[0].id
 const beacon = DemoAgents[1].id
 
 /** Which workspace operates which demo agent (same as the runtime demo data; others are directory-only). */
-export const DemoAnalyticsAgentWorkspaces = [
-  { agent: atlas, workspace: "acme" },
-  { agent: beacon, workspace: "acme" },
-  { agent: DemoAgents[2].id, workspace: "outsider" }
-] as const
 
 /** Public activity (spec §2.21): Atlas has items of every source kind on both networks; Beacon a few. */
 export const DemoActivity = [

@@ -10,11 +10,6 @@ import { DemoAgents, demoTime } from "../demo.js"
 const id = (group: number, n: number) => demoId(0x0100 + group, n)
 
 /** Which workspace operates which demo agent (agents not listed are directory-only). */
-export const DemoAgentWorkspaces = [
-  { agent: DemoAgents[0].id, workspace: "acme" },
-  { agent: DemoAgents[1].id, workspace: "acme" },
-  { agent: DemoAgents[2].id, workspace: "outsider" }
-] as const
 
 /** Agents by their runtime situation. */
 export const DemoRuntimeAgents = {

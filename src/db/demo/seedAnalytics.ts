@@ -3,14 +3,11 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { createHash } from "node:crypto"
 import { canonicalJson } from "../../../layers/CanonicalJson.js"
-import { DemoAccounts, DemoNetworks, demoTime, DemoWorkspaces } from "../demo.js"
-import { DemoActivity, DemoAnalyticsAgentWorkspaces, DemoAvailableExportFile, DemoContextClaims, DemoExports, DemoProductEvents } from "./analytics.js"
+import { DemoAccounts, DemoAgents, DemoNetworks, demoTime } from "../demo.js"
+import { DemoActivity, DemoAvailableExportFile, DemoContextClaims, DemoExports, DemoProductEvents } from "./analytics.js"
 
 export const seedAnalytics = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  for (const a of DemoAnalyticsAgentWorkspaces) {
-    yield* sql`UPDATE agents SET workspace_id = ${DemoWorkspaces[a.workspace].id} WHERE id = ${a.agent}`
-  }
   yield* sql`INSERT INTO agent_activity ${
     sql.insert(DemoActivity.map((a) => ({
       id: a.id,
@@ -40,7 +37,7 @@ export const seedAnalytics = Effect.gen(function*() {
     const done = x.state === "REQUESTED" ? null : demoTime(140, i + 10)
     yield* sql`INSERT INTO analytics_exports (id, agent_id, requested_by, export_type, range_from, range_to, format, state,
         row_count, file_content, error_code, expires_at, created_at, completed_at)
-      VALUES (${x.id}, ${DemoAnalyticsAgentWorkspaces[0].agent}, ${DemoAccounts.owner.id}, ${x.type}, ${x.from}::date, ${x.to}::date,
+      VALUES (${x.id}, ${DemoAgents[0].id}, ${DemoAccounts.owner.id}, ${x.type}, ${x.from}::date, ${x.to}::date,
         ${x.format}, ${x.state}, ${x.rowCount}, ${x.state === "AVAILABLE" ? Buffer.from(DemoAvailableExportFile) : null},
         ${x.error}, ${demoTime(600)}, ${created}, ${done})`
   }

@@ -1,9 +1,8 @@
 /** Inserts the runtime and MCP demo data (`./runtime.ts`); called by `seed.ts` inside its transaction. */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { DemoAccounts, demoTime, DemoWorkspaces } from "../demo.js"
+import { DemoAccounts, demoTime } from "../demo.js"
 import {
-  DemoAgentWorkspaces,
   DemoConversations,
   DemoMcpConnections,
   demoMcpCatalog,
@@ -18,9 +17,6 @@ const json = (v: unknown) => (v === null ? null : JSON.stringify(v))
 /** Fails with `SqlError`. */
 export const seedRuntimeDemoData = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  for (const a of DemoAgentWorkspaces) {
-    yield* sql`UPDATE agents SET workspace_id = ${DemoWorkspaces[a.workspace].id} WHERE id = ${a.agent}`
-  }
   yield* sql`INSERT INTO agent_runtime_configs ${
     sql.insert(DemoRuntimeConfigs.map((c) => ({
       agent_id: c.agent,
