@@ -11,6 +11,7 @@ import type { AdCampaignState, CreateAdCampaignRequest, RecordAdEventRequest } f
 import { Conflict, Forbidden, NotFound } from "../../schema/problem.js"
 import { AdsRepo } from "./Repo.js"
 import { verify } from "./ServingToken.js"
+import { dieOnStorageFailure } from "../db/storageFailure.js"
 
 /** Workspace roles that may create the workspace's campaigns (the editing roles). */
 export const AdEditorRoles: ReadonlyArray<string> = ["OWNER", "ADMIN", "EDITOR"]
@@ -46,10 +47,10 @@ export class Campaigns extends Effect.Service<Campaigns>()("agent-directory/AdCa
 
     /** Growth_ListAdCampaigns: the newest campaigns of the account's workspaces. */
     const listForAccount = (accountId: string) =>
-      repo.listForAccount(accountId).pipe(Effect.catchTags({ SqlError: Effect.die, ParseError: Effect.die }))
+      repo.listForAccount(accountId).pipe(dieOnStorageFailure)
 
     /** Growth_ListAdminAdCampaigns: the newest campaigns of every workspace. */
-    const listAll = repo.listAll().pipe(Effect.catchTags({ SqlError: Effect.die, ParseError: Effect.die }))
+    const listAll = repo.listAll().pipe(dieOnStorageFailure)
 
     /**
      * Growth_CreateAdCampaign: a campaign in DRAFT or PAYMENT_PENDING (see
@@ -127,7 +128,7 @@ export class Campaigns extends Effect.Service<Campaigns>()("agent-directory/AdCa
         if (!inserted) return yield* new Conflict({ kind: "order-in-use", detail: "The order already funds another ad campaign." })
         return yield* repo.findById(id).pipe(Effect.map(Option.getOrThrow))
         // createContext always reads one row
-      }).pipe(Effect.catchTags({ SqlError: Effect.die, ParseError: Effect.die, NoSuchElementException: Effect.die }))
+      }).pipe(dieOnStorageFailure, Effect.catchTag("NoSuchElementException", Effect.die))
 
     /**
      * Growth_RecordAdEvent: verifies the serving token, then counts the IMPRESSION or
@@ -163,7 +164,7 @@ export class Campaigns extends Effect.Service<Campaigns>()("agent-directory/AdCa
           })
         }
         return { accepted: true as const, requestId }
-      }).pipe(Effect.catchTags({ SqlError: Effect.die }))
+      }).pipe(dieOnStorageFailure)
 
     return { listForAccount, listAll, create, recordEvent }
   }),

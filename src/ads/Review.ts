@@ -11,6 +11,7 @@ import type { AdCampaign, AdCampaignReview, AdCampaignState, ReviewAdCampaignReq
 import { requireConfirmation } from "../db/confirmation.js"
 import { explainRefusal, updateVersioned } from "../db/versioned.js"
 import { AdsRepo } from "./Repo.js"
+import { dieOnStorageFailure } from "../db/storageFailure.js"
 
 /** The states each decision applies to (spec §3; the moves are ours, the spec shows none). */
 export const ReviewFromStates: Record<ReviewDecision, ReadonlyArray<AdCampaignState>> = {
@@ -109,7 +110,7 @@ export class Review extends Effect.Service<Review>()("agent-directory/AdCampaign
         })
         const updated = yield* repo.findById(campaignId).pipe(Effect.map(Option.getOrThrow))
         return { applied: true, confirmation, campaign: updated } satisfies AdCampaignReview
-      }).pipe(Effect.catchTags({ SqlError: Effect.die }))
+      }).pipe(dieOnStorageFailure)
 
     return { review }
   }),

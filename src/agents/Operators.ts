@@ -10,6 +10,7 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
 import { Forbidden, NotFound } from "../../schema/problem.js"
+import { dieOnStorageFailure } from "../db/storageFailure.js"
 
 /** Workspace roles (spec §2.12). */
 export type WorkspaceRole = "OWNER" | "ADMIN" | "EDITOR" | "OPERATOR" | "ANALYST" | "BILLING" | "VIEWER"
@@ -50,7 +51,7 @@ export class AgentOperators extends Effect.Service<AgentOperators>()("agent-dire
       readonly roles?: { readonly allowed: ReadonlyArray<WorkspaceRole>; readonly action: string }
     }) =>
       Effect.gen(function*() {
-        const found = yield* find(input).pipe(Effect.catchTags({ SqlError: Effect.die, ParseError: Effect.die }))
+        const found = yield* find(input).pipe(dieOnStorageFailure)
         if (Option.isNone(found)) {
           return yield* new NotFound({ kind: "agent-not-found", detail: `No agent ${input.agentId} operated by a workspace of yours.` })
         }

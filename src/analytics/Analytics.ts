@@ -23,6 +23,7 @@ import { verifyContextToken } from "./ContextToken.js"
 import { downloadTokenOf, exportIdOfDownloadToken } from "./DownloadToken.js"
 import { BuildAnalyticsExport, ExportRetentionMs } from "./ExportJob.js"
 import { AnalyticsRepo } from "./Repo.js"
+import { dieOnStorageFailure } from "../db/storageFailure.js"
 
 /** How far `occurredAt` may lie before the server's now (ms, 7 days); older → TIMESTAMP_SKEW. */
 export const MaxEventAgeMs = 7 * 24 * 3600 * 1000
@@ -161,7 +162,7 @@ export class Analytics extends Effect.Service<Analytics>()("agent-directory/Anal
         yield* jobs.enqueue(BuildAnalyticsExport, { exportId: id }, { dedupeKey: `analytics-export:${id}` })
         const created = yield* repo.findExport(id)
         return present(Option.getOrThrow(created), at)
-      }).pipe(Effect.catchTags({ SqlError: Effect.die, ParseError: Effect.die }))
+      }).pipe(dieOnStorageFailure)
 
     /** Social_GetAnalyticsExport (our extension): an export of the agent. NotFound / Forbidden as {@link createExport}. */
     const getExport = (input: { readonly agentId: string; readonly exportId: string; readonly accountId: string }) =>

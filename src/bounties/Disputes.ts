@@ -11,6 +11,7 @@ import { BadRequest, Conflict } from "../../schema/problem.js"
 import { explainRefusal, updateVersioned } from "../db/versioned.js"
 import { commandHash, confirmationText, decisionDigest, type DisputeCommand, unitsRuleBroken } from "./DisputeCommand.js"
 import { BountiesRepo, type DisputeRow } from "./Repo.js"
+import { dieOnStorageFailure } from "../db/storageFailure.js"
 
 const resolvableDispute = ["OPEN"]
 const disputedBounty = ["DISPUTED"]
@@ -169,7 +170,7 @@ export class Disputes extends Effect.Service<Disputes>()("agent-directory/Disput
           unitsToProvider: body.unitsToProvider,
           unitsToClient: body.unitsToClient
         } satisfies DisputeResolutionResult
-      }).pipe(Effect.catchTags({ SqlError: Effect.die, ParseError: Effect.die }))
+      }).pipe(dieOnStorageFailure)
 
     return { resolve }
   }),

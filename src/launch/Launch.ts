@@ -7,6 +7,7 @@ import { Ids } from "../../layers/Ids.js"
 import { NotFound } from "../../schema/problem.js"
 import { runVersioned } from "../db/versioned.js"
 import { LaunchOperatorRoles, LaunchRepo, MaterializableStates } from "./Repo.js"
+import { dieOnStorageFailure } from "../db/storageFailure.js"
 
 /** Launch runs: materializing their transaction intents. Requires `SqlClient` and `Ids`. */
 export class Launch extends Effect.Service<Launch>()("agent-directory/Launch", {
@@ -43,7 +44,7 @@ export class Launch extends Effect.Service<Launch>()("agent-directory/Launch", {
         })
         yield* repo.insertIntent({ id: intentId, runId: input.runId, attempt, at })
         return yield* repo.findById(input.runId).pipe(Effect.flatMap(Effect.orDie))
-      }).pipe(Effect.catchTags({ SqlError: Effect.die, ParseError: Effect.die }))
+      }).pipe(dieOnStorageFailure)
 
     return { materialize }
   }),

@@ -7,6 +7,7 @@ import { Ids } from "../../layers/Ids.js"
 import { type CreateMeshPublisherRequest, publicKeyFingerprint } from "../../schema/mesh.js"
 import { Conflict, Forbidden, NotFound } from "../../schema/problem.js"
 import { MeshPublisherRoles, MeshRepo } from "./Repo.js"
+import { dieOnStorageFailure } from "../db/storageFailure.js"
 
 /**
  * Publishers a workspace may hold (all states but REVOKED count) unless
@@ -75,7 +76,7 @@ export class Mesh extends Effect.Service<Mesh>()("agent-directory/Mesh", {
           return yield* new Conflict({ kind: "public-key-registered", detail: "This public key is already registered to a publisher." })
         }
         return yield* repo.findById(id).pipe(Effect.flatMap(Effect.orDie))
-      }).pipe(Effect.catchTags({ SqlError: Effect.die, ParseError: Effect.die }))
+      }).pipe(dieOnStorageFailure)
 
     return { create }
   }),

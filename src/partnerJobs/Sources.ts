@@ -8,6 +8,7 @@ import { requireConfirmation } from "../db/confirmation.js"
 import { explainRefusal, updateVersioned } from "../db/versioned.js"
 import { PartnerJobsRepo } from "./Repo.js"
 import { PartnerJobSync, syncDedupeKey } from "./Sync.js"
+import { dieOnStorageFailure } from "../db/storageFailure.js"
 
 /** States from which a sync can be asked for. */
 const syncableStates = ["ACTIVE", "DEGRADED"]
@@ -60,7 +61,7 @@ export class Sources extends Effect.Service<Sources>()("agent-directory/PartnerJ
         if (Option.isNone(changed)) return yield* refuse(sourceId, body.expectedVersion)
         yield* jobs.enqueue(PartnerJobSync, { sourceId }, { dedupeKey: syncDedupeKey(sourceId) })
         return yield* repo.findById(sourceId).pipe(Effect.flatMap(Effect.orDie))
-      }).pipe(Effect.catchTags({ SqlError: Effect.die, ParseError: Effect.die }))
+      }).pipe(dieOnStorageFailure)
 
     return { requestSync }
   }),

@@ -6,6 +6,7 @@ import { now } from "../../layers/Clock.js"
 import { ProcurementProviders } from "../../layers/ProcurementProvider.js"
 import { Conflict, Forbidden, InternalServerError, NotFound, UnprocessableEntity } from "../../schema/problem.js"
 import { ProcurementRepo, ProcurementRoles } from "./Repo.js"
+import { dieOnStorageFailure } from "../db/storageFailure.js"
 
 /** The state of an intent waiting for the buyer (the only one that can be resumed). */
 export const AwaitingBuyer = "AWAITING_BUYER"
@@ -78,7 +79,7 @@ export class Procurement extends Effect.Service<Procurement>()("agent-directory/
             : { id: intent.publicId, state: AwaitingBuyer, providerRequestId: outcome.providerRequestId, instrument: null, continuation: outcome.continuation, at }
         )
         return yield* repo.findById(intent.publicId).pipe(Effect.flatMap(Effect.orDie), Effect.map((row) => row.intent))
-      }).pipe(Effect.catchTags({ SqlError: Effect.die, ParseError: Effect.die }))
+      }).pipe(dieOnStorageFailure)
 
     return { resume }
   }),

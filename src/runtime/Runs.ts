@@ -13,6 +13,7 @@ import { FinishedRunStates } from "../../schema/runtime.js"
 import { AgentOperators } from "../agents/Operators.js"
 import { AgentRun, AgentRunMaxAttempts } from "./AgentRunJob.js"
 import { RunsRepo } from "./RunsRepo.js"
+import { dieOnStorageFailure } from "../db/storageFailure.js"
 
 /** How long a run's data is kept (ms, 30 days) before retention may purge it (`retentionExpiresAt`). */
 export const RunRetentionMs = 30 * 24 * 60 * 60 * 1000
@@ -23,7 +24,6 @@ const ClearRoles = ["OWNER", "ADMIN", "EDITOR", "OPERATOR"] as const
 const isFinished = (state: string) => (FinishedRunStates as ReadonlyArray<string>).includes(state)
 
 // infrastructure failures are defects (rendered as 500 by the request middleware)
-const dieOnSql = { SqlError: Effect.die, ParseError: Effect.die } as const
 
 /** Conversations and runs. Requires `SqlClient`, `Ids`, `Jobs`. */
 export class Runs extends Effect.Service<Runs>()("agent-directory/Runs", {
@@ -131,7 +131,7 @@ export class Runs extends Effect.Service<Runs>()("agent-directory/Runs", {
         yield* repo.touchConversation(input.conversationId, at)
         yield* jobs.enqueue(AgentRun, { runId: run.id }, { dedupeKey: `agent-run:${run.id}`, maxAttempts: AgentRunMaxAttempts })
         return { userMessage, assistantMessage, run } satisfies SentMessage
-      }).pipe(Effect.catchTags({ ...dieOnSql, NoSuchElementException: Effect.die }))
+      }).pipe(dieOnStorageFailure, Effect.catchTag("NoSuchElementException", Effect.die))
 
     /**
      * Runtime_ClearPlaygroundRunData: redacts every message of the playground run's
@@ -178,7 +178,7 @@ export class Runs extends Effect.Service<Runs>()("agent-directory/Runs", {
         const at = yield* now
         yield* repo.clearConversation(run.conversationId, at)
         return result(at)
-      }).pipe(Effect.catchTags(dieOnSql))
+      }).pipe(dieOnStorageFailure)
 
     return { send, clearPlaygroundData }
   }),

@@ -5,6 +5,7 @@ import { now } from "../../layers/Clock.js"
 import { AgentOperators } from "../agents/Operators.js"
 import { RuntimeRepo } from "./Repo.js"
 import { previewSchedule } from "./Schedule.js"
+import { dieOnStorageFailure } from "../db/storageFailure.js"
 
 /** Runtime reads and previews. Requires `SqlClient`. */
 export class Runtime extends Effect.Service<Runtime>()("agent-directory/Runtime", {
@@ -29,7 +30,7 @@ export class Runtime extends Effect.Service<Runtime>()("agent-directory/Runtime"
             detail: "The agent has no runtime configured; configure its runtime first."
           })
         }
-        return yield* repo.tools(input.agentId).pipe(Effect.catchTags({ SqlError: Effect.die, ParseError: Effect.die }))
+        return yield* repo.tools(input.agentId).pipe(dieOnStorageFailure)
       })
 
     /**

@@ -6,6 +6,7 @@ import { Conflict, NotFound } from "../../schema/problem.js"
 import { now } from "../../layers/Clock.js"
 import { runVersioned } from "../db/versioned.js"
 import { OfferEditorRoles, PublishableFrom, ServicesRepo } from "./Repo.js"
+import { dieOnStorageFailure } from "../db/storageFailure.js"
 
 /** Service offers: publication. Requires `SqlClient`. */
 export class Services extends Effect.Service<Services>()("agent-directory/Services", {
@@ -42,7 +43,7 @@ export class Services extends Effect.Service<Services>()("agent-directory/Servic
             })
         })
         return yield* repo.findById(input.offerId).pipe(Effect.flatMap(Effect.orDie))
-      }).pipe(Effect.catchTags({ SqlError: Effect.die, ParseError: Effect.die }))
+      }).pipe(dieOnStorageFailure)
 
     return { publish }
   }),

@@ -6,6 +6,7 @@ import { Forbidden } from "../../schema/problem.js"
 import { now } from "../../layers/Clock.js"
 import { explainRefusal } from "../db/versioned.js"
 import { TrustRepo, WithdrawableFeedbackStates } from "./Repo.js"
+import { dieOnStorageFailure } from "../db/storageFailure.js"
 
 /** Feedback: withdrawal by its author. Requires `SqlClient`. */
 export class Trust extends Effect.Service<Trust>()("agent-directory/Trust", {
@@ -56,7 +57,7 @@ export class Trust extends Effect.Service<Trust>()("agent-directory/Trust", {
           })
         }
         return yield* repo.findById(input.feedbackId).pipe(Effect.flatMap(Effect.orDie))
-      }).pipe(Effect.catchTags({ SqlError: Effect.die, ParseError: Effect.die }))
+      }).pipe(dieOnStorageFailure)
 
     return { withdraw }
   }),

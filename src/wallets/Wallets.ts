@@ -7,6 +7,7 @@ import { CancellableWalletPolicyStates, cancellationPhrase } from "../../schema/
 import { now } from "../../layers/Clock.js"
 import { explainRefusal } from "../db/versioned.js"
 import { WalletsRepo } from "./Repo.js"
+import { dieOnStorageFailure } from "../db/storageFailure.js"
 
 /** Input of {@link Wallets.cancelPolicy}. */
 export interface CancelPolicyInput {
@@ -70,7 +71,7 @@ export class Wallets extends Effect.Service<Wallets>()("agent-directory/Wallets"
           })
         }
         return yield* repo.findPolicy(input.policyId).pipe(Effect.flatMap(Effect.orDie))
-      }).pipe(Effect.catchTags({ SqlError: Effect.die, ParseError: Effect.die }))
+      }).pipe(dieOnStorageFailure)
 
     /**
      * Wallets_GetWalletProfileConfiguration (spec §4.3, §2.14): the public profile of
@@ -84,7 +85,7 @@ export class Wallets extends Effect.Service<Wallets>()("agent-directory/Wallets"
         }
         const profile = yield* repo.findProfile({ walletId: input.walletId, viewer: input.accountId })
         return Option.getOrNull(profile)
-      }).pipe(Effect.catchTags({ SqlError: Effect.die, ParseError: Effect.die }))
+      }).pipe(dieOnStorageFailure)
 
     return { cancelPolicy, profileConfiguration }
   }),
