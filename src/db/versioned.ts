@@ -16,7 +16,8 @@
  * command's own reason (410, 422, 409 …), else 409 `conflict`.
  *
  * Two entry points over the same rules:
- * - {@link runVersioned}: the whole command (statement + explanation) for commands
+ * - {@link runVersioned}: the whole command (statement + explanation, the latter
+ *   {@link explainRefusal} after the visibility and role checks) for commands
  *   authorised by a workspace role;
  * - {@link updateVersioned} builds the statement and {@link explainRefusal} the
  *   explanation, for commands whose authorisation is checked by the caller (account
@@ -64,33 +65,29 @@ export const runVersioned = <A, R extends VersionedRow, E1, R1, E2, R2>(
 ): Effect.Effect<A, E1 | E2 | NotFound | Forbidden | Conflict, R1 | R2> =>
   Effect.flatMap(command.update, Option.match({
     onSome: Effect.succeed,
-    onNone: () => Effect.flatMap(command.current, (found) => Effect.fail(explain(command, found)))
+    onNone: () =>
+      Effect.flatMap(command.current, (found): Effect.Effect<never, NotFound | Forbidden | Conflict> => {
+        if (Option.isNone(found) || found.value.role === null) return Effect.fail(command.notFound())
+        if (!command.roles.includes(found.value.role)) {
+          return Effect.fail(
+            new Forbidden({
+              kind: "role-required",
+              detail: `This needs one of the roles ${command.roles.join(", ")} in the ${command.resource}'s workspace.`
+            })
+          )
+        }
+        // the rest of the order is the one of every versioned command
+        return explainRefusal({
+          resource: command.resource,
+          id: "", // only a missing row's detail names the id, and the row is here
+          current: found,
+          expectedVersion: command.expectedVersion,
+          fromStates: command.fromStates,
+          stateDetail: (state) => `A ${command.resource} in state ${state} does not allow this.`,
+          otherwise: (row) => Option.fromNullable(command.otherwise?.(row))
+        })
+      })
   }))
-
-const explain = <R extends VersionedRow>(
-  command: VersionedCommand<unknown, R, unknown, unknown, unknown, unknown>,
-  found: Option.Option<R>
-): NotFound | Forbidden | Conflict => {
-  if (Option.isNone(found) || found.value.role === null) return command.notFound()
-  const row = found.value
-  if (!command.roles.includes(found.value.role!)) {
-    return new Forbidden({
-      kind: "role-required",
-      detail: `This needs one of the roles ${command.roles.join(", ")} in the ${command.resource}'s workspace.`
-    })
-  }
-  if (row.version !== command.expectedVersion) {
-    return new Conflict({
-      kind: "version-conflict",
-      detail: `The ${command.resource} is at version ${row.version}, not ${command.expectedVersion}; reload it and retry.`
-    })
-  }
-  if (!command.fromStates.includes(row.state)) {
-    return new Conflict({ kind: "invalid-state", detail: `A ${command.resource} in state ${row.state} does not allow this.` })
-  }
-  return command.otherwise?.(row) ?? new Conflict({ kind: "conflict", detail: `The ${command.resource} changed; reload it and retry.` })
-}
-
 
 /** The optimistic-concurrency column of a table. */
 export type VersionCounter = "version" | "revision"
