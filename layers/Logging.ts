@@ -12,8 +12,13 @@
  * - `auto`: `pretty` when stdout is a TTY, else `json`.
  *
  * The minimum level comes from `LOG_LEVEL`; events below it cost no formatting.
+ *
+ * The access log ({@link AccessLog}, one event per request) is written by the same
+ * logger but without a fiber: the event's line is built and written synchronously,
+ * because on a cheap request the Effect logging path (annotations, FiberRefs, a log
+ * call, a generic serialiser) cost more than the request itself (README, Performance).
  */
-import { Cause, Effect, HashMap, Layer, List, Logger } from "effect"
+import { Cause, Context, Effect, FiberId, FiberRefs, HashMap, Layer, List, Logger, LogLevel } from "effect"
 import { configure } from "safe-stable-stringify"
 import SonicBoomModule from "sonic-boom"
 import type { AppConfigShape } from "./AppConfig.js"
@@ -25,7 +30,8 @@ type SonicBoom = InstanceType<typeof SonicBoom>
 // insertion order, no sorting: fast, and still safe for circular or bigint values
 const stringify = configure({ deterministic: false, bigint: true })
 
-const jsonLine = (sink: SonicBoom) =>
+/** The JSON logger, writing to `sink` (anything with `write(string)`). @internal exported for tests */
+export const jsonLine = (sink: Pick<SonicBoom, "write">) =>
   Logger.make<unknown, void>(({ annotations, cause, date, logLevel, message, spans }) => {
     const line: Record<string, unknown> = {
       time: date.toISOString(),
@@ -46,21 +52,76 @@ export const LogBatchBytes = 4096
 /** Longest time a log line waits in the buffer, in milliseconds. */
 export const LogFlushMillis = 200
 
-const jsonLogger = Layer.unwrapScoped(Effect.map(
-  Effect.acquireRelease(
-    Effect.sync(() => new SonicBoom({ fd: 1, sync: false, minLength: LogBatchBytes, periodicFlush: LogFlushMillis })),
-    (sink) => Effect.async<void>((resume) => {
-      sink.flush(() => resume(Effect.void))
-    }).pipe(Effect.timeout("2 seconds"), Effect.ignore)
-  ),
-  (sink) => Logger.replace(Logger.defaultLogger, jsonLine(sink))
-))
+/**
+ * One access-log event (src/http/AccessLog.ts): logged at `Info` with message `http`
+ * and these fields as annotations. `path` has no query string; `ms` is the time from
+ * the request to its response, in milliseconds (one decimal).
+ */
+export interface AccessEvent {
+  readonly method: string
+  readonly path: string
+  readonly status: number
+  readonly ms: number
+  readonly requestId: string | undefined
+}
 
-/** The logger and minimum level the configuration asks for. */
-export const LoggingLive = (config: Pick<AppConfigShape, "logFormat" | "logLevel">): Layer.Layer<never> => {
+/**
+ * Where access events go. `write` logs one event now, synchronously (no fiber); when it
+ * is undefined (the default: an app that mounts the API with its own logger), events go
+ * through the calling fiber's Effect logger instead, as any `Effect.logInfo`.
+ */
+export class AccessLog extends Context.Reference<AccessLog>()("agent-directory/AccessLog", {
+  defaultValue: (): { readonly write: ((event: AccessEvent) => void) | undefined } => ({ write: undefined })
+}) {}
+
+/** The JSON line of an access event: the fields {@link jsonLine} writes for it, built directly. @internal exported for tests */
+export const accessJson = (e: AccessEvent, date: Date) =>
+  `{"time":"${date.toISOString()}","level":"INFO","msg":"http","method":${JSON.stringify(e.method)},` +
+  `"path":${JSON.stringify(e.path)},"status":${e.status},"ms":${e.ms}` +
+  (e.requestId === undefined ? "}\n" : `,"requestId":${JSON.stringify(e.requestId)}}\n`)
+
+/** An access event through `logger` without a fiber (no fiber id, spans or context). */
+const viaLogger = (logger: Logger.Logger<unknown, unknown>) => (e: AccessEvent) =>
+  logger.log({
+    fiberId: FiberId.none,
+    logLevel: LogLevel.Info,
+    message: "http",
+    cause: Cause.empty,
+    context: FiberRefs.empty(),
+    spans: List.empty(),
+    annotations: HashMap.make(["method", e.method], ["path", e.path], ["status", e.status], ["ms", e.ms], [
+      "requestId",
+      e.requestId
+    ]),
+    date: new Date()
+  })
+
+const sinkLayer = <A>(f: (sink: SonicBoom) => Layer.Layer<A>) =>
+  Layer.unwrapScoped(Effect.map(
+    Effect.acquireRelease(
+      Effect.sync(() => new SonicBoom({ fd: 1, sync: false, minLength: LogBatchBytes, periodicFlush: LogFlushMillis })),
+      (sink) => Effect.async<void>((resume) => {
+        sink.flush(() => resume(Effect.void))
+      }).pipe(Effect.timeout("2 seconds"), Effect.ignore)
+    ),
+    f
+  ))
+
+/** The logger and minimum level the configuration asks for, and the matching {@link AccessLog}. */
+export const LoggingLive = (config: Pick<AppConfigShape, "logFormat" | "logLevel">): Layer.Layer<AccessLog> => {
   const pretty = config.logFormat === "pretty" || (config.logFormat === "auto" && process.stdout.isTTY === true)
-  return Layer.merge(
-    pretty ? Logger.pretty : jsonLogger,
+  const accessLogged = LogLevel.greaterThanEqual(LogLevel.Info, config.logLevel)
+  const access = (write: (event: AccessEvent) => void) =>
+    Layer.succeed(AccessLog, { write: accessLogged ? write : () => undefined })
+  return Layer.mergeAll(
+    pretty
+      ? Layer.merge(Logger.pretty, access(viaLogger(Logger.prettyLoggerDefault)))
+      : sinkLayer((sink) =>
+        Layer.merge(
+          Logger.replace(Logger.defaultLogger, jsonLine(sink)),
+          access((event) => sink.write(accessJson(event, new Date())))
+        )
+      ),
     Logger.minimumLogLevel(config.logLevel)
   )
 }

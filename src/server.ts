@@ -36,7 +36,7 @@ import { Mesh } from "./mesh/Mesh.js"
 import { ProcurementHttpLive } from "./procurement/Http.js"
 import { Procurement } from "./procurement/Procurement.js"
 import { PublicAuthLive, SessionAuthLive } from "./http/AuthMiddleware.js"
-import { accessLog } from "./http/AccessLog.js"
+import { accessLog, accessWriter } from "./http/AccessLog.js"
 import { CorsLive } from "./http/Cors.js"
 import { DocsLive } from "./http/Docs.js"
 import { EdgeCache } from "./http/EdgeCache.js"
@@ -142,7 +142,10 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
  * (one line per request).
  */
 export const HttpLive = Layer.unwrapEffect(
-  Effect.map(EdgeCache, (edge) => HttpApiBuilder.serve((app) => accessLog(edge.capture(app))))
+  Effect.map(
+    Effect.all([EdgeCache, accessWriter]),
+    ([edge, log]) => HttpApiBuilder.serve((app) => accessLog(log)(edge.capture(app)))
+  )
 ).pipe(
   Layer.provide(EdgeCacheLive),
   Layer.provide(DocsLive),

@@ -5,29 +5,44 @@
  * (the `X-Request-Id` the request middleware set). Replaces platform's
  * `HttpMiddleware.logger` (a log span and annotations per request, rendered by the
  * pretty logger as four lines). The edge cache (EdgeCache.ts) logs its answers
- * through {@link logAccess} too, so every request has the same line.
+ * through {@link accessWriter} too, so every request has the same line.
+ *
+ * Events go to the {@link AccessLog} writer when one is provided (the server's
+ * `LoggingLive`: written synchronously, no fiber), else through the fiber's Effect logger.
  */
 import { HttpMiddleware, HttpServerRequest } from "@effect/platform"
 import { Cause, Effect, Exit, FiberRef, HashMap } from "effect"
+import { type AccessEvent, AccessLog } from "../../layers/Logging.js"
 
-/**
- * One access-log line. `ms` is the time from the request to its response, in milliseconds.
- * The annotations are set and restored around the one log call rather than with
- * `Effect.annotateLogs` (a scoped FiberRef: ~15 more runtime operations on every request).
- */
-export const logAccess = (line: {
+/** What a request tells the access log: its path and start come from the request. */
+export interface AccessRequest {
   readonly method: string
   readonly url: string
   readonly status: number
+  /** `performance.now()` when the request arrived. */
   readonly started: number
   readonly requestId: string | undefined
-}): Effect.Effect<void> =>
+}
+
+const eventOf = (r: AccessRequest): AccessEvent => ({
+  method: r.method,
+  path: r.url.split("?")[0]!,
+  status: r.status,
+  ms: Math.round((performance.now() - r.started) * 10) / 10,
+  requestId: r.requestId
+})
+
+/**
+ * The event through the fiber's logger. The annotations are set and restored around the
+ * one log call rather than with `Effect.annotateLogs` (a scoped FiberRef).
+ */
+const viaFiberLogger = (e: AccessEvent): Effect.Effect<void> =>
   Effect.flatMap(FiberRef.get(FiberRef.currentLogAnnotations), (before) => {
-    let annotations = HashMap.set(before, "method", line.method as unknown)
-    annotations = HashMap.set(annotations, "path", line.url.split("?")[0])
-    annotations = HashMap.set(annotations, "status", line.status)
-    annotations = HashMap.set(annotations, "ms", Math.round((performance.now() - line.started) * 10) / 10)
-    annotations = HashMap.set(annotations, "requestId", line.requestId)
+    let annotations = HashMap.set(before, "method", e.method as unknown)
+    annotations = HashMap.set(annotations, "path", e.path)
+    annotations = HashMap.set(annotations, "status", e.status)
+    annotations = HashMap.set(annotations, "ms", e.ms)
+    annotations = HashMap.set(annotations, "requestId", e.requestId)
     return FiberRef.set(FiberRef.currentLogAnnotations, annotations).pipe(
       Effect.zipRight(Effect.logInfo("http")),
       // logging cannot fail, and callers run this uninterruptibly (onExit) or last in their fiber
@@ -35,21 +50,31 @@ export const logAccess = (line: {
     )
   })
 
+/**
+ * The access log of the current context: a function logging one request's line, as an
+ * effect to run in the request's fiber (or forked, where there is none).
+ */
+export const accessWriter: Effect.Effect<(r: AccessRequest) => Effect.Effect<void>> = Effect.map(
+  AccessLog,
+  ({ write }) => write === undefined ? (r) => viaFiberLogger(eventOf(r)) : (r) => Effect.sync(() => write(eventOf(r)))
+)
+
 /** Status logged for a request whose handling failed outside the problem renderer. */
 const statusOf = (exit: Exit.Exit<{ readonly status: number }, unknown>) =>
   Exit.isSuccess(exit) ? exit.value.status : Cause.isInterruptedOnly(exit.cause) ? 499 : 500
 
-/** Middleware writing the access log line of each request. */
-export const accessLog = HttpMiddleware.make((app) =>
-  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-    const started = performance.now()
-    return Effect.onExit(app, (exit) =>
-      logAccess({
-        method: request.method,
-        url: request.url,
-        status: statusOf(exit),
-        started,
-        requestId: Exit.isSuccess(exit) ? exit.value.headers["x-request-id"] : undefined
-      }))
-  })
-)
+/** Middleware writing the access log line of each request through `log` (see {@link accessWriter}). */
+export const accessLog = (log: (r: AccessRequest) => Effect.Effect<void>) =>
+  HttpMiddleware.make((app) =>
+    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+      const started = performance.now()
+      return Effect.onExit(app, (exit) =>
+        log({
+          method: request.method,
+          url: request.url,
+          status: statusOf(exit),
+          started,
+          requestId: Exit.isSuccess(exit) ? exit.value.headers["x-request-id"] : undefined
+        }))
+    })
+  )

@@ -9,7 +9,7 @@
  * - the anonymous request budget is charged as the pipeline charges it, with the
  *   same `RateLimit-Policy` / `RateLimit` headers (the operations served here never refuse: see below);
  * - `If-None-Match` matching the entity's `ETag` answers `304` with the same headers and no body;
- * - the access log gets its one line (`logAccess`).
+ * - the access log gets its one line (`accessWriter`).
  *
  * Everything else is byte-identical to what the pipeline sent (body, `Cache-Control`,
  * `ETag`, CORS headers). An entry is filled (and refreshed) by {@link EdgeCache}'s
@@ -33,7 +33,7 @@ import { Ids } from "../../layers/Ids.js"
 import { RateBudget } from "../../layers/RateBudget.js"
 import { BudgetRefusing } from "../api/budget.js"
 import { Operations } from "../api/policies.js"
-import { logAccess } from "./AccessLog.js"
+import { accessWriter } from "./AccessLog.js"
 import { clientAddressOf } from "./ClientAddress.js"
 import { noneMatch } from "./Conditional.js"
 import { budgetTarget, rateLimitHeaders } from "./RateBudgetMiddleware.js"
@@ -119,6 +119,7 @@ export class EdgeCache extends Effect.Service<EdgeCache>()("agent-directory/Edge
     const budgets = yield* RateBudget
     const config = yield* AppConfig
     const ids = yield* Ids
+    const logAccess = yield* accessWriter
     const runFork = Runtime.runFork(yield* Effect.runtime<never>())
     const entries = new Map<string, Entry>()
     let hits = 0

@@ -15,6 +15,7 @@ import { AppConfig, type AppConfigShape } from "../../layers/AppConfig.js"
 import { ClockManual, makeManualClock, type ManualClock } from "../../layers/Clock.js"
 import { DbEmbedded, DbServer } from "../../layers/Db.js"
 import { IdsSequence } from "../../layers/Ids.js"
+import { type AccessEvent, AccessLog } from "../../layers/Logging.js"
 import { migrate } from "../../src/db/migrate.js"
 import type { EdgeCache } from "../../src/http/EdgeCache.js"
 import * as EdgeServer from "../../src/http/EdgeServer.js"
@@ -67,7 +68,14 @@ const EdgeServerTest = HttpServer.layerTestClient.pipe(
  * edge cache answering from the Node listener). The layer also provides the
  * server's `EdgeCache`.
  */
-export const makeTestServer = (overrides: Partial<AppConfigShape> = {}, options: { readonly edge?: boolean } = {}): {
+export const makeTestServer = (
+  overrides: Partial<AppConfigShape> = {},
+  options: {
+    readonly edge?: boolean
+    /** Receives every access-log event (the server's synchronous `AccessLog` writer). */
+    readonly accessLog?: (event: AccessEvent) => void
+  } = {}
+): {
   readonly layer: Layer.Layer<
     | import("@effect/platform").HttpClient.HttpClient
     | import("@effect/platform").HttpServer.HttpServer
@@ -85,6 +93,7 @@ export const makeTestServer = (overrides: Partial<AppConfigShape> = {}, options:
     Layer.provide(IdsSequence("0000000b")),
     Layer.provide(Layer.succeed(AppConfig, testConfig(overrides))),
     Layer.provide(ClockManual(clock)),
+    Layer.provide(options.accessLog === undefined ? Layer.empty : Layer.succeed(AccessLog, { write: options.accessLog })),
     Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
   )
   return { layer, clock }
