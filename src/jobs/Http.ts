@@ -1,11 +1,11 @@
 /** HTTP handlers of the Admin area: the job runs view (Admin_ListJobRuns). */
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { Jobs } from "../../layers/Jobs.js"
 import { Api } from "../api/Api.js"
 import { Envelope } from "../http/Envelope.js"
+import { group } from "../http/group.js"
 
-export const AdminHttpLive = HttpApiBuilder.group(Api, "Admin", (handlers) =>
+export const AdminHttpLive = group(Api, "Admin", (handlers) =>
   Effect.gen(function*() {
     const jobs = yield* Jobs
     const envelope = yield* Envelope
