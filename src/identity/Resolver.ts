@@ -48,6 +48,17 @@ const unboundReasons = [reason("NO_REGISTRY_BINDING")]
 
 /** The resolution of one normalised locator against the identity rows it matched. */
 const decide = (locator: Locator, rows: ReadonlyArray<IdentityRow>, agentUrl: (id: string) => string): Resolution => {
+  // the common case, one bound row, without the per-agent map below
+  if (rows.length === 1 && rows[0]!.binding === "REGISTRY_BOUND") {
+    const only = rows[0]!
+    return {
+      status: "UNIQUE",
+      locator: locator.locator,
+      candidates: [{ entityId: only.agent_id, publicId: only.id }],
+      reasons: locator.partial ? inferredReasons : uniqueReasons,
+      canonicalUrl: agentUrl(only.agent_id)
+    }
+  }
   // one candidate per agent: its smallest identity id
   const perAgent = new Map<string, string>()
   for (const r of rows) {
