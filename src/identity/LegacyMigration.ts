@@ -25,7 +25,7 @@ import {
   NetworkFamily,
   type Resolution,
   type ResolutionReason,
-  type ResolutionStatus
+  ResolutionStatus
 } from "../../schema/identity.js"
 import type { Normalised } from "./Locator.js"
 import { Resolver } from "./Resolver.js"
@@ -129,46 +129,91 @@ const jsonOfReasons = (reasons: ReadonlyArray<ResolutionReason>): string => {
   return json
 }
 
+/** `,"status":…,"locator":` per status (the only part of a record that is one of five constants). */
+const statusJson = Object.fromEntries(
+  ResolutionStatus.literals.map((status) => [status, `,"status":${JSON.stringify(status)},"locator":`])
+) as Record<ResolutionStatus, string>
+
+/** `JSON.stringify(candidates)` of `{entityId, publicId}` objects (the resolver builds them in that key order). */
+const candidatesJson = (candidates: Resolution["candidates"]): string => {
+  if (candidates.length === 0) return "[]"
+  let json = "["
+  for (let i = 0; i < candidates.length; i++) {
+    const c = candidates[i]!
+    json += `${i === 0 ? "" : ","}{"entityId":${JSON.stringify(c.entityId)},"publicId":${JSON.stringify(c.publicId)}}`
+  }
+  return json + "]"
+}
+
 /**
  * The report record of one line: the bytes of `JSON.stringify({line, source, legacyAgentId,
  * status, locator, candidates, reasons, canonicalUrl})` (fixed key order: byte-identical
  * re-runs), concatenated by hand because it runs for every line.
  */
 const record = (p: ParsedLine, r: Resolution): string =>
-  `{"line":${p.line},"source":${JSON.stringify(p.source)},"legacyAgentId":${JSON.stringify(p.legacyAgentId)},` +
-  `"status":${JSON.stringify(r.status)},"locator":${JSON.stringify(r.locator)},` +
-  `"candidates":${r.candidates.length === 0 ? "[]" : JSON.stringify(r.candidates)},` +
+  `{"line":${p.line},"source":${JSON.stringify(p.source)},"legacyAgentId":${JSON.stringify(p.legacyAgentId)}` +
+  `${statusJson[r.status]}${JSON.stringify(r.locator)},"candidates":${candidatesJson(r.candidates)},` +
   `"reasons":${jsonOfReasons(r.reasons)},"canonicalUrl":${JSON.stringify(r.canonicalUrl)}}`
 
 const utf8 = new TextEncoder()
+const pieceChars = 32 * 1024
+const writeBufferBytes = 1024 * 1024
+
+/**
+ * Writes text pieces (of about `pieceChars` UTF-16 units: UTF-8 takes at most 3 bytes per
+ * unit) through one reused 1 MiB buffer: `write` encodes into it, writing it out first when
+ * the piece might not fit; `flush` writes what it holds (once per batch, so that a failed run
+ * leaves the report of the batches before). A piece longer than the buffer is encoded on its own.
+ */
+const textWriter = (file: FileSystem.File) => {
+  const buffer = new Uint8Array(writeBufferBytes)
+  let used = 0
+  const flush: Effect.Effect<void, PlatformError> = Effect.suspend(() =>
+    used === 0 ? Effect.void : Effect.map(file.writeAll(buffer.subarray(0, used)), () => {
+      used = 0
+    })
+  )
+  const write = (piece: string): Effect.Effect<void, PlatformError> => {
+    if (3 * piece.length <= buffer.length - used) {
+      used += utf8.encodeInto(piece, buffer.subarray(used)).written
+      return Effect.void
+    }
+    if (used > 0) return Effect.zipRight(flush, Effect.suspend(() => write(piece)))
+    return file.writeAll(utf8.encode(piece))
+  }
+  return { write, flush }
+}
+
 const readBufferBytes = 64 * 1024
 
 /**
- * Reads the next `size` lines through one reused buffer (no allocation per read), or fails
- * with None at the end. Lines end at "\n" or "\r\n"; a last line without one counts; a
- * trailing "\r" at the end of the input is dropped (the rules of `Stream.splitLines`).
+ * Reads the next `size` lines through one reused buffer (no allocation per read), each mapped
+ * with `f` as soon as its chunk is read (the chunk's text then dies young instead of living
+ * until the whole batch is read), or fails with None at the end. Lines end at "\n" or "\r\n";
+ * a last line without one counts; a trailing "\r" at the end of the input is dropped (the
+ * rules of `Stream.splitLines`).
  */
 const lineReader = (file: FileSystem.File) => {
   const buffer = new Uint8Array(readBufferBytes)
   const decoder = new TextDecoder()
   let carry = ""
   let done = false
-  return (size: number): Effect.Effect<Array<string>, Option.Option<PlatformError>> =>
+  return <A>(size: number, f: (line: string) => A): Effect.Effect<Array<A>, Option.Option<PlatformError>> =>
     Effect.gen(function*() {
-      const lines: Array<string> = []
+      const lines: Array<A> = []
       while (lines.length < size && !done) {
         const read = Number(yield* Effect.mapError(file.read(buffer), Option.some))
         if (read === 0) {
           done = true
           if (carry.endsWith("\r")) carry = carry.slice(0, -1)
-          if (carry !== "") lines.push(carry)
+          if (carry !== "") lines.push(f(carry))
           carry = ""
           break
         }
         const text = carry + decoder.decode(buffer.subarray(0, read), { stream: true })
         let from = 0
         for (let lf = text.indexOf("\n"); lf !== -1; lf = text.indexOf("\n", from)) {
-          lines.push(text.slice(from, lf > from && text.charCodeAt(lf - 1) === 13 ? lf - 1 : lf))
+          lines.push(f(text.slice(from, lf > from && text.charCodeAt(lf - 1) === 13 ? lf - 1 : lf)))
           from = lf + 1
         }
         carry = text.slice(from)
@@ -176,21 +221,6 @@ const lineReader = (file: FileSystem.File) => {
       if (lines.length === 0) return yield* Effect.fail(Option.none())
       return lines
     })
-}
-
-const pieceChars = 32 * 1024
-
-/**
- * Writes text pieces (of about `pieceChars` UTF-16 units: UTF-8 takes at most 3 bytes per
- * unit) through one reused buffer; a longer piece is encoded on its own.
- */
-const textWriter = (file: FileSystem.File) => {
-  const buffer = new Uint8Array(4 * pieceChars)
-  return (piece: string): Effect.Effect<void, PlatformError> => {
-    if (3 * piece.length > buffer.length) return file.writeAll(utf8.encode(piece))
-    const { written } = utf8.encodeInto(piece, buffer)
-    return file.writeAll(buffer.subarray(0, written))
-  }
 }
 
 const emptyCounts = (): Record<ResolutionStatus, number> => ({
@@ -275,7 +305,7 @@ export const migrateLegacyIdentities = (
     const chunkSize = options.chunkSize ?? 2048
     const batches = Stream.unwrapScoped(Effect.map(fs.open(options.input, { flag: "r" }), (file) => {
       const next = lineReader(file)
-      return Stream.repeatEffectOption(next(chunkSize)).pipe(Stream.map((texts) => texts.map((text) => parse(text, ++lines))))
+      return Stream.repeatEffectOption(next(chunkSize, (text) => parse(text, ++lines)))
     }))
     const report = batches.pipe(
       // numbering is sequential; lookups of up to 2 batches overlap (mapEffect keeps the order)
@@ -288,7 +318,7 @@ export const migrateLegacyIdentities = (
     )
     const run = Effect.gen(function*() {
       const out = yield* fs.open(options.output, { flag: "w" })
-      const write = textWriter(out)
+      const { write, flush } = textWriter(out)
       yield* Stream.runForEach(report, ({ parsed, resolved }) => {
         // short pieces: a string over 128 KiB lands in V8's large-object space, which only a full GC frees
         const pieces: Array<string> = []
@@ -304,9 +334,9 @@ export const migrateLegacyIdentities = (
         }
         if (text !== "") pieces.push(text)
         options.onProgress?.(parsed[parsed.length - 1]!.line)
-        return Effect.forEach(pieces, write, { discard: true })
+        return Effect.zipRight(Effect.forEach(pieces, write, { discard: true }), flush)
       })
-      if (options.summaryLine === true) yield* write(JSON.stringify({ summary: { lines, counts } }) + "\n")
+      if (options.summaryLine === true) yield* Effect.zipRight(write(JSON.stringify({ summary: { lines, counts } }) + "\n"), flush)
     }).pipe(Effect.scoped)
     yield* options.apply === true ? sql.withTransaction(run).pipe(Effect.catchTag("SqlError", Effect.die)) : run
     return { lines, counts: { ...counts }, mappingsWritten, reviewRows: counts.AMBIGUOUS + counts.CONFLICTED }
