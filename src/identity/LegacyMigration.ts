@@ -9,8 +9,11 @@
  * input on the same data is byte-identical.
  *
  * Lookups are batched: `chunkSize` lines (default 2048) per resolver call, one or two
- * queries each, at most 2 in flight. The input is read and the report written through one
- * reused buffer each; the working set is a few batches whatever the input's size. `apply` upserts the UUID mappings of UNIQUE rows into
+ * (prepared) queries each, at most 2 in flight while the next batch is read and parsed. The
+ * input is read through one reused 64 KiB buffer, its lines parsed as each chunk arrives; a
+ * batch's records are appended as UTF-8 to one reused buffer (`JsonBytes`, about 0.4 KB a
+ * line, grown to the largest batch) and written with one write. The working set is a few
+ * batches whatever the input's size. `apply` upserts the UUID mappings of UNIQUE rows into
  * `legacy_agent_mappings` inside one transaction around the whole run; re-running it
  * changes nothing (rows already equal are not rewritten).
  */
@@ -27,6 +30,7 @@ import {
   type ResolutionReason,
   ResolutionStatus
 } from "../../schema/identity.js"
+import { JsonBytes } from "./JsonBytes.js"
 import type { Normalised } from "./Locator.js"
 import { Resolver } from "./Resolver.js"
 
@@ -134,54 +138,34 @@ const statusJson = Object.fromEntries(
   ResolutionStatus.literals.map((status) => [status, `,"status":${JSON.stringify(status)},"locator":`])
 ) as Record<ResolutionStatus, string>
 
-/** `JSON.stringify(candidates)` of `{entityId, publicId}` objects (the resolver builds them in that key order). */
-const candidatesJson = (candidates: Resolution["candidates"]): string => {
-  if (candidates.length === 0) return "[]"
-  let json = "["
-  for (let i = 0; i < candidates.length; i++) {
-    const c = candidates[i]!
-    json += `${i === 0 ? "" : ","}{"entityId":${JSON.stringify(c.entityId)},"publicId":${JSON.stringify(c.publicId)}}`
-  }
-  return json + "]"
-}
-
 /**
- * The report record of one line: the bytes of `JSON.stringify({line, source, legacyAgentId,
- * status, locator, candidates, reasons, canonicalUrl})` (fixed key order: byte-identical
- * re-runs), concatenated by hand because it runs for every line.
+ * Appends the report record of one line and its "\n": the bytes of `JSON.stringify({line,
+ * source, legacyAgentId, status, locator, candidates, reasons, canonicalUrl})` (fixed key
+ * order: byte-identical re-runs; candidates are `{entityId, publicId}` objects in that key order).
  */
-const record = (p: ParsedLine, r: Resolution): string =>
-  `{"line":${p.line},"source":${JSON.stringify(p.source)},"legacyAgentId":${JSON.stringify(p.legacyAgentId)}` +
-  `${statusJson[r.status]}${JSON.stringify(r.locator)},"candidates":${candidatesJson(r.candidates)},` +
-  `"reasons":${jsonOfReasons(r.reasons)},"canonicalUrl":${JSON.stringify(r.canonicalUrl)}}`
-
-const utf8 = new TextEncoder()
-const pieceChars = 32 * 1024
-const writeBufferBytes = 1024 * 1024
-
-/**
- * Writes text pieces (of about `pieceChars` UTF-16 units: UTF-8 takes at most 3 bytes per
- * unit) through one reused 1 MiB buffer: `write` encodes into it, writing it out first when
- * the piece might not fit; `flush` writes what it holds (once per batch, so that a failed run
- * leaves the report of the batches before). A piece longer than the buffer is encoded on its own.
- */
-const textWriter = (file: FileSystem.File) => {
-  const buffer = new Uint8Array(writeBufferBytes)
-  let used = 0
-  const flush: Effect.Effect<void, PlatformError> = Effect.suspend(() =>
-    used === 0 ? Effect.void : Effect.map(file.writeAll(buffer.subarray(0, used)), () => {
-      used = 0
-    })
-  )
-  const write = (piece: string): Effect.Effect<void, PlatformError> => {
-    if (3 * piece.length <= buffer.length - used) {
-      used += utf8.encodeInto(piece, buffer.subarray(used)).written
-      return Effect.void
-    }
-    if (used > 0) return Effect.zipRight(flush, Effect.suspend(() => write(piece)))
-    return file.writeAll(utf8.encode(piece))
+const record = (out: JsonBytes, p: ParsedLine, r: Resolution): void => {
+  out.text(`{"line":`)
+  out.integer(p.line)
+  out.text(`,"source":`)
+  out.string(p.source)
+  out.text(`,"legacyAgentId":`)
+  out.string(p.legacyAgentId)
+  out.text(statusJson[r.status])
+  out.string(r.locator)
+  out.text(`,"candidates":[`)
+  for (let i = 0; i < r.candidates.length; i++) {
+    const c = r.candidates[i]!
+    out.text(i === 0 ? `{"entityId":` : `,{"entityId":`)
+    out.string(c.entityId)
+    out.text(`,"publicId":`)
+    out.string(c.publicId)
+    out.text("}")
   }
-  return { write, flush }
+  out.text(`],"reasons":`)
+  out.text(jsonOfReasons(r.reasons))
+  out.text(`,"canonicalUrl":`)
+  out.string(r.canonicalUrl)
+  out.text("}\n")
 }
 
 const readBufferBytes = 64 * 1024
@@ -318,25 +302,23 @@ export const migrateLegacyIdentities = (
     )
     const run = Effect.gen(function*() {
       const out = yield* fs.open(options.output, { flag: "w" })
-      const { write, flush } = textWriter(out)
+      // one reused buffer, one write per batch (a failed run leaves the report of the batches before)
+      const bytes = new JsonBytes()
       yield* Stream.runForEach(report, ({ parsed, resolved }) => {
-        // short pieces: a string over 128 KiB lands in V8's large-object space, which only a full GC frees
-        const pieces: Array<string> = []
-        let text = ""
+        bytes.reset()
         for (let i = 0; i < parsed.length; i++) {
           const r = resolved[i]!
           counts[r.status]++
-          text += record(parsed[i]!, r) + "\n"
-          if (text.length >= pieceChars) {
-            pieces.push(text)
-            text = ""
-          }
+          record(bytes, parsed[i]!, r)
         }
-        if (text !== "") pieces.push(text)
         options.onProgress?.(parsed[parsed.length - 1]!.line)
-        return Effect.zipRight(Effect.forEach(pieces, write, { discard: true }), flush)
+        return out.writeAll(bytes.view())
       })
-      if (options.summaryLine === true) yield* Effect.zipRight(write(JSON.stringify({ summary: { lines, counts } }) + "\n"), flush)
+      if (options.summaryLine === true) {
+        bytes.reset()
+        bytes.text(JSON.stringify({ summary: { lines, counts } }) + "\n")
+        yield* out.writeAll(bytes.view())
+      }
     }).pipe(Effect.scoped)
     yield* options.apply === true ? sql.withTransaction(run).pipe(Effect.catchTag("SqlError", Effect.die)) : run
     return { lines, counts: { ...counts }, mappingsWritten, reviewRows: counts.AMBIGUOUS + counts.CONFLICTED }
