@@ -110,7 +110,12 @@ const evmAddress = (raw: string, field: string): string | ResolutionReason => {
 const MAX_UINT256 = (1n << 256n) - 1n
 const TOKEN_ID = /^(?:[0-9]{1,78}|0x[0-9a-fA-F]{1,64})$/
 
+// a decimal without leading zeros below 10^15 is already its canonical form: no BigInt round trip
+const CANONICAL_SMALL_DECIMAL = /^(?:0|[1-9][0-9]{0,14})$/
+
+/** A token id (decimal or 0x hex, uint256) as a decimal string. */
 const tokenId = (raw: string): string | ResolutionReason => {
+  if (CANONICAL_SMALL_DECIMAL.test(raw)) return raw
   if (!TOKEN_ID.test(raw)) return reason("TOKEN_ID_MALFORMED", "nativeId")
   const n = BigInt(raw)
   return n > MAX_UINT256 ? reason("TOKEN_ID_OUT_OF_RANGE", "nativeId") : n.toString()
