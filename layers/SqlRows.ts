@@ -37,6 +37,26 @@ export const run = <A>(statement: Statement<A>): Effect.Effect<ReadonlyArray<A>,
   )
 }
 
+/**
+ * {@link run} as a named (server-side prepared) statement: PostgreSQL parses and plans it once
+ * per connection instead of on every call. For statements whose planning costs more than their
+ * execution: `= ANY($1)` with a few thousand elements is planned element by element (about
+ * 13 ms of server CPU for 2,048, twice its execution). `name` must stand for one SQL text for
+ * the life of the process (pg refuses another text under a name it has prepared). The fallback
+ * of {@link run} runs the statement unnamed.
+ */
+export const runPrepared = <A>(name: string, statement: Statement<A>): Effect.Effect<ReadonlyArray<A>, SqlError> => {
+  const { acquirer, transformRows } = statement as unknown as StatementInternals
+  if (!Effect.isEffect(acquirer)) return statement
+  const [text, params] = statement.compile()
+  // the connection hands its first argument to pg's `client.query`, which takes a query config as well as a text
+  const query = { name, text } as unknown as string
+  return Effect.flatMap(
+    acquirer as Effect.Effect<Connection, SqlError>,
+    (connection) => connection.execute(query, params, transformRows)
+  )
+}
+
 /** Every row, decoded with `Result`. Fails with the query's error or a `ParseError`. */
 export const findAll = <A, I, Req>(options: {
   readonly Result: Schema.Schema<A, I>

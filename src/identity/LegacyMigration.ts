@@ -9,8 +9,11 @@
  * input on the same data is byte-identical.
  *
  * Lookups are batched: `chunkSize` lines (default 2048) per resolver call, one or two
- * queries each, at most 2 in flight. The input is read and the report written through one
- * reused buffer each; the working set is a few batches whatever the input's size. `apply` upserts the UUID mappings of UNIQUE rows into
+ * (prepared) queries each, at most 2 in flight while the next batch is read and parsed. The
+ * input is read through one reused 64 KiB buffer, its lines parsed as each chunk arrives; a
+ * batch's records are appended as UTF-8 to one reused buffer (`JsonBytes`, about 0.4 KB a
+ * line, grown to the largest batch) and written with one write. The working set is a few
+ * batches whatever the input's size. `apply` upserts the UUID mappings of UNIQUE rows into
  * `legacy_agent_mappings` inside one transaction around the whole run; re-running it
  * changes nothing (rows already equal are not rewritten).
  */
@@ -25,8 +28,9 @@ import {
   NetworkFamily,
   type Resolution,
   type ResolutionReason,
-  type ResolutionStatus
+  ResolutionStatus
 } from "../../schema/identity.js"
+import { JsonBytes } from "./JsonBytes.js"
 import type { Normalised } from "./Locator.js"
 import { Resolver } from "./Resolver.js"
 
@@ -129,46 +133,71 @@ const jsonOfReasons = (reasons: ReadonlyArray<ResolutionReason>): string => {
   return json
 }
 
-/**
- * The report record of one line: the bytes of `JSON.stringify({line, source, legacyAgentId,
- * status, locator, candidates, reasons, canonicalUrl})` (fixed key order: byte-identical
- * re-runs), concatenated by hand because it runs for every line.
- */
-const record = (p: ParsedLine, r: Resolution): string =>
-  `{"line":${p.line},"source":${JSON.stringify(p.source)},"legacyAgentId":${JSON.stringify(p.legacyAgentId)},` +
-  `"status":${JSON.stringify(r.status)},"locator":${JSON.stringify(r.locator)},` +
-  `"candidates":${r.candidates.length === 0 ? "[]" : JSON.stringify(r.candidates)},` +
-  `"reasons":${jsonOfReasons(r.reasons)},"canonicalUrl":${JSON.stringify(r.canonicalUrl)}}`
+/** `,"status":…,"locator":` per status (the only part of a record that is one of five constants). */
+const statusJson = Object.fromEntries(
+  ResolutionStatus.literals.map((status) => [status, `,"status":${JSON.stringify(status)},"locator":`])
+) as Record<ResolutionStatus, string>
 
-const utf8 = new TextEncoder()
+/**
+ * Appends the report record of one line and its "\n": the bytes of `JSON.stringify({line,
+ * source, legacyAgentId, status, locator, candidates, reasons, canonicalUrl})` (fixed key
+ * order: byte-identical re-runs; candidates are `{entityId, publicId}` objects in that key order).
+ */
+const record = (out: JsonBytes, p: ParsedLine, r: Resolution): void => {
+  out.text(`{"line":`)
+  out.integer(p.line)
+  out.text(`,"source":`)
+  out.string(p.source)
+  out.text(`,"legacyAgentId":`)
+  out.string(p.legacyAgentId)
+  out.text(statusJson[r.status])
+  out.string(r.locator)
+  out.text(`,"candidates":[`)
+  for (let i = 0; i < r.candidates.length; i++) {
+    const c = r.candidates[i]!
+    out.text(i === 0 ? `{"entityId":` : `,{"entityId":`)
+    out.string(c.entityId)
+    out.text(`,"publicId":`)
+    out.string(c.publicId)
+    out.text("}")
+  }
+  out.text(`],"reasons":`)
+  out.text(jsonOfReasons(r.reasons))
+  out.text(`,"canonicalUrl":`)
+  out.string(r.canonicalUrl)
+  out.text("}\n")
+}
+
 const readBufferBytes = 64 * 1024
 
 /**
- * Reads the next `size` lines through one reused buffer (no allocation per read), or fails
- * with None at the end. Lines end at "\n" or "\r\n"; a last line without one counts; a
- * trailing "\r" at the end of the input is dropped (the rules of `Stream.splitLines`).
+ * Reads the next `size` lines through one reused buffer (no allocation per read), each mapped
+ * with `f` as soon as its chunk is read (the chunk's text then dies young instead of living
+ * until the whole batch is read), or fails with None at the end. Lines end at "\n" or "\r\n";
+ * a last line without one counts; a trailing "\r" at the end of the input is dropped (the
+ * rules of `Stream.splitLines`).
  */
 const lineReader = (file: FileSystem.File) => {
   const buffer = new Uint8Array(readBufferBytes)
   const decoder = new TextDecoder()
   let carry = ""
   let done = false
-  return (size: number): Effect.Effect<Array<string>, Option.Option<PlatformError>> =>
+  return <A>(size: number, f: (line: string) => A): Effect.Effect<Array<A>, Option.Option<PlatformError>> =>
     Effect.gen(function*() {
-      const lines: Array<string> = []
+      const lines: Array<A> = []
       while (lines.length < size && !done) {
         const read = Number(yield* Effect.mapError(file.read(buffer), Option.some))
         if (read === 0) {
           done = true
           if (carry.endsWith("\r")) carry = carry.slice(0, -1)
-          if (carry !== "") lines.push(carry)
+          if (carry !== "") lines.push(f(carry))
           carry = ""
           break
         }
         const text = carry + decoder.decode(buffer.subarray(0, read), { stream: true })
         let from = 0
         for (let lf = text.indexOf("\n"); lf !== -1; lf = text.indexOf("\n", from)) {
-          lines.push(text.slice(from, lf > from && text.charCodeAt(lf - 1) === 13 ? lf - 1 : lf))
+          lines.push(f(text.slice(from, lf > from && text.charCodeAt(lf - 1) === 13 ? lf - 1 : lf)))
           from = lf + 1
         }
         carry = text.slice(from)
@@ -176,21 +205,6 @@ const lineReader = (file: FileSystem.File) => {
       if (lines.length === 0) return yield* Effect.fail(Option.none())
       return lines
     })
-}
-
-const pieceChars = 32 * 1024
-
-/**
- * Writes text pieces (of about `pieceChars` UTF-16 units: UTF-8 takes at most 3 bytes per
- * unit) through one reused buffer; a longer piece is encoded on its own.
- */
-const textWriter = (file: FileSystem.File) => {
-  const buffer = new Uint8Array(4 * pieceChars)
-  return (piece: string): Effect.Effect<void, PlatformError> => {
-    if (3 * piece.length > buffer.length) return file.writeAll(utf8.encode(piece))
-    const { written } = utf8.encodeInto(piece, buffer)
-    return file.writeAll(buffer.subarray(0, written))
-  }
 }
 
 const emptyCounts = (): Record<ResolutionStatus, number> => ({
@@ -275,7 +289,7 @@ export const migrateLegacyIdentities = (
     const chunkSize = options.chunkSize ?? 2048
     const batches = Stream.unwrapScoped(Effect.map(fs.open(options.input, { flag: "r" }), (file) => {
       const next = lineReader(file)
-      return Stream.repeatEffectOption(next(chunkSize)).pipe(Stream.map((texts) => texts.map((text) => parse(text, ++lines))))
+      return Stream.repeatEffectOption(next(chunkSize, (text) => parse(text, ++lines)))
     }))
     const report = batches.pipe(
       // numbering is sequential; lookups of up to 2 batches overlap (mapEffect keeps the order)
@@ -288,25 +302,23 @@ export const migrateLegacyIdentities = (
     )
     const run = Effect.gen(function*() {
       const out = yield* fs.open(options.output, { flag: "w" })
-      const write = textWriter(out)
+      // one reused buffer, one write per batch (a failed run leaves the report of the batches before)
+      const bytes = new JsonBytes()
       yield* Stream.runForEach(report, ({ parsed, resolved }) => {
-        // short pieces: a string over 128 KiB lands in V8's large-object space, which only a full GC frees
-        const pieces: Array<string> = []
-        let text = ""
+        bytes.reset()
         for (let i = 0; i < parsed.length; i++) {
           const r = resolved[i]!
           counts[r.status]++
-          text += record(parsed[i]!, r) + "\n"
-          if (text.length >= pieceChars) {
-            pieces.push(text)
-            text = ""
-          }
+          record(bytes, parsed[i]!, r)
         }
-        if (text !== "") pieces.push(text)
         options.onProgress?.(parsed[parsed.length - 1]!.line)
-        return Effect.forEach(pieces, write, { discard: true })
+        return out.writeAll(bytes.view())
       })
-      if (options.summaryLine === true) yield* write(JSON.stringify({ summary: { lines, counts } }) + "\n")
+      if (options.summaryLine === true) {
+        bytes.reset()
+        bytes.text(JSON.stringify({ summary: { lines, counts } }) + "\n")
+        yield* out.writeAll(bytes.view())
+      }
     }).pipe(Effect.scoped)
     yield* options.apply === true ? sql.withTransaction(run).pipe(Effect.catchTag("SqlError", Effect.die)) : run
     return { lines, counts: { ...counts }, mappingsWritten, reviewRows: counts.AMBIGUOUS + counts.CONFLICTED }

@@ -34,23 +34,20 @@ const invalid = (...reasons: ReadonlyArray<ResolutionReason>): Normalised => ({ 
 /** The reasons among checked parts (a part is its normalised string, null, or a reason). */
 const invalidOf = (...parts: ReadonlyArray<string | null | ResolutionReason>): Normalised =>
   invalid(...parts.filter((x): x is ResolutionReason => typeof x === "object" && x !== null))
-const ok = (value: Omit<Locator, "locator">): Normalised => ({
+const ok = (
+  family: NetworkFamily,
+  kind: LocatorKind,
+  network: string | null,
+  scope: string | null,
+  nativeId: string,
+  partial: boolean
+): Normalised => ({
   _tag: "Locator",
-  value: {
-    family: value.family,
-    kind: value.kind,
-    network: value.network,
-    scope: value.scope,
-    nativeId: value.nativeId,
-    locator: canonicalLocator(value),
-    partial: value.partial
-  }
+  value: { family, kind, network, scope, nativeId, locator: canonicalLocator({ kind, network, scope, nativeId }), partial }
 })
 
 /** The canonical locator string of normalised parts (the forms listed above). */
-export const canonicalLocator = (
-  parts: Pick<Locator, "family" | "kind" | "network" | "scope" | "nativeId">
-): string => {
+export const canonicalLocator = (parts: Pick<Locator, "kind" | "network" | "scope" | "nativeId">): string => {
   switch (parts.kind) {
     case "REGISTRY_TOKEN":
       return `evm:${parts.network}:${parts.scope ?? "*"}:${parts.nativeId}`
@@ -91,20 +88,34 @@ export const toChecksumAddress = (hex40Lower: string): string => {
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 
+/** Valid raw addresses (any case, as given) → EIP-55 form, or null for a checksum mismatch (memoised: registries repeat). */
+const addresses = new Map<string, string | null>()
+
 /** An EVM address in EIP-55 form; a mixed-case input must carry a valid checksum. */
 const evmAddress = (raw: string, field: string): string | ResolutionReason => {
-  if (!ADDRESS.test(raw)) return reason("ADDRESS_MALFORMED", field)
-  const body = raw.slice(2)
-  const checksummed = toChecksumAddress(body.toLowerCase())
-  const mixed = body !== body.toLowerCase() && body !== body.toUpperCase()
-  return mixed && checksummed !== raw ? reason("ADDRESS_CHECKSUM_MISMATCH", field) : checksummed
+  let known = addresses.get(raw)
+  if (known === undefined) {
+    if (!ADDRESS.test(raw)) return reason("ADDRESS_MALFORMED", field)
+    const body = raw.slice(2)
+    const lower = body.toLowerCase()
+    const checksummed = toChecksumAddress(lower)
+    const mixed = body !== lower && body !== body.toUpperCase()
+    known = mixed && checksummed !== raw ? null : checksummed
+    if (addresses.size >= 100_000) addresses.clear()
+    addresses.set(raw, known)
+  }
+  return known ?? reason("ADDRESS_CHECKSUM_MISMATCH", field)
 }
 
 const MAX_UINT256 = (1n << 256n) - 1n
 const TOKEN_ID = /^(?:[0-9]{1,78}|0x[0-9a-fA-F]{1,64})$/
 
+// a decimal without leading zeros below 10^15 is already its canonical form: no BigInt round trip
+const CANONICAL_SMALL_DECIMAL = /^(?:0|[1-9][0-9]{0,14})$/
+
 /** A token id (decimal or 0x hex, uint256) as a decimal string. */
 const tokenId = (raw: string): string | ResolutionReason => {
+  if (CANONICAL_SMALL_DECIMAL.test(raw)) return raw
   if (!TOKEN_ID.test(raw)) return reason("TOKEN_ID_MALFORMED", "nativeId")
   const n = BigInt(raw)
   return n > MAX_UINT256 ? reason("TOKEN_ID_OUT_OF_RANGE", "nativeId") : n.toString()
@@ -112,6 +123,18 @@ const tokenId = (raw: string): string | ResolutionReason => {
 
 const SLUG = /^[a-z0-9][a-z0-9._-]{0,99}$/
 const REGISTRY_KEY = /^[\x21-\x7e]{1,200}$/
+
+/** The key of a network given by key or UUID (any case), if it is known and of `family`. */
+const networkKey = (
+  given: string | null,
+  family: NetworkFamily,
+  networks: ReadonlyMap<string, { readonly key: string; readonly family: string }>
+): string | ResolutionReason => {
+  if (given === null) return reason("NETWORK_REQUIRED", "network")
+  const found = networks.get(given.trim().toLowerCase())
+  if (found === undefined) return reason("NETWORK_UNKNOWN", "network")
+  return found.family === family ? found.key : reason("NETWORK_FAMILY_MISMATCH", "network")
+}
 
 /**
  * Normalises one locator. `networks` maps network keys and UUIDs (lower case) to
@@ -125,13 +148,7 @@ export const normaliseLocator = (
   if (!KINDS_BY_FAMILY[family].includes(kind)) return invalid(reason("KIND_NOT_IN_FAMILY", "locatorKind"))
   const nativeRaw = String(input.nativeId).trim()
 
-  const network = (): string | ResolutionReason => {
-    if (input.network === null) return reason("NETWORK_REQUIRED", "network")
-    const raw = input.network.trim().toLowerCase()
-    const found = networks.get(raw)
-    if (found === undefined) return reason("NETWORK_UNKNOWN", "network")
-    return found.family === family ? found.key : reason("NETWORK_FAMILY_MISMATCH", "network")
-  }
+  const network = () => networkKey(input.network, family, networks)
 
   switch (kind) {
     case "REGISTRY_TOKEN": {
@@ -139,7 +156,7 @@ export const normaliseLocator = (
       const token = tokenId(nativeRaw)
       const registry = input.registry === null ? null : evmAddress(input.registry.trim(), "registry")
       if (typeof net === "string" && typeof token === "string" && (registry === null || typeof registry === "string")) {
-        return ok({ family, kind, network: net, scope: registry, nativeId: token, partial: registry === null })
+        return ok(family, kind, net, registry, token, registry === null)
       }
       return invalidOf(net, token, registry)
     }
@@ -147,7 +164,7 @@ export const normaliseLocator = (
       const net = network()
       const address = evmAddress(nativeRaw, "nativeId")
       if (typeof net === "string" && typeof address === "string") {
-        return ok({ family, kind, network: net, scope: null, nativeId: address, partial: false })
+        return ok(family, kind, net, null, address, false)
       }
       return invalidOf(net, address)
     }
@@ -161,7 +178,7 @@ export const normaliseLocator = (
         : bytes !== 32 ? reason("BASE58_NOT_32_BYTES", "nativeId")
         : nativeRaw
       if (typeof net === "string" && typeof scheme === "string" && typeof located === "string") {
-        return ok({ family, kind, network: net, scope: scheme, nativeId: located, partial: false })
+        return ok(family, kind, net, scheme, located, false)
       }
       return invalidOf(net, scheme, located)
     }
@@ -169,7 +186,7 @@ export const normaliseLocator = (
       const parsed = parseDid(nativeRaw)
       if (parsed === null) return invalid(reason("DID_MALFORMED", "nativeId"))
       if (parsed.did !== parsed.didUrl) return invalid(reason("DID_NOT_BARE", "nativeId"))
-      return ok({ family, kind, network: null, scope: parsed.method, nativeId: parsed.did, partial: false })
+      return ok(family, kind, null, parsed.method, parsed.did, false)
     }
     case "REGISTRY_KEY": {
       const registry = input.registry === null ? reason("REGISTRY_REQUIRED", "registry")
@@ -177,7 +194,7 @@ export const normaliseLocator = (
         : reason("REGISTRY_MALFORMED", "registry")
       const key = REGISTRY_KEY.test(nativeRaw) ? nativeRaw : reason("REGISTRY_KEY_MALFORMED", "nativeId")
       if (typeof registry === "string" && typeof key === "string") {
-        return ok({ family, kind, network: null, scope: registry, nativeId: key, partial: false })
+        return ok(family, kind, null, registry, key, false)
       }
       return invalidOf(registry, key)
     }

@@ -12,18 +12,25 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
+import * as SqlRows from "../../layers/SqlRows.js"
 import type { LocatorInput, Resolution, ResolutionCandidate, ResolutionReason } from "../../schema/identity.js"
 import { type Locator, type Normalised, normaliseLocator } from "./Locator.js"
 import { canonicalAgentUrl } from "./CanonicalUrl.js"
 
+/** An identity row as `decide` reads it (uuids as text). */
 interface IdentityRow {
   readonly id: string
   readonly agent_id: string
+  readonly binding: string
+}
+/** A row of the exact lookup (by canonical locator). */
+interface ExactRow extends IdentityRow {
   readonly locator: string
+}
+/** A row of the partial lookup (registry-less EVM tokens: by network and token id). */
+interface PartialRow extends IdentityRow {
   readonly network: string | null
   readonly native_id: string
-  readonly kind: string
-  readonly binding: string
 }
 
 const reason = (code: string): ResolutionReason => ({ code, field: null })
@@ -41,6 +48,17 @@ const unboundReasons = [reason("NO_REGISTRY_BINDING")]
 
 /** The resolution of one normalised locator against the identity rows it matched. */
 const decide = (locator: Locator, rows: ReadonlyArray<IdentityRow>, agentUrl: (id: string) => string): Resolution => {
+  // the common case, one bound row, without the per-agent map below
+  if (rows.length === 1 && rows[0]!.binding === "REGISTRY_BOUND") {
+    const only = rows[0]!
+    return {
+      status: "UNIQUE",
+      locator: locator.locator,
+      candidates: [{ entityId: only.agent_id, publicId: only.id }],
+      reasons: locator.partial ? inferredReasons : uniqueReasons,
+      canonicalUrl: agentUrl(only.agent_id)
+    }
+  }
   // one candidate per agent: its smallest identity id
   const perAgent = new Map<string, string>()
   for (const r of rows) {
@@ -106,16 +124,22 @@ export class Resolver extends Effect.Service<Resolver>()("agent-directory/Resolv
       }
     )
 
+    // Named statements: planning `= ANY($1)` for a batch's 2,048 locators costs the server more
+    // than running it. Only the columns `decide` and the grouping read; uuids arrive as text.
     const lookup = (exact: ReadonlyArray<string>, partial: ReadonlyArray<Locator>) =>
       Effect.gen(function*() {
-        const columns = sql`id::text AS id, agent_id::text AS agent_id, locator, network, native_id, kind, binding`
-        const exactRows = exact.length === 0 ? [] : yield* sql<IdentityRow>`
-          SELECT ${columns} FROM agent_identities WHERE locator = ANY(${exact}::text[])`
-        const partialRows = partial.length === 0 ? [] : yield* sql<IdentityRow>`
-          SELECT ${columns} FROM agent_identities
+        const exactRows = exact.length === 0 ? [] : yield* SqlRows.runPrepared(
+          "resolver_exact",
+          sql<ExactRow>`SELECT id, agent_id, locator, binding FROM agent_identities WHERE locator = ANY(${exact}::text[])`
+        )
+        const partialRows = partial.length === 0 ? [] : yield* SqlRows.runPrepared(
+          "resolver_partial",
+          sql<PartialRow>`
+          SELECT id, agent_id, network, native_id, binding FROM agent_identities
           WHERE family = 'EVM' AND kind = 'REGISTRY_TOKEN'
             AND (network, native_id) IN (
               SELECT * FROM unnest(${partial.map((l) => l.network ?? "")}::text[], ${partial.map((l) => l.nativeId)}::text[]))`
+        )
         return { exactRows, partialRows }
       })
 
