@@ -10,12 +10,16 @@
  * AMBIGUOUS or CONFLICTED rows remain; 1 on an error (bad arguments, unreadable input).
  *
  * The npm script runs the compiled file with `--max-old-space-size=192 --max-semi-space-size=32`:
- * the batch's live heap is flat (about 70-80 MB, modules included), but with V8's defaults every
+ * the batch's live heap is flat (about 50 MB, modules included), but with V8's defaults every
  * batch outlives a few scavenges while its lookup runs and is promoted, and V8 lets that garbage
- * grow the heap to 300-400 MB before collecting it. A larger young generation lets most batches
- * die young; the old-space bound makes V8 collect the rest early. Peak RSS then stays ~220 MB.
+ * grow the heap before collecting it. A larger young generation lets most batches die young;
+ * the old-space bound makes V8 collect the rest early. Peak RSS then stays ~165-180 MB.
+ *
+ * Modules are imported by subpath, not from package indexes: `@effect/platform`'s index loads
+ * every platform module (about 20 MB more heap, which every full GC of the batch marks again).
  */
-import { NodeContext, NodeRuntime } from "@effect/platform-node"
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import cliProgress from "cli-progress"
 import { Effect, Layer } from "effect"
 import { parseArgs } from "node:util"

@@ -17,7 +17,8 @@
  * `legacy_agent_mappings` inside one transaction around the whole run; re-running it
  * changes nothing (rows already equal are not rewritten).
  */
-import { FileSystem } from "@effect/platform"
+// by subpath: the package index loads every platform module (see src/cli/migrate-legacy.ts)
+import * as FileSystem from "@effect/platform/FileSystem"
 import type { PlatformError } from "@effect/platform/Error"
 import { SqlClient } from "@effect/sql"
 import { Effect, Either, Option, ParseResult, Schema, Stream } from "effect"
