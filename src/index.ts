@@ -54,6 +54,7 @@ export { DbEmbedded, DbLive, DbServer, type Migrations } from "../layers/Db.js"
 export { Idempotency, IdempotencyLive } from "../layers/Idempotency.js"
 export { RateBudget, RateBudgetLive } from "../layers/RateBudget.js"
 export { Ids, IdsLive, IdsSequence } from "../layers/Ids.js"
+export { type AccessEvent, AccessLog, LoggingLive } from "../layers/Logging.js"
 export {
   DemoIssuer,
   type ProcurementAdapter,
