@@ -68,7 +68,7 @@ export interface AccessEvent {
 /**
  * Where access events go. `write` logs one event now, synchronously (no fiber); when it
  * is undefined (the default: an app that mounts the API with its own logger), events go
- * through the calling fiber's Effect logger instead, as any `Effect.logInfo`.
+ * through the calling fiber's Effect logger instead, like any `Effect.logInfo` call.
  */
 export class AccessLog extends Context.Reference<AccessLog>()("agent-directory/AccessLog", {
   defaultValue: (): { readonly write: ((event: AccessEvent) => void) | undefined } => ({ write: undefined })

@@ -69,20 +69,14 @@ const KINDS_BY_FAMILY: Record<NetworkFamily, ReadonlyArray<LocatorKind>> = {
   OFFCHAIN: ["REGISTRY_KEY"]
 }
 
-const checksums = new Map<string, string>()
-
-/** EIP-55 mixed-case checksum of a 20-byte hex address (memoised: registries repeat). */
+/** EIP-55 mixed-case checksum of a 20-byte hex address (`evmAddress` memoises it per raw address). */
 export const toChecksumAddress = (hex40Lower: string): string => {
-  const known = checksums.get(hex40Lower)
-  if (known !== undefined) return known
   const hash = bytesToHex(keccak_256(utf8ToBytes(hex40Lower)))
   let out = "0x"
   for (let i = 0; i < 40; i++) {
     const c = hex40Lower[i]!
     out += parseInt(hash[i]!, 16) >= 8 ? c.toUpperCase() : c
   }
-  if (checksums.size >= 100_000) checksums.clear()
-  checksums.set(hex40Lower, out)
   return out
 }
 
