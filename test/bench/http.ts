@@ -14,6 +14,12 @@
  *   median of the rounds'. Then, project only: publish with fresh Idempotency-Keys
  *   (each on an offer still publishable), then replays of those requests (same
  *   keys, stored responses).
+ * - Two more servers run in the same rounds, floors of the stack this project must use,
+ *   doing the same two reads: `floor.ts`, the smallest idiomatic `HttpApiBuilder` +
+ *   `@effect/sql-pg` app, and `bare.ts`, one Effect per request on `@effect/sql-pg` run
+ *   from a `node:http` listener (no HTTP framework). floor / reference and bare /
+ *   reference are what the stack itself costs against Fastify; project / floor what this
+ *   project adds on top.
  * - Without `DATABASE_URL` the project alone is measured on the embedded database.
  */
 import autocannon from "autocannon"
@@ -168,8 +174,12 @@ const main = async () => {
   const children: Array<ChildProcess> = []
   const projectPort = 4100 + Math.floor(Math.random() * 400)
   const referencePort = projectPort + 500
+  const floorPort = projectPort + 1000
+  const barePort = projectPort + 1500
   const project = `http://127.0.0.1:${projectPort}`
   const reference = `http://127.0.0.1:${referencePort}`
+  const floor = `http://127.0.0.1:${floorPort}`
+  const bare = `http://127.0.0.1:${barePort}`
   // by default the server runs as `npm start` runs it (its command line, without npm in between)
   const startScript = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: { start: string } }).scripts.start
   const [command, ...args] = (process.env["BENCH_PROJECT_COMMAND"] ?? startScript).split(" ")
@@ -181,12 +191,20 @@ const main = async () => {
     })
     children.push(projectProcess)
     if (benchUrl !== undefined) {
-      children.push(start("node", ["--import", "tsx", "test/bench/reference.ts"], process.cwd(), {
-        PORT: String(referencePort),
-        DATABASE_URL: benchUrl
-      }))
+      for (const [script, port] of [["reference", referencePort], ["floor", floorPort], ["bare", barePort]] as const) {
+        children.push(start("node", ["--import", "tsx", `test/bench/${script}.ts`], process.cwd(), {
+          PORT: String(port),
+          DATABASE_URL: benchUrl
+        }))
+      }
       await waitReady(reference)
+      await waitReady(floor)
+      await waitReady(bare)
     }
+    // the servers of each round, in this order; all but the project only on PostgreSQL
+    const servers = benchUrl === undefined
+      ? [["project", project]] as const
+      : [["project", project], ["reference", reference], ["floor", floor], ["bare", bare]] as const
     await waitReady(project)
     const session = await signIn(project)
 
@@ -198,13 +216,13 @@ const main = async () => {
     const record = (key: string, r: Round) => results.set(key, [...(results.get(key) ?? []), r])
     // warm-up (JIT, pools), not counted
     for (const read of reads) {
-      await run({ url: project + read.path, headers: read.headers, duration: 1 })
-      if (benchUrl !== undefined) await run({ url: reference + read.path, headers: read.headers, duration: 1 })
+      for (const [, base] of servers) await run({ url: base + read.path, headers: read.headers, duration: 1 })
     }
     for (let i = 0; i < rounds; i++) {
       for (const read of reads) {
-        record(`project ${read.name}`, await run({ url: project + read.path, headers: read.headers }))
-        if (benchUrl !== undefined) record(`reference ${read.name}`, await run({ url: reference + read.path, headers: read.headers }))
+        for (const [name, base] of servers) {
+          record(`${name} ${read.name}`, await run({ url: base + read.path, headers: read.headers }))
+        }
       }
     }
 
@@ -242,18 +260,20 @@ const main = async () => {
     console.log("| Operation | req/s | p50 | p99 | errors/non-2xx |")
     console.log("|---|---|---|---|---|")
     for (const read of reads) {
-      console.log(row(`${read.name}, project`, summarize(results.get(`project ${read.name}`)!)))
-      if (benchUrl !== undefined) console.log(row(`${read.name}, reference`, summarize(results.get(`reference ${read.name}`)!)))
+      for (const [name] of servers) console.log(row(`${read.name}, ${name}`, summarize(results.get(`${name} ${read.name}`)!)))
     }
     console.log(row("POST publish, fresh Idempotency-Key, project", summarize([fresh])))
     console.log(row("POST publish, replay (stored response), project", summarize([replay])))
     if (benchUrl !== undefined) {
-      console.log("\n| Read | req/s ratio (project / reference) | p99 ratio |")
+      const ratios = [["project", "reference"], ["floor", "reference"], ["bare", "reference"], ["project", "floor"]] as const
+      console.log("\n| Read | req/s ratio | p99 ratio |")
       console.log("|---|---|---|")
       for (const read of reads) {
-        const p = summarize(results.get(`project ${read.name}`)!)
-        const r = summarize(results.get(`reference ${read.name}`)!)
-        console.log(`| ${read.name} | ${(p.rps / r.rps).toFixed(2)} | ${(p.p99 / r.p99).toFixed(2)} |`)
+        for (const [a, b] of ratios) {
+          const x = summarize(results.get(`${a} ${read.name}`)!)
+          const y = summarize(results.get(`${b} ${read.name}`)!)
+          console.log(`| ${read.name}, ${a} / ${b} | ${(x.rps / y.rps).toFixed(2)} | ${(x.p99 / y.p99).toFixed(2)} |`)
+        }
       }
     }
     console.log(`\nproject server RSS after the run: ${rss.toFixed(0)} MiB (server log: ${logFile})`)

@@ -1,0 +1,98 @@
+/**
+ * The Effect runtime's floor: the benchmark's two reads (`reference.ts`, same SQL, same
+ * envelopes) as one Effect per request on `@effect/sql-pg`, run with `Runtime.runFork`
+ * straight from a `node:http` listener; the body is encoded by its schema. No HTTP
+ * framework (neither `@effect/platform`'s router nor `HttpApiBuilder`): what the Effect
+ * runtime and `@effect/sql-pg` cost per request against Fastify + `pg` on this machine.
+ *
+ * Run by `test/bench/http.ts` as a child process: `DATABASE_URL`, `PORT`.
+ */
+import { SqlClient } from "@effect/sql"
+import { PgClient } from "@effect/sql-pg"
+import { Effect, ManagedRuntime, Redacted, Schema } from "effect"
+import { createHash, randomUUID } from "node:crypto"
+import { createServer, type ServerResponse } from "node:http"
+
+const Meta = Schema.Struct({
+  requestId: Schema.String,
+  schemaVersion: Schema.String,
+  buildVersion: Schema.String,
+  generatedAt: Schema.String,
+  freshness: Schema.Struct({ projectedAt: Schema.Null, sourceWatermark: Schema.Null })
+})
+const Protocol = Schema.Struct({ key: Schema.String, name: Schema.String, status: Schema.String, features: Schema.Array(Schema.String) })
+const Session = Schema.Struct({
+  sessionId: Schema.String,
+  current: Schema.Boolean,
+  createdAt: Schema.String,
+  authenticatedAt: Schema.String,
+  lastSeenAt: Schema.String,
+  expiresAt: Schema.String,
+  userAgent: Schema.NullOr(Schema.String)
+})
+const encodeProtocols = Schema.encodeSync(Schema.Struct({ data: Schema.Struct({ protocols: Schema.Array(Protocol) }), meta: Meta }))
+const encodeSessions = Schema.encodeSync(Schema.Struct({ data: Schema.Array(Session), meta: Meta }))
+
+const meta = () => ({
+  requestId: randomUUID(),
+  schemaVersion: "1.0.0",
+  buildVersion: "1.0.0-dev",
+  generatedAt: new Date().toISOString(),
+  freshness: { projectedAt: null, sourceWatermark: null }
+})
+
+const runtime = ManagedRuntime.make(PgClient.layer({ url: Redacted.make(process.env["DATABASE_URL"]!), maxConnections: 20 }))
+
+const protocols = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+  Effect.map(
+    sql<typeof Protocol.Type>`SELECT key, name, status, features FROM protocols ORDER BY position, key`,
+    (protocols) => encodeProtocols({ data: { protocols }, meta: meta() })
+  ))
+
+/** The session's list, or `undefined` when the cookie names no live session (401). */
+const sessions = (token: string | undefined) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) => {
+    if (token === undefined) return Effect.succeed(undefined)
+    const at = new Date()
+    const hash = createHash("sha256").update(token).digest()
+    return Effect.flatMap(
+      sql<{ session_id: string; account_id: string; last_seen_at: Date }>`
+        SELECT s.id AS session_id, s.account_id, a.is_admin, s.csrf_hash, s.authenticated_at, s.last_seen_at
+        FROM sessions s JOIN accounts a ON a.id = s.account_id
+        WHERE s.token_hash = ${hash} AND s.revoked_at IS NULL AND s.expires_at > ${at}`,
+      ([session]) => {
+        if (session === undefined) return Effect.succeed(undefined)
+        const touch = at.getTime() - session.last_seen_at.getTime() >= 60_000
+          ? sql`UPDATE sessions SET last_seen_at = ${at} WHERE id = ${session.session_id}`
+          : Effect.void
+        return touch.pipe(Effect.zipRight(sql<typeof Session.Type>`
+          SELECT id AS "sessionId", (id = ${session.session_id}) AS current, api_ts(created_at) AS "createdAt",
+            api_ts(authenticated_at) AS "authenticatedAt", api_ts(last_seen_at) AS "lastSeenAt",
+            api_ts(expires_at) AS "expiresAt", user_agent AS "userAgent"
+          FROM sessions WHERE account_id = ${session.account_id} AND revoked_at IS NULL AND expires_at > ${at}
+          ORDER BY created_at DESC, id DESC`), Effect.map((data) => encodeSessions({ data, meta: meta() })))
+      }
+    )
+  })
+
+const answer = (res: ServerResponse, status: number, body: unknown, cacheControl: string) => {
+  const json = JSON.stringify(body ?? { status })
+  res.writeHead(status, {
+    "content-type": status === 200 ? "application/json" : "application/problem+json",
+    "cache-control": cacheControl,
+    "content-length": Buffer.byteLength(json)
+  }).end(json)
+}
+
+createServer((req, res) => {
+  const [effect, cacheControl]: readonly [Effect.Effect<unknown, unknown, SqlClient.SqlClient> | undefined, string] = req.url === "/api/v1/protocols"
+    ? [protocols, "public, max-age=300, stale-while-revalidate=60"]
+    : req.url === "/api/v1/me/sessions"
+    ? [sessions(/(?:^|;\s*)session=([^;]+)/.exec(req.headers.cookie ?? "")?.[1]), "private, no-cache"]
+    : [undefined, "no-store"]
+  if (effect === undefined) return answer(res, 404, undefined, cacheControl)
+  runtime.runFork(effect).addObserver((exit) => {
+    if (exit._tag === "Failure") return answer(res, 500, undefined, "no-store")
+    answer(res, exit.value === undefined ? 401 : 200, exit.value, cacheControl)
+  })
+}).listen(Number(process.env["PORT"]), "127.0.0.1")
