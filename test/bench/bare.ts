@@ -10,36 +10,12 @@
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, ManagedRuntime, Redacted, Schema } from "effect"
-import { createHash, randomUUID } from "node:crypto"
+import { createHash } from "node:crypto"
 import { createServer, type ServerResponse } from "node:http"
+import { meta, type Protocol, ProtocolsBody, type Session, SessionsBody } from "./reads.js"
 
-const Meta = Schema.Struct({
-  requestId: Schema.String,
-  schemaVersion: Schema.String,
-  buildVersion: Schema.String,
-  generatedAt: Schema.String,
-  freshness: Schema.Struct({ projectedAt: Schema.Null, sourceWatermark: Schema.Null })
-})
-const Protocol = Schema.Struct({ key: Schema.String, name: Schema.String, status: Schema.String, features: Schema.Array(Schema.String) })
-const Session = Schema.Struct({
-  sessionId: Schema.String,
-  current: Schema.Boolean,
-  createdAt: Schema.String,
-  authenticatedAt: Schema.String,
-  lastSeenAt: Schema.String,
-  expiresAt: Schema.String,
-  userAgent: Schema.NullOr(Schema.String)
-})
-const encodeProtocols = Schema.encodeSync(Schema.Struct({ data: Schema.Struct({ protocols: Schema.Array(Protocol) }), meta: Meta }))
-const encodeSessions = Schema.encodeSync(Schema.Struct({ data: Schema.Array(Session), meta: Meta }))
-
-const meta = () => ({
-  requestId: randomUUID(),
-  schemaVersion: "1.0.0",
-  buildVersion: "1.0.0-dev",
-  generatedAt: new Date().toISOString(),
-  freshness: { projectedAt: null, sourceWatermark: null }
-})
+const encodeProtocols = Schema.encodeSync(ProtocolsBody)
+const encodeSessions = Schema.encodeSync(SessionsBody)
 
 const runtime = ManagedRuntime.make(PgClient.layer({ url: Redacted.make(process.env["DATABASE_URL"]!), maxConnections: 20 }))
 

@@ -25,9 +25,10 @@ import {
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { Context, Effect, Layer, Redacted, Schema } from "effect"
-import { createHash, randomUUID } from "node:crypto"
+import { Context, Effect, Layer, Redacted } from "effect"
+import { createHash } from "node:crypto"
 import { createServer } from "node:http"
+import { meta, type Protocol, ProtocolsBody, type Session, SessionsBody } from "./reads.js"
 
 class CurrentSession extends Context.Tag("CurrentSession")<
   CurrentSession,
@@ -40,51 +41,18 @@ class SessionAuth extends HttpApiMiddleware.Tag<SessionAuth>()("SessionAuth", {
   security: { cookie: HttpApiSecurity.apiKey({ in: "cookie", key: "session" }) }
 }) {}
 
-const Meta = Schema.Struct({
-  requestId: Schema.String,
-  schemaVersion: Schema.String,
-  buildVersion: Schema.String,
-  generatedAt: Schema.String,
-  freshness: Schema.Struct({ projectedAt: Schema.NullOr(Schema.String), sourceWatermark: Schema.NullOr(Schema.String) })
-})
-
-const Protocol = Schema.Struct({
-  key: Schema.String,
-  name: Schema.String,
-  status: Schema.String,
-  features: Schema.Array(Schema.String)
-})
-
-const Session = Schema.Struct({
-  sessionId: Schema.String,
-  current: Schema.Boolean,
-  createdAt: Schema.String,
-  authenticatedAt: Schema.String,
-  lastSeenAt: Schema.String,
-  expiresAt: Schema.String,
-  userAgent: Schema.NullOr(Schema.String)
-})
-
 const Api = HttpApi.make("floor").add(
   HttpApiGroup.make("reads")
     .add(
       HttpApiEndpoint.get("protocols", "/api/v1/protocols")
-        .addSuccess(Schema.Struct({ data: Schema.Struct({ protocols: Schema.Array(Protocol) }), meta: Meta }))
+        .addSuccess(ProtocolsBody)
     )
     .add(
       HttpApiEndpoint.get("sessions", "/api/v1/me/sessions")
-        .addSuccess(Schema.Struct({ data: Schema.Array(Session), meta: Meta }))
+        .addSuccess(SessionsBody)
         .middleware(SessionAuth)
     )
 )
-
-const meta = () => ({
-  requestId: randomUUID(),
-  schemaVersion: "1.0.0",
-  buildVersion: "1.0.0-dev",
-  generatedAt: new Date().toISOString(),
-  freshness: { projectedAt: null, sourceWatermark: null }
-})
 
 const SessionAuthLive = Layer.effect(
   SessionAuth,

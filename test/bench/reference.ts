@@ -10,19 +10,12 @@
  * Run by `test/bench/http.ts` as a child process: `DATABASE_URL`, `PORT`.
  */
 import Fastify from "fastify"
-import { createHash, randomUUID } from "node:crypto"
+import { createHash } from "node:crypto"
 import Pg from "pg"
+import { meta } from "./reads.js"
 
 const pool = new Pg.Pool({ connectionString: process.env["DATABASE_URL"], max: 20 })
 const app = Fastify()
-
-const meta = () => ({
-  requestId: randomUUID(),
-  schemaVersion: "1.0.0",
-  buildVersion: "1.0.0-dev",
-  generatedAt: new Date().toISOString(),
-  freshness: { projectedAt: null, sourceWatermark: null }
-})
 
 const unauthenticated = { type: "https://agent-directory.dev/problems/unauthenticated", title: "Unauthorized", status: 401 }
 
