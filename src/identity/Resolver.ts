@@ -126,11 +126,16 @@ export class Resolver extends Effect.Service<Resolver>()("agent-directory/Resolv
 
     // Named statements: planning `= ANY($1)` for a batch's 2,048 locators costs the server more
     // than running it. Only the columns `decide` and the grouping read; uuids arrive as text.
+    // The exact lookup is one index probe per locator (LATERAL … OFFSET 0 keeps the planner from
+    // turning it into a join): for a batch's 2,048 locators the planner's own choice, until
+    // PostgreSQL switches to its generic plan after 5 runs per connection, is a hashed scan of
+    // the whole table, 3x slower (24 vs 8 ms per batch on 100,000 identities).
     const lookup = (exact: ReadonlyArray<string>, partial: ReadonlyArray<Locator>) =>
       Effect.gen(function*() {
         const exactRows = exact.length === 0 ? [] : yield* SqlRows.runPrepared(
           "resolver_exact",
-          sql<ExactRow>`SELECT id, agent_id, locator, binding FROM agent_identities WHERE locator = ANY(${exact}::text[])`
+          sql<ExactRow>`SELECT i.id, i.agent_id, i.locator, i.binding FROM unnest(${exact}::text[]) AS l(locator),
+            LATERAL (SELECT id, agent_id, locator, binding FROM agent_identities WHERE locator = l.locator OFFSET 0) i`
         )
         const partialRows = partial.length === 0 ? [] : yield* SqlRows.runPrepared(
           "resolver_partial",
