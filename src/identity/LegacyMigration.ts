@@ -291,7 +291,15 @@ export const migrateLegacyIdentities = (
     const chunkSize = options.chunkSize ?? 2048
     const batches = Stream.unwrapScoped(Effect.map(fs.open(options.input, { flag: "r" }), (file) => {
       const next = lineReader(file)
-      return Stream.repeatEffectOption(next(chunkSize, (text) => parse(text, ++lines)))
+      // Batches start at 256 lines and double up to chunkSize: the first lookup leaves while the
+      // code is still cold (its first 2,048 lines took ~150 ms to parse), so the database's cold
+      // start overlaps Node's instead of following it.
+      let size = Math.min(chunkSize, 256)
+      return Stream.repeatEffectOption(Effect.suspend(() => {
+        const batch = next(size, (text) => parse(text, ++lines))
+        size = Math.min(chunkSize, size * 2)
+        return batch
+      }))
     }))
     // Report buffers: taken by a batch once its lookup is back, returned once written. A batch's
     // records are encoded as soon as its lookup returns, so only its bytes wait in mapEffect's
