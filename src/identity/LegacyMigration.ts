@@ -11,8 +11,9 @@
  * Lookups are batched: `chunkSize` lines (default 2048) per resolver call, one or two
  * (prepared) queries each, at most 2 in flight while the next batch is read and parsed. The
  * input is read through one reused 64 KiB buffer, its lines parsed as each chunk arrives; a
- * batch's records are appended as UTF-8 to one reused buffer (`JsonBytes`, about 0.4 KB a
- * line, grown to the largest batch) and written with one write. The working set is a few
+ * batch's records are appended as UTF-8 as soon as its lookup returns, to one of a few reused
+ * buffers (`JsonBytes`, about 0.4 KB a line, grown to the largest batch; one per batch between
+ * its lookup and its write) and written with one write. The working set is a few
  * batches whatever the input's size. `apply` upserts the UUID mappings of UNIQUE rows into
  * `legacy_agent_mappings` inside one transaction around the whole run; re-running it
  * changes nothing (rows already equal are not rewritten).
@@ -290,32 +291,53 @@ export const migrateLegacyIdentities = (
     const chunkSize = options.chunkSize ?? 2048
     const batches = Stream.unwrapScoped(Effect.map(fs.open(options.input, { flag: "r" }), (file) => {
       const next = lineReader(file)
-      return Stream.repeatEffectOption(next(chunkSize, (text) => parse(text, ++lines)))
+      // Batches start at 256 lines and double up to chunkSize: the first lookup leaves while the
+      // code is still cold (its first 2,048 lines took ~150 ms to parse), so the database's cold
+      // start overlaps Node's instead of following it.
+      let size = Math.min(chunkSize, 256)
+      return Stream.repeatEffectOption(Effect.suspend(() => {
+        const batch = next(size, (text) => parse(text, ++lines))
+        size = Math.min(chunkSize, size * 2)
+        return batch
+      }))
     }))
+    // Report buffers: taken by a batch once its lookup is back, returned once written. A batch's
+    // records are encoded as soon as its lookup returns, so only its bytes wait in mapEffect's
+    // queue for the writer, not its parsed lines, rows and resolutions (measured at 1M lines:
+    // Node CPU 15.2 → 13.3 s).
+    const free: Array<JsonBytes> = []
+    // numbering is sequential; lookups of up to 2 batches overlap (mapEffect keeps the order). A
+    // lookup's permit is returned before its batch is encoded, so the next lookup goes out first.
+    const lookups = yield* Effect.makeSemaphore(options.apply === true ? 1 : 2)
     const report = batches.pipe(
-      // numbering is sequential; lookups of up to 2 batches overlap (mapEffect keeps the order)
       Stream.mapEffect((parsed) =>
         Effect.gen(function*() {
-          const resolved = yield* session.resolve(parsed.map((p) => p.normalised))
-          if (options.apply === true) yield* applyMappings(parsed, resolved)
-          return { parsed, resolved }
-        }), { concurrency: options.apply === true ? 1 : 2 })
+          const resolved = yield* lookups.withPermits(1)(Effect.gen(function*() {
+            const resolved = yield* session.resolve(parsed.map((p) => p.normalised))
+            if (options.apply === true) yield* applyMappings(parsed, resolved)
+            return resolved
+          }))
+          const bytes = free.pop() ?? new JsonBytes()
+          bytes.reset()
+          for (let i = 0; i < parsed.length; i++) {
+            const r = resolved[i]!
+            counts[r.status]++
+            record(bytes, parsed[i]!, r)
+          }
+          return { bytes, lastLine: parsed[parsed.length - 1]!.line }
+        }), { concurrency: options.apply === true ? 1 : 3 })
     )
     const run = Effect.gen(function*() {
       const out = yield* fs.open(options.output, { flag: "w" })
-      // one reused buffer, one write per batch (a failed run leaves the report of the batches before)
-      const bytes = new JsonBytes()
-      yield* Stream.runForEach(report, ({ parsed, resolved }) => {
-        bytes.reset()
-        for (let i = 0; i < parsed.length; i++) {
-          const r = resolved[i]!
-          counts[r.status]++
-          record(bytes, parsed[i]!, r)
-        }
-        options.onProgress?.(parsed[parsed.length - 1]!.line)
-        return out.writeAll(bytes.view())
+      // one write per batch (a failed run leaves the report of the batches before)
+      yield* Stream.runForEach(report, ({ bytes, lastLine }) => {
+        options.onProgress?.(lastLine)
+        return Effect.map(out.writeAll(bytes.view()), () => {
+          free.push(bytes)
+        })
       })
       if (options.summaryLine === true) {
+        const bytes = free.pop() ?? new JsonBytes(1024)
         bytes.reset()
         bytes.text(JSON.stringify({ summary: { lines, counts } }) + "\n")
         yield* out.writeAll(bytes.view())

@@ -44,6 +44,18 @@ layer(server.layer)("Agents_ResolveAgentIdentities", (it) => {
       })
     }))
 
+  it.effect("answers a locator repeated in one batch, among others, as it answers it alone", () =>
+    Effect.gen(function*() {
+      // the lookup sends each distinct locator once and maps rows back by position
+      const [unique, observed, , conflicted] = locators
+      const mixed = [conflicted, unique, conflicted, observed, unique, unique]
+      const reply = yield* call("POST", path, { body: { locators: mixed }, idempotencyKey: null })
+      expect(reply.status, reply.text).toBe(200)
+      const alone = yield* call("POST", path, { body: { locators }, idempotencyKey: null })
+      const [u, o, , c] = decode(alone.body).data.results
+      expect(decode(reply.body).data.results).toEqual([c, u, c, o, u, u])
+    }))
+
   it.effect("accepts the public API key and answers the same; a bad key gets 401", () =>
     Effect.gen(function*() {
       const anonymous = yield* call("POST", path, { body: { locators } })
