@@ -1,0 +1,92 @@
+/**
+ * `npm run bench:ops`: Effect runtime operations per request of the real server (the
+ * composition of `src/main.ts`, job runner aside), counted by a `Supervisor` with the
+ * `OpSupervision` runtime flag: every operation any fiber runs calls its `onEffect`. The
+ * count is deterministic where timings are not, so it shows what a change to the request
+ * path saves even on a noisy machine; it is not a speed figure (operations differ in cost).
+ *
+ * Needs `DATABASE_URL`: a migrated and seeded database (`npm run db:migrate && npm run
+ * db:seed`); signs in as the demo owner (one new session per run). `PORT` (default 3990).
+ * Requests are sequential, after 50 unmeasured ones per path; prints operations per request.
+ */
+import { HttpMiddleware } from "@effect/platform"
+import { Effect, Layer, Logger, LogLevel, RuntimeFlags, Supervisor } from "effect"
+import { AppConfig, loadAppConfig } from "../../layers/AppConfig.js"
+import { DbLive } from "../../layers/Db.js"
+import { IdsLive } from "../../layers/Ids.js"
+import { DemoAccounts } from "../../src/db/demo.js"
+import { migrate } from "../../src/db/migrate.js"
+import * as EdgeServer from "../../src/http/EdgeServer.js"
+import { EdgeCacheLive, HttpLive } from "../../src/server.js"
+
+/** Counts the operations of every fiber it supervises. */
+class OperationCounter extends Supervisor.AbstractSupervisor<void> {
+  count = 0
+  get value() {
+    return Effect.void
+  }
+  override onEffect() {
+    this.count++
+  }
+}
+
+process.env["PORT"] ??= "3990"
+const counter = new OperationCounter()
+const Measured = 200
+
+const main = Effect.gen(function*() {
+  const config = yield* loadAppConfig
+  const server = Layer.unwrapEffect(Effect.map(AppConfig, (c) => EdgeServer.layer({ port: c.port, host: "127.0.0.1" })))
+  yield* Layer.launch(HttpLive.pipe(
+    Layer.provide(server),
+    Layer.provide(EdgeCacheLive),
+    Layer.provideMerge(DbLive(migrate)),
+    Layer.provideMerge(IdsLive),
+    Layer.provideMerge(Layer.succeed(AppConfig, config))
+  )).pipe(Effect.forkScoped)
+  const base = `http://127.0.0.1:${config.port}`
+  const get = (path: string, headers: Record<string, string>) =>
+    Effect.promise(() => fetch(base + path, { headers }).then(async (r) => (await r.arrayBuffer(), r.status)))
+  for (let i = 0; i < 100; i++) {
+    const up = yield* Effect.promise(() => fetch(base + "/").then(() => true, () => false))
+    if (up) break
+    yield* Effect.sleep(100)
+  }
+  const signIn = yield* Effect.promise(() =>
+    fetch(`${base}/api/v1/auth/sign-in`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: DemoAccounts.owner.email, password: DemoAccounts.owner.password })
+    })
+  )
+  const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0]!
+  const paths = [
+    ["GET /api/v1/me/sessions", "/api/v1/me/sessions", { cookie }],
+    ["GET /api/v1/protocols (edge cache)", "/api/v1/protocols", {}],
+    ["GET /api/v1/agents", "/api/v1/agents", {}],
+    ["GET /nowhere (404)", "/nowhere", {}]
+  ] as const
+  for (const [name, path, headers] of paths) {
+    for (let i = 0; i < 50; i++) yield* get(path, headers)
+    const before = counter.count
+    let status = 0
+    for (let i = 0; i < Measured; i++) status = yield* get(path, headers)
+    console.log(`${name}: ${((counter.count - before) / Measured).toFixed(1)} operations per request (status ${status})`)
+  }
+}).pipe(Effect.scoped)
+
+Effect.runPromise(
+  main.pipe(
+    Effect.provide(Layer.mergeAll(
+      RuntimeFlags.enableOpSupervision,
+      Supervisor.addSupervisor(counter),
+      Logger.minimumLogLevel(LogLevel.Warning)
+    )),
+    // as src/main.ts runs the server
+    Effect.locally(HttpMiddleware.currentTracerDisabledWhen, () => true),
+    Effect.withTracerEnabled(false)
+  ) as Effect.Effect<void, unknown, never>
+).then(() => process.exit(0), (error) => {
+  console.error(error)
+  process.exit(1)
+})
