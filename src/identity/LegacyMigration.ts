@@ -8,7 +8,7 @@
  * flat-memory promise). Records are built with a fixed key order, so a re-run of the same
  * input on the same data is byte-identical.
  *
- * Lookups are batched: `chunkSize` lines (default 2048) per resolver call, one or two
+ * Lookups are batched: `chunkSize` lines (default 2048; the first batches 256, 512, …) per resolver call, one or two
  * (prepared) queries each, at most 2 in flight while the next batch is read and parsed. The
  * input is read through one reused 64 KiB buffer, its lines parsed as each chunk arrives; a
  * batch's records are appended as UTF-8 as soon as its lookup returns, to one of a few reused
@@ -285,7 +285,7 @@ export const migrateLegacyIdentities = (
       )
     }
 
-    // Each stream element is a batch of `chunkSize` lines, handled with plain loops: per-line
+    // Each stream element is a batch of up to `chunkSize` lines, handled with plain loops: per-line
     // stream elements, effects, queries or buffers cost more than the work itself and fill
     // the heap with short-lived garbage that V8 promotes (peak RSS grows with the input).
     const chunkSize = options.chunkSize ?? 2048
