@@ -5,19 +5,20 @@
  * framework (neither `@effect/platform`'s router nor `HttpApiBuilder`): what the Effect
  * runtime and `@effect/sql-pg` cost per request against Fastify + `pg` on this machine.
  *
- * Run by `test/bench/http.ts` as a child process: `DATABASE_URL`, `PORT`.
+ * Run by `test/bench/http.ts` as a child process (`DATABASE_URL`, `PORT`); `test/bench/ops.ts`
+ * calls {@link startBare} to count its Effect operations.
  */
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { Effect, ManagedRuntime, Redacted, Schema } from "effect"
+import { Effect, Layer, ManagedRuntime, Redacted, Schema } from "effect"
 import { createHash } from "node:crypto"
 import { createServer, type ServerResponse } from "node:http"
+import { isEntryPoint } from "./main.js"
 import { meta, type Protocol, ProtocolsBody, type Session, SessionsBody } from "./reads.js"
 
 const encodeProtocols = Schema.encodeSync(ProtocolsBody)
 const encodeSessions = Schema.encodeSync(SessionsBody)
 
-const runtime = ManagedRuntime.make(PgClient.layer({ url: Redacted.make(process.env["DATABASE_URL"]!), maxConnections: 20 }))
 
 const protocols = Effect.flatMap(SqlClient.SqlClient, (sql) =>
   Effect.map(
@@ -60,15 +61,27 @@ const answer = (res: ServerResponse, status: number, body: unknown, cacheControl
   }).end(json)
 }
 
-createServer((req, res) => {
-  const [effect, cacheControl]: readonly [Effect.Effect<unknown, unknown, SqlClient.SqlClient> | undefined, string] = req.url === "/api/v1/protocols"
-    ? [protocols, "public, max-age=300, stale-while-revalidate=60"]
-    : req.url === "/api/v1/me/sessions"
-    ? [sessions(/(?:^|;\s*)session=([^;]+)/.exec(req.headers.cookie ?? "")?.[1]), "private, no-cache"]
-    : [undefined, "no-store"]
-  if (effect === undefined) return answer(res, 404, undefined, cacheControl)
-  runtime.runFork(effect).addObserver((exit) => {
-    if (exit._tag === "Failure") return answer(res, 500, undefined, "no-store")
-    answer(res, exit.value === undefined ? 401 : 200, exit.value, cacheControl)
-  })
-}).listen(Number(process.env["PORT"]), "127.0.0.1")
+/**
+ * Starts the bare server on `127.0.0.1:port`, on the database of `DATABASE_URL`; `extra` is
+ * built into its runtime (`test/bench/ops.ts` adds its operation counter).
+ */
+export const startBare = (port: number, extra: Layer.Layer<never> = Layer.empty) => {
+  const runtime = ManagedRuntime.make(
+    Layer.merge(PgClient.layer({ url: Redacted.make(process.env["DATABASE_URL"]!), maxConnections: 20 }), extra)
+  )
+  return createServer((req, res) => {
+    const [effect, cacheControl]: readonly [Effect.Effect<unknown, unknown, SqlClient.SqlClient> | undefined, string] =
+      req.url === "/api/v1/protocols"
+        ? [protocols, "public, max-age=300, stale-while-revalidate=60"]
+        : req.url === "/api/v1/me/sessions"
+        ? [sessions(/(?:^|;\s*)session=([^;]+)/.exec(req.headers.cookie ?? "")?.[1]), "private, no-cache"]
+        : [undefined, "no-store"]
+    if (effect === undefined) return answer(res, 404, undefined, cacheControl)
+    runtime.runFork(effect).addObserver((exit) => {
+      if (exit._tag === "Failure") return answer(res, 500, undefined, "no-store")
+      answer(res, exit.value === undefined ? 401 : 200, exit.value, cacheControl)
+    })
+  }).listen(port, "127.0.0.1")
+}
+
+if (isEntryPoint(import.meta.url)) startBare(Number(process.env["PORT"]))

@@ -10,7 +10,8 @@
  * what the stack itself costs against Fastify on this machine, project / floor what this
  * project adds on top.
  *
- * Run by `test/bench/http.ts` as a child process: `DATABASE_URL`, `PORT`.
+ * Run by `test/bench/http.ts` as a child process (`DATABASE_URL`, `PORT`); `test/bench/ops.ts`
+ * starts {@link FloorLive} in its own process to count its Effect operations.
  */
 import {
   HttpApi,
@@ -28,6 +29,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer, Redacted } from "effect"
 import { createHash } from "node:crypto"
 import { createServer } from "node:http"
+import { isEntryPoint } from "./main.js"
 import { meta, type Protocol, ProtocolsBody, type Session, SessionsBody } from "./reads.js"
 
 class CurrentSession extends Context.Tag("CurrentSession")<
@@ -100,11 +102,15 @@ const ReadsLive = HttpApiBuilder.group(Api, "reads", (handlers) =>
         }))
   }))
 
-const ServerLive = HttpApiBuilder.serve().pipe(
-  Layer.provide(HttpApiBuilder.api(Api).pipe(Layer.provide(ReadsLive), Layer.provide(SessionAuthLive))),
-  Layer.provide(PgClient.layer({ url: Redacted.make(process.env["DATABASE_URL"]!), maxConnections: 20 })),
-  Layer.provide(NodeHttpServer.layer(createServer, { port: Number(process.env["PORT"]), host: "127.0.0.1" })),
-  HttpMiddleware.withTracerDisabledWhen(() => true)
-)
+/** The floor server on `127.0.0.1:port`, on the database of `DATABASE_URL`. */
+export const FloorLive = (port: number) =>
+  HttpApiBuilder.serve().pipe(
+    Layer.provide(HttpApiBuilder.api(Api).pipe(Layer.provide(ReadsLive), Layer.provide(SessionAuthLive))),
+    Layer.provide(PgClient.layer({ url: Redacted.make(process.env["DATABASE_URL"]!), maxConnections: 20 })),
+    Layer.provide(NodeHttpServer.layer(createServer, { port, host: "127.0.0.1" })),
+    HttpMiddleware.withTracerDisabledWhen(() => true)
+  )
 
-Layer.launch(ServerLive).pipe(Effect.withTracerEnabled(false), NodeRuntime.runMain)
+if (isEntryPoint(import.meta.url)) {
+  Layer.launch(FloorLive(Number(process.env["PORT"]))).pipe(Effect.withTracerEnabled(false), NodeRuntime.runMain)
+}

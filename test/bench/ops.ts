@@ -5,9 +5,13 @@
  * count is deterministic where timings are not, so it shows what a change to the request
  * path saves even on a noisy machine; it is not a speed figure (operations differ in cost).
  *
+ * Then the same for the two floors of `bench:http` (`floor.ts`: the smallest `HttpApiBuilder`
+ * app; `bare.ts`: no HTTP framework) doing the same reads.
+ *
  * Needs `DATABASE_URL`: a migrated and seeded database (`npm run db:migrate && npm run
- * db:seed`); signs in as the demo owner (one new session per run). `PORT` (default 3990).
- * Requests are sequential, after 50 unmeasured ones per path; prints operations per request.
+ * db:seed`); signs in as the demo owner (one new session per run). `PORT` (default 3990) and
+ * the next two ports. Requests are sequential, after 50 unmeasured ones per path; prints
+ * operations per request.
  */
 import { HttpMiddleware } from "@effect/platform"
 import { Effect, Layer, Logger, LogLevel, RuntimeFlags, Supervisor } from "effect"
@@ -18,6 +22,8 @@ import { DemoAccounts } from "../../src/db/demo.js"
 import { migrate } from "../../src/db/migrate.js"
 import * as EdgeServer from "../../src/http/EdgeServer.js"
 import { EdgeCacheLive, HttpLive } from "../../src/server.js"
+import { startBare } from "./bare.js"
+import { FloorLive } from "./floor.js"
 
 /** Counts the operations of every fiber it supervises. */
 class OperationCounter extends Supervisor.AbstractSupervisor<void> {
@@ -45,8 +51,6 @@ const main = Effect.gen(function*() {
     Layer.provideMerge(Layer.succeed(AppConfig, config))
   )).pipe(Effect.forkScoped)
   const base = `http://127.0.0.1:${config.port}`
-  const get = (path: string, headers: Record<string, string>) =>
-    Effect.promise(() => fetch(base + path, { headers }).then(async (r) => (await r.arrayBuffer(), r.status)))
   for (let i = 0; i < 100; i++) {
     const up = yield* Effect.promise(() => fetch(base + "/").then(() => true, () => false))
     if (up) break
@@ -60,19 +64,31 @@ const main = Effect.gen(function*() {
     })
   )
   const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0]!
-  const paths = [
-    ["GET /api/v1/me/sessions", "/api/v1/me/sessions", { cookie }],
+  const measure = (server: string, base: string, reads: ReadonlyArray<readonly [string, string, Record<string, string>]>) =>
+    Effect.forEach(reads, ([name, path, headers]) =>
+      Effect.gen(function*() {
+        const get = (path: string) =>
+          Effect.promise(() => fetch(base + path, { headers }).then(async (r) => (await r.arrayBuffer(), r.status)))
+        for (let i = 0; i < 50; i++) yield* get(path)
+        const before = counter.count
+        let status = 0
+        for (let i = 0; i < Measured; i++) status = yield* get(path)
+        console.log(`${server}, ${name}: ${((counter.count - before) / Measured).toFixed(1)} operations per request (status ${status})`)
+      }), { discard: true })
+  const sessions = ["GET /api/v1/me/sessions", "/api/v1/me/sessions", { cookie }] as const
+  const protocols = ["GET /api/v1/protocols", "/api/v1/protocols", {}] as const
+  yield* measure("project", base, [
+    sessions,
     ["GET /api/v1/protocols (edge cache)", "/api/v1/protocols", {}],
     ["GET /api/v1/agents", "/api/v1/agents", {}],
     ["GET /nowhere (404)", "/nowhere", {}]
-  ] as const
-  for (const [name, path, headers] of paths) {
-    for (let i = 0; i < 50; i++) yield* get(path, headers)
-    const before = counter.count
-    let status = 0
-    for (let i = 0; i < Measured; i++) status = yield* get(path, headers)
-    console.log(`${name}: ${((counter.count - before) / Measured).toFixed(1)} operations per request (status ${status})`)
-  }
+  ])
+  // the two floors of bench:http (test/bench/floor.ts, bare.ts) on the next ports, same database and session
+  yield* Layer.launch(FloorLive(config.port + 1)).pipe(Effect.forkScoped)
+  startBare(config.port + 2, Layer.mergeAll(RuntimeFlags.enableOpSupervision, Supervisor.addSupervisor(counter)))
+  yield* Effect.sleep("1 second")
+  yield* measure("floor", `http://127.0.0.1:${config.port + 1}`, [sessions, protocols, ["GET /nowhere (404)", "/nowhere", {}]])
+  yield* measure("bare", `http://127.0.0.1:${config.port + 2}`, [sessions, protocols])
 }).pipe(Effect.scoped)
 
 Effect.runPromise(
