@@ -13,7 +13,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, ManagedRuntime, Redacted, Schema } from "effect"
 import { createHash } from "node:crypto"
 import { createServer, type ServerResponse } from "node:http"
-import { isEntryPoint } from "./main.js"
+import { isEntryPoint } from "./entryPoint.js"
 import { meta, type Protocol, ProtocolsBody, type Session, SessionsBody } from "./reads.js"
 
 const encodeProtocols = Schema.encodeSync(ProtocolsBody)

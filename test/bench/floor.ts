@@ -29,7 +29,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer, Redacted } from "effect"
 import { createHash } from "node:crypto"
 import { createServer } from "node:http"
-import { isEntryPoint } from "./main.js"
+import { isEntryPoint } from "./entryPoint.js"
 import { meta, type Protocol, ProtocolsBody, type Session, SessionsBody } from "./reads.js"
 
 class CurrentSession extends Context.Tag("CurrentSession")<
