@@ -337,10 +337,7 @@ export const migrateLegacyIdentities = (
         })
       })
       if (options.summaryLine === true) {
-        const bytes = free.pop() ?? new JsonBytes(1024)
-        bytes.reset()
-        bytes.text(JSON.stringify({ summary: { lines, counts } }) + "\n")
-        yield* out.writeAll(bytes.view())
+        yield* out.writeAll(new TextEncoder().encode(JSON.stringify({ summary: { lines, counts } }) + "\n"))
       }
     }).pipe(Effect.scoped)
     yield* options.apply === true ? sql.withTransaction(run).pipe(Effect.catchTag("SqlError", Effect.die)) : run

@@ -47,17 +47,19 @@ const conflictedReasons = [reason("BOUND_TO_SEVERAL_AGENTS")]
 const unboundReasons = [reason("NO_REGISTRY_BINDING")]
 
 /** The resolution of one normalised locator against the identity rows it matched. */
+/** The UNIQUE resolution naming `candidate`. */
+const unique = (locator: Locator, candidate: ResolutionCandidate, agentUrl: (id: string) => string): Resolution => ({
+  status: "UNIQUE",
+  locator: locator.locator,
+  candidates: [candidate],
+  reasons: locator.partial ? inferredReasons : uniqueReasons,
+  canonicalUrl: agentUrl(candidate.entityId)
+})
+
 const decide = (locator: Locator, rows: ReadonlyArray<IdentityRow>, agentUrl: (id: string) => string): Resolution => {
   // the common case, one bound row, without the per-agent map below
   if (rows.length === 1 && rows[0]!.binding === "REGISTRY_BOUND") {
-    const only = rows[0]!
-    return {
-      status: "UNIQUE",
-      locator: locator.locator,
-      candidates: [{ entityId: only.agent_id, publicId: only.id }],
-      reasons: locator.partial ? inferredReasons : uniqueReasons,
-      canonicalUrl: agentUrl(only.agent_id)
-    }
+    return unique(locator, { entityId: rows[0]!.agent_id, publicId: rows[0]!.id }, agentUrl)
   }
   // one candidate per agent: its smallest identity id
   const perAgent = new Map<string, string>()
@@ -68,15 +70,7 @@ const decide = (locator: Locator, rows: ReadonlyArray<IdentityRow>, agentUrl: (i
   }
   const candidates: Array<ResolutionCandidate> = []
   for (const [entityId, publicId] of perAgent) candidates.push({ entityId, publicId })
-  if (candidates.length === 1) {
-    return {
-      status: "UNIQUE",
-      locator: locator.locator,
-      candidates,
-      reasons: locator.partial ? inferredReasons : uniqueReasons,
-      canonicalUrl: agentUrl(candidates[0]!.entityId)
-    }
-  }
+  if (candidates.length === 1) return unique(locator, candidates[0]!, agentUrl)
   if (candidates.length > 1) {
     candidates.sort(byId)
     return locator.partial
@@ -124,9 +118,9 @@ export class Resolver extends Effect.Service<Resolver>()("agent-directory/Resolv
       }
     )
 
-    // Named statements: planning `= ANY($1)` for a batch's 2,048 locators costs the server more
-    // than running it. Only the columns `decide` and the grouping read; uuids arrive as text.
-    // The exact lookup is one index probe per locator (LATERAL … OFFSET 0 keeps the planner from
+    // Named statements: planning a query over a batch's 2,048-element arrays costs the server more
+    // than running it, so each is planned once per connection. Only the columns `decide` and the
+    // grouping read; uuids arrive as text. The exact lookup is one index probe per locator (LATERAL … OFFSET 0 keeps the planner from
     // turning it into a join): for a batch's 2,048 locators the planner's own choice, until
     // PostgreSQL switches to its generic plan after 5 runs per connection, is a hashed scan of
     // the whole table, 3x slower (24 vs 8 ms per batch on 100,000 identities).
