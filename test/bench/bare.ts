@@ -11,45 +11,31 @@
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, ManagedRuntime, Redacted, Schema } from "effect"
-import { createHash } from "node:crypto"
 import { createServer, type ServerResponse } from "node:http"
 import { isEntryPoint } from "./entryPoint.js"
-import { meta, type Protocol, ProtocolsBody, type Session, SessionsBody } from "./reads.js"
+import { meta, ProtocolsBody, readsOf, SessionsBody } from "./reads.js"
 
 const encodeProtocols = Schema.encodeSync(ProtocolsBody)
 const encodeSessions = Schema.encodeSync(SessionsBody)
 
 
-const protocols = Effect.flatMap(SqlClient.SqlClient, (sql) =>
-  Effect.map(
-    sql<typeof Protocol.Type>`SELECT key, name, status, features FROM protocols ORDER BY position, key`,
-    (protocols) => encodeProtocols({ data: { protocols }, meta: meta() })
-  ))
+const reads = Effect.map(SqlClient.SqlClient, readsOf)
+
+const protocols = Effect.flatMap(reads, (reads) =>
+  Effect.map(reads.protocols(), (protocols) => encodeProtocols({ data: { protocols }, meta: meta() })))
 
 /** The session's list, or `undefined` when the cookie names no live session (401). */
 const sessions = (token: string | undefined) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) => {
+  Effect.flatMap(reads, (reads) => {
     if (token === undefined) return Effect.succeed(undefined)
     const at = new Date()
-    const hash = createHash("sha256").update(token).digest()
-    return Effect.flatMap(
-      sql<{ session_id: string; account_id: string; last_seen_at: Date }>`
-        SELECT s.id AS session_id, s.account_id, a.is_admin, s.csrf_hash, s.authenticated_at, s.last_seen_at
-        FROM sessions s JOIN accounts a ON a.id = s.account_id
-        WHERE s.token_hash = ${hash} AND s.revoked_at IS NULL AND s.expires_at > ${at}`,
-      ([session]) => {
-        if (session === undefined) return Effect.succeed(undefined)
-        const touch = at.getTime() - session.last_seen_at.getTime() >= 60_000
-          ? sql`UPDATE sessions SET last_seen_at = ${at} WHERE id = ${session.session_id}`
-          : Effect.void
-        return touch.pipe(Effect.zipRight(sql<typeof Session.Type>`
-          SELECT id AS "sessionId", (id = ${session.session_id}) AS current, api_ts(created_at) AS "createdAt",
-            api_ts(authenticated_at) AS "authenticatedAt", api_ts(last_seen_at) AS "lastSeenAt",
-            api_ts(expires_at) AS "expiresAt", user_agent AS "userAgent"
-          FROM sessions WHERE account_id = ${session.account_id} AND revoked_at IS NULL AND expires_at > ${at}
-          ORDER BY created_at DESC, id DESC`), Effect.map((data) => encodeSessions({ data, meta: meta() })))
-      }
-    )
+    return Effect.flatMap(reads.session(token, at), ([session]) => {
+      if (session === undefined) return Effect.succeed(undefined)
+      return (reads.stale(session, at) ? reads.touch(session, at) : Effect.void).pipe(
+        Effect.zipRight(reads.sessions(session, at)),
+        Effect.map((data) => encodeSessions({ data, meta: meta() }))
+      )
+    })
   })
 
 const answer = (res: ServerResponse, status: number, body: unknown, cacheControl: string) => {

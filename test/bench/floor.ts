@@ -27,15 +27,11 @@ import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer, Redacted } from "effect"
-import { createHash } from "node:crypto"
 import { createServer } from "node:http"
 import { isEntryPoint } from "./entryPoint.js"
-import { meta, type Protocol, ProtocolsBody, type Session, SessionsBody } from "./reads.js"
+import { meta, ProtocolsBody, readsOf, type SessionRow, SessionsBody } from "./reads.js"
 
-class CurrentSession extends Context.Tag("CurrentSession")<
-  CurrentSession,
-  { readonly sessionId: string; readonly accountId: string }
->() {}
+class CurrentSession extends Context.Tag("CurrentSession")<CurrentSession, SessionRow>() {}
 
 class SessionAuth extends HttpApiMiddleware.Tag<SessionAuth>()("SessionAuth", {
   failure: HttpApiError.Unauthorized,
@@ -59,21 +55,15 @@ const Api = HttpApi.make("floor").add(
 const SessionAuthLive = Layer.effect(
   SessionAuth,
   Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
+    const reads = readsOf(yield* SqlClient.SqlClient)
     return {
       cookie: (token) =>
         Effect.gen(function*() {
           const at = new Date()
-          const hash = createHash("sha256").update(Redacted.value(token)).digest()
-          const [session] = yield* sql<{ session_id: string; account_id: string; last_seen_at: Date }>`
-            SELECT s.id AS session_id, s.account_id, a.is_admin, s.csrf_hash, s.authenticated_at, s.last_seen_at
-            FROM sessions s JOIN accounts a ON a.id = s.account_id
-            WHERE s.token_hash = ${hash} AND s.revoked_at IS NULL AND s.expires_at > ${at}`.pipe(Effect.orDie)
+          const [session] = yield* reads.session(Redacted.value(token), at).pipe(Effect.orDie)
           if (session === undefined) return yield* new HttpApiError.Unauthorized()
-          if (at.getTime() - session.last_seen_at.getTime() >= 60_000) {
-            yield* sql`UPDATE sessions SET last_seen_at = ${at} WHERE id = ${session.session_id}`.pipe(Effect.orDie)
-          }
-          return { sessionId: session.session_id, accountId: session.account_id }
+          if (reads.stale(session, at)) yield* reads.touch(session, at).pipe(Effect.orDie)
+          return session
         })
     }
   })
@@ -81,23 +71,16 @@ const SessionAuthLive = Layer.effect(
 
 const ReadsLive = HttpApiBuilder.group(Api, "reads", (handlers) =>
   Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
+    const reads = readsOf(yield* SqlClient.SqlClient)
     return handlers
       .handle("protocols", () =>
         Effect.gen(function*() {
-          const protocols = yield* sql<typeof Protocol.Type>`SELECT key, name, status, features FROM protocols ORDER BY position, key`
-            .pipe(Effect.orDie)
+          const protocols = yield* reads.protocols().pipe(Effect.orDie)
           return { data: { protocols }, meta: meta() }
         }))
       .handle("sessions", () =>
         Effect.gen(function*() {
-          const session = yield* CurrentSession
-          const data = yield* sql<typeof Session.Type>`
-            SELECT id AS "sessionId", (id = ${session.sessionId}) AS current, api_ts(created_at) AS "createdAt",
-              api_ts(authenticated_at) AS "authenticatedAt", api_ts(last_seen_at) AS "lastSeenAt",
-              api_ts(expires_at) AS "expiresAt", user_agent AS "userAgent"
-            FROM sessions WHERE account_id = ${session.accountId} AND revoked_at IS NULL AND expires_at > ${new Date()}
-            ORDER BY created_at DESC, id DESC`.pipe(Effect.orDie)
+          const data = yield* reads.sessions(yield* CurrentSession, new Date()).pipe(Effect.orDie)
           return { data, meta: meta() }
         }))
   }))
