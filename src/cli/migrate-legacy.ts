@@ -1,5 +1,5 @@
 /**
- * `npm run migrate:legacy -- --input legacy.jsonl --output report.jsonl [--apply] [--summary-line] [--fail-on-review]`
+ * `npm run migrate:legacy -- --input legacy.jsonl --output report.jsonl [--apply] [--summary-line] [--fail-on-review] [--memo-size N]`
  * `npm run migrate:legacy -- verify [--samples N]`
  *
  * The legacy-ID batch (spec §9) on DATABASE_URL (or the embedded database in DATA_DIR).
@@ -13,7 +13,8 @@
  * the batch's live heap is flat (about 50 MB, modules included), but with V8's defaults every
  * batch outlives a few scavenges while its lookup runs and is promoted, and V8 lets that garbage
  * grow the heap before collecting it. A larger young generation lets most batches die young;
- * the old-space bound makes V8 collect the rest early. Peak RSS then stays ~165-180 MB.
+ * the old-space bound makes V8 collect the rest early. Peak RSS then stays ~165-180 MB, plus
+ * the memo of outcomes (`--memo-size`, default 131,072 locators, ~0.45 KB each: ~60 MB once full).
  *
  * Modules are imported by subpath, not from package indexes: `@effect/platform`'s index loads
  * every platform module (about 20 MB more heap, which every full GC of the batch marks again).
@@ -37,7 +38,8 @@ const { values, positionals } = parseArgs({
     apply: { type: "boolean", default: false },
     "summary-line": { type: "boolean", default: false },
     "fail-on-review": { type: "boolean", default: false },
-    samples: { type: "string", default: "5" }
+    samples: { type: "string", default: "5" },
+    "memo-size": { type: "string", default: "131072" }
   }
 })
 
@@ -68,7 +70,11 @@ const progress = () => {
 
 const batch = Effect.gen(function*() {
   if (values.input === undefined || values.output === undefined) {
-    return yield* Effect.fail(new Error("usage: migrate:legacy --input <legacy.jsonl> --output <report.jsonl> [--apply] [--summary-line] [--fail-on-review]"))
+    return yield* Effect.fail(new Error("usage: migrate:legacy --input <legacy.jsonl> --output <report.jsonl> [--apply] [--summary-line] [--fail-on-review] [--memo-size N]"))
+  }
+  const memoSize = Number(values["memo-size"])
+  if (!Number.isSafeInteger(memoSize) || memoSize < 0) {
+    return yield* Effect.fail(new Error("--memo-size must be a whole number of locators, 0 or more (0 turns the memo off)"))
   }
   const bar = progress()
   const started = performance.now()
@@ -77,6 +83,7 @@ const batch = Effect.gen(function*() {
     output: values.output,
     apply: values.apply,
     summaryLine: values["summary-line"],
+    memoSize,
     onProgress: bar.update
   }).pipe(Effect.ensuring(Effect.sync(bar.stop)))
   const seconds = (performance.now() - started) / 1000

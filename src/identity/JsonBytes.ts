@@ -41,6 +41,14 @@ export class JsonBytes {
     this.length = at
   }
 
+  /**
+   * Appends `text` as UTF-8 through the native encoder: for long text (hundreds of bytes)
+   * that is faster than `text`'s loop, which wins on the short pieces of a record.
+   */
+  long(text: string): void {
+    this.encodeFrom(text, 0, this.length)
+  }
+
   /** Appends `JSON.stringify(value)`. */
   string(value: string | null): void {
     if (value === null) return this.text("null")

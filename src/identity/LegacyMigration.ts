@@ -8,13 +8,17 @@
  * flat-memory promise). Records are built with a fixed key order, so a re-run of the same
  * input on the same data is byte-identical.
  *
- * Lookups are batched: `chunkSize` lines (default 2048; the first batches 256, 512, …) per resolver call, one or two
- * (prepared) queries each, at most 2 in flight while the next batch is read and parsed. The
- * input is read through one reused 64 KiB buffer, its lines parsed as each chunk arrives; a
- * batch's records are appended as UTF-8 as soon as its lookup returns, to one of a few reused
- * buffers (`JsonBytes`, about 0.4 KB a line, grown to the largest batch; one per batch between
- * its lookup and its write) and written with one write. The working set is a few
- * batches whatever the input's size. `apply` upserts the UUID mappings of UNIQUE rows into
+ * Lookups are batched: about `chunkSize` lines (default 2048; the first batches 256, 512, …;
+ * a batch ends at the end of a 64 KiB read) per resolver call, one or two (prepared) queries
+ * each, at most 2 in flight while the next batch is read and parsed. The input is read
+ * through one reused 64 KiB buffer, its lines parsed as each chunk arrives; a batch's records
+ * are appended as UTF-8 as soon as its lookup returns, to one of a few reused buffers
+ * (`JsonBytes`, about 0.4 KB a line, grown to the largest batch; one per batch between its
+ * lookup and its write) and written with one write. Each distinct locator's outcome is
+ * remembered (`memoSize` locators, least recently used out), so a repeated locator costs
+ * neither a lookup nor an encoding, and keeps its answer while remembered even if the
+ * directory changes during the run. The working set is a few batches and the bounded memo,
+ * whatever the input's size. `apply` upserts the UUID mappings of UNIQUE rows into
  * `legacy_agent_mappings` inside one transaction around the whole run; re-running it
  * changes nothing (rows already equal are not rewritten).
  */
@@ -23,12 +27,14 @@ import * as FileSystem from "@effect/platform/FileSystem"
 import type { PlatformError } from "@effect/platform/Error"
 import { SqlClient } from "@effect/sql"
 import { Effect, Either, Option, ParseResult, Schema, Stream } from "effect"
+import { LRUCache } from "lru-cache"
 import {
   LegacyLine,
   LocatorKind,
   LocatorTextLimits as Limits,
   NetworkFamily,
   type Resolution,
+  type ResolutionCandidate,
   type ResolutionReason,
   ResolutionStatus
 } from "../../schema/identity.js"
@@ -48,6 +54,11 @@ export interface LegacyMigrationOptions {
   readonly summaryLine?: boolean
   /** Lines per resolver lookup (default 2048). */
   readonly chunkSize?: number
+  /**
+   * Locators whose outcome is remembered for the rest of the run (default 131,072, about 45 MB;
+   * 0 turns the memo off). Repeated locators then cost no lookup.
+   */
+  readonly memoSize?: number
   /** Called after each chunk with the number of lines done so far. */
   readonly onProgress?: (linesDone: number) => void
 }
@@ -135,39 +146,47 @@ const jsonOfReasons = (reasons: ReadonlyArray<ResolutionReason>): string => {
   return json
 }
 
-/** `,"status":…,"locator":` per status (the only part of a record that is one of five constants). */
-const statusJson = Object.fromEntries(
-  ResolutionStatus.literals.map((status) => [status, `,"status":${JSON.stringify(status)},"locator":`])
-) as Record<ResolutionStatus, string>
+/**
+ * A line's resolution as its report record and `--apply` need it: the status (for the counts),
+ * the record's JSON from `,"status"` to its closing "}\n" (fixed key order `status, locator,
+ * candidates, reasons, canonicalUrl`; candidates are `{entityId, publicId}`), and for UNIQUE the
+ * locator and candidate that `--apply` maps (kept only when applying, to keep the memo small).
+ */
+interface Outcome {
+  readonly status: ResolutionStatus
+  readonly json: string
+  readonly mapping: { readonly locator: string; readonly candidate: ResolutionCandidate } | undefined
+}
+
+const outcomeOf = (r: Resolution, keepMapping: boolean): Outcome => ({
+  status: r.status,
+  json: `,"status":"${r.status}","locator":${JSON.stringify(r.locator)},"candidates":${JSON.stringify(r.candidates)}` +
+    `,"reasons":${jsonOfReasons(r.reasons)},"canonicalUrl":${JSON.stringify(r.canonicalUrl)}}\n`,
+  mapping: keepMapping && r.status === "UNIQUE" && r.locator !== null
+    ? { locator: r.locator, candidate: r.candidates[0]! }
+    : undefined
+})
 
 /**
- * Appends the report record of one line and its "\n": the bytes of `JSON.stringify({line,
- * source, legacyAgentId, status, locator, candidates, reasons, canonicalUrl})` (fixed key
- * order: byte-identical re-runs; candidates are `{entityId, publicId}` objects in that key order).
+ * Appends the report record of one line: the bytes of `JSON.stringify({line, source,
+ * legacyAgentId, status, locator, candidates, reasons, canonicalUrl})` and "\n" (fixed key
+ * order: byte-identical re-runs).
  */
-const record = (out: JsonBytes, p: ParsedLine, r: Resolution): void => {
+/** The outcome of a line that is not a locator (not remembered: its reasons are its own). */
+const invalidOutcome = (reasons: ReadonlyArray<ResolutionReason>): Outcome => ({
+  status: "INVALID",
+  json: `,"status":"INVALID","locator":null,"candidates":[],"reasons":${jsonOfReasons(reasons)},"canonicalUrl":null}\n`,
+  mapping: undefined
+})
+
+const record = (out: JsonBytes, p: ParsedLine, o: Outcome): void => {
   out.text(`{"line":`)
   out.integer(p.line)
   out.text(`,"source":`)
   out.string(p.source)
   out.text(`,"legacyAgentId":`)
   out.string(p.legacyAgentId)
-  out.text(statusJson[r.status])
-  out.string(r.locator)
-  out.text(`,"candidates":[`)
-  for (let i = 0; i < r.candidates.length; i++) {
-    const c = r.candidates[i]!
-    out.text(i === 0 ? `{"entityId":` : `,{"entityId":`)
-    out.string(c.entityId)
-    out.text(`,"publicId":`)
-    out.string(c.publicId)
-    out.text("}")
-  }
-  out.text(`],"reasons":`)
-  out.text(jsonOfReasons(r.reasons))
-  out.text(`,"canonicalUrl":`)
-  out.string(r.canonicalUrl)
-  out.text("}\n")
+  out.long(o.json)
 }
 
 const readBufferBytes = 64 * 1024
@@ -255,20 +274,19 @@ export const migrateLegacyIdentities = (
       }
     }
 
-    const applyMappings = (parsed: ReadonlyArray<ParsedLine>, resolved: ReadonlyArray<Resolution>) => {
+    const applyMappings = (parsed: ReadonlyArray<ParsedLine>, outcomes: ReadonlyArray<Outcome>) => {
       // last line wins within a chunk, as it does across chunks
       const latest = new Map<string, { source: string; legacy_agent_id: string; agent_id: string; identity_id: string; locator: string }>()
       for (let i = 0; i < parsed.length; i++) {
         const p = parsed[i]!
-        const r = resolved[i]!
-        if (r.status !== "UNIQUE" || p.source === null || p.legacyAgentId === null || r.locator === null) continue
-        const c = r.candidates[0]!
+        const m = outcomes[i]!.mapping
+        if (m === undefined || p.source === null || p.legacyAgentId === null) continue
         latest.set(JSON.stringify([p.source, p.legacyAgentId]), {
           source: p.source,
           legacy_agent_id: p.legacyAgentId,
-          agent_id: c.entityId,
-          identity_id: c.publicId,
-          locator: r.locator
+          agent_id: m.candidate.entityId,
+          identity_id: m.candidate.publicId,
+          locator: m.locator
         })
       }
       if (latest.size === 0) return Effect.void
@@ -289,6 +307,8 @@ export const migrateLegacyIdentities = (
     // stream elements, effects, queries or buffers cost more than the work itself and fill
     // the heap with short-lived garbage that V8 promotes (peak RSS grows with the input).
     const chunkSize = options.chunkSize ?? 2048
+    const memoSize = options.memoSize ?? 131_072
+    const apply = options.apply === true
     const batches = Stream.unwrapScoped(Effect.map(fs.open(options.input, { flag: "r" }), (file) => {
       const next = lineReader(file)
       // Batches start at 256 lines and double up to chunkSize: the first lookup leaves while the
@@ -308,24 +328,52 @@ export const migrateLegacyIdentities = (
     const free: Array<JsonBytes> = []
     // numbering is sequential; lookups of up to 2 batches overlap (mapEffect keeps the order). A
     // lookup's permit is returned before its batch is encoded, so the next lookup goes out first.
-    const lookups = yield* Effect.makeSemaphore(options.apply === true ? 1 : 2)
+    const lookups = yield* Effect.makeSemaphore(apply ? 1 : 2)
+    // Outcomes already looked up in this run, by normalised locator. A legacy export names the
+    // same agents many times (1M lines against a 100,000-agent directory repeat each locator
+    // ~10 times), and a remembered outcome skips the lookup, the decision and the encoding.
+    // Bounded (least recently used out): ~0.35 KB an entry, ~45 MB at the default 131,072.
+    const memo = memoSize > 0 ? new LRUCache<string, Outcome>({ max: memoSize }) : undefined
     const report = batches.pipe(
       Stream.mapEffect((parsed) =>
         Effect.gen(function*() {
-          const resolved = yield* lookups.withPermits(1)(Effect.gen(function*() {
-            const resolved = yield* session.resolve(parsed.map((p) => p.normalised))
-            if (options.apply === true) yield* applyMappings(parsed, resolved)
-            return resolved
-          }))
+          const outcomes: Array<Outcome> = new Array(parsed.length)
+          const missed: Array<Normalised> = []
+          const missedAt: Array<number> = []
+          const missedKeys: Array<string> = []
+          for (let i = 0; i < parsed.length; i++) {
+            const n = parsed[i]!.normalised
+            if (n._tag === "Invalid") {
+              outcomes[i] = invalidOutcome(n.reasons)
+              continue
+            }
+            const known = memo?.get(n.value.locator)
+            if (known !== undefined) {
+              outcomes[i] = known
+            } else {
+              missed.push(n)
+              missedAt.push(i)
+              missedKeys.push(n.value.locator)
+            }
+          }
+          if (missed.length > 0) {
+            const resolved = yield* lookups.withPermits(1)(session.resolve(missed))
+            for (let j = 0; j < resolved.length; j++) {
+              const o = outcomeOf(resolved[j]!, apply)
+              outcomes[missedAt[j]!] = o
+              memo?.set(missedKeys[j]!, o)
+            }
+          }
+          if (apply) yield* applyMappings(parsed, outcomes)
           const bytes = free.pop() ?? new JsonBytes()
           bytes.reset()
           for (let i = 0; i < parsed.length; i++) {
-            const r = resolved[i]!
-            counts[r.status]++
-            record(bytes, parsed[i]!, r)
+            const o = outcomes[i]!
+            counts[o.status]++
+            record(bytes, parsed[i]!, o)
           }
           return { bytes, lastLine: parsed[parsed.length - 1]!.line }
-        }), { concurrency: options.apply === true ? 1 : 3 })
+        }), { concurrency: apply ? 1 : 3 })
     )
     const run = Effect.gen(function*() {
       const out = yield* fs.open(options.output, { flag: "w" })
@@ -340,7 +388,7 @@ export const migrateLegacyIdentities = (
         yield* out.writeAll(new TextEncoder().encode(JSON.stringify({ summary: { lines, counts } }) + "\n"))
       }
     }).pipe(Effect.scoped)
-    yield* options.apply === true ? sql.withTransaction(run).pipe(Effect.catchTag("SqlError", Effect.die)) : run
+    yield* apply ? sql.withTransaction(run).pipe(Effect.catchTag("SqlError", Effect.die)) : run
     return { lines, counts: { ...counts }, mappingsWritten, reviewRows: counts.AMBIGUOUS + counts.CONFLICTED }
   })
 

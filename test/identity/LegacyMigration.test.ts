@@ -152,4 +152,52 @@ layer(Live)("migrate:legacy", (it) => {
       // sample profiles in (source, legacyAgentId) order
       expect(verified.profiles.map((p) => [p.legacyAgentId, p.slug])).toEqual([["echo", "echo-support"], ["101", "atlas-research"]])
     }))
+
+  it.effect("remembers outcomes: a locator seen earlier in the run is not looked up again, and the report and --apply are unchanged", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      // counts the locators each run sends to the resolver
+      let lookedUp = 0
+      const Counted = Layer.effect(
+        Resolver,
+        Effect.map(Resolver, (real) =>
+          Resolver.make({
+            ...real,
+            session: Effect.map(real.session, (s) => ({
+              ...s,
+              resolve: (items: Parameters<typeof s.resolve>[0]) => {
+                lookedUp += items.length
+                return s.resolve(items)
+              }
+            }))
+          }))
+      ).pipe(Layer.provide(Resolver.Default))
+      // the fixture, a line longer than the reader's 64 KiB buffer (so that the first batch ends
+      // with the first copy; it is INVALID), then the fixture under other sources (new mappings)
+      const lines = readFileSync(fixture, "utf8").trimEnd()
+      const again = lines.replaceAll('"source":"v0"', '"source":"v1"').replaceAll('"source":"partner"', '"source":"partner1"')
+      writeFileSync(out("twice.jsonl"), `${lines}\n{"pad":"${"x".repeat(70_000)}"}\n${again}\n`)
+      // --apply runs batches one at a time, so the counts are exact
+      const run = (output: string, memoSize: number) =>
+        Effect.gen(function*() {
+          lookedUp = 0
+          const summary = yield* migrateLegacyIdentities({ input: out("twice.jsonl"), output: out(output), apply: true, chunkSize: 15, memoSize })
+          return { summary, lookedUp }
+        }).pipe(Effect.provide(Counted))
+      const remembered = yield* run("m1.jsonl", 1000)
+      const forgotten = yield* run("m2.jsonl", 0)
+      // 10 of the fixture's 15 lines are locators (5 are INVALID and never looked up)
+      expect(remembered.lookedUp).toBe(10)
+      expect(forgotten.lookedUp).toBe(20)
+      expect(readFileSync(out("m1.jsonl"))).toEqual(readFileSync(out("m2.jsonl")))
+      // the second copy's UNIQUE rows came from the memo and were still mapped (the first copy's were, by the test above)
+      expect(remembered.summary.mappingsWritten).toBe(6)
+      expect(forgotten.summary.mappingsWritten).toBe(0)
+      const pairs = yield* sql<{ legacy: string; v0: string; v1: string }>`
+        SELECT a.legacy_agent_id AS legacy, a.agent_id::text AS v0, b.agent_id::text AS v1
+          FROM legacy_agent_mappings a JOIN legacy_agent_mappings b USING (legacy_agent_id)
+         WHERE (a.source, b.source) IN (('v0', 'v1'), ('partner', 'partner1')) ORDER BY a.legacy_agent_id`
+      expect(pairs).toHaveLength(6)
+      for (const p of pairs) expect(p.v1).toBe(p.v0)
+    }))
 })
