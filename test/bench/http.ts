@@ -11,9 +11,15 @@
  *   `BENCH_PROJECT_CWD` start another build instead (before/after comparisons).
  * - Reads: `ROUNDS` interleaved rounds of `SECONDS` each per server, `CONNECTIONS`
  *   concurrent connections (defaults 3, 4, 32); req/s over all rounds, p50/p99 the
- *   median of the rounds'. Then, project only: publish with fresh Idempotency-Keys
- *   (each on an offer still publishable), then replays of those requests (same
- *   keys, stored responses).
+ *   median of the rounds', and the server's CPU per request (user + system time of its
+ *   process over the rounds, from /proc, divided by its requests: what each server spends,
+ *   whatever the load generator manages). The reads are loaded by `wrk` (one thread) when it
+ *   is installed (`apt-get install wrk`), else by autocannon (`BENCH_LOAD=autocannon` forces
+ *   it): on 2 cores autocannon runs out of CPU near 8,000 req/s, below what the edge-cached
+ *   read serves, and its cost is taken from the servers'; wrk needs a fraction of it. Then,
+ *   project only, with autocannon (it builds each request): publish with fresh
+ *   Idempotency-Keys (each on an offer still publishable), then replays of those requests
+ *   (same keys, stored responses).
  * - Two more servers run in the same rounds, floors of the stack this project must use,
  *   doing the same two reads: `floor.ts`, the smallest idiomatic `HttpApiBuilder` +
  *   `@effect/sql-pg` app, and `bare.ts`, one Effect per request on `@effect/sql-pg` run
@@ -23,11 +29,12 @@
  * - Without `DATABASE_URL` the project alone is measured on the embedded database.
  */
 import autocannon from "autocannon"
-import { type ChildProcess, spawn } from "node:child_process"
+import { type ChildProcess, execFile, spawn, spawnSync } from "node:child_process"
 import { randomBytes, randomUUID } from "node:crypto"
 import { openSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { promisify } from "node:util"
 import Pg from "pg"
 import { Effect, Layer, Redacted } from "effect"
 import { AuthLive } from "../../layers/Auth.js"
@@ -43,6 +50,10 @@ const seconds = Number(process.env["SECONDS"] ?? 4)
 const connections = Number(process.env["CONNECTIONS"] ?? 32)
 /** Publishable copies of the spare demo offer: one per fresh-key publish. */
 const BenchOffers = 40_000
+
+const execFileAsync = promisify(execFile)
+/** Reads are loaded by wrk when it is installed (BENCH_LOAD=autocannon forces autocannon): see the module doc. */
+const useWrk = process.env["BENCH_LOAD"] !== "autocannon" && spawnSync("wrk", ["--version"]).error === undefined
 
 const serverUrl = process.env["DATABASE_URL"]
 const benchDb = `adapi_bench_${randomBytes(4).toString("hex")}`
@@ -125,6 +136,42 @@ interface Round {
   readonly p50: number
   readonly p99: number
   readonly errors: number
+  /** CPU seconds the server used during the round (undefined when unknown). */
+  readonly cpu?: number | undefined
+}
+
+/** Seconds of CPU (user + system, all threads) that process `pid` has used so far; undefined off Linux. */
+const cpuSeconds = (pid: number): number | undefined => {
+  try {
+    // fields 14 and 15 of /proc/<pid>/stat, after the parenthesised command name, in clock ticks (100 a second)
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ")
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return undefined
+  }
+}
+
+/** wrk's latency figure ("950.12us", "3.10ms", "1.20s") in milliseconds. */
+const wrkMs = (figure: string) => {
+  const [, value, unit] = /^([\d.]+)(us|ms|s)$/.exec(figure) ?? []
+  return Number(value) * (unit === "us" ? 0.001 : unit === "s" ? 1000 : 1)
+}
+
+/** One round of `wrk` (one thread, `connections` connections, `--latency`) on a GET. */
+const wrkRound = async (url: string, headers: Record<string, string>, duration = seconds): Promise<Round> => {
+  const args = ["-t1", `-c${connections}`, `-d${duration}s`, "--latency", ...Object.entries(headers).flatMap(([k, v]) => ["-H", `${k}: ${v}`]), url]
+  const { stdout } = await execFileAsync("wrk", args)
+  const field = (pattern: RegExp) => pattern.exec(stdout)?.[1]
+  const [, requests, took, unit] = /(\d+) requests in ([\d.]+)(ms|s)/.exec(stdout) ?? []
+  const errors = [...stdout.matchAll(/(?:connect|read|write|timeout) (\d+)/g)].reduce((n, m) => n + Number(m[1]), 0)
+  return {
+    requests: Number(requests),
+    seconds: Number(took) / (unit === "ms" ? 1000 : 1),
+    // the "Latency Distribution" lines ("     50%    2.95ms"), not the "+/- Stdev" column's "67.50%"
+    p50: wrkMs(field(/^\s+50%\s+(\S+)$/m) ?? "0ms"),
+    p99: wrkMs(field(/^\s+99%\s+(\S+)$/m) ?? "0ms"),
+    errors: errors + Number(field(/Non-2xx or 3xx responses: (\d+)/) ?? 0)
+  }
 }
 
 const run = (options: autocannon.Options): Promise<Round> =>
@@ -147,17 +194,24 @@ interface Figures {
   readonly p50: number
   readonly p99: number
   readonly errors: number
+  /** Server CPU per request in µs (NaN when unknown). */
+  readonly cpuUs: number
 }
 
-const summarize = (rs: ReadonlyArray<Round>): Figures => ({
-  rps: rs.reduce((n, r) => n + r.requests, 0) / rs.reduce((n, r) => n + r.seconds, 0),
-  p50: median(rs.map((r) => r.p50)),
-  p99: median(rs.map((r) => r.p99)),
-  errors: rs.reduce((n, r) => n + r.errors, 0)
-})
+const summarize = (rs: ReadonlyArray<Round>): Figures => {
+  const requests = rs.reduce((n, r) => n + r.requests, 0)
+  return {
+    rps: requests / rs.reduce((n, r) => n + r.seconds, 0),
+    p50: median(rs.map((r) => r.p50)),
+    p99: median(rs.map((r) => r.p99)),
+    errors: rs.reduce((n, r) => n + r.errors, 0),
+    cpuUs: rs.every((r) => r.cpu !== undefined) ? rs.reduce((n, r) => n + r.cpu!, 0) / requests * 1e6 : NaN
+  }
+}
 
+const ms = (x: number) => `${Number(x.toFixed(2))} ms`
 const row = (name: string, f: Figures) =>
-  `| ${name} | ${f.rps.toFixed(0)} | ${f.p50} ms | ${f.p99} ms | ${f.errors} |`
+  `| ${name} | ${f.rps.toFixed(0)} | ${ms(f.p50)} | ${ms(f.p99)} | ${Number.isNaN(f.cpuUs) ? "" : f.cpuUs.toFixed(0)} | ${f.errors} |`
 
 const signIn = async (base: string) => {
   const response = await fetch(`${base}/api/v1/auth/sign-in`, {
@@ -172,6 +226,8 @@ const signIn = async (base: string) => {
 
 const main = async () => {
   const children: Array<ChildProcess> = []
+  /** Server name → its process id (its CPU is read from /proc). */
+  const pids = new Map<string, number>()
   const projectPort = 4100 + Math.floor(Math.random() * 400)
   const referencePort = projectPort + 500
   const floorPort = projectPort + 1000
@@ -190,12 +246,15 @@ const main = async () => {
       ...(benchUrl === undefined ? { DATA_DIR: "memory://" } : { DATABASE_URL: benchUrl })
     })
     children.push(projectProcess)
+    pids.set("project", projectProcess.pid!)
     if (benchUrl !== undefined) {
       for (const [script, port] of [["reference", referencePort], ["floor", floorPort], ["bare", barePort]] as const) {
-        children.push(start("node", ["--import", "tsx", `test/bench/${script}.ts`], process.cwd(), {
+        const child = start("node", ["--import", "tsx", `test/bench/${script}.ts`], process.cwd(), {
           PORT: String(port),
           DATABASE_URL: benchUrl
-        }))
+        })
+        children.push(child)
+        pids.set(script, child.pid!)
       }
       await waitReady(reference)
       await waitReady(floor)
@@ -212,16 +271,24 @@ const main = async () => {
       { name: "GET /api/v1/protocols", path: "/api/v1/protocols", headers: {} },
       { name: "GET /api/v1/me/sessions", path: "/api/v1/me/sessions", headers: { cookie: session.cookie } }
     ]
+    /** One round of a read on one server, with the server's CPU over the round. */
+    const load = async (server: string, url: string, headers: Record<string, string>, duration = seconds): Promise<Round> => {
+      const pid = pids.get(server)!
+      const before = cpuSeconds(pid)
+      const round = useWrk ? await wrkRound(url, headers, duration) : await run({ url, headers, duration })
+      const after = cpuSeconds(pid)
+      return { ...round, cpu: before === undefined || after === undefined ? undefined : after - before }
+    }
     const results = new Map<string, Array<Round>>()
     const record = (key: string, r: Round) => results.set(key, [...(results.get(key) ?? []), r])
     // warm-up (JIT, pools), not counted
     for (const read of reads) {
-      for (const [, base] of servers) await run({ url: base + read.path, headers: read.headers, duration: 1 })
+      for (const [name, base] of servers) await load(name, base + read.path, read.headers, 1)
     }
     for (let i = 0; i < rounds; i++) {
       for (const read of reads) {
         for (const [name, base] of servers) {
-          record(`${name} ${read.name}`, await run({ url: base + read.path, headers: read.headers }))
+          record(`${name} ${read.name}`, await load(name, base + read.path, read.headers))
         }
       }
     }
@@ -256,9 +323,10 @@ const main = async () => {
     const rss = rssMiB(projectProcess.pid!)
 
     console.log(`\nnode ${process.version}, ${benchUrl ? "PostgreSQL" : "embedded PostgreSQL (PGlite, in memory)"}, ` +
-      `${connections} connections, ${rounds} interleaved rounds × ${seconds} s per read and server\n`)
-    console.log("| Operation | req/s | p50 | p99 | errors/non-2xx |")
-    console.log("|---|---|---|---|---|")
+      `${connections} connections, ${rounds} interleaved rounds × ${seconds} s per read and server; ` +
+      `reads loaded by ${useWrk ? "wrk (one thread)" : "autocannon"}, writes by autocannon\n`)
+    console.log("| Operation | req/s | p50 | p99 | server CPU µs/req | errors/non-2xx |")
+    console.log("|---|---|---|---|---|---|")
     for (const read of reads) {
       for (const [name] of servers) console.log(row(`${read.name}, ${name}`, summarize(results.get(`${name} ${read.name}`)!)))
     }
@@ -266,13 +334,15 @@ const main = async () => {
     console.log(row("POST publish, replay (stored response), project", summarize([replay])))
     if (benchUrl !== undefined) {
       const ratios = [["project", "reference"], ["floor", "reference"], ["bare", "reference"], ["project", "floor"]] as const
-      console.log("\n| Read | req/s ratio | p99 ratio |")
-      console.log("|---|---|---|")
+      console.log("\n| Read | req/s ratio | p99 ratio | CPU/req ratio |")
+      console.log("|---|---|---|---|")
       for (const read of reads) {
         for (const [a, b] of ratios) {
           const x = summarize(results.get(`${a} ${read.name}`)!)
           const y = summarize(results.get(`${b} ${read.name}`)!)
-          console.log(`| ${read.name}, ${a} / ${b} | ${(x.rps / y.rps).toFixed(2)} | ${(x.p99 / y.p99).toFixed(2)} |`)
+          console.log(
+            `| ${read.name}, ${a} / ${b} | ${(x.rps / y.rps).toFixed(2)} | ${(x.p99 / y.p99).toFixed(2)} | ${(x.cpuUs / y.cpuUs).toFixed(2)} |`
+          )
         }
       }
     }
