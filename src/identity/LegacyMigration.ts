@@ -55,8 +55,8 @@ export interface LegacyMigrationOptions {
   /** Lines per resolver lookup (default 2048). */
   readonly chunkSize?: number
   /**
-   * Locators whose outcome is remembered for the rest of the run (default 131,072, about 45 MB;
-   * 0 turns the memo off). Repeated locators then cost no lookup.
+   * Locators whose outcome is remembered for the rest of the run (default 131,072, ~0.45 KB
+   * each: ~60 MB once full; 0 turns the memo off). Repeated locators then cost no lookup.
    */
   readonly memoSize?: number
   /** Called after each chunk with the number of lines done so far. */
@@ -160,18 +160,15 @@ interface Outcome {
 
 const outcomeOf = (r: Resolution, keepMapping: boolean): Outcome => ({
   status: r.status,
-  json: `,"status":"${r.status}","locator":${JSON.stringify(r.locator)},"candidates":${JSON.stringify(r.candidates)}` +
+  json: `,"status":"${r.status}","locator":${JSON.stringify(r.locator)},"candidates":${
+    JSON.stringify(r.candidates.map(({ entityId, publicId }) => ({ entityId, publicId })))
+  }` +
     `,"reasons":${jsonOfReasons(r.reasons)},"canonicalUrl":${JSON.stringify(r.canonicalUrl)}}\n`,
   mapping: keepMapping && r.status === "UNIQUE" && r.locator !== null
     ? { locator: r.locator, candidate: r.candidates[0]! }
     : undefined
 })
 
-/**
- * Appends the report record of one line: the bytes of `JSON.stringify({line, source,
- * legacyAgentId, status, locator, candidates, reasons, canonicalUrl})` and "\n" (fixed key
- * order: byte-identical re-runs).
- */
 /** The outcome of a line that is not a locator (not remembered: its reasons are its own). */
 const invalidOutcome = (reasons: ReadonlyArray<ResolutionReason>): Outcome => ({
   status: "INVALID",
@@ -179,6 +176,11 @@ const invalidOutcome = (reasons: ReadonlyArray<ResolutionReason>): Outcome => ({
   mapping: undefined
 })
 
+/**
+ * Appends the report record of one line: the bytes of `JSON.stringify({line, source,
+ * legacyAgentId, status, locator, candidates, reasons, canonicalUrl})` and "\n" (fixed key
+ * order: byte-identical re-runs).
+ */
 const record = (out: JsonBytes, p: ParsedLine, o: Outcome): void => {
   out.text(`{"line":`)
   out.integer(p.line)
@@ -332,7 +334,7 @@ export const migrateLegacyIdentities = (
     // Outcomes already looked up in this run, by normalised locator. A legacy export names the
     // same agents many times (1M lines against a 100,000-agent directory repeat each locator
     // ~10 times), and a remembered outcome skips the lookup, the decision and the encoding.
-    // Bounded (least recently used out): ~0.35 KB an entry, ~45 MB at the default 131,072.
+    // Bounded (least recently used out): ~0.45 KB an entry, ~60 MB at the default 131,072.
     const memo = memoSize > 0 ? new LRUCache<string, Outcome>({ max: memoSize }) : undefined
     const report = batches.pipe(
       Stream.mapEffect((parsed) =>
