@@ -10,8 +10,8 @@
  * Events go to the {@link AccessLog} writer when one is provided (the server's
  * `LoggingLive`: written synchronously, no fiber), else through the fiber's Effect logger.
  */
-import { HttpMiddleware, HttpServerRequest } from "@effect/platform"
-import { Cause, Effect, Exit, FiberRef, HashMap } from "effect"
+import { HttpMiddleware, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Cause, Effect, Exit, FiberRef, HashMap, Option } from "effect"
 import { type AccessEvent, AccessLog } from "../../layers/Logging.js"
 
 /** What a request tells the access log: its path and start come from the request. */
@@ -59,9 +59,17 @@ export const accessWriter: Effect.Effect<(r: AccessRequest) => Effect.Effect<voi
   ({ write }) => write === undefined ? (r) => viaFiberLogger(eventOf(r)) : (r) => Effect.sync(() => write(eventOf(r)))
 )
 
-/** Status logged for a request whose handling failed outside the problem renderer. */
+/**
+ * The status of a request's exit. A failure the platform answered itself (an interruption: an
+ * empty 499 for the client's abort, 503 otherwise) carries the response it sent as a defect
+ * beside the cause: its status is the one logged; any other failure is a 500.
+ */
 const statusOf = (exit: Exit.Exit<{ readonly status: number }, unknown>) =>
-  Exit.isSuccess(exit) ? exit.value.status : Cause.isInterruptedOnly(exit.cause) ? 499 : 500
+  Exit.isSuccess(exit) ? exit.value.status : Option.getOrElse(
+    Cause.find(exit.cause, (c) =>
+      Cause.isDieType(c) && HttpServerResponse.isServerResponse(c.defect) ? Option.some(c.defect.status) : Option.none()),
+    () => Cause.isInterruptedOnly(exit.cause) ? 499 : 500
+  )
 
 /** Middleware writing the access log line of each request through `log` (see {@link accessWriter}). */
 export const accessLog = (log: (r: AccessRequest) => Effect.Effect<void>) =>

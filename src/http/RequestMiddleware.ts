@@ -7,7 +7,13 @@
  *    `errors` (JSON pointers, the rule broken, never the value sent); unknown paths as 404; an
  *    unavailable database as `dependency-unavailable` (see DependencyFailure.ts;
  *    logged once per outage by OutageLog); any other failure or defect as 500 with
- *    nothing internal on the wire (the cause is logged with the request id).
+ *    nothing internal on the wire (the cause is logged with the request id);
+ * 3. answers nobody once the client has gone: a request whose connection closed before its
+ *    answer ends as the client's abort (platform: an empty 499, logged as 499), never with a
+ *    body. platform-node waits for a body's write to finish, uninterruptibly, and Node never
+ *    finishes a write to a closed socket: such a request would hang in its fiber forever,
+ *    without its access-log line (seen when a client dropped mid-body: the failed body read
+ *    was answered with a 400 problem).
  */
 import {
   HttpApiBuilder,
@@ -53,6 +59,15 @@ export const problemResponse = (problem: Problem, request: RequestInfo): HttpSer
 }
 
 const bodyMethods = new Set(["POST", "PUT", "PATCH"])
+
+/** Whether the client's connection has closed (on Node: its socket is destroyed), so nobody is left to answer. */
+const clientGone = (request: HttpServerRequest.HttpServerRequest): boolean => {
+  const source = request.source as { readonly socket?: { readonly destroyed?: boolean } | null } | null
+  return source?.socket?.destroyed === true
+}
+
+/** The request's end once its client has gone: the client's abort, as platform-node reports it. */
+const abandoned = Effect.interruptWith(HttpServerError.clientAbortFiberId)
 
 const escapePointer = (key: PropertyKey) => String(key).replace(/~/g, "~0").replace(/\//g, "~1")
 
@@ -178,7 +193,9 @@ export const RequestMiddlewareLive = HttpApiBuilder.middleware(
           Effect.zipRight(handled),
           Effect.tap(outage.success),
           Effect.catchAllCause((cause) => {
-            if (Cause.isInterruptedOnly(cause)) return Effect.interrupt
+            // re-raised as it is: an interruption by the client's abort stays one (platform answers 499, not 503)
+            if (Cause.isInterruptedOnly(cause)) return Effect.failCause(Cause.stripFailures(cause))
+            if (clientGone(request)) return abandoned
             const { problem, unexpected } = toProblem(cause, request, operations)
             return (unexpected
               ? Effect.logError("request failed", cause).pipe(Effect.annotateLogs({ requestId: info.requestId }))
@@ -186,7 +203,9 @@ export const RequestMiddlewareLive = HttpApiBuilder.middleware(
               ? outage.failure(cause)
               : Effect.void).pipe(Effect.as(problemResponse(problem, info)))
           }),
-          Effect.map((response) => HttpServerResponse.setHeader(response, "x-request-id", info.requestId))
+          Effect.flatMap((response) =>
+            clientGone(request) ? abandoned : Effect.succeed(HttpServerResponse.setHeader(response, "x-request-id", info.requestId))
+          )
         )
       }))
   })

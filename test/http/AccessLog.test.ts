@@ -4,7 +4,9 @@
  * for it carries the same fields the JSON logger writes for an `Effect.logInfo`.
  */
 import { describe, expect, it, layer } from "@effect/vitest"
+import { HttpServer } from "@effect/platform"
 import { Effect, Logger, LogLevel } from "effect"
+import { connect } from "node:net"
 import { type AccessEvent, accessJson, jsonLine } from "../../layers/Logging.js"
 import { EdgeCache } from "../../src/http/EdgeCache.js"
 import { call } from "../support/http.js"
@@ -32,6 +34,33 @@ layer(server.layer)("the access log", (it) => {
       const { a: problem, events: failed } = yield* logged(call("GET", "/api/v1/me"))
       expect(problem.status).toBe(401)
       expect(failed).toEqual([expect.objectContaining({ path: "/api/v1/me", status: 401, requestId: problem.headers["x-request-id"] })])
+    }))
+
+  it.effect("logs 499 for a request whose client went away before the answer, not a 500", () =>
+    Effect.gen(function*() {
+      const address = (yield* HttpServer.HttpServer).address
+      if (address._tag !== "TcpAddress") throw new Error("the test server listens on TCP")
+      const from = events.length
+      // a body announced but never sent: the request waits in its body read until the socket closes
+      yield* Effect.promise(() =>
+        new Promise<void>((resolve, reject) => {
+          const socket = connect(address.port, "127.0.0.1", () => {
+            socket.write(
+              "POST /api/v1/auth/sign-in HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"email\""
+            )
+            setTimeout(() => {
+              socket.destroy()
+              resolve()
+            }, 100)
+          })
+          socket.on("error", reject)
+        })
+      )
+      // the event is written once the server has seen the close (real time: the test clock is manual)
+      for (let i = 0; i < 100 && events.length === from; i++) {
+        yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 20)))
+      }
+      expect(events.slice(from)).toEqual([expect.objectContaining({ method: "POST", path: "/api/v1/auth/sign-in", status: 499 })])
     }))
 
   it.effect("writes one event for a request the edge cache answers", () =>
