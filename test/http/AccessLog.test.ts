@@ -41,17 +41,24 @@ layer(server.layer)("the access log", (it) => {
       const address = (yield* HttpServer.HttpServer).address
       if (address._tag !== "TcpAddress") throw new Error("the test server listens on TCP")
       const from = events.length
-      // a body announced but never sent: the request waits in its body read until the socket closes
+      // a body announced but never sent: the request waits in its body read until the socket closes.
+      // `Expect: 100-continue` makes the server say when it has taken the request (Node answers
+      // 100 Continue as it hands the request to its listener), so the close comes after that
       yield* Effect.promise(() =>
         new Promise<void>((resolve, reject) => {
           const socket = connect(address.port, "127.0.0.1", () => {
             socket.write(
-              "POST /api/v1/auth/sign-in HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"email\""
+              "POST /api/v1/auth/sign-in HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n" +
+                "Content-Length: 100\r\nExpect: 100-continue\r\n\r\n"
             )
+          })
+          socket.once("data", (chunk) => {
+            if (!String(chunk).startsWith("HTTP/1.1 100")) return reject(new Error(`unexpected answer: ${String(chunk)}`))
+            socket.write(`{"email"`)
             setTimeout(() => {
               socket.destroy()
               resolve()
-            }, 100)
+            }, 50)
           })
           socket.on("error", reject)
         })
