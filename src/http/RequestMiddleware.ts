@@ -195,7 +195,6 @@ export const RequestMiddlewareLive = HttpApiBuilder.middleware(
           Effect.catchAllCause((cause) => {
             // re-raised as it is: an interruption by the client's abort stays one (platform answers 499, not 503)
             if (Cause.isInterruptedOnly(cause)) return Effect.failCause(Cause.stripFailures(cause))
-            if (clientGone(request)) return abandoned
             const { problem, unexpected } = toProblem(cause, request, operations)
             return (unexpected
               ? Effect.logError("request failed", cause).pipe(Effect.annotateLogs({ requestId: info.requestId }))
@@ -203,6 +202,7 @@ export const RequestMiddlewareLive = HttpApiBuilder.middleware(
               ? outage.failure(cause)
               : Effect.void).pipe(Effect.as(problemResponse(problem, info)))
           }),
+          // after the failure is logged and counted as usual: only the answer is dropped
           Effect.flatMap((response) =>
             clientGone(request) ? abandoned : Effect.succeed(HttpServerResponse.setHeader(response, "x-request-id", info.requestId))
           )
