@@ -36,7 +36,7 @@ import {
   type Resolution,
   type ResolutionCandidate,
   type ResolutionReason,
-  ResolutionStatus
+  type ResolutionStatus
 } from "../../schema/identity.js"
 import { JsonBytes } from "./JsonBytes.js"
 import type { Normalised } from "./Locator.js"
@@ -52,7 +52,7 @@ export interface LegacyMigrationOptions {
   readonly apply?: boolean
   /** Append the summary as the report's last line (`{"summary":{...}}`). */
   readonly summaryLine?: boolean
-  /** Lines per resolver lookup (default 2048). */
+  /** Lines per resolver lookup, about (default 2048; a batch takes the whole of its last 64 KiB read). */
   readonly chunkSize?: number
   /**
    * Locators whose outcome is remembered for the rest of the run (default 131,072, ~0.45 KB
@@ -194,7 +194,8 @@ const record = (out: JsonBytes, p: ParsedLine, o: Outcome): void => {
 const readBufferBytes = 64 * 1024
 
 /**
- * Reads the next `size` lines through one reused buffer (no allocation per read), each mapped
+ * Reads at least the next `size` lines (all those of the reads it takes) through one reused
+ * buffer (no allocation per read), each mapped
  * with `f` as soon as its chunk is read (the chunk's text then dies young instead of living
  * until the whole batch is read), or fails with None at the end. Lines end at "\n" or "\r\n";
  * a last line without one counts; a trailing "\r" at the end of the input is dropped (the
@@ -305,7 +306,7 @@ export const migrateLegacyIdentities = (
       )
     }
 
-    // Each stream element is a batch of up to `chunkSize` lines, handled with plain loops: per-line
+    // Each stream element is a batch of about `chunkSize` lines, handled with plain loops: per-line
     // stream elements, effects, queries or buffers cost more than the work itself and fill
     // the heap with short-lived garbage that V8 promotes (peak RSS grows with the input).
     const chunkSize = options.chunkSize ?? 2048
@@ -333,7 +334,7 @@ export const migrateLegacyIdentities = (
     const lookups = yield* Effect.makeSemaphore(apply ? 1 : 2)
     // Outcomes already looked up in this run, by normalised locator. A legacy export names the
     // same agents many times (1M lines against a 100,000-agent directory repeat each locator
-    // ~10 times), and a remembered outcome skips the lookup, the decision and the encoding.
+    // ~8 times), and a remembered outcome skips the lookup, the decision and the encoding.
     // Bounded (least recently used out): ~0.45 KB an entry, ~60 MB at the default 131,072.
     const memo = memoSize > 0 ? new LRUCache<string, Outcome>({ max: memoSize }) : undefined
     const report = batches.pipe(

@@ -46,7 +46,6 @@ const ambiguousReasons = [reason("REGISTRY_MISSING"), reason("SEVERAL_REGISTRIES
 const conflictedReasons = [reason("BOUND_TO_SEVERAL_AGENTS")]
 const unboundReasons = [reason("NO_REGISTRY_BINDING")]
 
-/** The resolution of one normalised locator against the identity rows it matched. */
 /** The UNIQUE resolution naming `candidate`. */
 const unique = (locator: Locator, candidate: ResolutionCandidate, agentUrl: (id: string) => string): Resolution => ({
   status: "UNIQUE",
@@ -56,6 +55,7 @@ const unique = (locator: Locator, candidate: ResolutionCandidate, agentUrl: (id:
   canonicalUrl: agentUrl(candidate.entityId)
 })
 
+/** The resolution of one normalised locator against the identity rows it matched. */
 const decide = (locator: Locator, rows: ReadonlyArray<IdentityRow>, agentUrl: (id: string) => string): Resolution => {
   // the common case, one bound row, without the per-agent map below
   if (rows.length === 1 && rows[0]!.binding === "REGISTRY_BOUND") {
@@ -87,8 +87,8 @@ const decide = (locator: Locator, rows: ReadonlyArray<IdentityRow>, agentUrl: (i
   }
 }
 
-const groupBy = <A>(rows: ReadonlyArray<A>, key: (a: A) => string): Map<string, Array<A>> => {
-  const groups = new Map<string, Array<A>>()
+const groupBy = <A, K>(rows: ReadonlyArray<A>, key: (a: A) => K): Map<K, Array<A>> => {
+  const groups = new Map<K, Array<A>>()
   for (const r of rows) {
     const k = key(r)
     const group = groups.get(k)
@@ -120,10 +120,11 @@ export class Resolver extends Effect.Service<Resolver>()("agent-directory/Resolv
 
     // Named statements: planning a query over a batch's 2,048-element arrays costs the server more
     // than running it, so each is planned once per connection. Only the columns `decide` and the
-    // grouping read; uuids arrive as text. The exact lookup is one index probe per locator (LATERAL … OFFSET 0 keeps the planner from
-    // turning it into a join): for a batch's 2,048 locators the planner's own choice, until
-    // PostgreSQL switches to its generic plan after 5 runs per connection, is a hashed scan of
-    // the whole table, 3x slower (24 vs 8 ms per batch on 100,000 identities).
+    // grouping read; uuids arrive as text. The exact lookup is one index probe per locator
+    // (LATERAL … OFFSET 0 keeps the planner from turning it into a join): for a batch's 2,048
+    // locators the planner's own choice, until PostgreSQL switches to its generic plan after 5
+    // runs per connection, is a hashed scan of the whole table, 3x slower (24 vs 8 ms per batch
+    // on 100,000 identities).
     const lookup = (exact: ReadonlyArray<string>, partial: ReadonlyArray<Locator>) =>
       Effect.gen(function*() {
         const exactRows = exact.length === 0 ? [] : yield* SqlRows.runPrepared(
@@ -173,12 +174,7 @@ export class Resolver extends Effect.Service<Resolver>()("agent-directory/Resolv
             slots[i] = slot
           }
           const { exactRows, partialRows } = yield* Effect.orDie(lookup(exact, [...partial.values()]))
-          const bySlot: Array<Array<IdentityRow> | undefined> = new Array(exact.length + 1)
-          for (const r of exactRows) {
-            const group = bySlot[r.slot]
-            if (group === undefined) bySlot[r.slot] = [r]
-            else group.push(r)
-          }
+          const bySlot = groupBy(exactRows, (r) => r.slot)
           const byNative = groupBy(partialRows, (r) => partialKey(r.network, r.native_id))
           return items.map((n, i): Resolution =>
             n._tag === "Invalid"
@@ -187,7 +183,7 @@ export class Resolver extends Effect.Service<Resolver>()("agent-directory/Resolv
                 n.value,
                 (n.value.partial
                   ? byNative.get(partialKey(n.value.network, n.value.nativeId))
-                  : bySlot[slots[i]!]) ?? none,
+                  : bySlot.get(slots[i]!)) ?? none,
                 agentUrl
               )
           )
