@@ -1,0 +1,30 @@
+/**
+ * The problem causes of Agent runtime: conversations and runs (the shared ones are in `schema/errors.ts`).
+ * Each is one `Schema.TaggedError` (see `Problem` in `schema/problem.ts`) with its status and `type` slug.
+ */
+import { Problem } from "../../schema/problem.js"
+
+/** 404 `conversation-not-found`: no such conversation with an agent of the caller's workspaces. */
+export class ConversationNotFound extends Problem<ConversationNotFound>()("ConversationNotFound", {
+  status: 404, type: "conversation-not-found", meaning: "no such conversation with an agent of the caller's workspaces"
+}) {}
+/** 404 `run-not-found`: no such run of an agent of the caller's workspaces. */
+export class RunNotFound extends Problem<RunNotFound>()("RunNotFound", {
+  status: 404, type: "run-not-found", meaning: "no such run of an agent of the caller's workspaces"
+}) {}
+/** 404 `message-not-found`: no such message in the conversation. */
+export class MessageNotFound extends Problem<MessageNotFound>()("MessageNotFound", {
+  status: 404, type: "message-not-found", meaning: "no such message in the conversation"
+}) {}
+/** 403 `conversation-author-required`: only the account that started the conversation writes in it. */
+export class ConversationAuthorRequired extends Problem<ConversationAuthorRequired>()("ConversationAuthorRequired", {
+  status: 403, type: "conversation-author-required", meaning: "only the account that started the conversation writes in it"
+}) {}
+/** 409 `run-in-progress`: a run is still active (not SUCCEEDED, FAILED, CANCELLED or TIMED_OUT). */
+export class RunInProgress extends Problem<RunInProgress>()("RunInProgress", {
+  status: 409, type: "run-in-progress", meaning: "a run is still active (not SUCCEEDED, FAILED, CANCELLED or TIMED_OUT)"
+}) {}
+/** 422 `playground-run-required`: the run is not a playground run. */
+export class PlaygroundRunRequired extends Problem<PlaygroundRunRequired>()("PlaygroundRunRequired", {
+  status: 422, type: "playground-run-required", meaning: "the run is not a playground run"
+}) {}
