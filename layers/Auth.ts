@@ -14,7 +14,7 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto"
 import { Context, Effect, FiberSet, Layer, Option, Redacted, Schema } from "effect"
-import { Forbidden, Unauthorized } from "../schema/problem.js"
+import { ReauthenticationRequired, Unauthenticated } from "../schema/errors.js"
 import { AppConfig } from "./AppConfig.js"
 import { now } from "./Clock.js"
 import { Ids } from "./Ids.js"
@@ -54,7 +54,7 @@ export interface SignedIn {
 
 /** The one 401 of every credential failure (spec §5.3: identical whatever the cause). */
 export const unauthenticated = () =>
-  new Unauthorized({ detail: "Authentication is required: the credential is missing or not valid." })
+  new Unauthenticated({ detail: "Authentication is required: the credential is missing or not valid." })
 
 /** SHA-256 of a secret token, as stored. */
 export const tokenHash = (token: string) => createHash("sha256").update(token).digest()
@@ -119,7 +119,7 @@ const make = Effect.gen(function*() {
 
   /**
    * Signs in with email and password and opens a session (spec §5.2).
-   * Fails with the one `Unauthorized` for a wrong email or password alike.
+   * Fails with the one `Unauthenticated` (401) for a wrong email or password alike.
    */
   const signIn = (input: { readonly email: string; readonly password: string; readonly userAgent: string | null }) =>
     Effect.gen(function*() {
@@ -174,15 +174,14 @@ const make = Effect.gen(function*() {
 
   /**
    * Sensitive actions (spec §5.2): succeeds when the session authenticated within
-   * `RECENT_AUTH_SECONDS`; else fails with `Forbidden` `reauthentication-required`.
+   * `RECENT_AUTH_SECONDS`; else fails with `ReauthenticationRequired` (403 `reauthentication-required`).
    */
   const requireRecentAuthentication = (authenticatedAt: Date) =>
     Effect.flatMap(now, (at) =>
       at.getTime() - authenticatedAt.getTime() <= config.recentAuthSeconds * 1000
         ? Effect.void
         : Effect.fail(
-          new Forbidden({
-            kind: "reauthentication-required",
+          new ReauthenticationRequired({
             detail: `This action needs a sign-in within the last ${Math.round(config.recentAuthSeconds / 60)} minutes; sign in again.`
           })
         ))

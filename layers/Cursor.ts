@@ -6,7 +6,7 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto"
 import { Context, Effect, Layer, Redacted, Schema } from "effect"
-import { BadRequest } from "../schema/problem.js"
+import { InvalidCursor } from "../schema/errors.js"
 import { AppConfig } from "./AppConfig.js"
 import { canonicalJson } from "./CanonicalJson.js"
 
@@ -18,7 +18,7 @@ export class Cursor extends Context.Tag("agent-directory/Cursor")<Cursor, {
   /** Encodes a keyset position bound to `binding`. */
   readonly encode: <A, I>(schema: Schema.Schema<A, I>, position: A, binding: CursorBinding) => string
   /**
-   * Decodes a cursor of the query parameter `param`. Fails with `BadRequest`
+   * Decodes a cursor of the query parameter `param`. Fails with `InvalidCursor` (400 `invalid-cursor`)
    * (pointer `/param`) when it is malformed, tampered with or bound elsewhere.
    */
   readonly decode: <A, I>(
@@ -26,14 +26,14 @@ export class Cursor extends Context.Tag("agent-directory/Cursor")<Cursor, {
     cursor: string,
     binding: CursorBinding,
     param: string
-  ) => Effect.Effect<A, BadRequest>
+  ) => Effect.Effect<A, InvalidCursor>
   /**
    * One keyset page: decodes `cursor` (if any), fetches `limit + 1` rows after its
    * position, and returns `limit` rows with the cursor of the next page (or null).
    */
   readonly page: <Row, P, PI, E, R>(options: KeysetPage<Row, P, PI, E, R>) => Effect.Effect<
     { readonly rows: ReadonlyArray<Row>; readonly nextCursor: string | null },
-    E | BadRequest,
+    E | InvalidCursor,
     R
   >
 }>() {}
@@ -63,8 +63,7 @@ export const CursorLive = Layer.effect(
       return `${body}.${sign(body, binding).toString("base64url")}`
     }
     const decode = <A, I>(schema: Schema.Schema<A, I>, cursor: string, binding: CursorBinding, param: string) => {
-      const invalid = new BadRequest({
-        kind: "invalid-cursor",
+      const invalid = new InvalidCursor({
         detail: `The ${param} cursor is not valid for this request.`,
         errors: [{ in: "query", pointer: `/${param}`, detail: "not a cursor issued for this list, query and caller" }]
       })

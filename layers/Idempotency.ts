@@ -26,7 +26,8 @@ import { SqlError } from "@effect/sql/SqlError"
 import { createHash } from "node:crypto"
 import { Context, Effect, Exit, Layer, Option, type ParseResult, Schema } from "effect"
 import { Uuid } from "../schema/common.js"
-import { Conflict, isProblem, toDocument, withRequest } from "../schema/problem.js"
+import { isProblem, toDocument, withRequest } from "../schema/problem.js"
+import { IdempotencyKeyReuse, IdempotencyRequestInFlight } from "../schema/errors.js"
 import { canonicalJson } from "./CanonicalJson.js"
 import { now } from "./Clock.js"
 import { currentRequest } from "./RequestContext.js"
@@ -44,10 +45,16 @@ const Stored = Schema.Struct({
 })
 
 /**
- * A 409 of the idempotency mechanism itself (`idempotency-key-reuse`,
- * `idempotency-request-in-flight`), told apart from the operation's own 409s.
+ * A 409 of the idempotency mechanism itself (`IdempotencyKeyReuse`,
+ * `IdempotencyRequestInFlight`), told apart from the operation's own 409s: its own
+ * causes, so `e instanceof IdempotencyConflict` (the request's wrapper renders them
+ * at once, `src/http/group.ts`) is true of exactly those two.
  */
-export class IdempotencyConflict extends Conflict {}
+export type IdempotencyConflict = IdempotencyKeyReuse | IdempotencyRequestInFlight
+export const IdempotencyConflict: { readonly [Symbol.hasInstance]: (u: unknown) => u is IdempotencyConflict } = {
+  [Symbol.hasInstance]: (u: unknown): u is IdempotencyConflict =>
+    u instanceof IdempotencyKeyReuse || u instanceof IdempotencyRequestInFlight
+}
 
 /** One keyed execution: who, which operation, which key, and what the fingerprint covers. */
 export interface IdempotentCall<A> {
@@ -117,8 +124,7 @@ export const IdempotencyLive = Layer.effect(
         const outcome: Exit.Exit<A | HttpServerResponse.HttpServerResponse, E> = yield* sql.withTransaction(Effect.gen(function*() {
           const [lock] = yield* sql<{ locked: boolean }>`SELECT pg_try_advisory_xact_lock(hashtextextended(${scope}, 0)) AS locked`
           if (!lock?.locked) {
-            return yield* new IdempotencyConflict({
-              kind: "idempotency-request-in-flight",
+            return yield* new IdempotencyRequestInFlight({
               detail: "A request with this Idempotency-Key is still being processed; retry later.",
               retryAfter: 1
             })
@@ -132,8 +138,7 @@ export const IdempotencyLive = Layer.effect(
           }))
           if (Option.isSome(existing)) {
             if (existing.value.fingerprint !== fingerprint) {
-              return yield* new IdempotencyConflict({
-                kind: "idempotency-key-reuse",
+              return yield* new IdempotencyKeyReuse({
                 detail: "This Idempotency-Key was already used for a different request."
               })
             }

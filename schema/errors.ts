@@ -31,8 +31,8 @@ export class BodyTooLarge extends Problem<BodyTooLarge>()("BodyTooLarge", {
 export class NestingTooDeep extends Problem<NestingTooDeep>()("NestingTooDeep", {
   status: 400, type: "nesting-too-deep", meaning: "the JSON body is nested deeper than the server's limit"
 }) {}
-/** 400 `idempotency-key-required`: the `Idempotency-Key` header is missing or not a uuid. */
-export class IdempotencyKeyRequired extends Problem<IdempotencyKeyRequired>()("IdempotencyKeyRequired", {
+/** 400 `idempotency-key-required`: the `Idempotency-Key` header is missing or not a uuid (named apart from the header Schema `IdempotencyKeyRequired`). */
+export class MissingIdempotencyKey extends Problem<MissingIdempotencyKey>()("MissingIdempotencyKey", {
   status: 400, type: "idempotency-key-required", meaning: "the `Idempotency-Key` header (a uuid) is missing or not a uuid"
 }) {}
 /** 400 `invalid-cursor`: the cursor was altered, or belongs to another query or caller. */

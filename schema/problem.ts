@@ -138,10 +138,12 @@ export const Problem = <Self = never>() =>
 ) => {
   const title = spec.title ?? ProblemTitles[spec.status]
   const type = ProblemTypeBase + spec.type
-  return class extends Schema.TaggedError<Self>()(tag, ProblemFields, {
+  // `Self` is the declared class (see the example); the cast only resolves TaggedError's check of it
+  const Base = Schema.TaggedError<Self>()(tag, ProblemFields, {
     ...HttpApiSchema.annotations({ status: spec.status }),
     description: spec.meaning
-  }) {
+  }) as unknown as Schema.TaggedErrorClass<Self, Tag, { readonly _tag: Schema.tag<Tag> } & typeof ProblemFields>
+  return class extends Base {
     static readonly status: Status = spec.status
     static readonly slug: string = spec.type
     static readonly type: string = type
@@ -221,13 +223,14 @@ export const problemSchema = <C extends ProblemClass>(
   const cached = schemaCache.get(Cls)
   if (cached) return cached as never
   const { errors, ...common } = ProblemDocument.fields
-  const document = Schema.Struct({
+  const fields: Schema.Struct.Fields = {
     ...common,
     type: Schema.Literal(Cls.type).annotations({ jsonSchema: { type: "string", format: "uri", const: Cls.type } }),
     status: Schema.Literal(Cls.status).annotations({ jsonSchema: { type: "integer", const: Cls.status } }),
     // only a 400 lists the invalid inputs
     ...(Cls.status === 400 ? { errors } : {})
-  }).annotations({
+  }
+  const document = Schema.Struct(fields).annotations({
     identifier: `${Cls._tag}Problem`,
     description: `${Cls.status} \`${Cls.slug}\`: ${Cls.meaning}`
   })
@@ -239,10 +242,10 @@ export const problemSchema = <C extends ProblemClass>(
       decode: (doc) =>
         ParseResult.succeed(
           new Cls({
-            detail: doc.detail,
-            instance: doc.instance,
-            requestId: doc.requestId,
-            errors: (doc as ProblemDocument).errors
+            detail: doc["detail"] as string,
+            instance: doc["instance"] as string,
+            requestId: doc["requestId"] as string,
+            errors: doc["errors"] as ProblemDocument["errors"]
           })
         ),
       encode: (e, _, ast) =>
@@ -263,3 +266,12 @@ export const problemUnion = <const Cs extends ReadonlyArray<ProblemClass>>(
   ...causes: Cs
 ): Schema.Schema<InstanceType<Cs[number]>, ProblemDocumentOf<Cs[number]["status"]>> =>
   Schema.Union(...causes.map(problemSchema)) as never
+
+/**
+ * A middleware `failure` that types the causes the middleware raises but adds no
+ * response to the endpoints it guards: which of those causes an endpoint can answer
+ * depends on the endpoint and its policy (CSRF only on commands, scopes only where
+ * some are required, ...), so `operation()` declares exactly those on each endpoint.
+ * The request middleware renders them like every problem.
+ */
+export const raisedOnly = <A extends Problem>(): Schema.Schema<A> => Schema.Never as unknown as Schema.Schema<A>

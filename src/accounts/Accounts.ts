@@ -1,7 +1,8 @@
 /** Domain rules of the Accounts area: sign-in and session revocation (spec §5.2). */
 import { Effect, Option, Schema } from "effect"
 import { Uuid } from "../../schema/common.js"
-import { Forbidden, NotFound, TooManyRequests } from "../../schema/problem.js"
+import { OriginNotAllowed } from "../../schema/errors.js"
+import { SessionNotFound, SignInThrottled } from "./Errors.js"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { Auth } from "../../layers/Auth.js"
 import { now } from "../../layers/Clock.js"
@@ -33,8 +34,7 @@ export class Accounts extends Effect.Service<Accounts>()("agent-directory/Accoun
         ])
         const waits = charges.flatMap((c) => Option.isSome(c) && c.value.retryAfterSeconds !== undefined ? [c.value.retryAfterSeconds] : [])
         if (waits.length > 0) {
-          return yield* new TooManyRequests({
-            kind: "sign-in-throttled",
+          return yield* new SignInThrottled({
             detail: "Too many sign-in attempts; retry later.",
             retryAfter: Math.max(...waits)
           })
@@ -58,7 +58,7 @@ export class Accounts extends Effect.Service<Accounts>()("agent-directory/Accoun
       Effect.gen(function*() {
         yield* throttleSignIn(input.email, input.clientAddress)
         if (input.origin !== undefined && !originAllowed(input.origin, input.host, config.allowedOrigins)) {
-          return yield* new Forbidden({ kind: "origin-not-allowed", detail: `Origin ${input.origin} is not allowed.` })
+          return yield* new OriginNotAllowed({ detail: `Origin ${input.origin} is not allowed.` })
         }
         return yield* auth.signIn(input)
       })
@@ -81,7 +81,7 @@ export class Accounts extends Effect.Service<Accounts>()("agent-directory/Accoun
         if (id !== caller.sessionId) yield* auth.requireRecentAuthentication(caller.authenticatedAt)
         const accountId = caller.accountId
         if (!isUuid(id) || Option.isNone(yield* repo.owned(id, accountId))) {
-          return yield* new NotFound({ kind: "session-not-found", detail: `No session ${sessionId} of yours.` })
+          return yield* new SessionNotFound({ detail: `No session ${sessionId} of yours.` })
         }
         return { revoked: yield* repo.revoke({ sessionId: id, accountId, at: yield* now }) }
       })

@@ -6,7 +6,8 @@
  */
 import { Effect, Option, Redacted } from "effect"
 import type { ApiKey, ApiKeyScope, CreatedApiKey } from "../../schema/apiKeys.js"
-import { BadRequest, Forbidden, NotFound } from "../../schema/problem.js"
+import { Forbidden, InvalidRequest, NotFound, WorkspaceNotFound, WorkspaceRoleRequired } from "../../schema/errors.js"
+import { ApiKeyNotFound } from "./Errors.js"
 import type { WorkspaceRole } from "../../schema/workspaces.js"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { Auth } from "../../layers/Auth.js"
@@ -29,11 +30,10 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("agent-directory/ApiKeys"
       Effect.gen(function*() {
         const role = yield* repo.role(workspaceId, accountId)
         if (Option.isNone(role)) {
-          return yield* new NotFound({ kind: "workspace-not-found", detail: `No workspace ${workspaceId}.` })
+          return yield* new WorkspaceNotFound({ detail: `No workspace ${workspaceId}.` })
         }
         if (!managers.has(role.value)) {
-          return yield* new Forbidden({
-            kind: "workspace-role-required",
+          return yield* new WorkspaceRoleRequired({
             detail: "Managing API keys needs the OWNER or ADMIN role in the workspace."
           })
         }
@@ -57,7 +57,7 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("agent-directory/ApiKeys"
         yield* requireManager(input.workspaceId, input.accountId)
         const at = yield* now
         if (input.expiresAt !== undefined && input.expiresAt.getTime() <= at.getTime()) {
-          return yield* new BadRequest({
+          return yield* new InvalidRequest({
             detail: "expiresAt must be in the future.",
             errors: [{ in: "body", pointer: "/expiresAt", detail: "must be in the future" }]
           })
@@ -93,7 +93,7 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("agent-directory/ApiKeys"
         yield* repo.revoke({ workspaceId, id: apiKeyId, at: yield* now })
         const apiKey = yield* repo.get(workspaceId, apiKeyId)
         if (Option.isNone(apiKey)) {
-          return yield* new NotFound({ kind: "api-key-not-found", detail: `No API key ${apiKeyId} in this workspace.` })
+          return yield* new ApiKeyNotFound({ detail: `No API key ${apiKeyId} in this workspace.` })
         }
         return apiKey.value
       })

@@ -8,7 +8,8 @@ import { now } from "../../layers/Clock.js"
 import { Ids } from "../../layers/Ids.js"
 import { currentRequest } from "../../layers/RequestContext.js"
 import type { AdCampaignState, CreateAdCampaignRequest, RecordAdEventRequest } from "../../schema/ads.js"
-import { Conflict, Forbidden, NotFound } from "../../schema/problem.js"
+import { AgentNotFound, InvalidState, RoleRequired, WorkspaceNotFound } from "../../schema/errors.js"
+import { AdCampaignNotFound, AdPackageVersionNotFound, OrderInUse, OrderNotEligible } from "./Errors.js"
 import { AdsRepo } from "./Repo.js"
 import { verify } from "./ServingToken.js"
 import { dieOnStorageFailure } from "../db/storageFailure.js"
@@ -73,35 +74,33 @@ export class Campaigns extends Effect.Service<Campaigns>()("agent-directory/AdCa
         const agentId = body.agentPublicId === null ? null : body.agentPublicId.toLowerCase()
         const ctx = yield* repo.createContext({ accountId: input.accountId, workspaceId, orderId, packageVersionId, agentId })
         if (ctx.role === null) {
-          return yield* new NotFound({ kind: "workspace-not-found", detail: `No workspace ${workspaceId} of yours.` })
+          return yield* new WorkspaceNotFound({ detail: `No workspace ${workspaceId} of yours.` })
         }
         if (!AdEditorRoles.includes(ctx.role)) {
-          return yield* new Forbidden({
-            kind: "role-required",
+          return yield* new RoleRequired({
             detail: `Creating ad campaigns needs one of the roles ${AdEditorRoles.join(", ")} in the workspace.`
           })
         }
         if (ctx.packageCode === null || ctx.durationDays === null) {
-          return yield* new NotFound({ kind: "ad-package-version-not-found", detail: `No ad package version ${packageVersionId}.` })
+          return yield* new AdPackageVersionNotFound({ detail: `No ad package version ${packageVersionId}.` })
         }
         if (!ctx.agentInWorkspace) {
-          return yield* new NotFound({ kind: "agent-not-found", detail: `No agent ${agentId} in this workspace.` })
+          return yield* new AgentNotFound({ detail: `No agent ${agentId} in this workspace.` })
         }
         if (ctx.orderState === null) {
-          return yield* new Conflict({ kind: "order-not-eligible", detail: `The order ${orderId} is not an order of this workspace.` })
+          return yield* new OrderNotEligible({ detail: `The order ${orderId} is not an order of this workspace.` })
         }
         if (ctx.orderProduct !== ctx.packageCode) {
-          return yield* new Conflict({ kind: "order-not-eligible", detail: "The order did not buy this ad package." })
+          return yield* new OrderNotEligible({ detail: "The order did not buy this ad package." })
         }
         const state = initialCampaignState(ctx.orderState)
         if (state === null) {
-          return yield* new Conflict({
-            kind: "order-not-eligible",
+          return yield* new OrderNotEligible({
             detail: `The order is ${ctx.orderState}; only a paid order (or one whose payment was observed) funds a campaign.`
           })
         }
         if (ctx.orderUsed) {
-          return yield* new Conflict({ kind: "order-in-use", detail: "The order already funds another ad campaign." })
+          return yield* new OrderInUse({ detail: "The order already funds another ad campaign." })
         }
         const at = yield* now
         const id = yield* ids.next
@@ -125,7 +124,7 @@ export class Campaigns extends Effect.Service<Campaigns>()("agent-directory/AdCa
           at
         })
         // a concurrent create took the order between the read and the insert
-        if (!inserted) return yield* new Conflict({ kind: "order-in-use", detail: "The order already funds another ad campaign." })
+        if (!inserted) return yield* new OrderInUse({ detail: "The order already funds another ad campaign." })
         return yield* repo.findById(id).pipe(Effect.map(Option.getOrThrow))
         // createContext always reads one row
       }).pipe(dieOnStorageFailure, Effect.catchTag("NoSuchElementException", Effect.die))
@@ -156,10 +155,9 @@ export class Campaigns extends Effect.Service<Campaigns>()("agent-directory/AdCa
         if (!counted) {
           const found = yield* repo.findById(campaignId)
           if (Option.isNone(found)) {
-            return yield* new NotFound({ kind: "ad-campaign-not-found", detail: `No ad campaign ${campaignId}.` })
+            return yield* new AdCampaignNotFound({ detail: `No ad campaign ${campaignId}.` })
           }
-          return yield* new Conflict({
-            kind: "invalid-state",
+          return yield* new InvalidState({
             detail: `The campaign is ${found.value.state}; only an ACTIVE campaign records ad events.`
           })
         }

@@ -12,6 +12,7 @@ import { requireConfirmation } from "../db/confirmation.js"
 import { explainRefusal, updateVersioned } from "../db/versioned.js"
 import { AdsRepo } from "./Repo.js"
 import { dieOnStorageFailure } from "../db/storageFailure.js"
+import { AdCampaignNotFound } from "./Errors.js"
 
 /** The states each decision applies to (spec §3; the moves are ours, the spec shows none). */
 export const ReviewFromStates: Record<ReviewDecision, ReadonlyArray<AdCampaignState>> = {
@@ -45,6 +46,7 @@ export class Review extends Effect.Service<Review>()("agent-directory/AdCampaign
       explainRefusal({
         resource: "ad-campaign",
         id: campaignId,
+        notFound: (detail) => new AdCampaignNotFound({ detail }),
         current: Option.map(found, (c) => ({ version: c.version, state: c.state })),
         expectedVersion,
         fromStates: ReviewFromStates[decision],

@@ -13,7 +13,7 @@
 import { Effect, Option, Schema } from "effect"
 import { signClaims, verifyClaims } from "../../layers/SignedToken.js"
 import { Uuid } from "../../schema/common.js"
-import { BadRequest } from "../../schema/problem.js"
+import { InvalidServingToken, ServingTokenExpired } from "./Errors.js"
 
 /** The claims of a serving token. */
 export const ServingClaims = Schema.Struct({
@@ -45,21 +45,24 @@ export const mint = (
     exp: claims.exp ?? Math.floor(now.getTime() / 1000) + ServingTokenTtlSeconds
   })
 
-const problem = (kind: "invalid-serving-token" | "serving-token-expired", detail: string, rule: string) =>
-  new BadRequest({ kind, detail, errors: [{ in: "body", pointer: "/token", detail: rule }] })
+const problem = (
+  Cause: typeof InvalidServingToken | typeof ServingTokenExpired,
+  detail: string,
+  rule: string
+) => new Cause({ detail, errors: [{ in: "body", pointer: "/token", detail: rule }] })
 
 /**
- * The claims of a serving token at `now`. Fails with `BadRequest`
+ * The claims of a serving token at `now`. Fails with `InvalidServingToken` (400
  * `invalid-serving-token` (malformed, or the signature is not ours) or
- * `serving-token-expired` (signature good, `exp` reached).
+ * `ServingTokenExpired` (400 `serving-token-expired`: signature good, `exp` reached).
  */
-export const verify = (key: Buffer, token: string, now: Date): Effect.Effect<ServingClaims, BadRequest> => {
+export const verify = (key: Buffer, token: string, now: Date): Effect.Effect<ServingClaims, InvalidServingToken | ServingTokenExpired> => {
   const claims = verifyClaims(key, ServingClaims, token)
   if (Option.isNone(claims)) {
-    return Effect.fail(problem("invalid-serving-token", "The token is not a serving token of this service.", "must be a serving token signed by this service"))
+    return Effect.fail(problem(InvalidServingToken, "The token is not a serving token of this service.", "must be a serving token signed by this service"))
   }
   if (claims.value.exp * 1000 <= now.getTime()) {
-    return Effect.fail(problem("serving-token-expired", "The serving token has expired.", "must not be expired"))
+    return Effect.fail(problem(ServingTokenExpired, "The serving token has expired.", "must not be expired"))
   }
   return Effect.succeed(claims.value)
 }

@@ -7,7 +7,7 @@ import { AppConfig } from "../../layers/AppConfig.js"
 import { now } from "../../layers/Clock.js"
 import { Cursor } from "../../layers/Cursor.js"
 import type { AgentListItem, AgentProfile, ListAgentsQuery } from "../../schema/agents.js"
-import { type BadRequest, NotFound } from "../../schema/problem.js"
+import { AgentNotFound, NotFound } from "../../schema/errors.js"
 import { canonicalAgentUrl } from "../identity/CanonicalUrl.js"
 import { AgentsRepo, ListPosition } from "./Repo.js"
 
@@ -60,7 +60,7 @@ export class Agents extends Effect.Service<Agents>()("agent-directory/Agents", {
       Effect.gen(function*() {
         const found = yield* repo.profile(entityId, yield* now)
         if (Option.isNone(found)) {
-          return yield* new NotFound({ kind: "agent-not-found", detail: "No agent has this entity UUID." })
+          return yield* new AgentNotFound({ detail: "No agent has this entity UUID." })
         }
         const agent = found.value
         return { entityId: agent.publicId, ...agent, canonicalUrl: canonicalAgentUrl(config.publicBaseUrl, agent.publicId) }

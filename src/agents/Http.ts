@@ -7,7 +7,7 @@ import { Envelope } from "../http/Envelope.js"
 import { principalScope } from "../http/group.js"
 import { Resolver } from "../identity/Resolver.js"
 import { Agents } from "./Agents.js"
-import { NotFound } from "../../schema/problem.js"
+import { AgentNotFound } from "../../schema/errors.js"
 import { ActivityPosition, ActivityRepo } from "./ActivityRepo.js"
 import { AgentsRepo, FavoritePosition } from "./Repo.js"
 import { group } from "../http/group.js"
@@ -47,7 +47,7 @@ export const AgentsHttpLive = group(Api, "Agents", (handlers) =>
         Effect.gen(function*() {
           const agentId = path.entityPublicId.toLowerCase()
           if (!(yield* activity.agentExists(agentId))) {
-            return yield* new NotFound({ kind: "agent-not-found", detail: `No agent ${agentId}.` })
+            return yield* new AgentNotFound({ detail: `No agent ${agentId}.` })
           }
           const { sourceKinds, networks, activityKeys } = urlParams
           const filters = { sourceKinds, networks, activityKeys }

@@ -9,7 +9,7 @@
  */
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
-import { Forbidden, NotFound } from "../../schema/problem.js"
+import { AgentNotFound, RoleRequired } from "../../schema/errors.js"
 import { dieOnStorageFailure } from "../db/storageFailure.js"
 
 /** Workspace roles (spec §2.12). */
@@ -53,12 +53,11 @@ export class AgentOperators extends Effect.Service<AgentOperators>()("agent-dire
       Effect.gen(function*() {
         const found = yield* find(input).pipe(dieOnStorageFailure)
         if (Option.isNone(found)) {
-          return yield* new NotFound({ kind: "agent-not-found", detail: `No agent ${input.agentId} operated by a workspace of yours.` })
+          return yield* new AgentNotFound({ detail: `No agent ${input.agentId} operated by a workspace of yours.` })
         }
         const roles = input.roles
         if (roles !== undefined && !(roles.allowed as ReadonlyArray<string>).includes(found.value.role)) {
-          return yield* new Forbidden({
-            kind: "role-required",
+          return yield* new RoleRequired({
             detail: `${roles.action} needs the ${roles.allowed.join(", ")} role in the agent's workspace.`
           })
         }

@@ -18,7 +18,8 @@ import {
   MaxExportRangeDays,
   ProductEvent
 } from "../../schema/analytics.js"
-import { BadRequest, Conflict, Forbidden, Gone, NotFound } from "../../schema/problem.js"
+import { AgentNotFound, RoleRequired } from "../../schema/errors.js"
+import { ExportExpired, ExportNotFound, ExportNotReady, InvalidDateRange } from "./Errors.js"
 import { verifyContextToken } from "./ContextToken.js"
 import { downloadTokenOf, exportIdOfDownloadToken } from "./DownloadToken.js"
 import { BuildAnalyticsExport, ExportRetentionMs } from "./ExportJob.js"
@@ -113,10 +114,10 @@ export class Analytics extends Effect.Service<Analytics>()("agent-directory/Anal
       Effect.gen(function*() {
         const access = yield* repo.agentAccess(agentId, accountId)
         if (Option.isNone(access) || access.value.role === null) {
-          return yield* new NotFound({ kind: "agent-not-found", detail: `No agent ${agentId} operated by your workspaces.` })
+          return yield* new AgentNotFound({ detail: `No agent ${agentId} operated by your workspaces.` })
         }
         if (!ExportRoles.includes(access.value.role)) {
-          return yield* new Forbidden({ kind: "role-required", detail: "Exports need the OWNER, ADMIN, EDITOR, OPERATOR or ANALYST role." })
+          return yield* new RoleRequired({ detail: "Exports need the OWNER, ADMIN, EDITOR, OPERATOR or ANALYST role." })
         }
       })
 
@@ -149,8 +150,7 @@ export class Analytics extends Effect.Service<Analytics>()("agent-directory/Anal
         // a pattern-valid date such as 2026-02-31 does not exist
         const real = (s: string, t: number) => !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === s
         if (!real(input.from, from) || !real(input.to, to) || from > to || (to - from) / dayMs + 1 > MaxExportRangeDays) {
-          return yield* new BadRequest({
-            kind: "invalid-date-range",
+          return yield* new InvalidDateRange({
             detail: `The range must be real dates with from <= to, at most ${MaxExportRangeDays} days.`,
             errors: [{ in: "body", pointer: "/to", detail: `must be a date on or after from, at most ${MaxExportRangeDays} days later` }]
           })
@@ -170,7 +170,7 @@ export class Analytics extends Effect.Service<Analytics>()("agent-directory/Anal
         yield* authorize(input.agentId, input.accountId)
         const found = yield* repo.findExport(input.exportId)
         if (Option.isNone(found) || found.value.entityPublicId !== input.agentId) {
-          return yield* new NotFound({ kind: "export-not-found", detail: `No export ${input.exportId} of this agent.` })
+          return yield* new ExportNotFound({ detail: `No export ${input.exportId} of this agent.` })
         }
         return present(found.value, yield* now)
       }).pipe(Effect.catchTag("SqlError", Effect.die))
@@ -182,17 +182,17 @@ export class Analytics extends Effect.Service<Analytics>()("agent-directory/Anal
      */
     const download = (token: string) =>
       Effect.gen(function*() {
-        const notFound = new NotFound({ kind: "export-not-found", detail: "No export for this download token." })
+        const notFound = new ExportNotFound({ detail: "No export for this download token." })
         const exportId = exportIdOfDownloadToken(downloadKey, token)
         if (exportId === null) return yield* notFound
         const found = yield* repo.exportFile(exportId)
         if (Option.isNone(found)) return yield* notFound
         const file = found.value
         if (file.state !== "AVAILABLE" || file.file === null) {
-          return yield* new Conflict({ kind: "export-not-ready", detail: `The export is ${file.state}, not AVAILABLE.` })
+          return yield* new ExportNotReady({ detail: `The export is ${file.state}, not AVAILABLE.` })
         }
         if (file.expiresAt.getTime() <= (yield* now).getTime()) {
-          return yield* new Gone({ kind: "export-expired", detail: "The export's file has expired; request a new export." })
+          return yield* new ExportExpired({ detail: "The export's file has expired; request a new export." })
         }
         return { exportId, format: file.format as AnalyticsExportFormat, content: file.file }
       }).pipe(Effect.catchTag("SqlError", Effect.die))

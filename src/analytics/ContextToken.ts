@@ -11,7 +11,7 @@
 import { Effect, Option, Schema } from "effect"
 import { signClaims, verifyClaims } from "../../layers/SignedToken.js"
 import { Uuid } from "../../schema/common.js"
-import { BadRequest, Unauthorized } from "../../schema/problem.js"
+import { ContextTokenExpired, InvalidContextToken } from "./Errors.js"
 
 /** The claims of a context token. */
 export const ContextClaims = Schema.Struct({
@@ -29,22 +29,21 @@ export type ContextClaims = typeof ContextClaims.Type
 /** Signs `claims` into a context token with `key` (the `analyticsContext` key of AppConfig). */
 export const mintContextToken = (key: Buffer, claims: ContextClaims): string => signClaims(key, ContextClaims, claims)
 
-const invalid = new BadRequest({
-  kind: "invalid-context-token",
+const invalid = new InvalidContextToken({
   detail: "The contextToken is not a valid context token.",
   errors: [{ in: "body", pointer: "/contextToken", detail: "must be a context token signed by this service" }]
 })
 
 /**
- * Verifies a context token at `now`. Fails with `BadRequest` `invalid-context-token`
- * (malformed, or the signature is not ours) or `Unauthorized` `context-token-expired`
+ * Verifies a context token at `now`. Fails with `InvalidContextToken` (400)
+ * (malformed, or the signature is not ours) or `ContextTokenExpired` (401)
  * (signature good, `exp` reached: the client should fetch a fresh token).
  */
-export const verifyContextToken = (key: Buffer, token: string, now: Date): Effect.Effect<ContextClaims, BadRequest | Unauthorized> => {
+export const verifyContextToken = (key: Buffer, token: string, now: Date): Effect.Effect<ContextClaims, InvalidContextToken | ContextTokenExpired> => {
   const claims = verifyClaims(key, ContextClaims, token)
   if (Option.isNone(claims)) return Effect.fail(invalid)
   if (claims.value.exp * 1000 <= now.getTime()) {
-    return Effect.fail(new Unauthorized({ kind: "context-token-expired", detail: "The contextToken has expired." }))
+    return Effect.fail(new ContextTokenExpired({ detail: "The contextToken has expired." }))
   }
   return Effect.succeed(claims.value)
 }

@@ -10,6 +10,8 @@ import { Data } from "../../schema/envelope.js"
 import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { operation } from "./operation.js"
 import { ReplayAs } from "./replay.js"
+import { OriginNotAllowed, ReauthenticationRequired, WorkspaceNotFound, WorkspaceRoleRequired } from "../../schema/errors.js"
+import { ApiKeyNotFound, SessionNotFound } from "../accounts/Errors.js"
 
 const isCreated = Schema.is(Data(CreatedApiKey))
 
@@ -28,7 +30,7 @@ export class AccountsApi extends HttpApiGroup.make("Accounts")
           description: "Checks the email and password and opens a browser session: the HttpOnly `session` cookie " +
             "carries it, and `data.csrfToken` must be sent as `X-CSRF-Token` on every session command. A wrong email " +
             "or password gets the one identical 401; a browser `Origin` must be allowed (login CSRF).",
-          problems: { 403: ["origin-not-allowed"] }
+          errors: [OriginNotAllowed]
         })
       )
   )
@@ -77,7 +79,7 @@ export class AccountsApi extends HttpApiGroup.make("Accounts")
             "Revoking the current session signs out and never needs a recent sign-in. Revoking another of the " +
             "caller's sessions is sensitive (spec §5.2): it needs a sign-in within RECENT_AUTH_SECONDS. A session " +
             "of another account is not found.",
-          problems: { 403: ["reauthentication-required"], 404: ["session-not-found"] }
+          errors: [ReauthenticationRequired, SessionNotFound]
         })
       )
   )
@@ -103,7 +105,7 @@ export class AccountsApi extends HttpApiGroup.make("Accounts")
             "plaintext `key` exactly once (`keyDelivery: SHOWN_ONCE`); a replay of the same Idempotency-Key returns the " +
             "metadata with `key: null` and `keyDelivery: ALREADY_SHOWN`. Needs the OWNER or ADMIN role and a recent " +
             "sign-in (sensitive). Rotation: create the new key, move traffic, revoke the old one.",
-          problems: { 403: ["workspace-role-required", "reauthentication-required"], 404: ["workspace-not-found"] }
+          errors: [WorkspaceRoleRequired, ReauthenticationRequired, WorkspaceNotFound]
         })
       )
   )
@@ -121,7 +123,7 @@ export class AccountsApi extends HttpApiGroup.make("Accounts")
           description: "Every API key of the workspace, newest first: prefix, name, scopes, environment, state, " +
             "createdAt, lastUsedAt (updated at most once a minute), expiresAt and allowedOrigins. Never a secret. " +
             "Needs the OWNER or ADMIN role.",
-          problems: { 403: ["workspace-role-required"], 404: ["workspace-not-found"] }
+          errors: [WorkspaceRoleRequired, WorkspaceNotFound]
         })
       )
   )
@@ -140,7 +142,7 @@ export class AccountsApi extends HttpApiGroup.make("Accounts")
           summary: "Revoke an API key (rotation: create the new key, move traffic, revoke the old one)",
           description: "Revokes the key at once: every later request with it gets the identical 401 of spec §5.3. " +
             "Revoking a revoked key returns it unchanged. Needs the OWNER or ADMIN role and a recent sign-in (sensitive).",
-          problems: { 403: ["workspace-role-required", "reauthentication-required"], 404: ["workspace-not-found", "api-key-not-found"] }
+          errors: [WorkspaceRoleRequired, ReauthenticationRequired, WorkspaceNotFound, ApiKeyNotFound]
         })
       )
   )

@@ -17,6 +17,8 @@ import { Uuid } from "../../schema/common.js"
 import { Data } from "../../schema/envelope.js"
 import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { operation } from "./operation.js"
+import { AgentNotFound, ConfirmationMismatch, ConfirmationRequired, InvalidState, RoleRequired, VersionConflict, WorkspaceNotFound } from "../../schema/errors.js"
+import { AdCampaignNotFound, AdPackageVersionNotFound, InvalidServingToken, OrderInUse, OrderNotEligible, ServingTokenExpired } from "../ads/Errors.js"
 
 const CampaignList = Data(Schema.Array(AdCampaign))
 
@@ -66,11 +68,7 @@ export class AdsApi extends HttpApiGroup.make("Ads")
             "The caller needs the OWNER, ADMIN or EDITOR role in the workspace (other roles: 403 `role-required`); a",
             "workspace the caller is not a member of is not found (404), as is an unknown package version."
           ].join("\n"),
-          problems: {
-            403: ["role-required"],
-            404: ["workspace-not-found", "ad-package-version-not-found", "agent-not-found"],
-            409: ["order-not-eligible", "order-in-use"]
-          }
+          errors: [RoleRequired, WorkspaceNotFound, AdPackageVersionNotFound, AgentNotFound, OrderNotEligible, OrderInUse]
         })
       )
   )
@@ -100,11 +98,7 @@ export class AdsApi extends HttpApiGroup.make("Ads")
             "first answer (with its `requestId`) and counts nothing, also when the retries arrive concurrently. The 202",
             "`data.requestId` is the id of the request that recorded the event."
           ].join("\n"),
-          problems: {
-            400: ["invalid-serving-token", "serving-token-expired"],
-            404: ["ad-campaign-not-found"],
-            409: ["invalid-state"]
-          }
+          errors: [InvalidServingToken, ServingTokenExpired, AdCampaignNotFound, InvalidState]
         })
       )
   )
@@ -152,11 +146,7 @@ export class AdsApi extends HttpApiGroup.make("Ads")
             "SUSPEND from APPROVED, SCHEDULED, ACTIVE or PAUSED → SUSPENDED. `decisionCode` and `publicDecision` are kept",
             "with the audit record; `privateDecision` is stored for administrators only and appears in no response."
           ].join("\n"),
-          problems: {
-            400: ["confirmation-required", "confirmation-mismatch"],
-            404: ["ad-campaign-not-found"],
-            409: ["version-conflict", "invalid-state"]
-          }
+          errors: [ConfirmationRequired, ConfirmationMismatch, AdCampaignNotFound, VersionConflict, InvalidState]
         })
       )
   )

@@ -7,6 +7,7 @@ import { Uuid } from "../../schema/common.js"
 import { Data, Page } from "../../schema/envelope.js"
 import { ResolveAgentIdentitiesRequest, ResolveAgentIdentitiesResult } from "../../schema/identity.js"
 import { operation } from "./operation.js"
+import { AgentNotFound } from "../../schema/errors.js"
 
 export class AgentsApi extends HttpApiGroup.make("Agents")
   .add(
@@ -68,7 +69,7 @@ export class AgentsApi extends HttpApiGroup.make("Agents")
             "ppm, counts and `latestFeedbackAt`, from PUBLISHED feedback only: withdrawn, hidden and pending feedback never " +
             "counts) and the agent's PUBLISHED service `offers`, each with the price in effect now (`currentPrice`, null if " +
             "none). Agents not (yet) listed in the directory are still reachable here by their UUID.",
-          problems: { 404: ["agent-not-found"] }
+          errors: [AgentNotFound]
         })
       )
   )
@@ -114,7 +115,7 @@ export class AgentsApi extends HttpApiGroup.make("Agents")
             "PROVIDER_OBSERVATION, PRODUCT_EVIDENCE), `networks` (at most 20 network keys, 1-100 chars; items without a " +
             "network never match), `activityKeys` (at most 20, 1-150 chars). `nextCursor` (max 4096 chars) is signed and " +
             "bound to the agent and the filters: sent with other filters it is a 400 `invalid-cursor`. An unknown agent is a 404.",
-          problems: { 404: ["agent-not-found"] }
+          errors: [AgentNotFound]
         })
       )
   )

@@ -18,6 +18,8 @@ import { Uuid } from "../../schema/common.js"
 import { Data } from "../../schema/envelope.js"
 import { IdempotencyKeyOptional, IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { operation } from "./operation.js"
+import { AgentNotFound, RoleRequired } from "../../schema/errors.js"
+import { ContextTokenExpired, ExportExpired, ExportNotFound, ExportNotReady, InvalidContextToken, InvalidDateRange } from "../analytics/Errors.js"
 
 const AgentPath = Schema.Struct({ entityPublicId: Uuid })
 
@@ -57,7 +59,7 @@ export class AnalyticsApi extends HttpApiGroup.make("Analytics")
             "`duplicate: true` (also within one batch). The receipt (`durable: true`) is sent only after the accepted",
             "events are committed. Idempotency-Key is optional: with one, a retry replays the first answer."
           ].join("\n"),
-          problems: { 400: ["invalid-context-token"], 401: ["context-token-expired"] }
+          errors: [InvalidContextToken, ContextTokenExpired]
         })
       )
   )
@@ -88,7 +90,7 @@ export class AnalyticsApi extends HttpApiGroup.make("Analytics")
             "operated by one of the caller's workspaces is not found (404). Read it with `GET …/analytics/exports/{exportId}`",
             "and fetch the file with `GET /api/v1/analytics/exports/download` and its token in `X-Download-Token`."
           ].join("\n"),
-          problems: { 400: ["invalid-date-range"], 403: ["role-required"], 404: ["agent-not-found"] }
+          errors: [InvalidDateRange, RoleRequired, AgentNotFound]
         })
       )
   )
@@ -106,7 +108,7 @@ export class AnalyticsApi extends HttpApiGroup.make("Analytics")
           description: "Extension of ours (not in the spec): poll an export after Social_CreateAnalyticsExport. " +
             "`downloadToken` is set while the export is AVAILABLE and not expired (then the state reads EXPIRED). " +
             "Same access rules as creating an export (404 outside the caller's workspaces, 403 by role).",
-          problems: { 403: ["role-required"], 404: ["agent-not-found", "export-not-found"] }
+          errors: [RoleRequired, AgentNotFound, ExportNotFound]
         })
       )
   )
@@ -126,7 +128,7 @@ export class AnalyticsApi extends HttpApiGroup.make("Analytics")
             "sent in the `X-Download-Token` header, never in the URL (spec §5.1.6: secrets stay out of URLs and logs); " +
             "the token alone grants the download, so no session is needed. The response is `text/csv` or " +
             "`application/x-ndjson` with a `Content-Disposition: attachment` file name.",
-          problems: { 404: ["export-not-found"], 409: ["export-not-ready"], 410: ["export-expired"] }
+          errors: [ExportNotFound, ExportNotReady, ExportExpired]
         })
       )
   )

@@ -7,6 +7,8 @@ import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { BeginMcpOAuthRequest, McpCatalog, McpOAuthAuthorization } from "../../schema/mcp.js"
 import { operation } from "./operation.js"
 import { agentVisibility } from "./RuntimeApi.js"
+import { AgentNotFound, ConfigurationMissing, InvalidState, RoleRequired } from "../../schema/errors.js"
+import { ConnectionNotFound } from "../mcp/Errors.js"
 
 const ConnectionPath = Schema.Struct({ entityPublicId: Uuid, connectionPublicId: Uuid })
 
@@ -32,7 +34,7 @@ export class McpApi extends HttpApiGroup.make("MCP")
             "changes exactly when the offer changes, not when it is merely observed again. " + connectionVisibility +
             " Every workspace role may read it. A connection whose catalog was never observed answers 422 " +
             "`configuration-missing`.",
-          problems: { 404: ["agent-not-found", "connection-not-found"], 422: ["configuration-missing"] }
+          errors: [AgentNotFound, ConnectionNotFound, ConfigurationMissing]
         })
       )
   )
@@ -57,12 +59,7 @@ export class McpApi extends HttpApiGroup.make("MCP")
             " Needs the OWNER, ADMIN, EDITOR or OPERATOR role (403 `role-required` otherwise). A DISABLED " +
             "connection answers 409 `invalid-state`; a connection without OAuth metadata 422 " +
             "`configuration-missing`. Replaying the Idempotency-Key returns the same URL.",
-          problems: {
-            403: ["role-required"],
-            404: ["agent-not-found", "connection-not-found"],
-            409: ["invalid-state"],
-            422: ["configuration-missing"]
-          }
+          errors: [RoleRequired, AgentNotFound, ConnectionNotFound, InvalidState, ConfigurationMissing]
         })
       )
   )

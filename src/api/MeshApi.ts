@@ -9,6 +9,8 @@ import { Data } from "../../schema/envelope.js"
 import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { CreateMeshPublisherRequest, MeshPublisher } from "../../schema/mesh.js"
 import { operation } from "./operation.js"
+import { AgentNotFound, RoleRequired, WorkspaceNotFound } from "../../schema/errors.js"
+import { PublicKeyRegistered, PublisherQuotaExceeded } from "../mesh/Errors.js"
 
 export class MeshApi extends HttpApiGroup.make("Mesh")
   .add(
@@ -36,11 +38,7 @@ export class MeshApi extends HttpApiGroup.make("Mesh")
             "registered once across all publishers and states (409 `public-key-registered`). A workspace holds at most " +
             "its quota of publishers that are not REVOKED: 10 unless the workspace has its own (409 " +
             "`publisher-quota-exceeded`). A spent request budget is 429 `rate-limited` with `Retry-After`.",
-          problems: {
-            404: ["workspace-not-found", "agent-not-found"],
-            403: ["role-required"],
-            409: ["public-key-registered", "publisher-quota-exceeded"]
-          }
+          errors: [WorkspaceNotFound, AgentNotFound, RoleRequired, PublicKeyRegistered, PublisherQuotaExceeded]
         })
       )
   )

@@ -6,6 +6,8 @@ import { Data } from "../../schema/envelope.js"
 import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { ProcurementIntent, ResumeProcurementIntentRequest } from "../../schema/procurement.js"
 import { operation } from "./operation.js"
+import { InvalidState, RoleRequired } from "../../schema/errors.js"
+import { IntentExpired, ProcurementIntentNotFound, ProcurementProviderMissing, ProviderUnavailable } from "../procurement/Errors.js"
 
 export class ProcurementApi extends HttpApiGroup.make("Procurement")
   .add(
@@ -36,13 +38,7 @@ export class ProcurementApi extends HttpApiGroup.make("Procurement")
             "deployment has no adapter for) is 422 `procurement-provider-missing` (configuration missing). A failing " +
             "provider is 500 `provider-unavailable` with `Retry-After` (the operation lists no 503). Concurrent resumes of " +
             "one intent run one after another: one issues the instrument, the others get 409 `invalid-state`.",
-          problems: {
-            404: ["procurement-intent-not-found"],
-            403: ["role-required"],
-            409: ["intent-expired", "invalid-state"],
-            422: ["procurement-provider-missing"],
-            500: ["provider-unavailable"]
-          }
+          errors: [ProcurementIntentNotFound, RoleRequired, IntentExpired, InvalidState, ProcurementProviderMissing, ProviderUnavailable]
         })
       )
   )

@@ -7,6 +7,7 @@ import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { PreviewAgentScheduleRequest, RuntimeTool, SchedulePreview } from "../../schema/runtime.js"
 import { operation } from "./operation.js"
 import { clearPlaygroundRunData, sendMessage } from "./RuntimeRunsEndpoints.js"
+import { AgentNotFound, ConfigurationMissing } from "../../schema/errors.js"
 
 const AgentPath = Schema.Struct({ entityPublicId: Uuid })
 
@@ -30,7 +31,7 @@ export class RuntimeApi extends HttpApiGroup.make("Runtime")
           description: "Every tool of the agent's runtime (spec §2.15), whatever its state or availability, ordered " +
             "by `stableName` then `version`. " + agentVisibility + " Every workspace role may read the tools. An agent " +
             "with no runtime configured answers 422 `configuration-missing`.",
-          problems: { 404: ["agent-not-found"], 422: ["configuration-missing"] }
+          errors: [AgentNotFound, ConfigurationMissing]
         })
       )
   )
@@ -56,7 +57,7 @@ export class RuntimeApi extends HttpApiGroup.make("Runtime")
             "never fires is a 400 naming `/cronExpression`; an unknown time zone a 400 naming `/timezone`. " +
             agentVisibility + " Every workspace role may preview; no runtime needs to be configured (a preview runs " +
             "nothing and stores nothing).",
-          problems: { 404: ["agent-not-found"] }
+          errors: [AgentNotFound]
         })
       )
   )

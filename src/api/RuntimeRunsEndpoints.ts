@@ -10,6 +10,8 @@ import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { PlaygroundClearResult, SendMessageRequest, SentMessage } from "../../schema/runtime.js"
 import { DemoConversations, DemoRuns } from "../db/demo/runtime.js"
 import { operation } from "./operation.js"
+import { ConfigurationMissing, RoleRequired } from "../../schema/errors.js"
+import { ConversationAuthorRequired, ConversationNotFound, MessageNotFound, PlaygroundRunRequired, RunInProgress, RunNotFound } from "../runtime/Errors.js"
 
 /** Who sees a conversation or run: the members of the workspace operating its agent. */
 const visibility = (what: string, kind: string) =>
@@ -48,12 +50,7 @@ export const sendMessage = HttpApiEndpoint.post("sendMessage", "/api/v1/conversa
         "\"state\":\"COMPLETE\",…},\"assistantMessage\":{\"ordinal\":\"4\",\"role\":\"assistant\",\"state\":\"PENDING\"," +
         "\"contentText\":null,\"contentParts\":[],…},\"run\":{\"triggerType\":\"MESSAGE\",\"state\":\"QUEUED\"," +
         "\"version\":1,\"failureCode\":null,…}},\"meta\":{…}}`.",
-      problems: {
-        403: ["conversation-author-required"],
-        404: ["conversation-not-found", "message-not-found"],
-        409: ["run-in-progress"],
-        422: ["configuration-missing"]
-      }
+      errors: [ConversationAuthorRequired, ConversationNotFound, MessageNotFound, RunInProgress, ConfigurationMissing]
     })
   )
 
@@ -81,11 +78,6 @@ export const clearPlaygroundRunData = HttpApiEndpoint.del("clearPlaygroundRunDat
         `Example (demo): DELETE /api/v1/runs/${DemoRuns[0].id}/playground-data as the owner → 200 ` +
         `\`{"data":{"runId":"${DemoRuns[0].id}","conversationId":"${DemoConversations.playground.id}",` +
         "\"state\":\"SUCCEEDED\",\"retentionExpiresAt\":\"2027-03-22T00:00:00.000Z\",\"dataClearedAt\":\"…\"},\"meta\":{…}}`.",
-      problems: {
-        403: ["role-required"],
-        404: ["run-not-found"],
-        409: ["run-in-progress"],
-        422: ["playground-run-required"]
-      }
+      errors: [RoleRequired, RunNotFound, RunInProgress, PlaygroundRunRequired]
     })
   )

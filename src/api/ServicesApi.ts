@@ -6,6 +6,8 @@ import { Data } from "../../schema/envelope.js"
 import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { PublishServiceOfferRequest, ServiceOffer } from "../../schema/services.js"
 import { operation } from "./operation.js"
+import { Conflict, InvalidState, RoleRequired, VersionConflict } from "../../schema/errors.js"
+import { OfferIncomplete, OfferNotFound } from "../services/Errors.js"
 
 export class ServicesApi extends HttpApiGroup.make("Services")
   .add(
@@ -25,7 +27,7 @@ export class ServicesApi extends HttpApiGroup.make("Services")
             "incrementing `version`. `version` is the version the caller read (optimistic concurrency). The caller " +
             "needs the OWNER, ADMIN or EDITOR role in the offer's workspace; the offer needs a current price and a " +
             "terms revision. An offer outside the caller's workspaces is not found.",
-          problems: { 404: ["offer-not-found"], 403: ["role-required"], 409: ["version-conflict", "invalid-state", "offer-incomplete", "conflict"] }
+          errors: [OfferNotFound, RoleRequired, VersionConflict, InvalidState, OfferIncomplete, Conflict]
         })
       )
   )

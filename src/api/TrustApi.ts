@@ -6,6 +6,8 @@ import { Data } from "../../schema/envelope.js"
 import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { Feedback, WithdrawFeedbackRequest } from "../../schema/trust.js"
 import { operation } from "./operation.js"
+import { Conflict, InvalidState, VersionConflict } from "../../schema/errors.js"
+import { AuthorRequired, FeedbackNotFound } from "../trust/Errors.js"
 
 export class TrustApi extends HttpApiGroup.make("Trust")
   .add(
@@ -31,7 +33,7 @@ export class TrustApi extends HttpApiGroup.make("Trust")
             "secret); otherwise 404 `feedback-not-found`, like an unknown id.\n\n" +
             "Checks in order: 403, 404, 409 `version-conflict`, 409 `invalid-state`. 410 and 422 are listed by the spec " +
             "but never produced (a withdrawal needs no challenge or proof beyond the author's session).",
-          problems: { 403: ["author-required"], 404: ["feedback-not-found"], 409: ["version-conflict", "invalid-state", "conflict"] }
+          errors: [AuthorRequired, FeedbackNotFound, VersionConflict, InvalidState, Conflict]
         })
       )
   )

@@ -6,6 +6,8 @@ import { Data } from "../../schema/envelope.js"
 import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { CancelWalletPolicyRequest, WalletPolicy, WalletPublicProfile } from "../../schema/wallets.js"
 import { operation } from "./operation.js"
+import { ChallengeExpired, Conflict, InvalidState, ProofInvalid, VersionConflict } from "../../schema/errors.js"
+import { WalletNotFound, WalletPolicyNotFound } from "../wallets/Errors.js"
 
 export class WalletsApi extends HttpApiGroup.make("Wallets")
   .add(
@@ -39,12 +41,7 @@ export class WalletsApi extends HttpApiGroup.make("Wallets")
             "account) is not found → 404, like an unknown id.\n\n" +
             "Checks in order: 404, 409 `version-conflict`, 409 `invalid-state`, 410, 422. Listed but never produced: none " +
             "(503/500 when the database is unavailable).",
-          problems: {
-            404: ["wallet-policy-not-found"],
-            409: ["version-conflict", "invalid-state", "conflict"],
-            410: ["challenge-expired"],
-            422: ["proof-invalid"]
-          }
+          errors: [WalletPolicyNotFound, VersionConflict, InvalidState, Conflict, ChallengeExpired, ProofInvalid]
         })
       )
   )
@@ -65,7 +62,7 @@ export class WalletsApi extends HttpApiGroup.make("Wallets")
             "own (or an unknown id) → 404 `wallet-not-found`.\n\n" +
             "Produced statuses: 200, 400 (path not a uuid), 401, 404, and 503/500 when the database is unavailable; " +
             "403, 409, 410 and 422 are listed by the spec but this read never produces them.",
-          problems: { 404: ["wallet-not-found"] }
+          errors: [WalletNotFound]
         })
       )
   )

@@ -7,14 +7,18 @@
  */
 import { HttpApiMiddleware } from "@effect/platform"
 import { Schema } from "effect"
-import { problemSchema } from "../../schema/problem.js"
+import type { RateLimited } from "../../schema/errors.js"
+import { raisedOnly } from "../../schema/problem.js"
 
 /** Charges the budget; never refuses. */
 export class BudgetCharging extends HttpApiMiddleware.Tag<BudgetCharging>()("BudgetCharging", {
   failure: Schema.Never
 }) {}
 
-/** Charges the budget; a spent budget fails with 429 and `Retry-After`. */
+/**
+ * Charges the budget; a spent budget fails with 429 `rate-limited` and `Retry-After`
+ * (declared on the endpoint by `operation()`, with the operation's other 429 causes).
+ */
 export class BudgetRefusing extends HttpApiMiddleware.Tag<BudgetRefusing>()("BudgetRefusing", {
-  failure: problemSchema(429)
+  failure: raisedOnly<RateLimited>()
 }) {}

@@ -3,8 +3,10 @@
  * `/docs` say about one operation beyond its Schemas.
  *
  * - the description ends with the problem `type`s each listed status can carry:
- *   the operation's own kinds plus those of the shared mechanisms it goes through
- *   (decoding, auth, CSRF, idempotency, cursors); each problem response repeats them;
+ *   the operation's declared causes plus those of the shared mechanisms it goes
+ *   through (decoding, auth, CSRF, idempotency, cursors, rate limit, failures); each
+ *   problem response repeats them, and its schema is the `oneOf` of their documents
+ *   (`type` and `status` are constants, so `type` tells them apart);
  * - path and query parameters and the request body carry the request of the demo
  *   manifest (`src/db/manifest.ts`), so the docs' request panel works against
  *   `npm start` on the demo data; `Idempotency-Key` has a real uuid example;
@@ -15,11 +17,13 @@
  * shared component schemas (`#/components/schemas/Uuid` serves every id
  * parameter), so they could not differ per operation.
  */
-import { type HttpApiEndpoint, HttpMethod } from "@effect/platform"
+import { HttpApi, type HttpApiEndpoint, HttpMethod } from "@effect/platform"
 import { JSONSchema, Option } from "effect"
+import type * as AST from "effect/SchemaAST"
 import { CsrfTokenHeader } from "../../schema/accounts.js"
+import * as Errors from "../../schema/errors.js"
 import { fieldsOf } from "../../schema/fields.js"
-import { type ProblemKind, ProblemKinds, problemType, ProblemByStatus, type ProblemStatus } from "../../schema/problem.js"
+import { type ProblemClass, problemCauseOf, type ProblemStatus, ProblemTitles } from "../../schema/problem.js"
 import { DemoAccounts, DemoIdempotencyKey } from "../db/demo.js"
 import { demoManifest, type ManifestOperation } from "../db/manifest.js"
 import type { OperationPolicy } from "./operation.js"
@@ -32,11 +36,11 @@ const isSessionCommand = (endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
   (policy.auth === "required-user" || policy.auth === "required-admin" || policy.auth === "optional-user") &&
   commandMethods.has(endpoint.method)
 
-/** The problem kinds the shared mechanisms can raise on `endpoint`, by status. */
-const mechanismProblems = (
+/** The problem causes the shared mechanisms can raise on `endpoint`, by status. */
+export const mechanismCauses = (
   endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps,
   policy: OperationPolicy
-): Partial<Record<ProblemStatus, ReadonlyArray<ProblemKind>>> => {
+): Partial<Record<ProblemStatus, ReadonlyArray<ProblemClass>>> => {
   const headers = fieldsOf(endpoint.headersSchema)
   const query = fieldsOf(endpoint.urlParamsSchema)
   const hasInput = [endpoint.pathSchema, endpoint.urlParamsSchema, endpoint.headersSchema, endpoint.payloadSchema].some(Option.isSome)
@@ -47,44 +51,85 @@ const mechanismProblems = (
   const command = commandMethods.has(endpoint.method)
   return {
     400: [
-      ...(hasInput ? ["invalid-request" as const] : []),
-      ...(hasBody
-        ? ["malformed-body" as const, "unsupported-content-type" as const, "body-too-large" as const, "nesting-too-deep" as const]
-        : []),
-      ...(idempotent ? ["idempotency-key-required" as const] : []),
-      ...(query.some((q) => /cursor$/i.test(q)) ? ["invalid-cursor" as const] : [])
+      ...(hasInput ? [Errors.InvalidRequest] : []),
+      ...(hasBody ? [Errors.MalformedBody, Errors.UnsupportedContentType, Errors.BodyTooLarge, Errors.NestingTooDeep] : []),
+      ...(idempotent ? [Errors.MissingIdempotencyKey] : []),
+      ...(query.some((q) => /cursor$/i.test(q)) ? [Errors.InvalidCursor] : [])
     ],
-    401: ["unauthenticated"],
+    401: [Errors.Unauthenticated],
     403: [
-      ...(session ? ["session-required" as const] : []),
-      ...(sessionRules && command ? ["cross-site-request" as const, "origin-not-allowed" as const, "csrf-token-invalid" as const] : []),
-      ...(policy.auth === "required-admin" ? ["admin-required" as const] : []),
-      ...(policy.sensitive ? ["reauthentication-required" as const] : []),
-      ...(policy.scopes.length > 0 && !session ? ["insufficient-scope" as const] : [])
+      ...(session ? [Errors.SessionRequired] : []),
+      ...(sessionRules && command ? [Errors.CrossSiteRequest, Errors.OriginNotAllowed, Errors.CsrfTokenInvalid] : []),
+      ...(policy.auth === "required-admin" ? [Errors.AdminRequired] : []),
+      ...(policy.sensitive ? [Errors.ReauthenticationRequired] : []),
+      ...(policy.scopes.length > 0 && !session ? [Errors.InsufficientScope] : [])
     ],
-    409: idempotent ? ["idempotency-key-reuse", "idempotency-request-in-flight"] : []
+    409: idempotent ? [Errors.IdempotencyKeyReuse, Errors.IdempotencyRequestInFlight] : []
   }
 }
 
-/** The problem kinds of each error status of an operation: its own, then the mechanisms', else the status's default. */
-const problemKindsByStatus = (
+/**
+ * The problem causes of each error status of an operation: its own, then the
+ * mechanisms', else the status's generic cause. Every 500 can be `internal-error` (the
+ * request middleware's answer to any unexpected failure), and a database outage is a 500
+ * `dependency-unavailable` where the operation lists no 503 (`src/http/DependencyFailure.ts`).
+ */
+export const causesByStatus = (
   statuses: ReadonlyArray<ProblemStatus>,
-  own: Partial<Record<ProblemStatus, ReadonlyArray<ProblemKind>>>,
-  mechanisms: Partial<Record<ProblemStatus, ReadonlyArray<ProblemKind>>>
-): ReadonlyArray<readonly [ProblemStatus, ReadonlyArray<ProblemKind>]> =>
+  own: ReadonlyArray<ProblemClass>,
+  mechanisms: Partial<Record<ProblemStatus, ReadonlyArray<ProblemClass>>>
+): ReadonlyArray<readonly [ProblemStatus, ReadonlyArray<ProblemClass>]> =>
   statuses.map((status) => {
-    const kinds = [...new Set([...(own[status] ?? []), ...(mechanisms[status] ?? [])])]
-    return [status, kinds.length > 0 ? kinds : [ProblemByStatus[status].defaultKind as ProblemKind]] as const
+    const failures = status === 500
+      ? [Errors.InternalError, ...(statuses.includes(503) ? [] : [Errors.DependencyUnavailable500])]
+      : status === 429
+      // the budget middleware (BudgetRefusing) guards every operation that lists 429
+      ? [Errors.RateLimited]
+      : []
+    const causes = [...new Set([...own.filter((c) => c.status === status), ...(mechanisms[status] ?? []), ...failures])]
+    return [status, causes.length > 0 ? causes : [Errors.GenericProblems[status]]] as const
   })
 
-const problemSection = (kinds: ReadonlyArray<readonly [ProblemStatus, ReadonlyArray<ProblemKind>]>) =>
+const problemSection = (causes: ReadonlyArray<readonly [ProblemStatus, ReadonlyArray<ProblemClass>]>) =>
   [
     "**Problem types** (`application/problem+json`, RFC 9457), by status:",
     "",
-    ...kinds.map(([status, ks]) =>
-      `- ${status}: ${ks.map((k) => `[\`${k}\`](${problemType(k)}) (${ProblemKinds[k].meaning})`).join("; ")}`
-    )
+    ...causes.map(([status, cs]) => `- ${status}: ${cs.map((c) => `[\`${c.slug}\`](${c.type}) (${c.meaning})`).join("; ")}`)
   ].join("\n")
+
+const unionMembers = (ast: AST.AST): ReadonlyArray<AST.AST> => ast._tag === "Union" ? ast.types.flatMap(unionMembers) : [ast]
+
+/** One problem cause an API can answer with, as its description tells it. */
+export interface CatalogueEntry {
+  readonly tag: string
+  readonly slug: string
+  readonly type: string
+  readonly status: ProblemStatus
+  readonly title: string
+  readonly meaning: string
+}
+
+/**
+ * Every problem cause the operations of `api` declare (one entry per cause class, in
+ * first-declared order), read from the endpoints' error Schemas: the catalogue is never
+ * kept by hand. One `type` may have two entries when its status depends on the operation
+ * (`dependency-unavailable`: 503, or 500 where 503 is not listed).
+ */
+export const problemCatalogue = (api: HttpApi.HttpApi.Any): ReadonlyArray<CatalogueEntry> => {
+  const found = new Map<ProblemClass, CatalogueEntry>()
+  HttpApi.reflect(api as unknown as HttpApi.HttpApi.AnyWithProps, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint }) => {
+      for (const ast of unionMembers(endpoint.errorSchema.ast)) {
+        const cause = problemCauseOf(ast)
+        if (cause === undefined || found.has(cause)) continue
+        const { _tag: tag, meaning, slug, status, title, type } = cause
+        found.set(cause, { tag, slug, type, status, title, meaning })
+      }
+    }
+  })
+  return [...found.values()]
+}
 
 const demoSection = (example: ManifestOperation | undefined) => {
   if (example === undefined) return ""
@@ -111,15 +156,26 @@ export const documentOperation = (
   endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps,
   policy: OperationPolicy,
   description: string,
-  own: Partial<Record<ProblemStatus, ReadonlyArray<ProblemKind>>>
+  causes: ReadonlyArray<readonly [ProblemStatus, ReadonlyArray<ProblemClass>]>
 ) =>
 (op: OpenApiOperation): OpenApiOperation => {
   const example = (demoManifest.operations as Record<string, ManifestOperation | undefined>)[policy.operationId]
-  const statuses = Object.keys(op["responses"] ?? {}).map(Number).filter((s): s is ProblemStatus => s in ProblemByStatus)
-  const kinds = problemKindsByStatus(statuses, own, mechanismProblems(endpoint, policy))
   const responses: Record<string, any> = { ...op["responses"] }
-  for (const [status, ks] of kinds) {
-    responses[status] = { ...responses[status], description: `${ProblemByStatus[status].title}: ${ks.join(", ")}` }
+  for (const [status, cs] of causes) {
+    const response = responses[status] ?? {}
+    const content = response["content"] as Record<string, { readonly schema: Record<string, unknown> }> | undefined
+    responses[status] = {
+      ...response,
+      description: `${ProblemTitles[status]}: ${[...new Set(cs.map((c) => c.slug))].join(", ")}`,
+      // Effect's generator emits `anyOf` for several error schemas of one status, and the bare
+      // `$ref` for one; the documents' constant `type` discriminates them, so it is a `oneOf`
+      ...(content === undefined ? {} : {
+        content: Object.fromEntries(Object.entries(content).map(([type, media]) => {
+          const { anyOf, ...rest } = media.schema
+          return [type, { ...media, schema: anyOf !== undefined ? { ...rest, oneOf: anyOf } : { oneOf: [media.schema] } }]
+        }))
+      })
+    }
   }
   const parameters = ((op["parameters"] ?? []) as ReadonlyArray<Record<string, any>>).map((p): Record<string, any> => {
     const name = p["in"] === "header" ? canonicalHeaderName(p["name"]) : p["name"]
@@ -149,7 +205,7 @@ export const documentOperation = (
   const body = op["requestBody"]
   return {
     ...op,
-    description: [description, demoSection(example), problemSection(kinds)].filter((x) => x !== "").join("\n\n"),
+    description: [description, demoSection(example), problemSection(causes)].filter((x) => x !== "").join("\n\n"),
     parameters,
     responses,
     ...(body !== undefined && example !== undefined && example.body !== null

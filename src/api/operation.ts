@@ -1,14 +1,16 @@
 /**
  * The one helper that turns an `HttpApiEndpoint` into a spec operation (spec §4.1):
  * it stamps the operationId and the `x-*` extensions, attaches the auth middleware
- * of the auth mode, declares exactly the problem statuses the spec lists, records
- * the {@link OperationPolicy} the auth middleware enforces, and documents the
- * operation (description, problem types per status, demo examples; see `./docs.ts`).
+ * of the auth mode, declares exactly the problem statuses the spec lists and, under
+ * each, the problem causes the operation can answer with (its own `errors` plus the
+ * shared mechanisms'), records the {@link OperationPolicy} the auth middleware
+ * enforces, and documents the operation (description, problem types per status,
+ * demo examples; see `./docs.ts`).
  */
 import { HttpApiEndpoint, OpenApi } from "@effect/platform"
 import { Context } from "effect"
-import { ProblemByStatus, type ProblemKindOf, problemSchema, type ProblemStatus } from "../../schema/problem.js"
-import { documentOperation } from "./docs.js"
+import { type ProblemClass, problemSchema, type ProblemStatus } from "../../schema/problem.js"
+import { causesByStatus, documentOperation, mechanismCauses } from "./docs.js"
 import { BudgetCharging, BudgetRefusing } from "./budget.js"
 import { PublicAuth, SessionAuth } from "./security.js"
 
@@ -40,8 +42,6 @@ export const cacheControl: Record<CachePolicy, string> = {
   "public-catalog": "public, max-age=300, stale-while-revalidate=60"
 }
 
-type ErrorOf<S extends ReadonlyArray<ProblemStatus>> = InstanceType<(typeof ProblemByStatus)[S[number]]>
-
 type WithAuth<E extends HttpApiEndpoint.HttpApiEndpoint.Any, M extends AuthMode> = M extends
   "required-user" | "required-admin" ? HttpApiEndpoint.HttpApiEndpoint.AddContext<E, SessionAuth | BudgetCharging | BudgetRefusing>
   : HttpApiEndpoint.HttpApiEndpoint.AddContext<E, PublicAuth | BudgetCharging | BudgetRefusing>
@@ -52,11 +52,18 @@ type WithAuth<E extends HttpApiEndpoint.HttpApiEndpoint.Any, M extends AuthMode>
  * @param options.statuses the error statuses spec §4 lists for the operation (success excluded)
  * @param options.description what the operation does and its rules (markdown); the
  *   problem types of each status are appended to it
- * @param options.problems the domain problem kinds each status can carry; the kinds
- *   of the shared mechanisms (decoding, auth, CSRF, idempotency) are added from the
- *   endpoint and its policy, and a status with none gets its default kind
+ * @param options.errors the problem causes the operation's handler can fail with; each one's
+ *   status must be in `statuses` (checked by the type, and again here). The endpoint's
+ *   error type is their union. The causes of the shared mechanisms (decoding, body,
+ *   auth, CSRF, idempotency, cursors, rate limit, failures) are added from the endpoint
+ *   and its policy, and a listed status with no cause gets its generic one
+ *   (`GenericProblems`)
  */
-export const operation = <const M extends AuthMode, const S extends ReadonlyArray<ProblemStatus>>(options: {
+export const operation = <
+  const M extends AuthMode,
+  const S extends ReadonlyArray<ProblemStatus>,
+  const Errs extends ReadonlyArray<ProblemClass<string, S[number]>> = readonly []
+>(options: {
   readonly id: `${string}_${string}`
   readonly auth: M
   readonly cache: CachePolicy
@@ -66,11 +73,18 @@ export const operation = <const M extends AuthMode, const S extends ReadonlyArra
   readonly statuses: S
   readonly summary?: string
   readonly description: string
-  readonly problems?: { readonly [St in S[number]]?: ReadonlyArray<ProblemKindOf<St>> }
+  readonly errors?: Errs
 }) =>
 <E extends HttpApiEndpoint.HttpApiEndpoint.Any>(
   endpoint: E
-): HttpApiEndpoint.HttpApiEndpoint.AddError<WithAuth<E, M>, ErrorOf<S>, never> => {
+): HttpApiEndpoint.HttpApiEndpoint.AddError<WithAuth<E, M>, InstanceType<Errs[number]>, never> => {
+  const statuses: ReadonlyArray<ProblemStatus> = options.statuses
+  const own: ReadonlyArray<ProblemClass> = options.errors ?? []
+  for (const cause of own) {
+    if (!statuses.includes(cause.status)) {
+      throw new Error(`${options.id} declares ${cause._tag} (${cause.status}), a status it does not list`)
+    }
+  }
   const policy: OperationPolicy = {
     operationId: options.id,
     auth: options.auth,
@@ -92,17 +106,19 @@ export const operation = <const M extends AuthMode, const S extends ReadonlyArra
   }
   // the first middleware added runs innermost: the budget is charged after authentication,
   // to the authenticated credential; only operations that list 429 refuse a spent budget
-  const statuses: ReadonlyArray<ProblemStatus> = options.statuses
   const unbudgeted = endpoint as unknown as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
   const base = statuses.includes(429) ? unbudgeted.middleware(BudgetRefusing) : unbudgeted.middleware(BudgetCharging)
+  // the auth and budget middlewares only type what they raise; which of those causes this
+  // operation can answer depends on it and its policy, so they are declared here with its own
+  const causes = causesByStatus(statuses, own, mechanismCauses(base, policy))
   let e = (session ? base.middleware(SessionAuth) : base.middleware(PublicAuth))
     .annotate(Policy, policy)
     .annotateContext(OpenApi.annotations({
       identifier: options.id,
       override: extensions,
-      transform: documentOperation(base, policy, options.description, options.problems ?? {}),
+      transform: documentOperation(base, policy, options.description, causes),
       ...(options.summary !== undefined ? { summary: options.summary } : {})
     }))
-  for (const status of options.statuses) e = e.addError(problemSchema(status))
+  for (const [, classes] of causes) for (const cause of classes) e = e.addError(problemSchema(cause))
   return e as never
 }

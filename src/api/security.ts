@@ -4,8 +4,9 @@
  * `layers/Auth.ts`.
  */
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
-import { Context, Effect, Schema } from "effect"
-import { problemSchema } from "../../schema/problem.js"
+import { Context, Effect } from "effect"
+import type { AdminRequired, CrossSiteRequest, CsrfTokenInvalid, InsufficientScope, OriginNotAllowed, ReauthenticationRequired, SessionRequired, Unauthenticated } from "../../schema/errors.js"
+import { raisedOnly } from "../../schema/problem.js"
 
 /** The methods of session commands: they need `X-CSRF-Token` and an allowed origin (spec §5.2). */
 export const commandMethods: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH", "DELETE"])
@@ -57,22 +58,42 @@ export const currentSession: Effect.Effect<SessionPrincipal, never, CurrentPrinc
 
 /**
  * Session-authenticated operations (x-auth-mode required-user / required-admin).
- * Fails with 401 (no valid session) or 403 (CSRF, origin, admin, recent authentication).
+ * Fails with 401 `unauthenticated` (no valid session) or 403 (`session-required`,
+ * `cross-site-request`, `origin-not-allowed`, `csrf-token-invalid`, `admin-required`,
+ * `reauthentication-required`); `operation()` declares those each endpoint can answer.
  */
 export class SessionAuth extends HttpApiMiddleware.Tag<SessionAuth>()("SessionAuth", {
   security: { cookieAuth },
   provides: CurrentPrincipal,
-  failure: Schema.Union(problemSchema(401), problemSchema(403))
+  failure: raisedOnly<
+    | Unauthenticated
+    | SessionRequired
+    | CrossSiteRequest
+    | OriginNotAllowed
+    | CsrfTokenInvalid
+    | AdminRequired
+    | ReauthenticationRequired
+  >()
 }) {}
 
 /**
  * Public and optional-user operations: anonymous, or an API key that raises the
  * budget (optional-user: or a live session cookie). A presented key must be valid
  * (401, one identical body, spec §5.3) and
- * carry the operation's scopes (403).
+ * carry the operation's scopes (403 `insufficient-scope`); an optional-user session
+ * follows the session rules (403 `cross-site-request`, `origin-not-allowed`,
+ * `csrf-token-invalid`, `reauthentication-required`).
  */
 export class PublicAuth extends HttpApiMiddleware.Tag<PublicAuth>()("PublicAuth", {
   security: { apiKeyAuth },
   provides: CurrentPrincipal,
-  failure: Schema.Union(problemSchema(401), problemSchema(403))
+  failure: raisedOnly<
+    | Unauthenticated
+    | InsufficientScope
+    | CrossSiteRequest
+    | OriginNotAllowed
+    | CsrfTokenInvalid
+    | AdminRequired
+    | ReauthenticationRequired
+  >()
 }) {}

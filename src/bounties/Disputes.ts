@@ -7,7 +7,8 @@ import { Effect, Option } from "effect"
 import { now } from "../../layers/Clock.js"
 import { Ids } from "../../layers/Ids.js"
 import type { DisputeResolutionResult, ResolveBountyDisputeRequest } from "../../schema/bounties.js"
-import { BadRequest, Conflict } from "../../schema/problem.js"
+import { InvalidState, VersionConflict } from "../../schema/errors.js"
+import { CommandHashMismatch, DisputeNotFound } from "./Errors.js"
 import { explainRefusal, updateVersioned } from "../db/versioned.js"
 import { commandHash, confirmationText, decisionDigest, type DisputeCommand, unitsRuleBroken } from "./DisputeCommand.js"
 import { BountiesRepo, type DisputeRow } from "./Repo.js"
@@ -30,6 +31,7 @@ export class Disputes extends Effect.Service<Disputes>()("agent-directory/Disput
       explainRefusal({
         resource: "dispute",
         id: disputeId,
+        notFound: (detail) => new DisputeNotFound({ detail }),
         current: Option.map(row, (r) => ({ version: r.disputeVersion, state: r.disputeState })),
         expectedVersion,
         fromStates: resolvableDispute,
@@ -63,7 +65,7 @@ export class Disputes extends Effect.Service<Disputes>()("agent-directory/Disput
           return yield* refuse(disputeId, found, body.expectedVersion)
         }
         if (!disputedBounty.includes(row.bountyState)) {
-          return yield* new Conflict({ kind: "invalid-state", detail: `The bounty is ${row.bountyState}, not DISPUTED.` })
+          return yield* new InvalidState({ detail: `The bounty is ${row.bountyState}, not DISPUTED.` })
         }
         const command: DisputeCommand = {
           bountyId,
@@ -104,8 +106,7 @@ export class Disputes extends Effect.Service<Disputes>()("agent-directory/Disput
           return yield* bodyProblem("approval-required", "/confirmation", "is required when dryRun is false")
         }
         if (body.approvedCommandHash !== hash) {
-          return yield* new Conflict({
-            kind: "command-hash-mismatch",
+          return yield* new CommandHashMismatch({
             detail: "approvedCommandHash is not the hash of this command; preview these inputs again and approve that hash."
           })
         }
@@ -134,7 +135,7 @@ export class Disputes extends Effect.Service<Disputes>()("agent-directory/Disput
         })
         // the dispute row is locked by now, and a bounty moves only with its dispute
         if (Option.isNone(bountyVersion)) {
-          return yield* new Conflict({ kind: "version-conflict", detail: "The bounty changed; reload it and retry." })
+          return yield* new VersionConflict({ detail: "The bounty changed; reload it and retry." })
         }
         const commandId = yield* ids.next
         const auditEventId = yield* ids.next

@@ -4,20 +4,20 @@
  * `confirmation`. One check, so every such command refuses alike.
  */
 import { Effect } from "effect"
-import { BadRequest } from "../../schema/problem.js"
+import { ConfirmationMismatch, ConfirmationRequired } from "../../schema/errors.js"
 
-const problem = (kind: "confirmation-required" | "confirmation-mismatch", detail: string) =>
-  new BadRequest({ kind, detail: `confirmation ${detail}.`, errors: [{ in: "body", pointer: "/confirmation", detail }] })
+const problem = <C extends typeof ConfirmationRequired | typeof ConfirmationMismatch>(Cause: C, detail: string): InstanceType<C> =>
+  new Cause({ detail: `confirmation ${detail}.`, errors: [{ in: "body", pointer: "/confirmation", detail }] }) as InstanceType<C>
 
 /**
- * Succeeds when `given` is exactly `expected`. Fails with `BadRequest`
- * `confirmation-required` (absent) or `confirmation-mismatch` (other text), pointing
+ * Succeeds when `given` is exactly `expected`. Fails with
+ * `ConfirmationRequired` (absent) or `ConfirmationMismatch` (other text), both 400, pointing
  * at `/confirmation`; `expectedIs` words what the text is (e.g. "the source's code"),
  * never the text itself.
  */
-export const requireConfirmation = (given: string | undefined, expected: string, expectedIs: string): Effect.Effect<void, BadRequest> =>
+export const requireConfirmation = (given: string | undefined, expected: string, expectedIs: string): Effect.Effect<void, ConfirmationRequired | ConfirmationMismatch> =>
   given === undefined
-    ? Effect.fail(problem("confirmation-required", `is required when dryRun is false (${expectedIs})`))
+    ? Effect.fail(problem(ConfirmationRequired, `is required when dryRun is false (${expectedIs})`))
     : given !== expected
-    ? Effect.fail(problem("confirmation-mismatch", `must be ${expectedIs}`))
+    ? Effect.fail(problem(ConfirmationMismatch, `must be ${expectedIs}`))
     : Effect.void

@@ -11,9 +11,9 @@
  *
  * so of N concurrent commands at one version exactly one changes the row (PostgreSQL
  * re-checks the WHERE clause on the row it waited for). When no row changed, one read
- * explains why, always in this order: 404 (absent or not visible), 403 `role-required`
- * (workspace commands), 409 `version-conflict`, 409 `invalid-state`, then the
- * command's own reason (410, 422, 409 …), else 409 `conflict`.
+ * explains why, always in this order: 404 (the resource's own not-found cause, absent or
+ * not visible), 403 `role-required` (workspace commands), 409 `version-conflict`, 409
+ * `invalid-state`, then the command's own reason (410, 422, 409 …), else 409 `conflict`.
  *
  * Two entry points over the same rules:
  * - {@link runVersioned}: the whole command (statement + explanation, the latter
@@ -25,7 +25,7 @@
  */
 import { SqlClient, type SqlError, type Statement } from "@effect/sql"
 import { Effect, Option } from "effect"
-import { Conflict, Forbidden, NotFound } from "../../schema/problem.js"
+import { Conflict, InvalidState, RoleRequired, VersionConflict } from "../../schema/errors.js"
 
 
 /** What a refusal is explained from: the row's version and state, and the caller's role (null = not a member). */
@@ -36,7 +36,7 @@ export interface VersionedRow {
 }
 
 /** One versioned command. */
-export interface VersionedCommand<A, R extends VersionedRow, E1, R1, E2, R2> {
+export interface VersionedCommand<A, R extends VersionedRow, E1, R1, E2, R2, NF, O> {
   /** Name of the resource in problem details, e.g. "launch run". */
   readonly resource: string
   /** The version the caller read. */
@@ -49,29 +49,28 @@ export interface VersionedCommand<A, R extends VersionedRow, E1, R1, E2, R2> {
   readonly update: Effect.Effect<Option.Option<A>, E1, R1>
   /** The row as the caller sees it, read after a refusal; none when it does not exist. */
   readonly current: Effect.Effect<Option.Option<R>, E2, R2>
-  /** The 404 of this resource. */
-  readonly notFound: () => NotFound
+  /** The 404 cause of this resource. */
+  readonly notFound: () => NF
   /** The refusal when every generic rule holds (default: 409 `conflict`). */
-  readonly otherwise?: (row: R) => Conflict
+  readonly otherwise?: (row: R) => O
 }
 
 /**
  * Runs a versioned command: its conditional statement, and on refusal the one
- * explanation of the module docs. Fails with `NotFound`, `Forbidden` (`role-required`)
- * or `Conflict` (`version-conflict`, `invalid-state`, or `otherwise`'s kind).
+ * explanation of the module docs. Fails with `notFound`'s cause, `RoleRequired`,
+ * `VersionConflict`, `InvalidState`, `otherwise`'s cause, or `Conflict`.
  */
-export const runVersioned = <A, R extends VersionedRow, E1, R1, E2, R2>(
-  command: VersionedCommand<A, R, E1, R1, E2, R2>
-): Effect.Effect<A, E1 | E2 | NotFound | Forbidden | Conflict, R1 | R2> =>
+export const runVersioned = <A, R extends VersionedRow, E1, R1, E2, R2, NF, O = never>(
+  command: VersionedCommand<A, R, E1, R1, E2, R2, NF, O>
+): Effect.Effect<A, E1 | E2 | NF | RoleRequired | VersionConflict | InvalidState | O | Conflict, R1 | R2> =>
   Effect.flatMap(command.update, Option.match({
     onSome: Effect.succeed,
     onNone: () =>
-      Effect.flatMap(command.current, (found): Effect.Effect<never, NotFound | Forbidden | Conflict> => {
+      Effect.flatMap(command.current, (found): Effect.Effect<never, NF | RoleRequired | VersionConflict | InvalidState | O | Conflict> => {
         if (Option.isNone(found) || found.value.role === null) return Effect.fail(command.notFound())
         if (!command.roles.includes(found.value.role)) {
           return Effect.fail(
-            new Forbidden({
-              kind: "role-required",
+            new RoleRequired({
               detail: `This needs one of the roles ${command.roles.join(", ")} in the ${command.resource}'s workspace.`
             })
           )
@@ -80,6 +79,7 @@ export const runVersioned = <A, R extends VersionedRow, E1, R1, E2, R2>(
         return explainRefusal({
           resource: command.resource,
           id: "", // only a missing row's detail names the id, and the row is here
+          notFound: command.notFound,
           current: found,
           expectedVersion: command.expectedVersion,
           fromStates: command.fromStates,
@@ -133,45 +133,44 @@ export interface VersionedCurrent {
 }
 
 /**
- * Why a versioned command changed nothing: `NotFound` (`<resource>-not-found`) when
- * `current` is none (absent or not visible), else `Conflict` `version-conflict` when
- * `expectedVersion` is not the current counter, else `Conflict` `invalid-state` when
- * the state is not one of `fromStates` (`stateDetail` words it), else the command's
- * own reason (`otherwise`, given the row), else `Conflict` `conflict` (the row changed
- * between the UPDATE and the read). Always fails.
+ * Why a versioned command changed nothing: `notFound`'s cause (given the detail) when
+ * `current` is none (absent or not visible), else `VersionConflict` when
+ * `expectedVersion` is not the current counter, else `InvalidState` when the state is
+ * not one of `fromStates` (`stateDetail` words it), else the command's own reason
+ * (`otherwise`, given the row), else `Conflict` (the row changed between the UPDATE and
+ * the read). Always fails.
  *
- * @param resource kebab-case resource name, e.g. `wallet-policy`
+ * @param resource kebab-case resource name, e.g. `wallet-policy` (words the details)
  * @param counterName the counter's name in details (default `version`)
  */
-export const explainRefusal = <C extends VersionedCurrent = VersionedCurrent, E = never>(options: {
+export const explainRefusal = <NF, C extends VersionedCurrent = VersionedCurrent, E = never>(options: {
   readonly resource: string
   readonly id: string
+  readonly notFound: (detail: string) => NF
   readonly current: Option.Option<C>
   readonly expectedVersion: number
   readonly counterName?: VersionCounter | undefined
   readonly fromStates?: ReadonlyArray<string> | undefined
   readonly stateDetail?: (state: string) => string
   readonly otherwise?: (row: C) => Option.Option<E>
-}): Effect.Effect<never, NotFound | Conflict | E> => {
+}): Effect.Effect<never, NF | VersionConflict | InvalidState | E | Conflict> => {
   const { current, expectedVersion, resource } = options
   const noun = resource.replaceAll("-", " ")
   if (Option.isNone(current)) {
-    return Effect.fail(new NotFound({ kind: `${resource}-not-found`, detail: `No ${noun} ${options.id}.` }))
+    return Effect.fail(options.notFound(`No ${noun} ${options.id}.`))
   }
   const row = current.value
   if (row.version !== expectedVersion) {
-    return Effect.fail(new Conflict({
-      kind: "version-conflict",
+    return Effect.fail(new VersionConflict({
       detail: `The ${noun} is at ${options.counterName ?? "version"} ${row.version}, not ${expectedVersion}; reload it and retry.`
     }))
   }
   if (options.fromStates !== undefined && !options.fromStates.includes(row.state)) {
-    return Effect.fail(new Conflict({
-      kind: "invalid-state",
+    return Effect.fail(new InvalidState({
       detail: options.stateDetail?.(row.state) ?? `The ${noun} is ${row.state}; this command does not apply to it.`
     }))
   }
   const own = options.otherwise === undefined ? Option.none() : options.otherwise(row)
   if (Option.isSome(own)) return Effect.fail(own.value)
-  return Effect.fail(new Conflict({ kind: "conflict", detail: `The ${noun} changed; reload it and retry.` }))
+  return Effect.fail(new Conflict({ detail: `The ${noun} changed; reload it and retry.` }))
 }

@@ -17,7 +17,7 @@
  */
 import { HttpApp, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
-import { Forbidden, type Unauthorized } from "../../schema/problem.js"
+import { AdminRequired, CrossSiteRequest, CsrfTokenInvalid, InsufficientScope, OriginNotAllowed, type ReauthenticationRequired, SessionRequired, type Unauthenticated } from "../../schema/errors.js"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { Auth, type SessionRecord, unauthenticated } from "../../layers/Auth.js"
 import { cacheControl, type OperationPolicy } from "../api/operation.js"
@@ -56,22 +56,27 @@ export const originAllowed = (origin: string, host: string | undefined, allowed:
   }
 }
 
+/** The 403 causes of the session rules. */
+type SessionRuleRefusal = CrossSiteRequest | OriginNotAllowed | CsrfTokenInvalid | AdminRequired | ReauthenticationRequired
+
 /** The request-level rules of one session (CSRF, origin, admin, recent authentication) as a layer-built checker. */
 const makeSessionRules = Effect.gen(function*() {
   const auth = yield* Auth
   const config = yield* AppConfig
   /** The failure of a command's request-level checks (cross-site, origin, CSRF), if one fails. */
-  const commandRefusal = (s: SessionRecord, request: HttpServerRequest.HttpServerRequest): Forbidden | undefined => {
+  const commandRefusal = (
+    s: SessionRecord,
+    request: HttpServerRequest.HttpServerRequest
+  ): CrossSiteRequest | OriginNotAllowed | CsrfTokenInvalid | undefined => {
     if (request.headers["sec-fetch-site"] === "cross-site") {
-      return new Forbidden({ kind: "cross-site-request", detail: "Cross-site requests cannot use the session." })
+      return new CrossSiteRequest({ detail: "Cross-site requests cannot use the session." })
     }
     const origin = request.headers["origin"]
     if (origin !== undefined && !originAllowed(origin, request.headers["host"], config.allowedOrigins)) {
-      return new Forbidden({ kind: "origin-not-allowed", detail: `Origin ${origin} is not allowed.` })
+      return new OriginNotAllowed({ detail: `Origin ${origin} is not allowed.` })
     }
     if (!auth.csrfMatches(s, request.headers["x-csrf-token"])) {
-      return new Forbidden({
-        kind: "csrf-token-invalid",
+      return new CsrfTokenInvalid({
         detail: "Session commands need the session's X-CSRF-Token header (returned by sign-in)."
       })
     }
@@ -79,14 +84,18 @@ const makeSessionRules = Effect.gen(function*() {
   }
   /**
    * The principal of a live session, after the rules of the operation hold.
-   * Fails with `Forbidden` (CSRF, origin, cross-site, admin, recent authentication).
+   * Fails with a 403 cause (CSRF, origin, cross-site, admin, recent authentication).
    * Runs on every session request: plain checks and one flatMap chain, not Effect.gen.
    */
-  return (s: SessionRecord, policy: OperationPolicy, request: HttpServerRequest.HttpServerRequest): Effect.Effect<Principal, Forbidden> => {
+  return (
+    s: SessionRecord,
+    policy: OperationPolicy,
+    request: HttpServerRequest.HttpServerRequest
+  ): Effect.Effect<Principal, SessionRuleRefusal> => {
     const refused = commandMethods.has(request.method) ? commandRefusal(s, request) : undefined
     if (refused !== undefined) return Effect.fail(refused)
     if (policy.auth === "required-admin" && !s.isAdmin) {
-      return Effect.fail(new Forbidden({ kind: "admin-required", detail: "This operation needs an administrator." }))
+      return Effect.fail(new AdminRequired({ detail: "This operation needs an administrator." }))
     }
     const principal: Principal = {
       _tag: "Session",
@@ -111,14 +120,13 @@ export const SessionAuthLive = Layer.effect(
     const refuse = (
       policy: OperationPolicy,
       request: HttpServerRequest.HttpServerRequest
-    ): Effect.Effect<never, Unauthorized | Forbidden> => {
+    ): Effect.Effect<never, Unauthenticated | SessionRequired> => {
       const key = presentedApiKey(request)
       if (Option.isNone(key)) return Effect.fail(unauthenticated())
-      return Effect.flatMap(auth.apiKey(key.value), (valid): Effect.Effect<never, Unauthorized | Forbidden> =>
+      return Effect.flatMap(auth.apiKey(key.value), (valid): Effect.Effect<never, Unauthenticated | SessionRequired> =>
         Option.isSome(valid)
           ? Effect.fail(
-            new Forbidden({
-              kind: "session-required",
+            new SessionRequired({
               detail: `${policy.operationId} needs a browser session; API keys cannot call it.`
             })
           )
@@ -172,8 +180,7 @@ export const PublicAuthLive = Layer.effect(
           if (origin !== undefined && !key.value.allowedOrigins.includes(origin)) return yield* unauthenticated()
           const missing = policy.scopes.filter((scope) => !key.value.scopes.includes(scope))
           if (missing.length > 0) {
-            return yield* new Forbidden({
-              kind: "insufficient-scope",
+            return yield* new InsufficientScope({
               detail: `The API key lacks the scope(s) ${missing.join(", ")} that ${policy.operationId} requires.`
             })
           }

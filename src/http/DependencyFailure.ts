@@ -10,11 +10,9 @@
 import { HttpApiSchema } from "@effect/platform"
 import { SqlError } from "@effect/sql/SqlError"
 import { Option } from "effect"
-import { InternalServerError, type Problem, ServiceUnavailable } from "../../schema/problem.js"
+import { DependencyUnavailable, DependencyUnavailable500 } from "../../schema/errors.js"
+import type { Problem } from "../../schema/problem.js"
 import type { Operation } from "../api/policies.js"
-
-/** The problem kind (type slug) of every dependency failure. */
-export const DependencyUnavailable = "dependency-unavailable"
 
 /** Seconds a client should wait before retrying (`Retry-After`). */
 const retryAfterSeconds = 5
@@ -45,10 +43,11 @@ const lists503 = (operation: Option.Option<Operation>): boolean =>
   })
 
 /** The problem answering a dependency failure of the operation (if any): 503, or 500 where 503 is not listed. */
-export const dependencyProblem = (operation: Option.Option<Operation>): Problem => {
-  const args = { kind: DependencyUnavailable, detail: "The database is unavailable; retry later.", retryAfter: retryAfterSeconds }
-  return lists503(operation) ? new ServiceUnavailable(args) : new InternalServerError(args)
+export const dependencyProblem = (operation: Option.Option<Operation>): DependencyUnavailable | DependencyUnavailable500 => {
+  const args = { detail: "The database is unavailable; retry later.", retryAfter: retryAfterSeconds }
+  return lists503(operation) ? new DependencyUnavailable(args) : new DependencyUnavailable500(args)
 }
 
 /** True for the problem of {@link dependencyProblem}. */
-export const isDependencyProblem = (problem: Problem): boolean => problem.kind === DependencyUnavailable
+export const isDependencyProblem = (problem: Problem): boolean =>
+  problem instanceof DependencyUnavailable || problem instanceof DependencyUnavailable500

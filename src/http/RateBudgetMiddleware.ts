@@ -8,7 +8,7 @@
  */
 import { HttpApp, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Context, Effect, Layer, Option } from "effect"
-import { TooManyRequests } from "../../schema/problem.js"
+import { RateLimited } from "../../schema/errors.js"
 import { AppConfig, type AppConfigShape } from "../../layers/AppConfig.js"
 import { type Charged, limitHeaderItem, policyHeaderItem, RateBudget } from "../../layers/RateBudget.js"
 import { BudgetCharging, BudgetRefusing } from "../api/budget.js"
@@ -54,8 +54,7 @@ const makeCharge = Effect.gen(function*() {
         return Effect.zipRight(
           reported,
           Effect.fail(
-            new TooManyRequests({
-              kind: "rate-limited",
+            new RateLimited({
               detail: `The ${c.name} request budget (${c.budget.limit} per ${c.budget.windowSeconds} s) is spent; retry later.`,
               retryAfter: c.retryAfterSeconds
             })

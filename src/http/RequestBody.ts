@@ -17,7 +17,7 @@
  */
 import { HttpIncomingMessage, HttpServerError, type HttpServerRequest } from "@effect/platform"
 import { Effect, Option } from "effect"
-import { BadRequest } from "../../schema/problem.js"
+import { BodyTooLarge, MalformedBody, NestingTooDeep, UnsupportedContentType } from "../../schema/errors.js"
 
 /** Deepest JSON nesting (arrays and objects) a request body may have. */
 export const MaxJsonDepth = 64
@@ -36,8 +36,7 @@ const isJsonMediaType = (contentType: string | undefined) =>
  * client's kernel see a reset and lose the answer.
  */
 export const bodyTooLarge = (maxBytes: number) =>
-  new BadRequest({
-    kind: "body-too-large",
+  new BodyTooLarge({
     detail: `Request bodies are limited to ${maxBytes} bytes.`,
     errors: [{ in: "body", pointer: "", detail: `must be at most ${maxBytes} bytes` }]
   })
@@ -59,20 +58,22 @@ export const jsonDepth = (text: string): number => {
   return max
 }
 
+/** The 400 causes of {@link admitBody}. */
+export type BodyRefusal = UnsupportedContentType | BodyTooLarge | MalformedBody | NestingTooDeep
+
 /**
  * Checks a body-carrying request's media type, size and nesting, reading its body
- * (cached for the handler). Fails with a {@link BadRequest} problem: kinds
- * `unsupported-content-type`, `body-too-large`, `nesting-too-deep`.
+ * (cached for the handler). Fails with a 400 {@link BodyRefusal}: `unsupported-content-type`,
+ * `body-too-large`, `malformed-body` (unreadable), `nesting-too-deep`.
  */
 export const admitBody = (
   request: HttpServerRequest.HttpServerRequest,
   maxBytes: number
-): Effect.Effect<void, BadRequest> =>
+): Effect.Effect<void, BodyRefusal> =>
   Effect.gen(function*() {
     if (!hasBody(request.headers)) return
     if (!isJsonMediaType(request.headers["content-type"])) {
-      return yield* new BadRequest({
-        kind: "unsupported-content-type",
+      return yield* new UnsupportedContentType({
         detail: "Request bodies must be application/json.",
         errors: [{ in: "header", pointer: "/content-type", detail: "must be application/json" }]
       })
@@ -81,19 +82,17 @@ export const admitBody = (
     if (declared > maxBytes) return yield* bodyTooLarge(maxBytes)
     const text = yield* request.text.pipe(
       HttpIncomingMessage.withMaxBodySize(Option.some(maxBytes)),
-      Effect.mapError((e): BadRequest =>
+      Effect.mapError((e): BodyTooLarge | MalformedBody =>
         HttpServerError.isServerError(e) && e._tag === "RequestError" && isOverLimit(e.cause)
           ? bodyTooLarge(maxBytes)
-          : new BadRequest({
-            kind: "malformed-body",
+          : new MalformedBody({
             detail: "The request body could not be read.",
             errors: [{ in: "body", pointer: "", detail: "could not be read" }]
           })
       )
     )
     if (jsonDepth(text) > MaxJsonDepth) {
-      return yield* new BadRequest({
-        kind: "nesting-too-deep",
+      return yield* new NestingTooDeep({
         detail: `JSON bodies may nest arrays and objects at most ${MaxJsonDepth} levels deep.`,
         errors: [{ in: "body", pointer: "", detail: `must nest at most ${MaxJsonDepth} levels` }]
       })

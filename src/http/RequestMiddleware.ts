@@ -26,16 +26,8 @@ import {
   HttpServerResponse
 } from "@effect/platform"
 import { Cause, Effect, FiberRef, Layer, Option } from "effect"
-import {
-  BadRequest,
-  type InvalidParam,
-  InternalServerError,
-  isProblem,
-  NotFound,
-  type Problem,
-  toDocument,
-  withRequest
-} from "../../schema/problem.js"
+import { type InvalidParam, isProblem, type Problem, toDocument, withRequest } from "../../schema/problem.js"
+import { InternalError, InvalidRequest, MalformedBody, MissingIdempotencyKey, NoSuchOperation } from "../../schema/errors.js"
 import { fieldsOf } from "../../schema/fields.js"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { Ids } from "../../layers/Ids.js"
@@ -112,7 +104,7 @@ const fromDecodeError = (
   e: HttpApiError.HttpApiDecodeError,
   request: HttpServerRequest.HttpServerRequest,
   operations: OperationTable
-): BadRequest => {
+): InvalidRequest | MissingIdempotencyKey => {
   const where = locate(request, operations)
   const errors: Array<InvalidParam> = []
   for (const issue of e.issues) {
@@ -127,13 +119,12 @@ const fromDecodeError = (
     if (errors.length === MaxErrors) break
   }
   const missingKey = errors.some((x) => x.in === "header" && x.pointer === "/idempotency-key")
-  return new BadRequest({
-    kind: missingKey ? "idempotency-key-required" : "invalid-request",
-    detail: missingKey
-      ? "This operation needs an Idempotency-Key header holding a uuid."
-      : `The request is not valid: ${errors.map((x) => `${x.in} ${x.pointer || "(root)"} ${x.detail}`).join("; ")}`,
-    errors
-  })
+  return missingKey
+    ? new MissingIdempotencyKey({ detail: "This operation needs an Idempotency-Key header holding a uuid.", errors })
+    : new InvalidRequest({
+      detail: `The request is not valid: ${errors.map((x) => `${x.in} ${x.pointer || "(root)"} ${x.detail}`).join("; ")}`,
+      errors
+    })
 }
 
 /** Maps any failure of a route to the problem it is answered with. */
@@ -148,14 +139,13 @@ const toProblem = (
   if (HttpServerError.isServerError(error)) {
     if (error._tag === "RouteNotFound") {
       return {
-        problem: new NotFound({ kind: "no-such-operation", detail: `There is no operation ${request.method} ${request.url.split("?")[0]}.` }),
+        problem: new NoSuchOperation({ detail: `There is no operation ${request.method} ${request.url.split("?")[0]}.` }),
         unexpected: false
       }
     }
     if (error._tag === "RequestError" && error.reason === "Decode") {
       return {
-        problem: new BadRequest({
-          kind: "malformed-body",
+        problem: new MalformedBody({
           detail: "The request body is not valid JSON.",
           errors: [{ in: "body", pointer: "", detail: "malformed JSON" }]
         }),
@@ -166,7 +156,7 @@ const toProblem = (
   if (isDependencyFailure(error)) {
     return { problem: dependencyProblem(operations.find(request.method, request.url.split("?")[0] ?? "")), unexpected: false }
   }
-  return { problem: new InternalServerError({ detail: "An unexpected error occurred; quote the requestId when reporting it." }), unexpected: true }
+  return { problem: new InternalError({ detail: "An unexpected error occurred; quote the requestId when reporting it." }), unexpected: true }
 }
 
 /**

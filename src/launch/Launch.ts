@@ -4,7 +4,7 @@
 import { Effect } from "effect"
 import { now } from "../../layers/Clock.js"
 import { Ids } from "../../layers/Ids.js"
-import { NotFound } from "../../schema/problem.js"
+import { LaunchRunNotFound } from "./Errors.js"
 import { runVersioned } from "../db/versioned.js"
 import { LaunchOperatorRoles, LaunchRepo, MaterializableStates } from "./Repo.js"
 import { dieOnStorageFailure } from "../db/storageFailure.js"
@@ -40,7 +40,7 @@ export class Launch extends Effect.Service<Launch>()("agent-directory/Launch", {
           roles: LaunchOperatorRoles,
           update: repo.materialize({ id: input.runId, expectedVersion: input.expectedVersion, accountId: input.accountId, intentId, at }),
           current: repo.access({ id: input.runId, accountId: input.accountId }),
-          notFound: () => new NotFound({ kind: "launch-run-not-found", detail: `No launch run ${input.runId}.` })
+          notFound: () => new LaunchRunNotFound({ detail: `No launch run ${input.runId}.` })
         })
         yield* repo.insertIntent({ id: intentId, runId: input.runId, attempt, at })
         return yield* repo.findById(input.runId).pipe(Effect.flatMap(Effect.orDie))

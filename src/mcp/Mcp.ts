@@ -2,7 +2,8 @@
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect, Option } from "effect"
 import type { ParseError } from "effect/ParseResult"
-import { Conflict, NotFound, UnprocessableEntity } from "../../schema/problem.js"
+import { ConfigurationMissing, InvalidState } from "../../schema/errors.js"
+import { ConnectionNotFound } from "./Errors.js"
 import type { McpCatalog, McpOAuthAuthorization } from "../../schema/mcp.js"
 import { now } from "../../layers/Clock.js"
 import { Ids } from "../../layers/Ids.js"
@@ -33,7 +34,7 @@ export class Mcp extends Effect.Service<Mcp>()("agent-directory/Mcp", {
         Effect.flatMap(Option.match({
           onNone: () =>
             Effect.fail(
-              new NotFound({ kind: "connection-not-found", detail: `No MCP connection ${input.connectionId} of this agent.` })
+              new ConnectionNotFound({ detail: `No MCP connection ${input.connectionId} of this agent.` })
             ),
           onSome: (c) => Effect.succeed(c)
         }))
@@ -52,8 +53,7 @@ export class Mcp extends Effect.Service<Mcp>()("agent-directory/Mcp", {
         yield* findConnection(input)
         const stored = yield* repo.catalog(input.connectionId).pipe(orDie)
         if (Option.isNone(stored)) {
-          return yield* new UnprocessableEntity({
-            kind: "configuration-missing",
+          return yield* new ConfigurationMissing({
             detail: "The connection's catalog has never been observed; connect the server first."
           })
         }
@@ -80,12 +80,11 @@ export class Mcp extends Effect.Service<Mcp>()("agent-directory/Mcp", {
         yield* operators.access({ ...input, roles: { allowed: McpConnectRoles, action: "Connecting an MCP server" } })
         const connection = yield* findConnection(input)
         if (connection.state === "DISABLED") {
-          return yield* new Conflict({ kind: "invalid-state", detail: "The connection is DISABLED; enable it before authorizing." })
+          return yield* new InvalidState({ detail: "The connection is DISABLED; enable it before authorizing." })
         }
         const { authorizationEndpoint, clientId, redirectUri } = connection
         if (authorizationEndpoint === null || clientId === null || redirectUri === null) {
-          return yield* new UnprocessableEntity({
-            kind: "configuration-missing",
+          return yield* new ConfigurationMissing({
             detail: "The connection has no OAuth authorization server configured."
           })
         }

@@ -5,7 +5,8 @@ import { Effect, Option } from "effect"
 import { now } from "../../layers/Clock.js"
 import { Ids } from "../../layers/Ids.js"
 import { type CreateMeshPublisherRequest, publicKeyFingerprint } from "../../schema/mesh.js"
-import { Conflict, Forbidden, NotFound } from "../../schema/problem.js"
+import { AgentNotFound, RoleRequired, WorkspaceNotFound } from "../../schema/errors.js"
+import { PublicKeyRegistered, PublisherQuotaExceeded } from "./Errors.js"
 import { MeshPublisherRoles, MeshRepo } from "./Repo.js"
 import { dieOnStorageFailure } from "../db/storageFailure.js"
 
@@ -38,23 +39,21 @@ export class Mesh extends Effect.Service<Mesh>()("agent-directory/Mesh", {
         const at = yield* now
         const found = yield* repo.lockQuota({ workspaceId: body.workspaceId, accountId: input.accountId })
         if (Option.isNone(found) || found.value.role === null) {
-          return yield* new NotFound({ kind: "workspace-not-found", detail: `No workspace ${body.workspaceId} of yours.` })
+          return yield* new WorkspaceNotFound({ detail: `No workspace ${body.workspaceId} of yours.` })
         }
         const quota = found.value
         if (!(MeshPublisherRoles as ReadonlyArray<string>).includes(quota.role!)) {
-          return yield* new Forbidden({
-            kind: "role-required",
+          return yield* new RoleRequired({
             detail: `Registering publishers needs one of the roles ${MeshPublisherRoles.join(", ")} in the workspace.`
           })
         }
         if (body.entityPublicId !== undefined) {
           const ours = yield* repo.isWorkspaceAgent({ workspaceId: body.workspaceId, agentId: body.entityPublicId })
-          if (!ours) return yield* new NotFound({ kind: "agent-not-found", detail: `No agent ${body.entityPublicId} in this workspace.` })
+          if (!ours) return yield* new AgentNotFound({ detail: `No agent ${body.entityPublicId} in this workspace.` })
         }
         const max = quota.maxPublishers ?? DefaultMeshPublisherQuota
         if (quota.publishers >= max) {
-          return yield* new Conflict({
-            kind: "publisher-quota-exceeded",
+          return yield* new PublisherQuotaExceeded({
             detail: `The workspace holds ${quota.publishers} publishers, its quota is ${max}; revoke one first.`
           })
         }
@@ -73,7 +72,7 @@ export class Mesh extends Effect.Service<Mesh>()("agent-directory/Mesh", {
           at
         })
         if (Option.isNone(inserted)) {
-          return yield* new Conflict({ kind: "public-key-registered", detail: "This public key is already registered to a publisher." })
+          return yield* new PublicKeyRegistered({ detail: "This public key is already registered to a publisher." })
         }
         return yield* repo.findById(id).pipe(Effect.flatMap(Effect.orDie))
       }).pipe(dieOnStorageFailure)

@@ -9,6 +9,7 @@ import { explainRefusal, updateVersioned } from "../db/versioned.js"
 import { PartnerJobsRepo } from "./Repo.js"
 import { PartnerJobSync, syncDedupeKey } from "./Sync.js"
 import { dieOnStorageFailure } from "../db/storageFailure.js"
+import { PartnerJobSourceNotFound } from "./Errors.js"
 
 /** States from which a sync can be asked for. */
 const syncableStates = ["ACTIVE", "DEGRADED"]
@@ -25,6 +26,7 @@ export class Sources extends Effect.Service<Sources>()("agent-directory/PartnerJ
         explainRefusal({
           resource: "partner-job-source",
           id: sourceId,
+          notFound: (detail) => new PartnerJobSourceNotFound({ detail }),
           current: Option.map(found, (s) => ({ version: s.version, state: s.state })),
           expectedVersion,
           fromStates: syncableStates,

@@ -4,7 +4,8 @@
 import { Effect, Option } from "effect"
 import { now } from "../../layers/Clock.js"
 import { ProcurementProviders } from "../../layers/ProcurementProvider.js"
-import { Conflict, Forbidden, InternalServerError, NotFound, UnprocessableEntity } from "../../schema/problem.js"
+import { InvalidState, RoleRequired } from "../../schema/errors.js"
+import { IntentExpired, ProcurementIntentNotFound, ProcurementProviderMissing, ProviderUnavailable } from "./Errors.js"
 import { ProcurementRepo, ProcurementRoles } from "./Repo.js"
 import { dieOnStorageFailure } from "../db/storageFailure.js"
 
@@ -40,25 +41,23 @@ export class Procurement extends Effect.Service<Procurement>()("agent-directory/
         const at = yield* now
         const found = yield* repo.lockForResume(input)
         if (Option.isNone(found) || found.value.role === null) {
-          return yield* new NotFound({ kind: "procurement-intent-not-found", detail: `No procurement intent ${input.intentId} of this agent.` })
+          return yield* new ProcurementIntentNotFound({ detail: `No procurement intent ${input.intentId} of this agent.` })
         }
         const { configuredProvider, intent, role } = found.value
         if (!(ProcurementRoles as ReadonlyArray<string>).includes(role)) {
-          return yield* new Forbidden({
-            kind: "role-required",
+          return yield* new RoleRequired({
             detail: `Resuming needs one of the roles ${ProcurementRoles.join(", ")} in the intent's workspace.`
           })
         }
         if (intent.state === "EXPIRED" || intent.expiresAt.getTime() <= at.getTime()) {
-          return yield* new Conflict({ kind: "intent-expired", detail: "The procurement intent has expired; create a new one." })
+          return yield* new IntentExpired({ detail: "The procurement intent has expired; create a new one." })
         }
         if (intent.state !== AwaitingBuyer) {
-          return yield* new Conflict({ kind: "invalid-state", detail: `An intent in state ${intent.state} is not waiting for the buyer.` })
+          return yield* new InvalidState({ detail: `An intent in state ${intent.state} is not waiting for the buyer.` })
         }
         const adapter = Option.flatMap(Option.fromNullable(configuredProvider), providers.adapter)
         if (Option.isNone(adapter)) {
-          return yield* new UnprocessableEntity({
-            kind: "procurement-provider-missing",
+          return yield* new ProcurementProviderMissing({
             detail: "No procurement provider is configured for this agent."
           })
         }
@@ -71,7 +70,7 @@ export class Procurement extends Effect.Service<Procurement>()("agent-directory/
           continuation: intent.continuation,
           now: at
         }).pipe(Effect.mapError(() =>
-          new InternalServerError({ kind: "provider-unavailable", detail: "The procurement provider is unavailable; retry later.", retryAfter: 5 })
+          new ProviderUnavailable({ detail: "The procurement provider is unavailable; retry later.", retryAfter: 5 })
         ))
         yield* repo.update(
           outcome._tag === "InstrumentIssued"

@@ -7,7 +7,8 @@ import { Effect, Option } from "effect"
 import { now } from "../../layers/Clock.js"
 import { Ids } from "../../layers/Ids.js"
 import { Jobs } from "../../layers/Jobs.js"
-import { Conflict, Forbidden, NotFound, UnprocessableEntity } from "../../schema/problem.js"
+import { ConfigurationMissing, NotFound } from "../../schema/errors.js"
+import { ConversationAuthorRequired, ConversationNotFound, MessageNotFound, PlaygroundRunRequired, RunInProgress, RunNotFound } from "./Errors.js"
 import type { PlaygroundClearResult, SentMessage } from "../../schema/runtime.js"
 import { FinishedRunStates } from "../../schema/runtime.js"
 import { AgentOperators } from "../agents/Operators.js"
@@ -63,34 +64,30 @@ export class Runs extends Effect.Service<Runs>()("agent-directory/Runs", {
         const notFound = `No conversation ${input.conversationId} with an agent of your workspaces.`
         const conversation = yield* repo.lockConversation(input.conversationId)
         if (Option.isNone(conversation)) {
-          return yield* new NotFound({ kind: "conversation-not-found", detail: notFound })
+          return yield* new ConversationNotFound({ detail: notFound })
         }
         const { agentId, accountId: authorId, kind } = conversation.value
         const access = yield* accessVia("conversation-not-found", notFound, { agentId, accountId: input.accountId })
         if (authorId !== input.accountId) {
-          return yield* new Forbidden({
-            kind: "conversation-author-required",
+          return yield* new ConversationAuthorRequired({
             detail: "Only the account that started the conversation may send messages in it."
           })
         }
         if (!access.runtimeConfigured) {
-          return yield* new UnprocessableEntity({
-            kind: "configuration-missing",
+          return yield* new ConfigurationMissing({
             detail: "The conversation's agent has no runtime configured; configure its runtime first."
           })
         }
         if (input.parentMessageId != null) {
           const parent = yield* repo.messageIn({ messageId: input.parentMessageId, conversationId: input.conversationId })
           if (Option.isNone(parent)) {
-            return yield* new NotFound({
-              kind: "message-not-found",
+            return yield* new MessageNotFound({
               detail: "parentMessageId names no message of this conversation."
             })
           }
         }
         if ((yield* repo.activeRuns(input.conversationId)).length > 0) {
-          return yield* new Conflict({
-            kind: "run-in-progress",
+          return yield* new RunInProgress({
             detail: "A run of this conversation is still active; send again once it has finished."
           })
         }
@@ -148,7 +145,7 @@ export class Runs extends Effect.Service<Runs>()("agent-directory/Runs", {
       Effect.gen(function*() {
         const notFound = `No run ${input.runId} of an agent of your workspaces.`
         const found = yield* repo.lockRunForClear(input.runId)
-        if (Option.isNone(found)) return yield* new NotFound({ kind: "run-not-found", detail: notFound })
+        if (Option.isNone(found)) return yield* new RunNotFound({ detail: notFound })
         const run = found.value
         yield* accessVia("run-not-found", notFound, {
           agentId: run.agentId,
@@ -156,8 +153,7 @@ export class Runs extends Effect.Service<Runs>()("agent-directory/Runs", {
           roles: { allowed: ClearRoles, action: "Clearing playground data" }
         })
         if (!run.isPlayground || run.conversationId === null) {
-          return yield* new UnprocessableEntity({
-            kind: "playground-run-required",
+          return yield* new PlaygroundRunRequired({
             detail: "Only a playground run's data can be cleared; this run is not one."
           })
         }
@@ -170,8 +166,7 @@ export class Runs extends Effect.Service<Runs>()("agent-directory/Runs", {
         })
         if (run.dataClearedAt !== null) return result(run.dataClearedAt)
         if (!isFinished(run.state) || (yield* repo.activeRuns(run.conversationId)).length > 0) {
-          return yield* new Conflict({
-            kind: "run-in-progress",
+          return yield* new RunInProgress({
             detail: "The run or another run of its conversation is still active; clear its data once it has finished."
           })
         }

@@ -1,6 +1,6 @@
 /** Domain rules of the Runtime area (spec §2.15, §4.4): runtime tools and schedule previews. */
 import { Effect } from "effect"
-import { UnprocessableEntity } from "../../schema/problem.js"
+import { ConfigurationMissing } from "../../schema/errors.js"
 import { now } from "../../layers/Clock.js"
 import { AgentOperators } from "../agents/Operators.js"
 import { RuntimeRepo } from "./Repo.js"
@@ -25,8 +25,7 @@ export class Runtime extends Effect.Service<Runtime>()("agent-directory/Runtime"
       Effect.gen(function*() {
         const access = yield* operators.access(input)
         if (!access.runtimeConfigured) {
-          return yield* new UnprocessableEntity({
-            kind: "configuration-missing",
+          return yield* new ConfigurationMissing({
             detail: "The agent has no runtime configured; configure its runtime first."
           })
         }

@@ -12,13 +12,13 @@
  */
 import { CronExpressionParser } from "cron-parser"
 import { Effect } from "effect"
-import { BadRequest } from "../../schema/problem.js"
+import { InvalidRequest } from "../../schema/errors.js"
 
 /** Max occurrences of one preview (spec §8). */
 export const MaxPreviewCount = 25
 
 const invalid = (field: "cronExpression" | "timezone", detail: string) =>
-  new BadRequest({ detail: `${field}: ${detail}`, errors: [{ in: "body", pointer: `/${field}`, detail }] })
+  new InvalidRequest({ detail: `${field}: ${detail}`, errors: [{ in: "body", pointer: `/${field}`, detail }] })
 
 /** The canonical IANA name of `zone`, or none if the runtime's time-zone database does not know it. */
 const canonicalZone = (zone: string): string | undefined => {

@@ -2,7 +2,7 @@
  * Domain rules of the Services area (spec §2.5, §3, §4.3).
  */
 import { Effect } from "effect"
-import { Conflict, NotFound } from "../../schema/problem.js"
+import { OfferIncomplete, OfferNotFound } from "./Errors.js"
 import { now } from "../../layers/Clock.js"
 import { runVersioned } from "../db/versioned.js"
 import { OfferEditorRoles, PublishableFrom, ServicesRepo } from "./Repo.js"
@@ -35,10 +35,9 @@ export class Services extends Effect.Service<Services>()("agent-directory/Servic
           roles: OfferEditorRoles,
           update: repo.publish({ id: input.offerId, version: input.version, accountId: input.accountId, at }),
           current: repo.access({ id: input.offerId, accountId: input.accountId, at }),
-          notFound: () => new NotFound({ kind: "offer-not-found", detail: `No service offer ${input.offerId}.` }),
-          otherwise: (offer) =>
-            new Conflict({
-              kind: "offer-incomplete",
+          notFound: () => new OfferNotFound({ detail: `No service offer ${input.offerId}.` }),
+          otherwise: (offer): OfferIncomplete =>
+            new OfferIncomplete({
               detail: !offer.hasTerms ? "The offer has no terms revision." : "The offer has no current price."
             })
         })

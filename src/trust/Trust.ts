@@ -2,7 +2,7 @@
  * Domain rules of the Trust area (spec §2.9, §3, §4.3): feedback withdrawal.
  */
 import { Effect, Option } from "effect"
-import { Forbidden } from "../../schema/problem.js"
+import { AuthorRequired, FeedbackNotFound } from "./Errors.js"
 import { now } from "../../layers/Clock.js"
 import { explainRefusal } from "../db/versioned.js"
 import { TrustRepo, WithdrawableFeedbackStates } from "./Repo.js"
@@ -45,11 +45,12 @@ export class Trust extends Effect.Service<Trust>()("agent-directory/Trust", {
         if (Option.isNone(changed)) {
           const found = yield* repo.access({ id: input.feedbackId, accountId: input.accountId })
           if (Option.isSome(found) && !found.value.isAuthor && found.value.state === "PUBLISHED") {
-            return yield* new Forbidden({ kind: "author-required", detail: "Only the author of a feedback can withdraw it." })
+            return yield* new AuthorRequired({ detail: "Only the author of a feedback can withdraw it." })
           }
           return yield* explainRefusal({
             resource: "feedback",
             id: input.feedbackId,
+            notFound: (detail) => new FeedbackNotFound({ detail }),
             current: Option.filter(found, (f) => f.isAuthor),
             expectedVersion: input.expectedRevision,
             counterName: "revision",

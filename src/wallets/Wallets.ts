@@ -2,7 +2,8 @@
  * Domain rules of the Wallets area (spec §2.8, §2.14, §3, §4.3).
  */
 import { Effect, Option } from "effect"
-import { Gone, NotFound, UnprocessableEntity } from "../../schema/problem.js"
+import { ChallengeExpired, ProofInvalid } from "../../schema/errors.js"
+import { WalletNotFound, WalletPolicyNotFound } from "./Errors.js"
 import { CancellableWalletPolicyStates, cancellationPhrase } from "../../schema/wallets.js"
 import { now } from "../../layers/Clock.js"
 import { explainRefusal } from "../db/versioned.js"
@@ -53,19 +54,18 @@ export class Wallets extends Effect.Service<Wallets>()("agent-directory/Wallets"
           return yield* explainRefusal({
             resource: "wallet-policy",
             id: input.policyId,
+            notFound: (detail) => new WalletPolicyNotFound({ detail }),
             current: yield* repo.policyAccess({ id: input.policyId, accountId: input.accountId }),
             expectedVersion: input.expectedVersion,
             fromStates: CancellableWalletPolicyStates,
-            otherwise: (policy): Option.Option<Gone | UnprocessableEntity> =>
+            otherwise: (policy): Option.Option<ChallengeExpired | ProofInvalid> =>
               policy.challengeExpiresAt.getTime() <= at.getTime()
-                ? Option.some(new Gone({
-                  kind: "challenge-expired",
+                ? Option.some(new ChallengeExpired({
                   detail: "The policy's cancellation challenge has expired; the policy was not changed."
                 }))
                 : proofValid
                 ? Option.none()
-                : Option.some(new UnprocessableEntity({
-                  kind: "proof-invalid",
+                : Option.some(new ProofInvalid({
                   detail: "confirmation must be exactly the policy's cancellation phrase: CANCEL, one space, the policyId."
                 }))
           })
@@ -81,7 +81,7 @@ export class Wallets extends Effect.Service<Wallets>()("agent-directory/Wallets"
     const profileConfiguration = (input: { readonly walletId: string; readonly accountId: string }) =>
       Effect.gen(function*() {
         if (!(yield* repo.ownsWallet({ id: input.walletId, accountId: input.accountId }))) {
-          return yield* new NotFound({ kind: "wallet-not-found", detail: `No wallet ${input.walletId}.` })
+          return yield* new WalletNotFound({ detail: `No wallet ${input.walletId}.` })
         }
         const profile = yield* repo.findProfile({ walletId: input.walletId, viewer: input.accountId })
         return Option.getOrNull(profile)

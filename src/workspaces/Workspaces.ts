@@ -1,6 +1,6 @@
 /** Domain rules of the Workspaces area (spec §2.12, §4.3). */
 import { Effect, Option } from "effect"
-import { Locked, NotFound } from "../../schema/problem.js"
+import { PolicyLocked, WorkspaceNotFound } from "../../schema/errors.js"
 import type { Workspace } from "../../schema/workspaces.js"
 import { Cursor } from "../../layers/Cursor.js"
 import { ListPosition, WorkspacesRepo } from "./Repo.js"
@@ -30,10 +30,10 @@ export class Workspaces extends Effect.Service<Workspaces>()("agent-directory/Wo
       Effect.gen(function*() {
         const found = yield* repo.header(input.workspaceId, input.accountId)
         if (Option.isNone(found)) {
-          return yield* new NotFound({ kind: "workspace-not-found", detail: `No workspace ${input.workspaceId}.` })
+          return yield* new WorkspaceNotFound({ detail: `No workspace ${input.workspaceId}.` })
         }
         const { locked, ...header } = found.value
-        if (locked) return yield* new Locked({ detail: "A policy lock holds this workspace; it cannot be read now." })
+        if (locked) return yield* new PolicyLocked({ detail: "A policy lock holds this workspace; it cannot be read now." })
         const page = <Row extends { readonly position: typeof ListPosition.Type }>(
           list: "members" | "invitations",
           cursorValue: string | undefined,
