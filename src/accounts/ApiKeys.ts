@@ -6,7 +6,7 @@
  */
 import { Effect, Option, Redacted } from "effect"
 import type { ApiKey, ApiKeyScope, CreatedApiKey } from "../../schema/apiKeys.js"
-import { Forbidden, InvalidRequest, NotFound, WorkspaceNotFound, WorkspaceRoleRequired } from "../../schema/errors.js"
+import { InvalidRequest, WorkspaceNotFound, WorkspaceRoleRequired } from "../../schema/errors.js"
 import { ApiKeyNotFound } from "./Errors.js"
 import type { WorkspaceRole } from "../../schema/workspaces.js"
 import { AppConfig } from "../../layers/AppConfig.js"
@@ -79,7 +79,7 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("agent-directory/ApiKeys"
       })
 
     /** Accounts_ListApiKeys: the workspace's keys, metadata only, newest first. Fails like requireManager. */
-    const list = (workspaceId: string, accountId: string): Effect.Effect<ReadonlyArray<ApiKey>, NotFound | Forbidden> =>
+    const list = (workspaceId: string, accountId: string): Effect.Effect<ReadonlyArray<ApiKey>, WorkspaceNotFound | WorkspaceRoleRequired> =>
       Effect.zipRight(requireManager(workspaceId, accountId), repo.list(workspaceId))
 
     /**

@@ -7,7 +7,7 @@ import { AppConfig } from "../../layers/AppConfig.js"
 import { now } from "../../layers/Clock.js"
 import { Cursor } from "../../layers/Cursor.js"
 import type { AgentListItem, AgentProfile, ListAgentsQuery } from "../../schema/agents.js"
-import { AgentNotFound, NotFound } from "../../schema/errors.js"
+import { AgentNotFound, InvalidCursor } from "../../schema/errors.js"
 import { canonicalAgentUrl } from "../identity/CanonicalUrl.js"
 import { AgentsRepo, ListPosition } from "./Repo.js"
 
@@ -24,11 +24,11 @@ export class Agents extends Effect.Service<Agents>()("agent-directory/Agents", {
      * Agents_ListAgents: one page of listed agents matching the query, in its sort, with
      * the cursor of the next page (null on the last). The cursor is bound to the filters,
      * `q`, `sort` and `caller` (a principal scope such as `api-key:<uuid>` or `anonymous`),
-     * not to `limit`. Fails with `BadRequest` (`invalid-cursor`).
+     * not to `limit`. Fails with `InvalidCursor`.
      */
     const list = (query: ListAgentsQuery, caller: string): Effect.Effect<
       { readonly rows: ReadonlyArray<AgentListItem>; readonly nextCursor: string | null },
-      BadRequest
+      InvalidCursor
     > => {
       const filters = {
         networks: normalised(query.networks),
@@ -56,7 +56,7 @@ export class Agents extends Effect.Service<Agents>()("agent-directory/Agents", {
     }
 
     /** Agents_GetAgent: the canonical profile, prices as of now. Fails with `NotFound` (`agent-not-found`). */
-    const profile = (entityId: string): Effect.Effect<AgentProfile, NotFound> =>
+    const profile = (entityId: string): Effect.Effect<AgentProfile, AgentNotFound> =>
       Effect.gen(function*() {
         const found = yield* repo.profile(entityId, yield* now)
         if (Option.isNone(found)) {

@@ -23,6 +23,13 @@ export const AgentAccess = Schema.Struct({
 })
 export type AgentAccess = typeof AgentAccess.Type
 
+/** Whose access to which agent; `roles`: the roles the action needs (`action` words it in the detail). */
+export interface AccessInput {
+  readonly agentId: string
+  readonly accountId: string
+  readonly roles?: { readonly allowed: ReadonlyArray<WorkspaceRole>; readonly action: string }
+}
+
 /** Agent operator checks. Requires `SqlClient`. */
 export class AgentOperators extends Effect.Service<AgentOperators>()("agent-directory/AgentOperators", {
   effect: Effect.gen(function*() {
@@ -40,16 +47,14 @@ export class AgentOperators extends Effect.Service<AgentOperators>()("agent-dire
     })
 
     /**
-     * The caller's access to the agent. Fails with `NotFound` (`agent-not-found`) when
-     * the caller is not an active member of the agent's operating workspace, and with
-     * `Forbidden` (`role-required`) when `roles` is given and the caller's role is not
+     * The caller's access to the agent. Fails with `AgentNotFound` when the caller is
+     * not an active member of the agent's operating workspace, and with `RoleRequired`
+     * when `roles` is given and the caller's role is not
      * in it (`action` completes the problem's detail: "… needs the OWNER or ADMIN role").
      */
-    const access = (input: {
-      readonly agentId: string
-      readonly accountId: string
-      readonly roles?: { readonly allowed: ReadonlyArray<WorkspaceRole>; readonly action: string }
-    }) =>
+    const access = <I extends AccessInput>(
+      input: I
+    ): Effect.Effect<AgentAccess, AgentNotFound | (I extends { readonly roles: object } ? RoleRequired : never)> =>
       Effect.gen(function*() {
         const found = yield* find(input).pipe(dieOnStorageFailure)
         if (Option.isNone(found)) {
@@ -62,7 +67,7 @@ export class AgentOperators extends Effect.Service<AgentOperators>()("agent-dire
           })
         }
         return found.value
-      })
+      }) as Effect.Effect<AgentAccess, AgentNotFound | (I extends { readonly roles: object } ? RoleRequired : never)>
 
     return { access }
   })

@@ -10,8 +10,8 @@ import { Data } from "../../schema/envelope.js"
 import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { operation } from "./operation.js"
 import { ReplayAs } from "./replay.js"
-import { OriginNotAllowed, ReauthenticationRequired, WorkspaceNotFound, WorkspaceRoleRequired } from "../../schema/errors.js"
-import { ApiKeyNotFound, SessionNotFound } from "../accounts/Errors.js"
+import { InvalidRequest, OriginNotAllowed, ReauthenticationRequired, WorkspaceNotFound, WorkspaceRoleRequired } from "../../schema/errors.js"
+import { ApiKeyNotFound, SessionNotFound, SignInThrottled } from "../accounts/Errors.js"
 
 const isCreated = Schema.is(Data(CreatedApiKey))
 
@@ -30,7 +30,7 @@ export class AccountsApi extends HttpApiGroup.make("Accounts")
           description: "Checks the email and password and opens a browser session: the HttpOnly `session` cookie " +
             "carries it, and `data.csrfToken` must be sent as `X-CSRF-Token` on every session command. A wrong email " +
             "or password gets the one identical 401; a browser `Origin` must be allowed (login CSRF).",
-          errors: [OriginNotAllowed]
+          errors: [OriginNotAllowed, SignInThrottled]
         })
       )
   )
@@ -105,7 +105,7 @@ export class AccountsApi extends HttpApiGroup.make("Accounts")
             "plaintext `key` exactly once (`keyDelivery: SHOWN_ONCE`); a replay of the same Idempotency-Key returns the " +
             "metadata with `key: null` and `keyDelivery: ALREADY_SHOWN`. Needs the OWNER or ADMIN role and a recent " +
             "sign-in (sensitive). Rotation: create the new key, move traffic, revoke the old one.",
-          errors: [WorkspaceRoleRequired, ReauthenticationRequired, WorkspaceNotFound]
+          errors: [WorkspaceRoleRequired, ReauthenticationRequired, WorkspaceNotFound, InvalidRequest]
         })
       )
   )

@@ -17,7 +17,7 @@ import { Uuid } from "../../schema/common.js"
 import { Data } from "../../schema/envelope.js"
 import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { operation } from "./operation.js"
-import { AgentNotFound, ConfirmationMismatch, ConfirmationRequired, InvalidState, RoleRequired, VersionConflict, WorkspaceNotFound } from "../../schema/errors.js"
+import { AgentNotFound, ConfirmationMismatch, ConfirmationRequired, Conflict, InvalidState, RoleRequired, VersionConflict, WorkspaceNotFound } from "../../schema/errors.js"
 import { AdCampaignNotFound, AdPackageVersionNotFound, InvalidServingToken, OrderInUse, OrderNotEligible, ServingTokenExpired } from "../ads/Errors.js"
 
 const CampaignList = Data(Schema.Array(AdCampaign))
@@ -146,7 +146,7 @@ export class AdsApi extends HttpApiGroup.make("Ads")
             "SUSPEND from APPROVED, SCHEDULED, ACTIVE or PAUSED → SUSPENDED. `decisionCode` and `publicDecision` are kept",
             "with the audit record; `privateDecision` is stored for administrators only and appears in no response."
           ].join("\n"),
-          errors: [ConfirmationRequired, ConfirmationMismatch, AdCampaignNotFound, VersionConflict, InvalidState]
+          errors: [ConfirmationRequired, ConfirmationMismatch, AdCampaignNotFound, VersionConflict, InvalidState, Conflict]
         })
       )
   )

@@ -7,7 +7,7 @@ import { Uuid } from "../../schema/common.js"
 import { Data, Page } from "../../schema/envelope.js"
 import { ResolveAgentIdentitiesRequest, ResolveAgentIdentitiesResult } from "../../schema/identity.js"
 import { operation } from "./operation.js"
-import { AgentNotFound } from "../../schema/errors.js"
+import { AgentNotFound, InvalidCursor } from "../../schema/errors.js"
 
 export class AgentsApi extends HttpApiGroup.make("Agents")
   .add(
@@ -20,6 +20,7 @@ export class AgentsApi extends HttpApiGroup.make("Agents")
           auth: "required-user",
           cache: "none",
           statuses: [400, 401, 403, 500, 503],
+          errors: [InvalidCursor],
           summary: "List the caller's favorite agents (cursor pages)",
           description: "The agents the caller marked as favorites, most recent first, `limit` per page (1-100, " +
             "default 25). Pass `nextCursor` back as `cursor` for the next page; it is bound to this query and caller."
@@ -37,6 +38,7 @@ export class AgentsApi extends HttpApiGroup.make("Agents")
           cache: "none",
           scopes: ["agents:read"],
           statuses: [400, 401, 403, 500, 503],
+          errors: [InvalidCursor],
           summary: "List the agent directory with typed filters, a text query and signed cursors (spec §9)",
           description: "The listed agents of the directory, `limit` per page (1-100, default 25).\n\n" +
             "- **Filters** (repeat a parameter for several values: `?networks=base&networks=solana`): `networks` (network keys, " +
@@ -115,7 +117,7 @@ export class AgentsApi extends HttpApiGroup.make("Agents")
             "PROVIDER_OBSERVATION, PRODUCT_EVIDENCE), `networks` (at most 20 network keys, 1-100 chars; items without a " +
             "network never match), `activityKeys` (at most 20, 1-150 chars). `nextCursor` (max 4096 chars) is signed and " +
             "bound to the agent and the filters: sent with other filters it is a 400 `invalid-cursor`. An unknown agent is a 404.",
-          errors: [AgentNotFound]
+          errors: [AgentNotFound, InvalidCursor]
         })
       )
   )

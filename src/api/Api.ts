@@ -4,6 +4,7 @@
  */
 import { HttpApi, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { ProblemDocument } from "../../schema/problem.js"
 import { AccountsApi } from "./AccountsApi.js"
 import { AdsApi } from "./AdsApi.js"
 import { AdminApi } from "./AdminApi.js"
@@ -72,6 +73,8 @@ export class Api extends withoutFrameworkErrors(HttpApi.make("AgentDirectoryApi"
   .add(TokenOperationsApi)
   .add(AdsApi)
   .add(WorkspacesApi)
+  // `Problem`, the document every cause's component narrows (its `type` and `status` constant)
+  .annotate(HttpApi.AdditionalSchemas, [ProblemDocument])
   .annotateContext(
     OpenApi.annotations({
       title: "Agent Directory API",

@@ -9,7 +9,7 @@ import { Uuid } from "../../schema/common.js"
 import { Data } from "../../schema/envelope.js"
 import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { operation } from "./operation.js"
-import { ConfirmationMismatch, InvalidState, VersionConflict } from "../../schema/errors.js"
+import { ConfirmationMismatch, Conflict, InvalidState, VersionConflict } from "../../schema/errors.js"
 import { ApprovalRequired, CommandHashMismatch, DisputeNotFound, UnitsRule } from "../bounties/Errors.js"
 
 export class BountyDisputesApi extends HttpApiGroup.make("BountyDisputes")
@@ -42,7 +42,7 @@ export class BountyDisputesApi extends HttpApiGroup.make("BountyDisputes")
             "(unitsToClient 0), REFUND the whole escrow to the client (unitsToProvider 0), SPLIT gives both a positive " +
             "part; the two always add up to the escrowed amount. A resolved or withdrawn dispute, or a bounty not in " +
             "dispute, is a 409 `invalid-state`.",
-          errors: [UnitsRule, ApprovalRequired, ConfirmationMismatch, DisputeNotFound, VersionConflict, InvalidState, CommandHashMismatch]
+          errors: [UnitsRule, ApprovalRequired, ConfirmationMismatch, DisputeNotFound, VersionConflict, InvalidState, CommandHashMismatch, Conflict]
         })
       )
   )

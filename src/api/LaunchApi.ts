@@ -6,7 +6,7 @@ import { Data } from "../../schema/envelope.js"
 import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { LaunchRun, MaterializeLaunchTransactionRequest } from "../../schema/launch.js"
 import { operation } from "./operation.js"
-import { InvalidState, RoleRequired, VersionConflict } from "../../schema/errors.js"
+import { Conflict, InvalidState, RoleRequired, VersionConflict } from "../../schema/errors.js"
 import { LaunchRunNotFound } from "../launch/Errors.js"
 
 export class LaunchApi extends HttpApiGroup.make("Launch")
@@ -34,7 +34,7 @@ export class LaunchApi extends HttpApiGroup.make("Launch")
             "second call, whatever its Idempotency-Key, never creates a second intent. The caller needs the OWNER, ADMIN, " +
             "EDITOR or OPERATOR role in the run's workspace (403 `role-required`); a run outside the caller's workspaces " +
             "is 404 `launch-run-not-found`. Checks run in that order: 404, 403, version, state.",
-          errors: [LaunchRunNotFound, RoleRequired, VersionConflict, InvalidState]
+          errors: [LaunchRunNotFound, RoleRequired, VersionConflict, InvalidState, Conflict]
         })
       )
   )

@@ -9,7 +9,7 @@ import { Data } from "../../schema/envelope.js"
 import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { PartnerJobSource, SyncPartnerJobSourceRequest } from "../../schema/partnerJobs.js"
 import { operation } from "./operation.js"
-import { ConfirmationMismatch, ConfirmationRequired, InvalidState, VersionConflict } from "../../schema/errors.js"
+import { ConfirmationMismatch, ConfirmationRequired, Conflict, InvalidState, VersionConflict } from "../../schema/errors.js"
 import { PartnerJobSourceNotFound } from "../partnerJobs/Errors.js"
 
 export class PartnerJobSourcesApi extends HttpApiGroup.make("PartnerJobSources")
@@ -37,7 +37,7 @@ export class PartnerJobSourcesApi extends HttpApiGroup.make("PartnerJobSources")
             "`failureCount`; at 3 consecutive failures an ACTIVE source becomes DEGRADED; a successful sync resets " +
             "`failureCount` to 0 and moves a DEGRADED source back to ACTIVE. These runner updates leave `version` " +
             "unchanged. `expectedVersion` is the source's version (optimistic concurrency).",
-          errors: [ConfirmationRequired, ConfirmationMismatch, PartnerJobSourceNotFound, VersionConflict, InvalidState]
+          errors: [ConfirmationRequired, ConfirmationMismatch, PartnerJobSourceNotFound, VersionConflict, InvalidState, Conflict]
         })
       )
   )

@@ -7,7 +7,7 @@ import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { PreviewAgentScheduleRequest, RuntimeTool, SchedulePreview } from "../../schema/runtime.js"
 import { operation } from "./operation.js"
 import { clearPlaygroundRunData, sendMessage } from "./RuntimeRunsEndpoints.js"
-import { AgentNotFound, ConfigurationMissing } from "../../schema/errors.js"
+import { AgentNotFound, ConfigurationMissing, InvalidRequest } from "../../schema/errors.js"
 
 const AgentPath = Schema.Struct({ entityPublicId: Uuid })
 
@@ -57,7 +57,7 @@ export class RuntimeApi extends HttpApiGroup.make("Runtime")
             "never fires is a 400 naming `/cronExpression`; an unknown time zone a 400 naming `/timezone`. " +
             agentVisibility + " Every workspace role may preview; no runtime needs to be configured (a preview runs " +
             "nothing and stores nothing).",
-          errors: [AgentNotFound]
+          errors: [AgentNotFound, InvalidRequest]
         })
       )
   )

@@ -5,7 +5,7 @@ import { Uuid } from "../../schema/common.js"
 import { Data } from "../../schema/envelope.js"
 import { GetWorkspaceQuery, Workspace } from "../../schema/workspaces.js"
 import { operation } from "./operation.js"
-import { PolicyLocked, WorkspaceNotFound } from "../../schema/errors.js"
+import { InvalidCursor, PolicyLocked, WorkspaceNotFound } from "../../schema/errors.js"
 
 export class WorkspacesApi extends HttpApiGroup.make("Workspaces")
   .add(
@@ -23,7 +23,7 @@ export class WorkspacesApi extends HttpApiGroup.make("Workspaces")
           description: "A workspace the caller is an active member of, with one page (`limit`, 1-100, default 50) of " +
             "members and one of invitations; `membersCursor` and `invitationsCursor` fetch the next pages. A workspace " +
             "the caller is not a member of is not found (its existence is not revealed); a policy lock answers 423.",
-          errors: [WorkspaceNotFound, PolicyLocked]
+          errors: [WorkspaceNotFound, PolicyLocked, InvalidCursor]
         })
       )
   )

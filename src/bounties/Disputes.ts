@@ -7,8 +7,8 @@ import { Effect, Option } from "effect"
 import { now } from "../../layers/Clock.js"
 import { Ids } from "../../layers/Ids.js"
 import type { DisputeResolutionResult, ResolveBountyDisputeRequest } from "../../schema/bounties.js"
-import { InvalidState, VersionConflict } from "../../schema/errors.js"
-import { CommandHashMismatch, DisputeNotFound } from "./Errors.js"
+import { ConfirmationMismatch, InvalidState, VersionConflict } from "../../schema/errors.js"
+import { ApprovalRequired, CommandHashMismatch, DisputeNotFound, UnitsRule } from "./Errors.js"
 import { explainRefusal, updateVersioned } from "../db/versioned.js"
 import { commandHash, confirmationText, decisionDigest, type DisputeCommand, unitsRuleBroken } from "./DisputeCommand.js"
 import { BountiesRepo, type DisputeRow } from "./Repo.js"
@@ -17,8 +17,11 @@ import { dieOnStorageFailure } from "../db/storageFailure.js"
 const resolvableDispute = ["OPEN"]
 const disputedBounty = ["DISPUTED"]
 
-const bodyProblem = (kind: string, pointer: string, detail: string) =>
-  new BadRequest({ kind, detail: `${pointer.slice(1)} ${detail}.`, errors: [{ in: "body", pointer, detail }] })
+const bodyProblem = <C extends typeof UnitsRule | typeof ApprovalRequired | typeof ConfirmationMismatch>(
+  Cause: C,
+  pointer: string,
+  detail: string
+): InstanceType<C> => new Cause({ detail: `${pointer.slice(1)} ${detail}.`, errors: [{ in: "body", pointer, detail }] }) as InstanceType<C>
 
 /** Bounty dispute resolution. Requires `SqlClient` and `Ids`. */
 export class Disputes extends Effect.Service<Disputes>()("agent-directory/Disputes", {
@@ -60,7 +63,7 @@ export class Disputes extends Effect.Service<Disputes>()("agent-directory/Disput
         if (Option.isNone(found)) return yield* refuse(disputeId, found, body.expectedVersion)
         const row = found.value
         const broken = unitsRuleBroken(body.resolution, body.unitsToProvider, body.unitsToClient, row.escrowUnits)
-        if (broken !== null) return yield* bodyProblem("units-rule", broken.pointer, broken.detail)
+        if (broken !== null) return yield* bodyProblem(UnitsRule, broken.pointer, broken.detail)
         if (row.disputeVersion !== body.expectedVersion || row.disputeState !== "OPEN") {
           return yield* refuse(disputeId, found, body.expectedVersion)
         }
@@ -100,10 +103,10 @@ export class Disputes extends Effect.Service<Disputes>()("agent-directory/Disput
           } satisfies DisputeResolutionResult
         }
         if (body.approvedCommandHash === undefined) {
-          return yield* bodyProblem("approval-required", "/approvedCommandHash", "is required when dryRun is false")
+          return yield* bodyProblem(ApprovalRequired, "/approvedCommandHash", "is required when dryRun is false")
         }
         if (body.confirmation === undefined) {
-          return yield* bodyProblem("approval-required", "/confirmation", "is required when dryRun is false")
+          return yield* bodyProblem(ApprovalRequired, "/confirmation", "is required when dryRun is false")
         }
         if (body.approvedCommandHash !== hash) {
           return yield* new CommandHashMismatch({
@@ -111,7 +114,7 @@ export class Disputes extends Effect.Service<Disputes>()("agent-directory/Disput
           })
         }
         if (body.confirmation !== confirmation) {
-          return yield* bodyProblem("confirmation-mismatch", "/confirmation", "must be the preview's confirmation text")
+          return yield* bodyProblem(ConfirmationMismatch, "/confirmation", "must be the preview's confirmation text")
         }
 
         const at = yield* now

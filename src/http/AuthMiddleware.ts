@@ -143,7 +143,7 @@ export const SessionAuthLive = Layer.effect(
             : auth.session(token)
           return Effect.zipRight(
             setCacheControl(policy),
-            Effect.flatMap(session, (found) =>
+            Effect.flatMap(session, (found): Effect.Effect<Principal, SessionRuleRefusal | Unauthenticated | SessionRequired> =>
               Option.isSome(found) ? sessionRules(found.value, policy, request) : refuse(policy, request))
           )
         })

@@ -7,13 +7,13 @@ import { Effect, Option } from "effect"
 import { now } from "../../layers/Clock.js"
 import { Ids } from "../../layers/Ids.js"
 import { Jobs } from "../../layers/Jobs.js"
-import { ConfigurationMissing, NotFound } from "../../schema/errors.js"
+import { ConfigurationMissing } from "../../schema/errors.js"
 import { ConversationAuthorRequired, ConversationNotFound, MessageNotFound, PlaygroundRunRequired, RunInProgress, RunNotFound } from "./Errors.js"
 import type { PlaygroundClearResult, SentMessage } from "../../schema/runtime.js"
 import { FinishedRunStates } from "../../schema/runtime.js"
-import { AgentOperators } from "../agents/Operators.js"
 import { AgentRun, AgentRunMaxAttempts } from "./AgentRunJob.js"
 import { RunsRepo } from "./RunsRepo.js"
+import { type AccessInput, AgentOperators } from "../agents/Operators.js"
 import { dieOnStorageFailure } from "../db/storageFailure.js"
 
 /** How long a run's data is kept (ms, 30 days) before retention may purge it (`retentionExpiresAt`). */
@@ -35,11 +35,10 @@ export class Runs extends Effect.Service<Runs>()("agent-directory/Runs", {
     const jobs = yield* Jobs
 
     /** The agent's access rule, reported as the resource the caller named (its existence is not revealed). */
-    const accessVia = (
-      kind: "conversation-not-found" | "run-not-found",
-      detail: string,
-      input: Parameters<typeof operators.access>[0]
-    ) => operators.access(input).pipe(Effect.catchTag("NotFound", () => new NotFound({ kind, detail })))
+    const accessVia = <NF, I extends AccessInput>(
+      notFound: () => NF,
+      input: I
+    ) => operators.access(input).pipe(Effect.catchTag("AgentNotFound", () => Effect.fail(notFound())))
 
     /**
      * Runtime_SendMessage: stores the user's message (COMPLETE) and the assistant's
@@ -67,7 +66,7 @@ export class Runs extends Effect.Service<Runs>()("agent-directory/Runs", {
           return yield* new ConversationNotFound({ detail: notFound })
         }
         const { agentId, accountId: authorId, kind } = conversation.value
-        const access = yield* accessVia("conversation-not-found", notFound, { agentId, accountId: input.accountId })
+        const access = yield* accessVia(() => new ConversationNotFound({ detail: notFound }), { agentId, accountId: input.accountId })
         if (authorId !== input.accountId) {
           return yield* new ConversationAuthorRequired({
             detail: "Only the account that started the conversation may send messages in it."
@@ -147,7 +146,7 @@ export class Runs extends Effect.Service<Runs>()("agent-directory/Runs", {
         const found = yield* repo.lockRunForClear(input.runId)
         if (Option.isNone(found)) return yield* new RunNotFound({ detail: notFound })
         const run = found.value
-        yield* accessVia("run-not-found", notFound, {
+        yield* accessVia(() => new RunNotFound({ detail: notFound }), {
           agentId: run.agentId,
           accountId: input.accountId,
           roles: { allowed: ClearRoles, action: "Clearing playground data" }

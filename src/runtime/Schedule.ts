@@ -34,7 +34,7 @@ const canonicalZone = (zone: string): string | undefined => {
  * fields: minute hour day-of-month month day-of-week, or a macro such as `@daily`)
  * fires in wall-clock time of `timezone`. Returns the canonical zone name with them.
  *
- * Fails with `BadRequest` naming `/cronExpression` (not a five-field expression, a
+ * Fails with `InvalidRequest` naming `/cronExpression` (not a five-field expression, a
  * field out of range, or one that never fires) or `/timezone` (not an IANA zone).
  */
 export const previewSchedule = (input: {
@@ -42,7 +42,7 @@ export const previewSchedule = (input: {
   readonly timezone: string
   readonly count: number
   readonly from: Date
-}): Effect.Effect<{ readonly timezone: string; readonly occurrences: ReadonlyArray<Date> }, BadRequest> =>
+}): Effect.Effect<{ readonly timezone: string; readonly occurrences: ReadonlyArray<Date> }, InvalidRequest> =>
   Effect.gen(function*() {
     const zone = canonicalZone(input.timezone)
     if (zone === undefined) return yield* invalid("timezone", "must be an IANA time zone name (e.g. Europe/Berlin)")

@@ -25,7 +25,7 @@ it.effect("refuses another binding, another key and an altered position", () =>
     expect(other.errors).toEqual([{ in: "query", pointer: "/cursor", detail: expect.any(String) }])
     const [, mac] = encoded.split(".")
     const forged = `${Buffer.from(JSON.stringify(["a", 2])).toString("base64url")}.${mac}`
-    expect((yield* cursor.decode(Position, forged, binding, "cursor").pipe(Effect.flip)).kind).toBe("invalid-cursor")
+    expect((yield* cursor.decode(Position, forged, binding, "cursor").pipe(Effect.flip))._tag).toBe("InvalidCursor")
     const otherKey = CursorLive.pipe(Layer.provide(Layer.succeed(AppConfig, testConfig({
       keys: { ...testConfig().keys, cursor: testConfig().keys.apiKeyVerifier }
     }))))

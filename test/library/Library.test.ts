@@ -7,7 +7,7 @@ import { HttpApiBuilder, HttpApiClient } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { Api, ApiLive, AppConfig, IdsLive, Problems } from "../../src/index.js"
+import { Api, ApiLive, AppConfig, Errors, IdsLive } from "../../src/index.js"
 import { DemoAccounts, DemoOffers } from "../../src/db/demo.js"
 import { testConfig } from "../support/config.js"
 import { TestDb } from "../support/TestServer.js"
@@ -35,7 +35,7 @@ layer(EmbeddingAppLive)("the API mounted by another Effect app", (it) => {
       const error = yield* client.Accounts.signIn({
         payload: { email: DemoAccounts.owner.email, password: "not the password" }
       }).pipe(Effect.flip)
-      expect(error).toBeInstanceOf(Problems.Unauthorized)
+      expect(error).toBeInstanceOf(Errors.Unauthenticated)
       expect(error).toMatchObject({ status: 401, type: "https://agent-directory.dev/problems/unauthenticated" })
     }))
 
@@ -53,6 +53,6 @@ layer(EmbeddingAppLive)("the API mounted by another Effect app", (it) => {
         payload: { version: 1 },
         headers: { "idempotency-key": "0190ffff-0000-7000-8000-000000000001" }
       }).pipe(Effect.flip)
-      expect(refused).toBeInstanceOf(Problems.Unauthorized)
+      expect(refused).toBeInstanceOf(Errors.Unauthenticated)
     }))
 })
