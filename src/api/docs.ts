@@ -31,6 +31,8 @@ import { commandMethods } from "./security.js"
 
 type OpenApiOperation = Record<string, any>
 
+const ProblemMediaType = "application/problem+json"
+
 /** Whether `endpoint` is a command of a browser session (needs `X-CSRF-Token`). */
 const isSessionCommand = (endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps, policy: OperationPolicy) =>
   (policy.auth === "required-user" || policy.auth === "required-admin" || policy.auth === "optional-user") &&
@@ -168,11 +170,13 @@ export const documentOperation = (
       ...response,
       description: `${ProblemTitles[status]}: ${[...new Set(cs.map((c) => c.slug))].join(", ")}`,
       // Effect's generator emits `anyOf` for several error schemas of one status, and the bare
-      // `$ref` for one; the documents' constant `type` discriminates them, so it is a `oneOf`
+      // `$ref` for one; the documents' constant `type` discriminates them, so it is a `oneOf`.
+      // It also reads the media type off the status's union, which has none (each member has
+      // `application/problem+json`): every problem response is `application/problem+json`
       ...(content === undefined ? {} : {
-        content: Object.fromEntries(Object.entries(content).map(([type, media]) => {
+        content: Object.fromEntries(Object.values(content).map((media) => {
           const { anyOf, ...rest } = media.schema
-          return [type, { ...media, schema: anyOf !== undefined ? { ...rest, oneOf: anyOf } : { oneOf: [media.schema] } }]
+          return [ProblemMediaType, { ...media, schema: anyOf !== undefined ? { ...rest, oneOf: anyOf } : { oneOf: [media.schema] } }]
         }))
       })
     }

@@ -110,7 +110,10 @@ export const operation = <
   const base = statuses.includes(429) ? unbudgeted.middleware(BudgetRefusing) : unbudgeted.middleware(BudgetCharging)
   // the auth and budget middlewares only type what they raise; which of those causes this
   // operation can answer depends on it and its policy, so they are declared here with its own
-  const causes = causesByStatus(statuses, own, mechanismCauses(base, policy))
+  // every operation passes the auth middleware, which may answer 401 and 403 whatever the
+  // operation lists (an invalid or under-scoped API key on a public read)
+  const answered = [...statuses, ...([401, 403] as const).filter((s) => !statuses.includes(s))]
+  const causes = causesByStatus(answered, own, mechanismCauses(base, policy))
   let e = (session ? base.middleware(SessionAuth) : base.middleware(PublicAuth))
     .annotate(Policy, policy)
     .annotateContext(OpenApi.annotations({
