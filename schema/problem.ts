@@ -232,6 +232,8 @@ export const problemSchema = <C extends ProblemClass>(
   }
   const document = Schema.Struct(fields).annotations({
     identifier: `${Cls._tag}Problem`,
+    // a cause's document is a `Problem` (the API's `AdditionalSchemas`) whose `type` and `status` are constant
+    jsonSchema: { allOf: [{ $ref: "#/components/schemas/Problem" }] },
     description: `${Cls.status} \`${Cls.slug}\`: ${Cls.meaning}`
   })
   const schema = Schema.transformOrFail(
