@@ -2,7 +2,7 @@
  * Signed opaque cursors (spec §4.1, §4.3): `base64url(JSON position).base64url(HMAC)`,
  * where the HMAC-SHA256 (key derived from `APP_SECRET`) covers the position and a
  * binding (operation, list, principal, query). A cursor altered in any byte, or used
- * for another list, query or caller, fails with `BadRequest`.
+ * for another list, query or caller, fails with `InvalidRequest`.
  */
 import { createHmac, timingSafeEqual } from "node:crypto"
 import { Context, Effect, Layer, Redacted, Schema } from "effect"

@@ -23,7 +23,7 @@ export class Accounts extends Effect.Service<Accounts>()("agent-directory/Accoun
     /**
      * Sign-in throttling: every attempt is charged to its account (the email as
      * typed, lowercased — whether or not such an account exists, so the throttle
-     * reveals nothing) and to its client address. Fails with `TooManyRequests` when
+     * reveals nothing) and to its client address. Fails with `RateLimited` when
      * either is spent.
      */
     const throttleSignIn = (email: string, address: string) =>
@@ -43,9 +43,9 @@ export class Accounts extends Effect.Service<Accounts>()("agent-directory/Accoun
 
     /**
      * Accounts_SignIn: checks the password and opens a session. A browser `Origin`
-     * must be allowed (login CSRF). Fails with `Unauthorized` (wrong email or
+     * must be allowed (login CSRF). Fails with `Unauthenticated` (wrong email or
      * password: one identical 401), `Forbidden` (foreign origin) or
-     * `TooManyRequests` (throttled, see throttleSignIn).
+     * `RateLimited` (throttled, see throttleSignIn).
      */
     const signIn = (input: {
       readonly email: string

@@ -25,7 +25,7 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("agent-directory/ApiKeys"
     const ids = yield* Ids
     const config = yield* AppConfig
 
-    /** Fails unless the account is an ACTIVE OWNER/ADMIN: `NotFound` for non-members (existence hidden), else `Forbidden`. */
+    /** Fails unless the account is an ACTIVE OWNER/ADMIN: `WorkspaceNotFound` for non-members (existence hidden), else `WorkspaceRoleRequired`. */
     const requireManager = (workspaceId: string, accountId: string) =>
       Effect.gen(function*() {
         const role = yield* repo.role(workspaceId, accountId)
@@ -42,7 +42,7 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("agent-directory/ApiKeys"
     /**
      * Accounts_CreateApiKey: issues a key and returns its plaintext with its metadata.
      * Scopes and origins are deduplicated, origins lowercased (browsers send them so).
-     * Fails with `NotFound`/`Forbidden` (see requireManager), `BadRequest` for an
+     * Fails with `WorkspaceNotFound`/`WorkspaceRoleRequired` (see requireManager), `InvalidRequest` for an
      * `expiresAt` not in the future.
      */
     const create = (input: {

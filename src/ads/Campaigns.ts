@@ -59,10 +59,10 @@ export class Campaigns extends Effect.Service<Campaigns>()("agent-directory/AdCa
      * `headline`/`body`, the targets, zero metrics and `endAt` = `startAt` + the package
      * version's run length.
      *
-     * Fails with `NotFound` (`workspace-not-found`: not an ACTIVE member;
+     * Fails with `WorkspaceNotFound` (`workspace-not-found`: not an ACTIVE member;
      * `ad-package-version-not-found`; `agent-not-found`: `agentPublicId` is not an agent
-     * of the workspace), `Forbidden` (`role-required`: not OWNER, ADMIN or EDITOR),
-     * `Conflict` (`order-not-eligible`: the order is not the workspace's, not for this
+     * of the workspace), `RoleRequired` (`role-required`: not OWNER, ADMIN or EDITOR),
+     * `OrderNotEligible` (`order-not-eligible`: the order is not the workspace's, not for this
      * package, or not paid; `order-in-use`: a campaign already uses it).
      */
     const create = (input: { readonly body: CreateAdCampaignRequest; readonly accountId: string }) =>
@@ -135,8 +135,8 @@ export class Campaigns extends Effect.Service<Campaigns>()("agent-directory/AdCa
      * `uniqueVisitors`) and stores the event under the request's id. Exactly once per
      * Idempotency-Key: the caller's transaction holds the key's record.
      *
-     * Fails with `BadRequest` (`invalid-serving-token`, `serving-token-expired`),
-     * `NotFound` (`ad-campaign-not-found`), `Conflict` (`invalid-state`: not ACTIVE).
+     * Fails with `InvalidServingToken` (`invalid-serving-token`, `serving-token-expired`),
+     * `AdCampaignNotFound` (`ad-campaign-not-found`), `InvalidState` (`invalid-state`: not ACTIVE).
      */
     const recordEvent = (body: RecordAdEventRequest) =>
       Effect.gen(function*() {

@@ -61,8 +61,8 @@ export class Review extends Effect.Service<Review>()("agent-directory/AdCampaign
      * {@link reviewTarget} (version + 1), the creative APPROVED/REJECTED on approve/reject,
      * an `admin_audit_events` record and a review row holding `privateDecision`.
      *
-     * Fails with `NotFound` (`ad-campaign-not-found`), `BadRequest`
-     * (`confirmation-required`, `confirmation-mismatch`), `Conflict` (`version-conflict`,
+     * Fails with `AdCampaignNotFound` (`ad-campaign-not-found`), `InvalidRequest`
+     * (`confirmation-required`, `confirmation-mismatch`), `VersionConflict` (`version-conflict`,
      * `invalid-state`).
      */
     const review = (input: {

@@ -55,7 +55,7 @@ export class Agents extends Effect.Service<Agents>()("agent-directory/Agents", {
       }).pipe(Effect.map((page) => ({ rows: page.rows.map((row) => row.agent), nextCursor: page.nextCursor })))
     }
 
-    /** Agents_GetAgent: the canonical profile, prices as of now. Fails with `NotFound` (`agent-not-found`). */
+    /** Agents_GetAgent: the canonical profile, prices as of now. Fails with `AgentNotFound` (`agent-not-found`). */
     const profile = (entityId: string): Effect.Effect<AgentProfile, AgentNotFound> =>
       Effect.gen(function*() {
         const found = yield* repo.profile(entityId, yield* now)

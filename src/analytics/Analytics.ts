@@ -57,7 +57,7 @@ export class Analytics extends Effect.Service<Analytics>()("agent-directory/Anal
      * does not exist or is not listed), then stored: a known eventId with the same content
      * is accepted as a duplicate, with other content rejected as EVENT_ID_CONFLICT.
      * Runs in the caller's transaction; the receipt is returned once it commits.
-     * Fails with `BadRequest` (`invalid-context-token`) or `Unauthorized` (`context-token-expired`).
+     * Fails with `InvalidContextToken` (`invalid-context-token`) or `ContextTokenExpired` (`context-token-expired`).
      */
     const ingest = (input: { readonly contextToken: string; readonly events: ReadonlyArray<unknown> }) =>
       Effect.gen(function*() {
@@ -133,7 +133,7 @@ export class Analytics extends Effect.Service<Analytics>()("agent-directory/Anal
     /**
      * Social_CreateAnalyticsExport (spec §2.17, §4.3): records the export REQUESTED and
      * enqueues its build job in the same transaction. `from` ≤ `to` and at most
-     * {@link MaxExportRangeDays} days counted inclusively, else `BadRequest` `invalid-date-range`.
+     * {@link MaxExportRangeDays} days counted inclusively, else `InvalidRequest` `invalid-date-range`.
      * Fails with `NotFound` `agent-not-found`, `Forbidden` `role-required`.
      */
     const createExport = (input: {
@@ -178,7 +178,7 @@ export class Analytics extends Effect.Service<Analytics>()("agent-directory/Anal
     /**
      * Social_DownloadAnalyticsExport (our extension): the file of the export a download
      * token names. Fails with `NotFound` `export-not-found` (token not ours),
-     * `Conflict` `export-not-ready` (not AVAILABLE), `Gone` `export-expired`.
+     * `Conflict` `export-not-ready` (not AVAILABLE), `ChallengeExpired` `export-expired`.
      */
     const download = (token: string) =>
       Effect.gen(function*() {

@@ -47,8 +47,8 @@ export class Disputes extends Effect.Service<Disputes>()("agent-directory/Disput
      * inputs and applies: dispute RESOLVED, bounty RELEASE_PENDING/REFUND_PENDING (both
      * versions +1), escrow transaction intent, audit event, resolution row.
      *
-     * Fails with `NotFound` (`dispute-not-found`), `BadRequest` (`units-rule`,
-     * `approval-required`, `confirmation-mismatch`), `Conflict` (`version-conflict`,
+     * Fails with `DisputeNotFound` (`dispute-not-found`), `UnitsRule` (`units-rule`,
+     * `approval-required`, `confirmation-mismatch`), `VersionConflict` (`version-conflict`,
      * `invalid-state`, `command-hash-mismatch`).
      */
     const resolve = (input: {

@@ -3,7 +3,7 @@
  * credential, after authentication: anonymous per client address, API key per key,
  * session per account (sizes in `AppConfig.budgets`). Every charged response carries
  * `RateLimit-Policy` and `RateLimit`. On operations that list 429 a spent budget
- * fails with `TooManyRequests` (429, `Retry-After`); the others are charged and
+ * fails with `RateLimited` (429, `Retry-After`); the others are charged and
  * report, but are never refused.
  */
 import { HttpApp, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
@@ -34,7 +34,7 @@ const makeCharge = Effect.gen(function*() {
   const config = yield* AppConfig
   const operations = yield* Operations
   /**
-   * Charges the current operation; fails with `TooManyRequests` only when `refuse` and the budget is spent.
+   * Charges the current operation; fails with `RateLimited` only when `refuse` and the budget is spent.
    * Runs on every request: one context read and a flatMap chain, not Effect.gen.
    */
   return (refuse: boolean) =>

@@ -25,9 +25,9 @@ export class Launch extends Effect.Service<Launch>()("agent-directory/Launch", {
      * One conditional UPDATE (src/db/versioned.ts), so of concurrent calls at one
      * version exactly one creates an intent.
      *
-     * Fails with `NotFound` (`launch-run-not-found`: no such run, or not in one of the
-     * caller's workspaces), `Forbidden` (`role-required`: not OWNER, ADMIN, EDITOR or
-     * OPERATOR), `Conflict` (`version-conflict`, `invalid-state`).
+     * Fails with `LaunchRunNotFound` (`launch-run-not-found`: no such run, or not in one of the
+     * caller's workspaces), `RoleRequired` (`role-required`: not OWNER, ADMIN, EDITOR or
+     * OPERATOR), `VersionConflict` (`version-conflict`, `invalid-state`).
      */
     const materialize = (input: { readonly runId: string; readonly expectedVersion: number; readonly accountId: string }) =>
       Effect.gen(function*() {

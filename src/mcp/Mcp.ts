@@ -44,8 +44,8 @@ export class Mcp extends Effect.Service<Mcp>()("agent-directory/Mcp", {
      * MCP_GetMcpCatalog: the connection's last observed catalog with its digest (see
      * `./Digest.ts`). Any active member of the agent's workspace may read it.
      *
-     * Fails with `NotFound` (`agent-not-found`, `connection-not-found`),
-     * `UnprocessableEntity` (`configuration-missing`: never observed).
+     * Fails with `AgentNotFound` (`agent-not-found`, `connection-not-found`),
+     * `ConfigurationMissing` (`configuration-missing`: never observed).
      */
     const getCatalog = (input: { readonly agentId: string; readonly connectionId: string; readonly accountId: string }) =>
       Effect.gen(function*() {
@@ -66,9 +66,9 @@ export class Mcp extends Effect.Service<Mcp>()("agent-directory/Mcp", {
      * until `expiresAt` (now + 10 minutes), and returns the URL to send the user to.
      * Needs the OWNER, ADMIN, EDITOR or OPERATOR role.
      *
-     * Fails with `NotFound` (`agent-not-found`, `connection-not-found`), `Forbidden`
-     * (`role-required`), `Conflict` (`invalid-state`: the connection is DISABLED),
-     * `UnprocessableEntity` (`configuration-missing`: no OAuth metadata).
+     * Fails with `AgentNotFound` (`agent-not-found`, `connection-not-found`), `Forbidden`
+     * (`role-required`), `InvalidState` (`invalid-state`: the connection is DISABLED),
+     * `ConfigurationMissing` (`configuration-missing`: no OAuth metadata).
      */
     const beginOAuth = (input: {
       readonly agentId: string

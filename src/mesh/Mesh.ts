@@ -27,7 +27,7 @@ export class Mesh extends Effect.Service<Mesh>()("agent-directory/Mesh", {
      * with a new `publicKeyId` and `publicKeyFingerprint` = base64url(SHA-256(key)).
      * The body's key was already checked to be a valid Ed25519 public key.
      *
-     * Fails with `NotFound` (`workspace-not-found`: not one of the caller's workspaces;
+     * Fails with `WorkspaceNotFound` (`workspace-not-found`: not one of the caller's workspaces;
      * `agent-not-found`: `entityPublicId` is not an agent of the workspace), `Forbidden`
      * (`role-required`: not OWNER, ADMIN, EDITOR or OPERATOR), `Conflict`
      * (`publisher-quota-exceeded`; `public-key-registered`: any publisher, of any

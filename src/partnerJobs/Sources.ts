@@ -38,7 +38,7 @@ export class Sources extends Effect.Service<Sources>()("agent-directory/PartnerJ
      * state checks). Apply (`confirmation` = the source's code): `nextSyncAt` = now,
      * version + 1, and a `partner-job-sync` job queued in the same transaction.
      *
-     * Fails with `NotFound` (`partner-job-source-not-found`), `BadRequest`
+     * Fails with `PartnerJobSourceNotFound` (`partner-job-source-not-found`), `InvalidRequest`
      * (`confirmation-required`, `confirmation-mismatch`), `Conflict`
      * (`version-conflict`, `invalid-state`).
      */

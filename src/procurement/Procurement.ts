@@ -29,12 +29,12 @@ export class Procurement extends Effect.Service<Procurement>()("agent-directory/
      * The intent row is locked for the call, so concurrent resumes run one at a time and
      * exactly one issues the instrument.
      *
-     * Checks, in order: `NotFound` (`procurement-intent-not-found`: no such intent of
-     * this agent in the caller's workspaces), `Forbidden` (`role-required`: not OWNER,
-     * ADMIN, BILLING or OPERATOR), `Conflict` (`intent-expired`: state EXPIRED or
-     * `expiresAt` passed; `invalid-state`: not AWAITING_BUYER), `UnprocessableEntity`
+     * Checks, in order: `ProcurementIntentNotFound` (`procurement-intent-not-found`: no such intent of
+     * this agent in the caller's workspaces), `RoleRequired` (`role-required`: not OWNER,
+     * ADMIN, BILLING or OPERATOR), `IntentExpired` (`intent-expired`: state EXPIRED or
+     * `expiresAt` passed; `invalid-state`: not AWAITING_BUYER), `Unprocessable`
      * (`procurement-provider-missing`: no provider configured for the agent, or one this
-     * deployment has no adapter for), `InternalServerError` (`provider-unavailable`).
+     * deployment has no adapter for), `ProviderUnavailable` (`provider-unavailable`).
      */
     const resume = (input: { readonly agentId: string; readonly intentId: string; readonly accountId: string }) =>
       Effect.gen(function*() {

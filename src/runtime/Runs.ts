@@ -47,11 +47,11 @@ export class Runs extends Effect.Service<Runs>()("agent-directory/Runs", {
      * {@link AgentRun} job, all in the caller's transaction. Senders of one
      * conversation are serialized on its row.
      *
-     * Fails with `NotFound` (`conversation-not-found`: absent, or its agent is not
+     * Fails with `ConversationNotFound` (`conversation-not-found`: absent, or its agent is not
      * operated by a workspace the caller is an active member of; `message-not-found`:
      * `parentMessageId` is not a message of this conversation), `Forbidden`
-     * (`conversation-author-required`), `UnprocessableEntity` (`configuration-missing`:
-     * the agent has no runtime), `Conflict` (`run-in-progress`).
+     * (`conversation-author-required`), `ConfigurationMissing` (`configuration-missing`:
+     * the agent has no runtime), `RunInProgress` (`run-in-progress`).
      */
     const send = (input: {
       readonly conversationId: string
@@ -135,9 +135,9 @@ export class Runs extends Effect.Service<Runs>()("agent-directory/Runs", {
      * `dataClearedAt` of its finished runs. Clearing again changes nothing and returns
      * the same result (the first `dataClearedAt`).
      *
-     * Fails with `NotFound` (`run-not-found`), `Forbidden` (`role-required`: not OWNER,
-     * ADMIN, EDITOR or OPERATOR), `UnprocessableEntity` (`playground-run-required`),
-     * `Conflict` (`run-in-progress`: the run, or another run of its conversation, is
+     * Fails with `RunNotFound` (`run-not-found`), `RoleRequired` (`role-required`: not OWNER,
+     * ADMIN, EDITOR or OPERATOR), `PlaygroundRunRequired` (`playground-run-required`),
+     * `RunInProgress` (`run-in-progress`: the run, or another run of its conversation, is
      * still active).
      */
     const clearPlaygroundData = (input: { readonly runId: string; readonly accountId: string }) =>

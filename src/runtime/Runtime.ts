@@ -18,7 +18,7 @@ export class Runtime extends Effect.Service<Runtime>()("agent-directory/Runtime"
      * or not), by `stableName` then `version`. Any active member of the agent's
      * workspace may read them.
      *
-     * Fails with `NotFound` (`agent-not-found`), `UnprocessableEntity`
+     * Fails with `AgentNotFound` (`agent-not-found`), `Unprocessable`
      * (`configuration-missing`: the agent has no runtime configured).
      */
     const listTools = (input: { readonly agentId: string; readonly accountId: string }) =>
@@ -37,7 +37,7 @@ export class Runtime extends Effect.Service<Runtime>()("agent-directory/Runtime"
      * after `from` (default: now) in `timezone` (see `./Schedule.ts`). Any active member
      * of the agent's workspace may preview; no runtime is needed (a preview runs nothing).
      *
-     * Fails with `NotFound` (`agent-not-found`), `BadRequest` naming `/cronExpression`
+     * Fails with `AgentNotFound` (`agent-not-found`), `InvalidRequest` naming `/cronExpression`
      * or `/timezone`.
      */
     const preview = (input: {

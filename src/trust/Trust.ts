@@ -21,9 +21,9 @@ export class Trust extends Effect.Service<Trust>()("agent-directory/Trust", {
      * conditional UPDATE: concurrent withdrawals at one revision succeed once.
      * Returns the feedback (spec §2.9).
      *
-     * Fails, in this order, with `Forbidden` (`author-required`: PUBLISHED feedback of
-     * someone else, which is public), `NotFound` (`feedback-not-found`: absent, or
-     * someone else's feedback that is not public), `Conflict` (`version-conflict`,
+     * Fails, in this order, with `AuthorRequired` (`author-required`: PUBLISHED feedback of
+     * someone else, which is public), `FeedbackNotFound` (`feedback-not-found`: absent, or
+     * someone else's feedback that is not public), `VersionConflict` (`version-conflict`,
      * then `invalid-state` for WITHDRAWN, `conflict` when it changed between the update
      * and the re-read).
      */

@@ -32,9 +32,9 @@ export class Wallets extends Effect.Service<Wallets>()("agent-directory/Wallets"
      * `CANCEL <policyId>`. One conditional UPDATE: concurrent cancels at one version
      * succeed once. Returns the policy (spec §2.8).
      *
-     * Fails, in this order, with `NotFound` (`wallet-policy-not-found`: absent or not the
-     * caller's wallet), `Conflict` (`version-conflict`, then `invalid-state` for COMPLETE
-     * or CANCELLED), `Gone` (`challenge-expired`), `UnprocessableEntity` (`proof-invalid`),
+     * Fails, in this order, with `WalletPolicyNotFound` (`wallet-policy-not-found`: absent or not the
+     * caller's wallet), `VersionConflict` (`version-conflict`, then `invalid-state` for COMPLETE
+     * or CANCELLED), `ChallengeExpired` (`challenge-expired`), `ProofInvalid` (`proof-invalid`),
      * `Conflict` (`conflict`: changed between the update and the re-read).
      */
     const cancelPolicy = (input: CancelPolicyInput) =>
@@ -76,7 +76,7 @@ export class Wallets extends Effect.Service<Wallets>()("agent-directory/Wallets"
     /**
      * Wallets_GetWalletProfileConfiguration (spec §4.3, §2.14): the public profile of
      * one of the caller's wallets, or null when the wallet has none. Fails with
-     * `NotFound` (`wallet-not-found`: absent or not the caller's).
+     * `WalletNotFound` (`wallet-not-found`: absent or not the caller's).
      */
     const profileConfiguration = (input: { readonly walletId: string; readonly accountId: string }) =>
       Effect.gen(function*() {

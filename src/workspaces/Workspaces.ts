@@ -17,8 +17,8 @@ export class Workspaces extends Effect.Service<Workspaces>()("agent-directory/Wo
      * cursor bound to the workspace and the caller.
      *
      * Fails with `NotFound` when the workspace does not exist or the caller is not an
-     * ACTIVE member (existence is not revealed), `Locked` when a policy lock holds it,
-     * `BadRequest` for a cursor that is not this list's.
+     * ACTIVE member (existence is not revealed), `PolicyLocked` when a policy lock holds it,
+     * `InvalidRequest` for a cursor that is not this list's.
      */
     const get = (input: {
       readonly workspaceId: string
