@@ -142,7 +142,7 @@ export const Problem = <Self = never>() =>
   const Base = Schema.TaggedError<Self>()(tag, ProblemFields, {
     ...HttpApiSchema.annotations({ status: spec.status }),
     description: spec.meaning
-  }) as unknown as Schema.TaggedErrorClass<Self, Tag, { readonly _tag: Schema.tag<Tag> } & typeof ProblemFields>
+  }) as unknown as Schema.TaggedErrorClass<Self, Tag, ProblemCauseFields<Tag>>
   return class extends Base {
     static readonly status: Status = spec.status
     static readonly slug: string = spec.type
@@ -162,7 +162,34 @@ export const Problem = <Self = never>() =>
     get [ProblemMarker](): true {
       return true
     }
-  }
+  } as unknown as ProblemCauseClass<Self, Tag, Status>
+}
+
+/** The fields of a cause (its `_tag` and {@link ProblemFields}). */
+export type ProblemCauseFields<Tag extends string> = { readonly _tag: Schema.tag<Tag> } & typeof ProblemFields
+
+/**
+ * The class {@link Problem} makes, spelled out so that declaration files can name it: a
+ * `Schema.TaggedError` class whose instances also have their `type`, `status` and
+ * `title`, with the cause's {@link ProblemInfo} as statics.
+ */
+export interface ProblemCauseClass<Self, Tag extends string, Status extends ProblemStatus> extends
+  Schema.Class<
+    Self,
+    ProblemCauseFields<Tag>,
+    Schema.Struct.Encoded<ProblemCauseFields<Tag>>,
+    never,
+    Schema.Struct.Constructor<Omit<ProblemCauseFields<Tag>, "_tag">>,
+    {},
+    Cause.YieldableError & { readonly type: string; readonly status: Status; readonly title: string }
+  >
+{
+  readonly _tag: Tag
+  readonly status: Status
+  readonly slug: string
+  readonly type: string
+  readonly title: string
+  readonly meaning: string
 }
 
 /** True for any problem cause. */
