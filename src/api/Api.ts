@@ -29,11 +29,29 @@ import { WorkspacesApi } from "./WorkspacesApi.js"
  * `HttpApi.make` declares the framework's own decode error (a non-problem JSON body)
  * on every operation. We render every decode failure as our 400 problem instead (see
  * `layers/Problems.ts`), so each operation lists exactly its spec statuses.
+ *
+ * Not public API: @effect/platform 0.97 has no way to make or derive an `HttpApi` without
+ * that error (`make` sets it, every combinator unions into it, the constructor is
+ * internal), so this copies the api with `errorSchema` replaced, relying on the api
+ * keeping its methods on its prototype and its state in own properties. The public
+ * alternative, keeping the error and rewriting the OpenAPI document with `OpenApi.Transform`,
+ * depends on more of the framework's unspecified output (its union rendering, content
+ * types, component names) and would change the typed client's errors (src/index.ts). So
+ * the copy is checked here: a framework upgrade that breaks it fails at start-up instead
+ * of silently putting the framework's error back (and test/openapi checks the document).
  */
 const withoutFrameworkErrors = <Id extends string, Groups extends import("@effect/platform").HttpApiGroup.HttpApiGroup.Any, E, R>(
   api: HttpApi.HttpApi<Id, Groups, E, R>
-): HttpApi.HttpApi<Id, Groups, never, R> =>
-  Object.assign(Object.create(Object.getPrototypeOf(api)), api, { errorSchema: Schema.Never })
+): HttpApi.HttpApi<Id, Groups, never, R> => {
+  const copy: HttpApi.HttpApi<Id, Groups, never, R> = Object.assign(Object.create(Object.getPrototypeOf(api)), api, {
+    errorSchema: Schema.Never
+  })
+  // what the class below does with it: a combinator must keep the empty error schema
+  if (!HttpApi.isHttpApi(copy) || (copy.annotate(OpenApi.Version, "check").errorSchema as unknown) !== Schema.Never) {
+    throw new Error("@effect/platform's HttpApi can no longer be copied without its decode error: see src/api/Api.ts")
+  }
+  return copy
+}
 
 /**
  * Several groups may share one spec tag (the groups Mesh and the analytics group are both

@@ -1,8 +1,10 @@
 /**
  * `group`: the one way to implement a group of operations (use it instead of
- * `HttpApiBuilder.group`, with the same arguments). Every handler added with
- * `handlers.handle(...)` is wrapped from its endpoint's contract, so no handler can
- * forget the rules below and none repeats them:
+ * `HttpApiBuilder.group`, with the same arguments). `build` receives our own
+ * {@link Handlers} (the framework's `handle` / `handleRaw`, same types), which records
+ * the handlers; `group` then adds each one to the framework's `Handlers` with its public
+ * `handle`, wrapped from its endpoint's contract, so no handler can forget the rules
+ * below and none repeats them:
  *
  * - Idempotency policy (spec §4.1), read from the endpoint's headers schema:
  *   `IdempotencyKeyRequired` → required (a request without the key never reaches the
@@ -42,6 +44,7 @@ import {
   HttpApiBuilder,
   type HttpApiEndpoint,
   type HttpApiGroup,
+  type HttpApiMiddleware,
   HttpApiSchema,
   type HttpServerRequest
 } from "@effect/platform"
@@ -136,49 +139,114 @@ const makeWrap = (sql: SqlClient.SqlClient, idempotency: Idempotency["Type"]) =>
 
 type Options = { readonly uninterruptible?: boolean | undefined } | undefined
 
-/** The framework's `Handlers` as it works at run time: endpoints by name, handlers of any request. */
-interface UntypedHandlers {
-  readonly group: HttpApiGroup.HttpApiGroup.AnyWithProps
-  readonly handle: (name: string, handler: Handler<unknown, unknown>, options?: Options) => UntypedHandlers
-  readonly handleRaw: (name: string, handler: Handler<unknown, unknown>, options?: Options) => UntypedHandlers
-}
+declare const EndpointsId: unique symbol
 
 /**
- * `handlers` whose `handle` wraps every handler with `wrap`, and whose `handleRaw`
- * refuses idempotent operations. The framework's own `Handlers` underneath keeps
- * the bookkeeping (the result inherits from it); this only intercepts the two methods.
+ * What `build` receives instead of the framework's `HttpApiBuilder.Handlers`: the same
+ * `handle` / `handleRaw` with the same types (the endpoints not handled yet, the
+ * handlers' requirements), but our own object. It only records the handlers; {@link group}
+ * then adds each one, wrapped (see the module docs), with the framework's public
+ * `handlers.handle` / `handleRaw`.
  */
-const intercept = (inner: UntypedHandlers, wrap: ReturnType<typeof makeWrap>): UntypedHandlers => {
+export interface Handlers<E, Provides, R, Endpoints extends HttpApiEndpoint.HttpApiEndpoint.Any = never> {
+  /** Type-level only: the endpoints still to handle (no value at run time). */
+  readonly [EndpointsId]?: (_: never) => Endpoints
+  readonly group: HttpApiGroup.HttpApiGroup.AnyWithProps
+  readonly items: ReadonlyArray<Item>
+
+  /** Implements endpoint `name` (as `HttpApiBuilder.Handlers.handle`). */
+  handle<Name extends HttpApiEndpoint.HttpApiEndpoint.Name<Endpoints>, R1>(
+    name: Name,
+    handler: HttpApiEndpoint.HttpApiEndpoint.HandlerWithName<Endpoints, Name, E, R1>,
+    options?: Options
+  ): Handlers<
+    E,
+    Provides,
+    R | Exclude<HttpApiEndpoint.HttpApiEndpoint.ExcludeProvided<Endpoints, Name, R1 | HttpApiEndpoint.HttpApiEndpoint.ContextWithName<Endpoints, Name>>, Provides>,
+    HttpApiEndpoint.HttpApiEndpoint.ExcludeName<Endpoints, Name>
+  >
+
+  /**
+   * Implements endpoint `name` with the full request (as `HttpApiBuilder.Handlers.handleRaw`).
+   * Refused (throws) on an operation with an idempotency policy.
+   */
+  handleRaw<Name extends HttpApiEndpoint.HttpApiEndpoint.Name<Endpoints>, R1>(
+    name: Name,
+    handler: HttpApiEndpoint.HttpApiEndpoint.HandlerRawWithName<Endpoints, Name, E, R1>,
+    options?: Options
+  ): Handlers<
+    E,
+    Provides,
+    R | Exclude<HttpApiEndpoint.HttpApiEndpoint.ExcludeProvided<Endpoints, Name, R1 | HttpApiEndpoint.HttpApiEndpoint.ContextWithName<Endpoints, Name>>, Provides>,
+    HttpApiEndpoint.HttpApiEndpoint.ExcludeName<Endpoints, Name>
+  >
+}
+
+/** One recorded handler. */
+interface Item {
+  readonly name: string
+  readonly endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
+  readonly raw: boolean
+  readonly handler: Handler<unknown, unknown>
+  readonly options: Options
+}
+
+export declare namespace Handlers {
+  /** The handlers `build` starts from: as `HttpApiBuilder.Handlers.FromGroup`. */
+  export type FromGroup<ApiError, ApiR, Group extends HttpApiGroup.HttpApiGroup.Any> = Handlers<
+    ApiError | HttpApiGroup.HttpApiGroup.Error<Group>,
+    HttpApiMiddleware.HttpApiMiddleware.ExtractProvides<ApiR> | HttpApiGroup.HttpApiGroup.Provides<Group>,
+    never,
+    HttpApiGroup.HttpApiGroup.Endpoints<Group>
+  >
+
+  /** `A` if it handles every endpoint (as `HttpApiBuilder.Handlers.ValidateReturn`). */
+  export type ValidateReturn<A> = A extends
+    | Handlers<infer _E, infer _P, infer _R, infer _Endpoints>
+    | Effect.Effect<Handlers<infer _E, infer _P, infer _R, infer _Endpoints>, infer _EX, infer _RX>
+    ? [_Endpoints] extends [never] ? A : `Endpoint not handled: ${HttpApiEndpoint.HttpApiEndpoint.Name<_Endpoints>}`
+    : `Must return the implemented handlers`
+
+  /** What `build` returns, as the framework's handlers (all endpoints handled). */
+  export type ToFramework<A> = A extends Handlers<infer E, infer P, infer R, infer _Endpoints>
+    ? HttpApiBuilder.Handlers<E, P, R>
+    : A extends Effect.Effect<Handlers<infer E, infer P, infer R, infer _Endpoints>, infer EX, infer RX>
+      ? Effect.Effect<HttpApiBuilder.Handlers<E, P, R>, EX, RX>
+    : never
+}
+
+const makeHandlers = (group: HttpApiGroup.HttpApiGroup.AnyWithProps, items: ReadonlyArray<Item>) => {
   const endpointOf = (name: string): HttpApiEndpoint.HttpApiEndpoint.AnyWithProps => {
-    const endpoint = inner.group.endpoints[name]
-    if (endpoint === undefined) throw new Error(`no endpoint ${name} in group ${inner.group.identifier}`)
+    const endpoint = group.endpoints[name]
+    if (endpoint === undefined) throw new Error(`no endpoint ${name} in group ${group.identifier}`)
     return endpoint
   }
-  return Object.assign(Object.create(inner), {
+  return {
+    group,
+    items,
     handle: (name: string, handler: Handler<unknown, unknown>, options?: Options) =>
-      intercept(inner.handle(name, wrap(endpointOf(name), handler), options), wrap),
+      makeHandlers(group, [...items, { name, endpoint: endpointOf(name), raw: false, handler, options }]),
     handleRaw: (name: string, handler: Handler<unknown, unknown>, options?: Options) => {
       const endpoint = endpointOf(name)
       if (idempotencyPolicyOf(endpoint) !== "none") {
         throw new Error(`${name} has an idempotency policy: implement it with handle, not handleRaw`)
       }
-      return intercept(inner.handleRaw(name, wrap(endpoint, handler), options), wrap)
+      return makeHandlers(group, [...items, { name, endpoint, raw: true, handler, options }])
     }
-  })
+  }
 }
 
-/** {@link intercept} on the framework's typed `Handlers`: the types are unchanged, only the run-time wrapping is added. */
-const interceptTyped = <E, P, R, Endpoints extends HttpApiEndpoint.HttpApiEndpoint.Any>(
-  handlers: HttpApiBuilder.Handlers<E, P, R, Endpoints>,
-  wrap: ReturnType<typeof makeWrap>
-): HttpApiBuilder.Handlers<E, P, R, Endpoints> =>
-  // the typed view's generic `handle` erases to UntypedHandlers at run time
-  Object.assign(Object.create(handlers), intercept(handlers as unknown as UntypedHandlers, wrap))
+/** The framework's `Handlers` seen through the two methods {@link group} calls (generic types erased). */
+interface FrameworkHandlers {
+  readonly handle: (name: string, handler: Handler<unknown, unknown>, options?: Options) => FrameworkHandlers
+  readonly handleRaw: (name: string, handler: Handler<unknown, unknown>, options?: Options) => FrameworkHandlers
+}
 
 /**
  * Implements the group `groupName` of `api`, like `HttpApiBuilder.group`, with every
  * handler wrapped by its operation's idempotency policy and transaction (see the
- * module docs). Requires, besides the handlers' own needs, `Idempotency` and
+ * module docs). `build` receives our {@link Handlers} (the same `handle` / `handleRaw`
+ * as the framework's). Requires, besides the handlers' own needs, `Idempotency` and
  * `SqlClient`.
  */
 export const group = <
@@ -192,14 +260,28 @@ export const group = <
   api: HttpApi.HttpApi<ApiId, Groups, ApiError, ApiR>,
   groupName: Name,
   build: (
-    handlers: HttpApiBuilder.Handlers.FromGroup<ApiError, ApiR, HttpApiGroup.HttpApiGroup.WithName<Groups, Name>>
-  ) => HttpApiBuilder.Handlers.ValidateReturn<Return>
+    handlers: Handlers.FromGroup<ApiError, ApiR, HttpApiGroup.HttpApiGroup.WithName<Groups, Name>>
+  ) => Handlers.ValidateReturn<Return>
 ) =>
   Layer.unwrapEffect(Effect.gen(function*() {
     const wrap = makeWrap(yield* SqlClient.SqlClient, yield* Idempotency)
-    return HttpApiBuilder.group<ApiId, Groups, ApiError, ApiR, Name, Return>(
+    const apiGroup = (api as unknown as HttpApi.HttpApi.AnyWithProps).groups[groupName]!
+    return HttpApiBuilder.group<ApiId, Groups, ApiError, ApiR, Name, Handlers.ToFramework<Return>>(
       api,
       groupName,
-      (handlers) => build(interceptTyped(handlers, wrap))
+      (framework) => {
+        const built = build(makeHandlers(apiGroup, []) as unknown as Handlers.FromGroup<ApiError, ApiR, HttpApiGroup.HttpApiGroup.WithName<Groups, Name>>) as unknown
+        const add = ({ items }: { readonly items: ReadonlyArray<Item> }) =>
+          items.reduce(
+            (handlers, { endpoint, handler, name, options, raw }) =>
+              raw ? handlers.handleRaw(name, wrap(endpoint, handler), options) : handlers.handle(name, wrap(endpoint, handler), options),
+            framework as unknown as FrameworkHandlers
+          )
+        // the record of every endpoint's handler is checked by the types (ValidateReturn); the framework's own
+        // Handlers' types are not recomputed here, only cast to the type of what build returned
+        return (Effect.isEffect(built)
+          ? Effect.map(built as Effect.Effect<{ readonly items: ReadonlyArray<Item> }>, add)
+          : add(built as { readonly items: ReadonlyArray<Item> })) as unknown as HttpApiBuilder.Handlers.ValidateReturn<Handlers.ToFramework<Return>>
+      }
     )
   }))

@@ -12,7 +12,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
-import * as SqlRows from "../../layers/SqlRows.js"
 import type { LocatorInput, Resolution, ResolutionCandidate, ResolutionReason } from "../../schema/identity.js"
 import { type Locator, type Normalised, normaliseLocator } from "./Locator.js"
 import { canonicalAgentUrl } from "./CanonicalUrl.js"
@@ -118,8 +117,8 @@ export class Resolver extends Effect.Service<Resolver>()("agent-directory/Resolv
       }
     )
 
-    // Named statements: planning a query over a batch's 2,048-element arrays costs the server more
-    // than running it, so each is planned once per connection. Only the columns `decide` and the
+    // Unnamed statements (public @effect/sql API: a pg named statement needs a driver query config;
+    // bench:migrate measured what planning each batch's lookup costs). Only the columns `decide` and the
     // grouping read; uuids arrive as text. The exact lookup is one index probe per locator
     // (LATERAL … OFFSET 0 keeps the planner from turning it into a join): for a batch's 2,048
     // locators the planner's own choice, until PostgreSQL switches to its generic plan after 5
@@ -127,20 +126,14 @@ export class Resolver extends Effect.Service<Resolver>()("agent-directory/Resolv
     // on 100,000 identities).
     const lookup = (exact: ReadonlyArray<string>, partial: ReadonlyArray<Locator>) =>
       Effect.gen(function*() {
-        const exactRows = exact.length === 0 ? [] : yield* SqlRows.runPrepared(
-          "resolver_exact",
-          sql<ExactRow>`SELECT l.slot::int4 AS slot, i.id, i.agent_id, i.binding
+        const exactRows = exact.length === 0 ? [] : yield* sql<ExactRow>`SELECT l.slot::int4 AS slot, i.id, i.agent_id, i.binding
             FROM unnest(${exact}::text[]) WITH ORDINALITY AS l(locator, slot),
             LATERAL (SELECT id, agent_id, binding FROM agent_identities WHERE locator = l.locator OFFSET 0) i`
-        )
-        const partialRows = partial.length === 0 ? [] : yield* SqlRows.runPrepared(
-          "resolver_partial",
-          sql<PartialRow>`
+        const partialRows = partial.length === 0 ? [] : yield* sql<PartialRow>`
           SELECT id, agent_id, network, native_id, binding FROM agent_identities
           WHERE family = 'EVM' AND kind = 'REGISTRY_TOKEN'
             AND (network, native_id) IN (
               SELECT * FROM unnest(${partial.map((l) => l.network ?? "")}::text[], ${partial.map((l) => l.nativeId)}::text[]))`
-        )
         return { exactRows, partialRows }
       })
 

@@ -223,6 +223,13 @@ layer(server.layer)("GET /openapi.json is usable", (it) => {
       expect(JSON.stringify(doc)).not.toContain("propertyName")
     }))
 
+  it.effect("declares no framework decode error (the api copy of src/api/Api.ts still holds)", () =>
+    Effect.gen(function*() {
+      expect(Api.errorSchema.ast._tag).toBe("NeverKeyword")
+      const doc = (yield* call("GET", "/openapi.json")).text
+      expect(doc).not.toContain("HttpApiDecodeError")
+    }))
+
   it.effect("carries examples that succeed on the demo data, sent as the docs' request panel sends them", () =>
     Effect.gen(function*() {
       const doc = (yield* call("GET", "/openapi.json")).body
