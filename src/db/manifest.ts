@@ -5,16 +5,17 @@
  * `anonymous`, or `apiKey:public`. POST/DELETE requests also need a fresh
  * Idempotency-Key, which the caller supplies.
  */
-import { DemoExports, demoContextToken, demoDownloadToken } from "./demo/analytics.js"
+import { DemoExports, demoContextToken, demoDownloadToken } from "../analytics/demo.js"
 import { DemoAccounts, DemoAgents, DemoApiKeys, DemoOffers, DemoOtherSession, DemoResolveLocators, DemoWorkspaces } from "./demo.js"
-import { DemoLaunchRuns } from "./demo/launch.js"
-import { DemoMeshKeys } from "./demo/mesh.js"
-import { DemoProcurementIntents } from "./demo/procurement.js"
-import { DemoConversations, DemoMcpConnections, DemoRuns, DemoRuntimeAgents } from "./demo/runtime.js"
-import { DemoFeedback } from "./demo/trust.js"
-import { DemoWalletPolicies, DemoWallets } from "./demo/wallets.js"
-import { DemoBounties, DemoDisputes, DemoJobSources } from "./demo/growthAdmin.js"
-import { DemoAdCampaigns, DemoAdOrders, DemoAdPackageVersions, demoServingToken } from "./demo/ads.js"
+import { DemoLaunchRuns } from "../launch/demo.js"
+import { DemoMeshKeys } from "../mesh/demo.js"
+import { DemoProcurementIntents } from "../procurement/demo.js"
+import { DemoConversations, DemoMcpConnections, DemoRuns, DemoRuntimeAgents } from "../runtime/demo.js"
+import { DemoFeedback } from "../trust/demo.js"
+import { DemoWalletPolicies, DemoWallets } from "../wallets/demo.js"
+import { DemoBounties, DemoDisputes } from "../bounties/demo.js"
+import { DemoJobSources } from "../partnerJobs/demo.js"
+import { DemoAdCampaigns, DemoAdOrders, DemoAdPackageVersions, demoServingToken } from "../ads/demo.js"
 
 /** One request of the manifest. */
 export interface ManifestOperation {

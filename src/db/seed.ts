@@ -1,14 +1,17 @@
 /**
- * Loads the demo data set (`demo.ts`) in one transaction. Loading is skipped when the
- * demo admin account already exists, so it is safe to run on every start.
+ * Loads the demo data set in one transaction: the core data every area builds on
+ * (`demo.ts`: accounts, workspaces, agents and identities, offers, orders, protocols,
+ * API keys), then each area's own (`Area.seed` of `src/areas.ts`, in the list's order).
+ * Loading is skipped when the demo admin account already exists, so it is safe to run on
+ * every start.
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { Auth, tokenHash } from "../../layers/Auth.js"
 import { hashPassword } from "../../layers/Password.js"
+import type { Area } from "../Area.js"
+import { areas } from "../areas.js"
 import { canonicalLocator } from "../identity/Locator.js"
-import { seedAds } from "./demo/ads.js"
-import { seedAnalytics } from "./demo/seedAnalytics.js"
 import {
   DemoAccounts,
   DemoAgentWorkspaces,
@@ -31,14 +34,6 @@ import {
   demoTime,
   DemoWorkspaces
 } from "./demo.js"
-import { seedLaunchRuns } from "./demo/launch.js"
-import { seedMesh } from "./demo/mesh.js"
-import { seedProcurement } from "./demo/procurement.js"
-import { seedRuntimeDemoData } from "./demo/seedRuntime.js"
-import { seedAgentsDemo } from "./demo/agents.js"
-import { seedTrustDemo } from "./demo/trust.js"
-import { seedWalletsDemo } from "./demo/wallets.js"
-import { seedGrowthAdmin } from "./seedGrowthAdmin.js"
 
 const t0 = demoTime(0)
 
@@ -278,16 +273,13 @@ export const seedDemoData = Effect.gen(function*() {
         key: k.key
       })
     }
-    yield* Effect.all([seedLaunchRuns, seedProcurement, seedMesh], { discard: true })
     for (const a of DemoAgentWorkspaces) {
       yield* sql`UPDATE agents SET workspace_id = ${DemoWorkspaces[a.workspace].id} WHERE id = ${a.agent}`
     }
-    yield* seedRuntimeDemoData
-    yield* Effect.zipRight(seedWalletsDemo(sql), seedTrustDemo(sql))
-    yield* seedAgentsDemo(sql)
-    yield* seedGrowthAdmin
-    yield* seedAnalytics
-    yield* seedAds
+    // then each area's own demo data, in the areas' order
+    for (const area of areas as ReadonlyArray<Area>) {
+      if (area.seed !== undefined) yield* area.seed
+    }
   }))
   return true
 })

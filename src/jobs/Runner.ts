@@ -1,33 +1,25 @@
 /**
- * The server's job runner: every handler and schedule of the service, with the
- * `JOBS_*` settings of AppConfig. Started by `src/main.ts`; tests start it explicitly.
- * New background work (partner syncs, exports, agent runs) adds its handlers and
- * schedules here.
+ * The server's job runner: every area's job handlers and schedules (`Area.jobs` of
+ * `src/areas.ts`), with the `JOBS_*` settings of AppConfig. Started by `src/main.ts`;
+ * tests start it explicitly.
  */
 import { Effect, Layer } from "effect"
-import { AgentRuntimeDeterministic } from "../../layers/AgentRuntime.js"
 import { AppConfig } from "../../layers/AppConfig.js"
-import { JobRunnerLayer, provideJobHandler } from "../../layers/JobRunner.js"
+import { JobRunnerLayer } from "../../layers/JobRunner.js"
 import { JobsLive } from "../../layers/Jobs.js"
-import { exportHandlers } from "../analytics/ExportJob.js"
-import { partnerJobHandlers, partnerJobSchedules } from "../partnerJobs/Sync.js"
-import { agentRunHandler } from "../runtime/AgentRunJob.js"
-import { RunsRepo } from "../runtime/RunsRepo.js"
-import { purgeHandlers, purgeSchedules } from "./Purges.js"
+import type { Area } from "../Area.js"
+import { areas } from "../areas.js"
 
-/**
- * Every job handler of the service. Agent runs are answered by the deterministic
- * runtime (`layers/AgentRuntime.ts`); a model provider's layer replaces it here.
- */
-export const serviceJobHandlers = [
-  ...purgeHandlers,
-  ...partnerJobHandlers,
-  ...exportHandlers,
-  provideJobHandler(agentRunHandler, Layer.merge(RunsRepo.Default, AgentRuntimeDeterministic))
-]
+/** The handlers of the areas, typed with what each requires. */
+type AreaJobHandler = Extract<(typeof areas)[number], { readonly jobs: unknown }>["jobs"]["handlers"][number]
+
+const jobsOf = (areas as ReadonlyArray<Area>).flatMap((area) => area.jobs === undefined ? [] : [area.jobs])
+
+/** Every job handler of the service. */
+export const serviceJobHandlers = jobsOf.flatMap((jobs) => jobs.handlers) as ReadonlyArray<AreaJobHandler>
 
 /** Every cron schedule of the service. */
-export const serviceJobSchedules = [...purgeSchedules, ...partnerJobSchedules]
+export const serviceJobSchedules = jobsOf.flatMap((jobs) => jobs.schedules ?? [])
 
 /** The runner (polling when `JOBS_ENABLED`); requires `SqlClient`, `Ids`, `AppConfig`. */
 export const JobRunnerLive = Layer.unwrapEffect(

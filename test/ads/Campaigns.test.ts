@@ -10,7 +10,7 @@ import { randomUUID } from "node:crypto"
 import { AdCampaign } from "../../schema/ads.js"
 import { Data } from "../../schema/envelope.js"
 import { DemoAgents, DemoOrders, DemoWorkspaces } from "../../src/db/demo.js"
-import { DemoAdCampaigns, DemoAdOrders, DemoAdPackageVersions } from "../../src/db/demo/ads.js"
+import { DemoAdCampaigns, DemoAdOrders, DemoAdPackageVersions } from "../../src/ads/demo.js"
 import { call, expectMeta, expectProblem, type Session, signIn } from "../support/http.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
 

@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto"
 import { AdCampaignReview } from "../../schema/ads.js"
 import { Data } from "../../schema/envelope.js"
 import { DemoAccounts } from "../../src/db/demo.js"
-import { DemoAdCampaigns, type DemoAdCampaignName } from "../../src/db/demo/ads.js"
+import { DemoAdCampaigns, type DemoAdCampaignName } from "../../src/ads/demo.js"
 import { call, expectMeta, expectProblem, type Session, signIn } from "../support/http.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
 

@@ -6,7 +6,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { DemoAgents, DemoApiKeys } from "../../src/db/demo.js"
-import { DemoActivity } from "../../src/db/demo/analytics.js"
+import { DemoActivity } from "../../src/analytics/demo.js"
 import { call, expectMeta, expectProblem } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
 

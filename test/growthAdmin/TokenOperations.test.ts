@@ -2,7 +2,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { DemoAssets, DemoNetworks } from "../../src/db/demo.js"
-import { DemoTokenOperations } from "../../src/db/demo/growthAdmin.js"
+import { DemoTokenOperations } from "../../src/tokenOperations/demo.js"
 import { call, expectMeta, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
 

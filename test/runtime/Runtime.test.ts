@@ -6,7 +6,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { DemoApiKeys } from "../../src/db/demo.js"
-import { DemoRuntimeAgents, DemoRuntimeTools } from "../../src/db/demo/runtime.js"
+import { DemoRuntimeAgents, DemoRuntimeTools } from "../../src/runtime/demo.js"
 import { call, type CallOptions, expectMeta, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
 

@@ -6,7 +6,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { DemoNetworks } from "../../src/db/demo.js"
-import { DemoWalletProfiles, DemoWallets } from "../../src/db/demo/wallets.js"
+import { DemoWalletProfiles, DemoWallets } from "../../src/wallets/demo.js"
 import { call, expectMeta, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
 

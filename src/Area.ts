@@ -1,0 +1,32 @@
+/**
+ * What one area folder (`src/<area>/`) contributes to the service, beyond its
+ * contract (`src/<area>/Api.ts`, added to `src/api/Api.ts`): the root assembles the
+ * server's layers, the demo seed and the job runner from the list of these in
+ * `src/areas.ts`.
+ */
+import type { SqlClient, SqlError } from "@effect/sql"
+import type { Effect, Layer } from "effect"
+import type { JobHandler, JobSchedule } from "../layers/JobRunner.js"
+
+/** One area of the service. */
+export interface Area {
+  /** The area's folder name under `src/`. */
+  readonly name: string
+  /**
+   * The handlers of the area's HttpApiGroup(s), with the area's own services provided:
+   * what is left to provide is cross-cutting (`layers/`, the request pipeline). Typed
+   * `ApiGroup<"AgentDirectoryApi", group name>` by each area (`any` here: a layer's output is
+   * contravariant), so `ApiLive` checks that every group of the contract is implemented.
+   */
+  readonly http: Layer.Layer<any, never, any>
+  /**
+   * Inserts the area's demo data, inside the seed's one transaction, after the core demo
+   * data (`src/db/seed.ts`) and the areas listed before it. Fails with `SqlError`.
+   */
+  readonly seed?: Effect.Effect<void, SqlError.SqlError, SqlClient.SqlClient>
+  /** The area's background work: job handlers (with their services provided) and cron schedules. */
+  readonly jobs?: {
+    readonly handlers: ReadonlyArray<JobHandler<any>>
+    readonly schedules?: ReadonlyArray<JobSchedule>
+  }
+}

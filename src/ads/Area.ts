@@ -1,0 +1,14 @@
+/** The ads area: ad campaigns and ad events. Listed in `src/areas.ts`. */
+import { Layer } from "effect"
+import type { Area } from "../Area.js"
+import { AdsHttpLive } from "./Http.js"
+import { Campaigns } from "./Campaigns.js"
+import { Review } from "./Review.js"
+import { seedAds } from "./demo.js"
+
+/** The ads area's handlers and demo seed (see `src/Area.ts`). */
+export const AdsArea = {
+  name: "ads",
+  http: AdsHttpLive.pipe(Layer.provide([Campaigns.Default, Review.Default])),
+  seed: seedAds
+} satisfies Area

@@ -1,0 +1,52 @@
+/**
+ * THE list of areas (`src/<area>/`): the server's handlers and services (`src/server.ts`),
+ * the demo seed (`src/db/seed.ts`) and the job runner (`src/jobs/Runner.ts`) are assembled
+ * from it. Adding an area is its folder, its line here and its group's `.add` in
+ * `src/api/Api.ts` (the contract, which must not import implementations); `ApiLive` does
+ * not compile while a group of the contract has no area here.
+ *
+ * The order is the demo seed's: an area's demo rows may reference those of the areas
+ * before it (foreign keys).
+ */
+import { AccountsArea } from "./accounts/Area.js"
+import { WorkspacesArea } from "./workspaces/Area.js"
+import { ServicesArea } from "./services/Area.js"
+import { CommerceArea } from "./commerce/Area.js"
+import { ProtocolsArea } from "./protocols/Area.js"
+import { McpArea } from "./mcp/Area.js"
+import { JobsArea } from "./jobs/Area.js"
+import { LaunchArea } from "./launch/Area.js"
+import { ProcurementArea } from "./procurement/Area.js"
+import { MeshArea } from "./mesh/Area.js"
+import { RuntimeArea } from "./runtime/Area.js"
+import { WalletsArea } from "./wallets/Area.js"
+import { TrustArea } from "./trust/Area.js"
+import { AgentsArea } from "./agents/Area.js"
+import { TokenOperationsArea } from "./tokenOperations/Area.js"
+import { BountiesArea } from "./bounties/Area.js"
+import { PartnerJobsArea } from "./partnerJobs/Area.js"
+import { AnalyticsArea } from "./analytics/Area.js"
+import { AdsArea } from "./ads/Area.js"
+
+/** Every area of the service, in seed order. */
+export const areas = [
+  AccountsArea,
+  WorkspacesArea,
+  ServicesArea,
+  CommerceArea,
+  ProtocolsArea,
+  McpArea,
+  JobsArea,
+  LaunchArea,
+  ProcurementArea,
+  MeshArea,
+  RuntimeArea,
+  WalletsArea,
+  TrustArea,
+  AgentsArea,
+  TokenOperationsArea,
+  BountiesArea,
+  PartnerJobsArea,
+  AnalyticsArea,
+  AdsArea
+] as const

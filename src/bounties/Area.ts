@@ -1,0 +1,13 @@
+/** The bounties area: bounty disputes (admin). Listed in `src/areas.ts`. */
+import { Layer } from "effect"
+import type { Area } from "../Area.js"
+import { BountyDisputesHttpLive } from "./Http.js"
+import { Disputes } from "./Disputes.js"
+import { seedBountyDisputes } from "./demo.js"
+
+/** The bounties area's handlers and demo seed (see `src/Area.ts`). */
+export const BountiesArea = {
+  name: "bounties",
+  http: BountyDisputesHttpLive.pipe(Layer.provide([Disputes.Default])),
+  seed: seedBountyDisputes
+} satisfies Area

@@ -1,0 +1,67 @@
+/** MCP area contract (spec §4.4): observed catalogs and OAuth authorization of MCP connections. */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Uuid } from "../../schema/common.js"
+import { Data } from "../../schema/envelope.js"
+import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
+import { BeginMcpOAuthRequest, McpCatalog, McpOAuthAuthorization } from "../../schema/mcp.js"
+import { operation } from "../api/operation.js"
+import { agentVisibility } from "../runtime/Api.js"
+import { AgentNotFound, ConfigurationMissing, InvalidState, RoleRequired } from "../../schema/errors.js"
+import { ConnectionNotFound } from "./Errors.js"
+
+const ConnectionPath = Schema.Struct({ entityPublicId: Uuid, connectionPublicId: Uuid })
+
+const connectionVisibility = agentVisibility + " A connection that is not the agent's is not found " +
+  "(404 `connection-not-found`)."
+
+export class McpApi extends HttpApiGroup.make("MCP")
+  .add(
+    HttpApiEndpoint.get("getMcpCatalog", "/api/v1/agents/:entityPublicId/mcp/connections/:connectionPublicId/catalog")
+      .setPath(ConnectionPath)
+      .addSuccess(Data(McpCatalog))
+      .pipe(
+        operation({
+          id: "MCP_GetMcpCatalog",
+          auth: "required-user",
+          cache: "private",
+          statuses: [400, 401, 403, 404, 409, 422, 500],
+          summary: "The last observed catalog of an agent's MCP connection",
+          description: "What the connection's MCP server offered when last observed: protocol version, server " +
+            "identity, capabilities, tools, resources, resource templates, prompts and cache metadata (spec §2.16). " +
+            "`digest` is `sha256:` + the hex SHA-256 of the canonical JSON (keys sorted, no whitespace) of " +
+            "`{protocolVersion, serverIdentity, capabilities, tools, resources, resourceTemplates, prompts}`: it " +
+            "changes exactly when the offer changes, not when it is merely observed again. " + connectionVisibility +
+            " Every workspace role may read it. A connection whose catalog was never observed answers 422 " +
+            "`configuration-missing`.",
+          errors: [AgentNotFound, ConnectionNotFound, ConfigurationMissing]
+        })
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("beginMcpOAuth", "/api/v1/agents/:entityPublicId/mcp/connections/:connectionPublicId/oauth")
+      .setPath(ConnectionPath)
+      .setHeaders(IdempotencyKeyRequired)
+      .setPayload(BeginMcpOAuthRequest)
+      .addSuccess(Data(McpOAuthAuthorization))
+      .pipe(
+        operation({
+          id: "MCP_BeginMcpOAuth",
+          auth: "required-user",
+          cache: "none",
+          statuses: [400, 401, 403, 404, 409, 422, 500],
+          summary: "Begin an OAuth 2.1 authorization (PKCE) of an agent's MCP connection",
+          description: "Builds the OAuth 2.1 authorization URL of the connection's authorization server: " +
+            "`response_type=code`, `client_id`, `redirect_uri`, `scope` (the requested `scopes` space-separated; " +
+            "omitted when none; at most 50, each an RFC 6749 scope-token of 1-200 chars), a random `state` and a PKCE " +
+            "`code_challenge` with `code_challenge_method=S256`. The code verifier and the state are kept on the " +
+            "server until `expiresAt` (10 minutes); send the user to `authorizationUrl`. " + connectionVisibility +
+            " Needs the OWNER, ADMIN, EDITOR or OPERATOR role (403 `role-required` otherwise). A DISABLED " +
+            "connection answers 409 `invalid-state`; a connection without OAuth metadata 422 " +
+            "`configuration-missing`. Replaying the Idempotency-Key returns the same URL.",
+          errors: [RoleRequired, AgentNotFound, ConnectionNotFound, InvalidState, ConfigurationMissing]
+        })
+      )
+  )
+  .annotate(OpenApi.Description, "MCP: Model Context Protocol connections of agents")
+{}

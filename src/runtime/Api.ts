@@ -1,0 +1,67 @@
+/** Runtime area contract (spec §4.4): runtime tools and schedule previews. */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Uuid } from "../../schema/common.js"
+import { Data } from "../../schema/envelope.js"
+import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
+import { PreviewAgentScheduleRequest, RuntimeTool, SchedulePreview } from "../../schema/runtime.js"
+import { operation } from "../api/operation.js"
+import { clearPlaygroundRunData, sendMessage } from "./RunsEndpoints.js"
+import { AgentNotFound, ConfigurationMissing, InvalidRequest } from "../../schema/errors.js"
+
+const AgentPath = Schema.Struct({ entityPublicId: Uuid })
+
+/** Who sees an agent's runtime: the rule of every Runtime and MCP operation. */
+export const agentVisibility = "The agent must be operated by a workspace the caller is an ACTIVE member of; any other " +
+  "agent (absent, directory-only, or another workspace's) is not found (404 `agent-not-found`), so its existence is " +
+  "not revealed."
+
+export class RuntimeApi extends HttpApiGroup.make("Runtime")
+  .add(
+    HttpApiEndpoint.get("listRuntimeTools", "/api/v1/agents/:entityPublicId/tools")
+      .setPath(AgentPath)
+      .addSuccess(Data(Schema.Array(RuntimeTool)))
+      .pipe(
+        operation({
+          id: "Runtime_ListRuntimeTools",
+          auth: "required-user",
+          cache: "private",
+          statuses: [400, 401, 403, 404, 409, 422, 500],
+          summary: "The tools of an agent's runtime",
+          description: "Every tool of the agent's runtime (spec §2.15), whatever its state or availability, ordered " +
+            "by `stableName` then `version`. " + agentVisibility + " Every workspace role may read the tools. An agent " +
+            "with no runtime configured answers 422 `configuration-missing`.",
+          errors: [AgentNotFound, ConfigurationMissing]
+        })
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("previewAgentSchedule", "/api/v1/agents/:entityPublicId/schedules/preview")
+      .setPath(AgentPath)
+      .setHeaders(IdempotencyKeyRequired)
+      .setPayload(PreviewAgentScheduleRequest)
+      .addSuccess(Data(SchedulePreview))
+      .pipe(
+        operation({
+          id: "Runtime_PreviewAgentSchedule",
+          auth: "required-user",
+          cache: "none",
+          statuses: [400, 401, 403, 404, 409, 422, 500],
+          summary: "The next occurrences of a cron schedule in a time zone",
+          description: "The next `count` (1-25, default 8) instants strictly after `from` (default: now) at which " +
+            "`cronExpression` fires in the wall-clock time of `timezone` (an IANA name; the answer gives its " +
+            "canonical spelling). The expression has five fields (minute hour day-of-month month day-of-week) or is " +
+            "a macro such as `@daily`. Daylight-saving changes are followed: a wall-clock time skipped by a " +
+            "spring-forward change fires once, just after the change at the same offset (02:30 → 03:30); a time " +
+            "repeated by a fall-back change fires once, at its first occurrence. An invalid expression or one that " +
+            "never fires is a 400 naming `/cronExpression`; an unknown time zone a 400 naming `/timezone`. " +
+            agentVisibility + " Every workspace role may preview; no runtime needs to be configured (a preview runs " +
+            "nothing and stores nothing).",
+          errors: [AgentNotFound, InvalidRequest]
+        })
+      )
+  )
+  .add(sendMessage)
+  .add(clearPlaygroundRunData)
+  .annotate(OpenApi.Description, "Runtime: agent runtimes, tools, conversations and schedules")
+{}

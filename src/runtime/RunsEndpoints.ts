@@ -1,0 +1,83 @@
+/**
+ * The conversation and run operations of the Runtime group (spec §2.19, §2.20, §4.4):
+ * Runtime_SendMessage and Runtime_ClearPlaygroundRunData, added to `RuntimeApi`.
+ */
+import { HttpApiEndpoint } from "@effect/platform"
+import { Schema } from "effect"
+import { Uuid } from "../../schema/common.js"
+import { Data } from "../../schema/envelope.js"
+import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
+import { PlaygroundClearResult, SendMessageRequest, SentMessage } from "../../schema/runtime.js"
+import { DemoConversations, DemoRuns } from "./demo.js"
+import { operation } from "../api/operation.js"
+import { ConfigurationMissing, RoleRequired } from "../../schema/errors.js"
+import { ConversationAuthorRequired, ConversationNotFound, MessageNotFound, PlaygroundRunRequired, RunInProgress, RunNotFound } from "./Errors.js"
+
+/** Who sees a conversation or run: the members of the workspace operating its agent. */
+const visibility = (what: string, kind: string) =>
+  `The ${what}'s agent must be operated by a workspace the caller is an ACTIVE member of; otherwise, and when the ` +
+  `${what} does not exist, the answer is 404 \`${kind}\` (its existence is not revealed).`
+
+/** POST /api/v1/conversations/{conversationId}/messages. */
+export const sendMessage = HttpApiEndpoint.post("sendMessage", "/api/v1/conversations/:conversationId/messages")
+  .setPath(Schema.Struct({ conversationId: Uuid }))
+  .setHeaders(IdempotencyKeyRequired)
+  .setPayload(SendMessageRequest)
+  .addSuccess(Data(SentMessage), { status: 202 })
+  .pipe(
+    operation({
+      id: "Runtime_SendMessage",
+      auth: "required-user",
+      cache: "none",
+      statuses: [400, 401, 403, 404, 409, 422, 500],
+      summary: "Send a message to the conversation's agent",
+      description: "Stores `content` (1-100000 characters) as the user's message (state COMPLETE), creates the " +
+        "assistant's answer (PENDING, `contentText` null) and a run (QUEUED, version 1; `triggerType` PLAYGROUND in a " +
+        "playground conversation, else MESSAGE) and answers 202 with all three. The two messages take the next two " +
+        "`ordinal`s of the conversation (each message one more than the last). The run then runs in the background " +
+        "(durable job runner): the run goes QUEUED → RUNNING → SUCCEEDED and the answer PENDING → STREAMING (its " +
+        "`contentText` grows as the agent's runtime produces it) → COMPLETE; if the runtime fails, the run ends FAILED " +
+        "with a `failureCode` and the answer FAILED. The demo runtime answers deterministically " +
+        "(`demo-echo-1 received: \"<your message, 80 characters at most>\" (<n> words; turn <t> of the conversation).`). " +
+        visibility("conversation", "conversation-not-found") + " Only the account that started the conversation may " +
+        "send in it (403 `conversation-author-required`). `parentMessageId` (optional) must be a message of this " +
+        "conversation (404 `message-not-found` otherwise); without it the parent is the conversation's last message. " +
+        "One run at a time per conversation: while a run of the conversation is active (not SUCCEEDED, FAILED, " +
+        "CANCELLED or TIMED_OUT), sending is refused with 409 `run-in-progress`, also between concurrent senders. An " +
+        "agent without a runtime configured answers 422 `configuration-missing`. " +
+        `Example (demo): POST /api/v1/conversations/${DemoConversations.chat.id}/messages as the member with ` +
+        "`{\"content\":\"And the US market?\"}` → 202 `{\"data\":{\"userMessage\":{\"ordinal\":\"3\",\"role\":\"user\"," +
+        "\"state\":\"COMPLETE\",…},\"assistantMessage\":{\"ordinal\":\"4\",\"role\":\"assistant\",\"state\":\"PENDING\"," +
+        "\"contentText\":null,\"contentParts\":[],…},\"run\":{\"triggerType\":\"MESSAGE\",\"state\":\"QUEUED\"," +
+        "\"version\":1,\"failureCode\":null,…}},\"meta\":{…}}`.",
+      errors: [ConversationAuthorRequired, ConversationNotFound, MessageNotFound, RunInProgress, ConfigurationMissing]
+    })
+  )
+
+/** DELETE /api/v1/runs/{runId}/playground-data. */
+export const clearPlaygroundRunData = HttpApiEndpoint.del("clearPlaygroundRunData", "/api/v1/runs/:runId/playground-data")
+  .setPath(Schema.Struct({ runId: Uuid }))
+  .setHeaders(IdempotencyKeyRequired)
+  .addSuccess(Data(PlaygroundClearResult))
+  .pipe(
+    operation({
+      id: "Runtime_ClearPlaygroundRunData",
+      auth: "required-user",
+      cache: "none",
+      statuses: [400, 401, 403, 404, 409, 422, 500],
+      summary: "Clear the data of a playground run",
+      description: "Clears the content of a playground run's conversation: every message of it becomes REDACTED " +
+        "with `contentText` null and `contentParts` empty (ordinals, roles and times stay), and the conversation's " +
+        "finished runs get `dataClearedAt`. Answers the run's PlaygroundClearResult (spec §2.19). Clearing again " +
+        "changes nothing and answers the same result (the first `dataClearedAt`). " +
+        visibility("run", "run-not-found") + " Only the OWNER, ADMIN, EDITOR and OPERATOR roles may clear (403 " +
+        "`role-required`). Only playground runs (`triggerType` PLAYGROUND) have playground data: any other run is " +
+        "422 `playground-run-required` (a property of the run that no retry changes). While the run, or another run " +
+        "of its conversation, is active (not SUCCEEDED, FAILED, CANCELLED or TIMED_OUT) the answer is 409 " +
+        "`run-in-progress`: its messages are still being written. " +
+        `Example (demo): DELETE /api/v1/runs/${DemoRuns[0].id}/playground-data as the owner → 200 ` +
+        `\`{"data":{"runId":"${DemoRuns[0].id}","conversationId":"${DemoConversations.playground.id}",` +
+        "\"state\":\"SUCCEEDED\",\"retentionExpiresAt\":\"2027-03-22T00:00:00.000Z\",\"dataClearedAt\":\"…\"},\"meta\":{…}}`.",
+      errors: [RoleRequired, RunNotFound, RunInProgress, PlaygroundRunRequired]
+    })
+  )

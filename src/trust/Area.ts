@@ -1,0 +1,14 @@
+/** The trust area: trust: feedback. Listed in `src/areas.ts`. */
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer } from "effect"
+import type { Area } from "../Area.js"
+import { TrustHttpLive } from "./Http.js"
+import { Trust } from "./Trust.js"
+import { seedTrustDemo } from "./demo.js"
+
+/** The trust area's handlers and demo seed (see `src/Area.ts`). */
+export const TrustArea = {
+  name: "trust",
+  http: TrustHttpLive.pipe(Layer.provide([Trust.Default])),
+  seed: Effect.flatMap(SqlClient.SqlClient, seedTrustDemo)
+} satisfies Area

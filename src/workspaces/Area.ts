@@ -1,0 +1,11 @@
+/** The workspaces area: workspaces. Listed in `src/areas.ts`. */
+import { Layer } from "effect"
+import type { Area } from "../Area.js"
+import { WorkspacesHttpLive } from "./Http.js"
+import { Workspaces } from "./Workspaces.js"
+
+/** The workspaces area's handlers (see `src/Area.ts`). */
+export const WorkspacesArea = {
+  name: "workspaces",
+  http: WorkspacesHttpLive.pipe(Layer.provide([Workspaces.Default]))
+} satisfies Area
