@@ -25,7 +25,7 @@ export type AgentAccess = typeof AgentAccess.Type
 
 /** Whose access to which agent; `roles`: the roles the action needs (`action` words it in the detail). */
 export interface AccessInput {
-  readonly agentId: string
+  readonly entityPublicId: string
   readonly accountId: string
   readonly roles?: { readonly allowed: ReadonlyArray<WorkspaceRole>; readonly action: string }
 }
@@ -36,14 +36,14 @@ export class AgentOperators extends Effect.Service<AgentOperators>()("agent-dire
     const sql = yield* SqlClient.SqlClient
 
     const find = SqlSchema.findOne({
-      Request: Schema.Struct({ agentId: Schema.String, accountId: Schema.String }),
+      Request: Schema.Struct({ entityPublicId: Schema.String, accountId: Schema.String }),
       Result: AgentAccess,
-      execute: ({ accountId, agentId }) =>
+      execute: ({ accountId, entityPublicId }) =>
         sql`SELECT a.workspace_id AS "workspaceId", m.role,
               EXISTS (SELECT 1 FROM agent_runtime_configs c WHERE c.agent_id = a.id) AS "runtimeConfigured"
             FROM agents a
             JOIN workspace_members m ON m.workspace_id = a.workspace_id AND m.account_id = ${accountId} AND m.state = 'ACTIVE'
-            WHERE a.id = ${agentId}`
+            WHERE a.id = ${entityPublicId}`
     })
 
     /**
@@ -58,7 +58,7 @@ export class AgentOperators extends Effect.Service<AgentOperators>()("agent-dire
       Effect.gen(function*() {
         const found = yield* find(input).pipe(dieOnStorageFailure)
         if (Option.isNone(found)) {
-          return yield* new AgentNotFound({ detail: `No agent ${input.agentId} operated by a workspace of yours.` })
+          return yield* new AgentNotFound({ detail: `No agent ${input.entityPublicId} operated by a workspace of yours.` })
         }
         const roles = input.roles
         if (roles !== undefined && !(roles.allowed as ReadonlyArray<string>).includes(found.value.role)) {

@@ -27,8 +27,9 @@ import { WorkspacesApi } from "../workspaces/Api.js"
 
 /**
  * `HttpApi.make` declares the framework's own decode error (a non-problem JSON body)
- * on every operation. We render every decode failure as our 400 problem instead (see
- * `layers/Problems.ts`), so each operation lists exactly its spec statuses.
+ * on every operation. We render every decode failure as our 400 problem instead (the
+ * request middleware, `src/http/RequestMiddleware.ts`), so each operation lists exactly its
+ * spec statuses.
  *
  * Not public API: @effect/platform 0.97 has no way to make or derive an `HttpApi` without
  * that error (`make` sets it, every combinator unions into it, the constructor is

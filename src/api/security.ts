@@ -1,7 +1,7 @@
 /**
  * Security contract (spec §5): the two schemes, the principal a request runs as,
- * and the middleware tags that attach them to endpoints. Implementations live in
- * `layers/Auth.ts`.
+ * and the middleware tags that attach them to endpoints. The middleware is implemented
+ * in `src/http/AuthMiddleware.ts` (on the credential checks of `layers/Auth.ts`).
  */
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
 import { Context, Effect } from "effect"

@@ -1,6 +1,7 @@
 /**
  * Versioned migrations (spec-independent infrastructure): `src/db/migrations/NNNN_name.ts`,
- * applied in order and recorded in `effect_sql_migrations`. Runs at start-up and by
+ * the one ordered list of every area's storage (a migration may span areas: 0001 holds the
+ * core tables), applied in id order and recorded in `effect_sql_migrations`. Runs at start-up and by
  * `npm run db:migrate`.
  */
 import { Migrator } from "@effect/sql"
@@ -11,11 +12,11 @@ import identity from "./migrations/0004_identity.js"
 import apiKeyManagement from "./migrations/0005_api_key_management.js"
 import growthAdmin from "./migrations/0007_growth_admin.js"
 import launchProcurementMesh from "./migrations/0008_launch_procurement_mesh.js"
-import agentRuntime from "./migrations/0010_agent_runtime.js"
 import walletsTrust from "./migrations/0009_wallets_trust.js"
-import agentDirectory from "./migrations/0013_agent_directory.js"
+import agentRuntime from "./migrations/0010_agent_runtime.js"
 import conversationRuns from "./migrations/0011_conversation_runs.js"
 import analytics from "./migrations/0012_analytics.js"
+import agentDirectory from "./migrations/0013_agent_directory.js"
 import adCampaigns from "./migrations/0014_ad_campaigns.js"
 
 /** Applies every pending migration; returns the ones applied. Fails with `MigrationError | SqlError`. */
@@ -31,8 +32,8 @@ export const migrate = Migrator.make({})({
     "0009_wallets_trust": walletsTrust,
     "0010_agent_runtime": agentRuntime,
     "0011_conversation_runs": conversationRuns,
-    "0013_agent_directory": agentDirectory,
     "0012_analytics": analytics,
+    "0013_agent_directory": agentDirectory,
     "0014_ad_campaigns": adCampaigns
   })
 })

@@ -1,6 +1,5 @@
 /**
- * Optimistic concurrency, the one mechanism of every versioned command (DESIGN §2.4,
- * spec §2.1 `version`, §7): `expectedVersion`, `version` or `expectedRevision` in a body.
+ * Optimistic concurrency, the one mechanism of every versioned command (spec §2.1 `version`, §7): `expectedVersion`, `version` or `expectedRevision` in a body.
  *
  * A command changes its row in ONE conditional statement,
  *

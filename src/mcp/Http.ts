@@ -14,14 +14,14 @@ export const McpHttpLive = group(Api, "MCP", (handlers) =>
       .handle("getMcpCatalog", ({ path }) =>
         Effect.flatMap(currentSession, (session) =>
           mcp.getCatalog({
-            agentId: path.entityPublicId,
+            entityPublicId: path.entityPublicId,
             connectionId: path.connectionPublicId,
             accountId: session.accountId
           }).pipe(Effect.flatMap(envelope.data))))
       .handle("beginMcpOAuth", ({ path, payload }) =>
         Effect.flatMap(currentSession, (session) =>
           mcp.beginOAuth({
-            agentId: path.entityPublicId,
+            entityPublicId: path.entityPublicId,
             connectionId: path.connectionPublicId,
             accountId: session.accountId,
             scopes: payload.scopes

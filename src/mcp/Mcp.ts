@@ -28,7 +28,7 @@ export class Mcp extends Effect.Service<Mcp>()("agent-directory/Mcp", {
     const operators = yield* AgentOperators
     const ids = yield* Ids
 
-    const findConnection = (input: { readonly agentId: string; readonly connectionId: string }) =>
+    const findConnection = (input: { readonly entityPublicId: string; readonly connectionId: string }) =>
       repo.connection(input).pipe(
         orDie,
         Effect.flatMap(Option.match({
@@ -47,7 +47,7 @@ export class Mcp extends Effect.Service<Mcp>()("agent-directory/Mcp", {
      * Fails with `AgentNotFound` (`agent-not-found`, `connection-not-found`),
      * `ConfigurationMissing` (`configuration-missing`: never observed).
      */
-    const getCatalog = (input: { readonly agentId: string; readonly connectionId: string; readonly accountId: string }) =>
+    const getCatalog = (input: { readonly entityPublicId: string; readonly connectionId: string; readonly accountId: string }) =>
       Effect.gen(function*() {
         yield* operators.access(input)
         yield* findConnection(input)
@@ -71,7 +71,7 @@ export class Mcp extends Effect.Service<Mcp>()("agent-directory/Mcp", {
      * `ConfigurationMissing` (`configuration-missing`: no OAuth metadata).
      */
     const beginOAuth = (input: {
-      readonly agentId: string
+      readonly entityPublicId: string
       readonly connectionId: string
       readonly accountId: string
       readonly scopes: ReadonlyArray<string>

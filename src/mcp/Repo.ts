@@ -22,12 +22,12 @@ const make = Effect.gen(function*() {
 
   /** The agent's connection `connectionId`, or none (absent, or another agent's). */
   const connection = SqlSchema.findOne({
-    Request: Schema.Struct({ agentId: Schema.String, connectionId: Schema.String }),
+    Request: Schema.Struct({ entityPublicId: Schema.String, connectionId: Schema.String }),
     Result: Connection,
-    execute: ({ agentId, connectionId }) =>
+    execute: ({ entityPublicId, connectionId }) =>
       sql`SELECT id, state, oauth_authorization_endpoint AS "authorizationEndpoint", oauth_client_id AS "clientId",
             oauth_redirect_uri AS "redirectUri"
-          FROM mcp_connections WHERE id = ${connectionId} AND agent_id = ${agentId}`
+          FROM mcp_connections WHERE id = ${connectionId} AND agent_id = ${entityPublicId}`
   })
 
   /** The connection's last observed catalog, or none. */

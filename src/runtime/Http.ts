@@ -15,13 +15,13 @@ export const RuntimeHttpLive = group(Api, "Runtime", (handlers) =>
     return handlers
       .handle("listRuntimeTools", ({ path }) =>
         Effect.flatMap(currentSession, (session) =>
-          runtime.listTools({ agentId: path.entityPublicId, accountId: session.accountId }).pipe(
+          runtime.listTools({ entityPublicId: path.entityPublicId, accountId: session.accountId }).pipe(
             Effect.flatMap(envelope.data)
           )))
       .handle("previewAgentSchedule", ({ path, payload }) =>
         Effect.flatMap(currentSession, (session) =>
           runtime.preview({
-            agentId: path.entityPublicId,
+            entityPublicId: path.entityPublicId,
             accountId: session.accountId,
             cronExpression: payload.cronExpression,
             timezone: payload.timezone,

@@ -66,7 +66,7 @@ export class Runs extends Effect.Service<Runs>()("agent-directory/Runs", {
           return yield* new ConversationNotFound({ detail: notFound })
         }
         const { agentId, accountId: authorId, kind } = conversation.value
-        const access = yield* accessVia(() => new ConversationNotFound({ detail: notFound }), { agentId, accountId: input.accountId })
+        const access = yield* accessVia(() => new ConversationNotFound({ detail: notFound }), { entityPublicId: agentId, accountId: input.accountId })
         if (authorId !== input.accountId) {
           return yield* new ConversationAuthorRequired({
             detail: "Only the account that started the conversation may send messages in it."
@@ -147,7 +147,7 @@ export class Runs extends Effect.Service<Runs>()("agent-directory/Runs", {
         if (Option.isNone(found)) return yield* new RunNotFound({ detail: notFound })
         const run = found.value
         yield* accessVia(() => new RunNotFound({ detail: notFound }), {
-          agentId: run.agentId,
+          entityPublicId: run.agentId,
           accountId: input.accountId,
           roles: { allowed: ClearRoles, action: "Clearing playground data" }
         })

@@ -21,7 +21,7 @@ export class Runtime extends Effect.Service<Runtime>()("agent-directory/Runtime"
      * Fails with `AgentNotFound` (`agent-not-found`), `Unprocessable`
      * (`configuration-missing`: the agent has no runtime configured).
      */
-    const listTools = (input: { readonly agentId: string; readonly accountId: string }) =>
+    const listTools = (input: { readonly entityPublicId: string; readonly accountId: string }) =>
       Effect.gen(function*() {
         const access = yield* operators.access(input)
         if (!access.runtimeConfigured) {
@@ -29,7 +29,7 @@ export class Runtime extends Effect.Service<Runtime>()("agent-directory/Runtime"
             detail: "The agent has no runtime configured; configure its runtime first."
           })
         }
-        return yield* repo.tools(input.agentId).pipe(dieOnStorageFailure)
+        return yield* repo.tools(input.entityPublicId).pipe(dieOnStorageFailure)
       })
 
     /**
@@ -41,7 +41,7 @@ export class Runtime extends Effect.Service<Runtime>()("agent-directory/Runtime"
      * or `/timezone`.
      */
     const preview = (input: {
-      readonly agentId: string
+      readonly entityPublicId: string
       readonly accountId: string
       readonly cronExpression: string
       readonly timezone: string
