@@ -6,6 +6,7 @@
  */
 import type { SqlClient, SqlError } from "@effect/sql"
 import type { Effect, Layer } from "effect"
+import type { Auth } from "../layers/Auth.js"
 import type { JobHandler, JobSchedule } from "../layers/JobRunner.js"
 
 /** One area of the service. */
@@ -23,7 +24,7 @@ export interface Area {
    * Inserts the area's demo data, inside the seed's one transaction, after the core demo
    * data (`src/db/seed.ts`) and the areas listed before it. Fails with `SqlError`.
    */
-  readonly seed?: Effect.Effect<void, SqlError.SqlError, SqlClient.SqlClient>
+  readonly seed?: Effect.Effect<void, SqlError.SqlError, SqlClient.SqlClient | Auth>
   /** The area's background work: job handlers (with their services provided) and cron schedules. */
   readonly jobs?: {
     readonly handlers: ReadonlyArray<JobHandler<any>>

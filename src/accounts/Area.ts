@@ -4,9 +4,11 @@ import type { Area } from "../Area.js"
 import { AccountsHttpLive } from "./Http.js"
 import { Accounts } from "./Accounts.js"
 import { ApiKeys } from "./ApiKeys.js"
+import { seedAccounts } from "./demo.js"
 
-/** The accounts area's handlers (see `src/Area.ts`). */
+/** The accounts area's handlers and demo seed (see `src/Area.ts`). */
 export const AccountsArea = {
   name: "accounts",
-  http: AccountsHttpLive.pipe(Layer.provide([Accounts.Default, ApiKeys.Default]))
+  http: AccountsHttpLive.pipe(Layer.provide([Accounts.Default, ApiKeys.Default])),
+  seed: seedAccounts
 } satisfies Area

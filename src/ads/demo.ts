@@ -11,7 +11,11 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Redacted } from "effect"
 import { deriveKey, DevelopmentSecret } from "../../layers/AppConfig.js"
 import { mint, type ServingClaims } from "./ServingToken.js"
-import { DemoAccounts, DemoAgents, DemoAssets, demoId, DemoOrders, demoTime, DemoWorkspaces } from "../db/demo.js"
+import { DemoAccounts } from "../accounts/demo.js"
+import { DemoAgents } from "../agents/demo.js"
+import { DemoOrders } from "../commerce/demo.js"
+import { DemoAssets, demoId, demoTime } from "../db/demo.js"
+import { DemoWorkspaces } from "../workspaces/demo.js"
 
 // this file's id groups: 0xb0-0xbf
 const id = demoId

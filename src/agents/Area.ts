@@ -1,17 +1,16 @@
 /** The agents area: the agent directory: list, profile, favorites, resolve, activity. Listed in `src/areas.ts`. */
-import { SqlClient } from "@effect/sql"
-import { Effect, Layer } from "effect"
+import { Layer } from "effect"
 import type { Area } from "../Area.js"
 import { AgentsHttpLive } from "./Http.js"
 import { Agents } from "./Agents.js"
 import { AgentsRepo } from "./Repo.js"
 import { ActivityRepo } from "./ActivityRepo.js"
 import { Resolver } from "../identity/Resolver.js"
-import { seedAgentsDemo } from "./demo.js"
+import { seedAgents } from "./demo.js"
 
 /** The agents area's handlers and demo seed (see `src/Area.ts`). */
 export const AgentsArea = {
   name: "agents",
   http: AgentsHttpLive.pipe(Layer.provide([Agents.Default, AgentsRepo.Default, ActivityRepo.Default, Resolver.Default])),
-  seed: Effect.flatMap(SqlClient.SqlClient, seedAgentsDemo)
+  seed: seedAgents
 } satisfies Area

@@ -3,12 +3,12 @@
  * which agent, the public activity feed (every source kind, both networks), product
  * events, exports in several states, and a context token for the demo.
  */
-import { demoId } from "../db/demo.js"
 import { Redacted } from "effect"
 import { deriveKey, DevelopmentSecret } from "../../layers/AppConfig.js"
 import { mintContextToken } from "./ContextToken.js"
 import { downloadTokenOf } from "./DownloadToken.js"
-import { DemoAgents, demoTime } from "../db/demo.js"
+import { DemoAgents } from "../agents/demo.js"
+import { demoId, demoTime } from "../db/demo.js"
 
 const id = demoId
 

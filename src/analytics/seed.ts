@@ -3,8 +3,10 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { createHash } from "node:crypto"
 import { canonicalJson } from "../../layers/CanonicalJson.js"
-import { DemoAccounts, DemoAgents, DemoNetworks, demoTime } from "../db/demo.js"
 import { DemoActivity, DemoAvailableExportFile, DemoContextClaims, DemoExports, DemoProductEvents } from "./demo.js"
+import { DemoAccounts } from "../accounts/demo.js"
+import { DemoAgents } from "../agents/demo.js"
+import { DemoNetworks, demoTime } from "../db/demo.js"
 
 export const seedAnalytics = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient

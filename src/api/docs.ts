@@ -24,10 +24,11 @@ import { CsrfTokenHeader } from "../../schema/accounts.js"
 import * as Errors from "../../schema/errors.js"
 import { fieldsOf } from "../../schema/fields.js"
 import { type ProblemClass, problemCauseOf, type ProblemStatus, ProblemTitles } from "../../schema/problem.js"
-import { DemoAccounts, DemoIdempotencyKey } from "../db/demo.js"
 import { demoManifest, type ManifestOperation } from "../db/manifest.js"
 import type { OperationPolicy } from "./operation.js"
 import { commandMethods } from "./security.js"
+import { DemoAccounts } from "../accounts/demo.js"
+import { DemoIdempotencyKey } from "../db/demo.js"
 
 type OpenApiOperation = Record<string, any>
 

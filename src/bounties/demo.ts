@@ -4,7 +4,9 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { DemoAccounts, DemoAssets, demoId, demoId as id, demoTime, DemoWorkspaces } from "../db/demo.js"
+import { DemoAccounts } from "../accounts/demo.js"
+import { DemoAssets, demoId, demoId as id, demoTime } from "../db/demo.js"
+import { DemoWorkspaces } from "../workspaces/demo.js"
 
 /** Escrow contract and custody wallet of the demo bounties (Base). */
 export const DemoEscrow = {

@@ -6,7 +6,6 @@
  * Idempotency-Key, which the caller supplies.
  */
 import { DemoExports, demoContextToken, demoDownloadToken } from "../analytics/demo.js"
-import { DemoAccounts, DemoAgents, DemoApiKeys, DemoOffers, DemoOtherSession, DemoResolveLocators, DemoWorkspaces } from "./demo.js"
 import { DemoLaunchRuns } from "../launch/demo.js"
 import { DemoMeshKeys } from "../mesh/demo.js"
 import { DemoProcurementIntents } from "../procurement/demo.js"
@@ -16,6 +15,10 @@ import { DemoWalletPolicies, DemoWallets } from "../wallets/demo.js"
 import { DemoBounties, DemoDisputes } from "../bounties/demo.js"
 import { DemoJobSources } from "../partnerJobs/demo.js"
 import { DemoAdCampaigns, DemoAdOrders, DemoAdPackageVersions, demoServingToken } from "../ads/demo.js"
+import { DemoAccounts, DemoApiKeys, DemoOtherSession } from "../accounts/demo.js"
+import { DemoAgents, DemoResolveLocators } from "../agents/demo.js"
+import { DemoOffers } from "../services/demo.js"
+import { DemoWorkspaces } from "../workspaces/demo.js"
 
 /** One request of the manifest. */
 export interface ManifestOperation {

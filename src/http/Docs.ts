@@ -12,7 +12,7 @@
 import { type HttpApi, HttpApiScalar } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
-import { DemoApiKeys } from "../db/demo.js"
+import { DemoApiKeys } from "../accounts/demo.js"
 
 /** Scalar's `authentication` setting, which `HttpApiScalar.ScalarConfig` does not type. */
 const demoAuthentication = {

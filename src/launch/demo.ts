@@ -6,7 +6,8 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { demoId, demoTime, DemoWorkspaces } from "../db/demo.js"
+import { demoId, demoTime } from "../db/demo.js"
+import { DemoWorkspaces } from "../workspaces/demo.js"
 
 type Step = readonly [step: string, state: string]
 

@@ -6,7 +6,9 @@ import { ed25519 } from "@noble/curves/ed25519.js"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { publicKeyFingerprint } from "../../schema/mesh.js"
-import { DemoAgents, demoId, demoTime, DemoWorkspaces } from "../db/demo.js"
+import { DemoAgents } from "../agents/demo.js"
+import { demoId, demoTime } from "../db/demo.js"
+import { DemoWorkspaces } from "../workspaces/demo.js"
 
 /** The raw Ed25519 public key of demo seed `n` (32 bytes of `n`). */
 const demoPublicKey = (n: number) => ed25519.getPublicKey(new Uint8Array(32).fill(n))

@@ -5,7 +5,9 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { DemoAgents, demoId, demoTime, DemoWorkspaces } from "../db/demo.js"
+import { DemoAgents } from "../agents/demo.js"
+import { demoId, demoTime } from "../db/demo.js"
+import { DemoWorkspaces } from "../workspaces/demo.js"
 
 /** Far enough ahead that the demo stays usable with the real clock (`npm start`). */
 const future = new Date("2030-01-01T00:00:00.000Z")

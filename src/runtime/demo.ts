@@ -3,8 +3,8 @@
  * agent, runtime configurations, tools, MCP connections and catalogs, and
  * conversations with messages and runs in several states (a playground among them).
  */
-import { demoId } from "../db/demo.js"
-import { DemoAgents, demoTime } from "../db/demo.js"
+import { DemoAgents } from "../agents/demo.js"
+import { demoId, demoTime } from "../db/demo.js"
 
 /** A fixed demo UUID (version 7 shape) of the runtime groups (0x0101…). */
 const id = (group: number, n: number) => demoId(0x0100 + group, n)

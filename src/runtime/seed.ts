@@ -1,7 +1,6 @@
 /** Inserts the runtime and MCP demo data (`./runtime.ts`); called by `seed.ts` inside its transaction. */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { DemoAccounts, demoTime } from "../db/demo.js"
 import {
   DemoConversations,
   DemoMcpConnections,
@@ -11,6 +10,8 @@ import {
   DemoRuntimeConfigs,
   DemoRuntimeTools
 } from "./demo.js"
+import { DemoAccounts } from "../accounts/demo.js"
+import { demoTime } from "../db/demo.js"
 
 const json = (v: unknown) => (v === null ? null : JSON.stringify(v))
 

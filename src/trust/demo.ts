@@ -2,10 +2,11 @@
  * Demo data of the Trust area (spec §2.9): feedback on the demo agents in every state,
  * by several authors. Loaded by `seed.ts`.
  */
-import { demoId } from "../db/demo.js"
 import { type SqlClient, type SqlError } from "@effect/sql"
 import { Effect } from "effect"
-import { DemoAccounts, DemoAgents, demoTime } from "../db/demo.js"
+import { DemoAccounts } from "../accounts/demo.js"
+import { DemoAgents } from "../agents/demo.js"
+import { demoId, demoTime } from "../db/demo.js"
 
 const id = (n: number) => demoId(0xa4, n)
 

@@ -2,10 +2,10 @@
  * Demo data of the Wallets area (spec §2.8, §2.14): wallets of the demo accounts,
  * their policies in every state and their public profiles. Loaded by `seed.ts`.
  */
-import { demoId } from "../db/demo.js"
 import { type SqlClient, type SqlError } from "@effect/sql"
 import { Effect } from "effect"
-import { DemoAccounts, DemoNetworks, demoTime } from "../db/demo.js"
+import { DemoAccounts } from "../accounts/demo.js"
+import { demoId, DemoNetworks, demoTime } from "../db/demo.js"
 
 const id = demoId
 

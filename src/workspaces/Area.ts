@@ -3,9 +3,11 @@ import { Layer } from "effect"
 import type { Area } from "../Area.js"
 import { WorkspacesHttpLive } from "./Http.js"
 import { Workspaces } from "./Workspaces.js"
+import { seedWorkspaces } from "./demo.js"
 
-/** The workspaces area's handlers (see `src/Area.ts`). */
+/** The workspaces area's handlers and demo seed (see `src/Area.ts`). */
 export const WorkspacesArea = {
   name: "workspaces",
-  http: WorkspacesHttpLive.pipe(Layer.provide([Workspaces.Default]))
+  http: WorkspacesHttpLive.pipe(Layer.provide([Workspaces.Default])),
+  seed: seedWorkspaces
 } satisfies Area

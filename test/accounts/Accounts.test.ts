@@ -6,10 +6,10 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { DemoAccounts } from "../../src/db/demo.js"
 import { cookieAttributes, UuidPattern, withoutRequestFields } from "../auth/support.js"
 import { call, expectMeta, expectProblem, type Session, signIn } from "../support/http.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
+import { DemoAccounts } from "../../src/accounts/demo.js"
 
 const SignInPath = "/api/v1/auth/sign-in"
 const SessionsPath = "/api/v1/me/sessions"

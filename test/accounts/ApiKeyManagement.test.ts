@@ -7,9 +7,10 @@ import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { DemoApiKeys, DemoWorkspaces } from "../../src/db/demo.js"
 import { call, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
+import { DemoApiKeys } from "../../src/accounts/demo.js"
+import { DemoWorkspaces } from "../../src/workspaces/demo.js"
 
 const keysPath = `/api/v1/workspaces/${DemoWorkspaces.acme.id}/api-keys`
 const ProtocolsPath = "/api/v1/protocols"

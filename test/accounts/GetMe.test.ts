@@ -3,9 +3,10 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { Me } from "../../schema/accounts.js"
 import { Data } from "../../schema/envelope.js"
-import { DemoAccounts, DemoMemberships, DemoWorkspaces } from "../../src/db/demo.js"
 import { call, expectMeta, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
+import { DemoAccounts } from "../../src/accounts/demo.js"
+import { DemoMemberships, DemoWorkspaces } from "../../src/workspaces/demo.js"
 
 const server = makeTestServer()
 const decode = Schema.decodeUnknownSync(Data(Me), { onExcessProperty: "error" })

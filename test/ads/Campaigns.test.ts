@@ -9,10 +9,12 @@ import { Effect, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import { AdCampaign } from "../../schema/ads.js"
 import { Data } from "../../schema/envelope.js"
-import { DemoAgents, DemoOrders, DemoWorkspaces } from "../../src/db/demo.js"
 import { DemoAdCampaigns, DemoAdOrders, DemoAdPackageVersions } from "../../src/ads/demo.js"
 import { call, expectMeta, expectProblem, type Session, signIn } from "../support/http.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
+import { DemoAgents } from "../../src/agents/demo.js"
+import { DemoOrders } from "../../src/commerce/demo.js"
+import { DemoWorkspaces } from "../../src/workspaces/demo.js"
 
 const server = makeTestServer()
 const path = "/api/v1/ads/campaigns"

@@ -8,11 +8,11 @@ import { describe, expect, layer } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
 import { randomUUID } from "node:crypto"
 import { mint } from "../../src/ads/ServingToken.js"
-import { DemoApiKeys } from "../../src/db/demo.js"
 import { DemoAdCampaigns, type DemoAdCampaignName, demoServingToken } from "../../src/ads/demo.js"
 import { testConfig } from "../support/config.js"
 import { call, expectMeta, expectProblem } from "../support/http.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
+import { DemoApiKeys } from "../../src/accounts/demo.js"
 
 const server = makeTestServer()
 const path = "/api/v1/ads/events"

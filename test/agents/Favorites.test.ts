@@ -4,10 +4,11 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { FavoriteAgent } from "../../schema/agents.js"
 import { Page } from "../../schema/envelope.js"
-import { DemoAccounts, DemoAgents, DemoFavorites } from "../../src/db/demo.js"
 import { call, expectMeta, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
 import { tamper } from "../support/cursor.js"
+import { DemoAccounts } from "../../src/accounts/demo.js"
+import { DemoAgents, DemoFavorites } from "../../src/agents/demo.js"
 
 const path = "/api/v1/agents/favorites"
 const server = makeTestServer()

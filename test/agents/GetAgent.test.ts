@@ -3,9 +3,12 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { AgentProfile } from "../../schema/agents.js"
 import { Data } from "../../schema/envelope.js"
-import { DemoAgents, DemoApiKeys, DemoAssets, DemoNetworks, DemoOffers, DemoServices, DemoRegistries } from "../../src/db/demo.js"
 import { call, expectMeta, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
+import { DemoApiKeys } from "../../src/accounts/demo.js"
+import { DemoAgents, DemoRegistries } from "../../src/agents/demo.js"
+import { DemoAssets, DemoNetworks } from "../../src/db/demo.js"
+import { DemoOffers, DemoServices } from "../../src/services/demo.js"
 
 const server = makeTestServer()
 const decode = Schema.decodeUnknownSync(Data(AgentProfile), { onExcessProperty: "error" })

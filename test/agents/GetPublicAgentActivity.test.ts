@@ -5,10 +5,11 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { DemoAgents, DemoApiKeys } from "../../src/db/demo.js"
 import { DemoActivity } from "../../src/analytics/demo.js"
 import { call, expectMeta, expectProblem } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
+import { DemoApiKeys } from "../../src/accounts/demo.js"
+import { DemoAgents } from "../../src/agents/demo.js"
 
 const atlas = DemoAgents[0].id
 const feed = (query: string, agent: string = atlas, headers: Record<string, string> = {}) =>

@@ -3,10 +3,11 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { AgentListItem } from "../../schema/agents.js"
 import { Page } from "../../schema/envelope.js"
-import { DemoAgents, DemoApiKeys } from "../../src/db/demo.js"
 import { call, expectMeta, expectProblem } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
 import { tamper } from "../support/cursor.js"
+import { DemoApiKeys } from "../../src/accounts/demo.js"
+import { DemoAgents } from "../../src/agents/demo.js"
 
 const path = "/api/v1/agents"
 const server = makeTestServer()

@@ -3,9 +3,10 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { Data } from "../../schema/envelope.js"
 import { ResolveAgentIdentitiesResult } from "../../schema/identity.js"
-import { DemoAgents, DemoApiKeys, DemoIdentities, DemoResolveLocators } from "../../src/db/demo.js"
 import { call, expectMeta, expectProblem } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
+import { DemoApiKeys } from "../../src/accounts/demo.js"
+import { DemoAgents, DemoIdentities, DemoResolveLocators } from "../../src/agents/demo.js"
 
 const path = "/api/v1/resolve/agent-identities"
 const server = makeTestServer()

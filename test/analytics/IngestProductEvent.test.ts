@@ -7,11 +7,11 @@ import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { DemoApiKeys } from "../../src/db/demo.js"
 import { testConfig } from "../support/config.js"
 import { expectMeta, expectProblem } from "../support/http.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
 import { contextToken, ingest } from "./support.js"
+import { DemoApiKeys } from "../../src/accounts/demo.js"
 
 const minutesAgo = (m: number) => new Date(TestEpoch.getTime() - m * 60_000).toISOString()
 

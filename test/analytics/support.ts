@@ -5,10 +5,10 @@ import { IdsSequence } from "../../layers/Ids.js"
 import { JobRunner, JobRunnerLayer } from "../../layers/JobRunner.js"
 import { JobsLive } from "../../layers/Jobs.js"
 import { type ContextClaims, mintContextToken } from "../../src/analytics/ContextToken.js"
-import { DemoAgents } from "../../src/db/demo.js"
 import { serviceJobHandlers } from "../../src/jobs/Runner.js"
 import { testConfig } from "../support/config.js"
 import { call, type CallOptions } from "../support/http.js"
+import { DemoAgents } from "../../src/agents/demo.js"
 
 /** A context token signed with the test configuration's key (default: a visitor of Atlas consenting to traffic). */
 export const contextToken = (claims: Partial<ContextClaims> = {}) =>

@@ -7,13 +7,13 @@ import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "@effect/
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer, Schema } from "effect"
 import { Data } from "../../schema/envelope.js"
-import { DemoAccounts, DemoApiKeys } from "../../src/db/demo.js"
 import { operation } from "../../src/api/operation.js"
 import { currentSession } from "../../src/api/security.js"
 import { Envelope } from "../../src/http/Envelope.js"
 import { call, expectMeta, expectProblem } from "../support/http.js"
 import { serveTestApi } from "./testApi.js"
 import { withoutRequestFields } from "./support.js"
+import { DemoAccounts, DemoApiKeys } from "../../src/accounts/demo.js"
 
 const WhoAmI = Schema.Struct({ accountId: Schema.String, isAdmin: Schema.Boolean })
 

@@ -5,10 +5,10 @@
  */
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { DemoApiKeys } from "../../src/db/demo.js"
 import { call, expectProblem, type Reply, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
 import { withoutRequestFields } from "./support.js"
+import { DemoApiKeys } from "../../src/accounts/demo.js"
 
 const ProtocolsPath = "/api/v1/protocols"
 const OrdersPath = "/api/v1/orders"

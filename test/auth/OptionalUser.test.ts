@@ -7,12 +7,12 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Layer, Schema } from "effect"
 import { Data } from "../../schema/envelope.js"
 import { IdempotencyKeyOptional } from "../../schema/idempotency.js"
-import { DemoAccounts, DemoApiKeys } from "../../src/db/demo.js"
 import { operation } from "../../src/api/operation.js"
 import { CurrentPrincipal } from "../../src/api/security.js"
 import { Envelope } from "../../src/http/Envelope.js"
 import { call, expectProblem } from "../support/http.js"
 import { serveTestApi } from "./testApi.js"
+import { DemoAccounts, DemoApiKeys } from "../../src/accounts/demo.js"
 
 const Caller = Schema.Struct({ kind: Schema.String, id: Schema.NullOr(Schema.String) })
 

@@ -11,11 +11,12 @@ import { AppConfig } from "../../layers/AppConfig.js"
 import { ClockManual, makeManualClock } from "../../layers/Clock.js"
 import { IdsSequence } from "../../layers/Ids.js"
 import { randomUUID } from "node:crypto"
-import { DemoAccounts, DemoApiKeys, DemoWorkspaces } from "../../src/db/demo.js"
 import { HttpLive } from "../../src/server.js"
 import { call, signIn } from "../support/http.js"
 import { testConfig } from "../support/config.js"
 import { TestDb, TestEpoch } from "../support/TestServer.js"
+import { DemoAccounts, DemoApiKeys } from "../../src/accounts/demo.js"
+import { DemoWorkspaces } from "../../src/workspaces/demo.js"
 
 /** Every log line the server wrote, in several renderings (logfmt, JSON, raw message and cause). */
 const lines: Array<string> = []

@@ -10,7 +10,6 @@ import { AppConfig } from "../../layers/AppConfig.js"
 import { Auth, AuthLive } from "../../layers/Auth.js"
 import { ClockManual, makeManualClock } from "../../layers/Clock.js"
 import { IdsSequence } from "../../layers/Ids.js"
-import { DemoAccounts, type DemoAccountName } from "../../src/db/demo.js"
 import { OperationsLive } from "../../src/api/policies.js"
 import { PublicAuthLive, SessionAuthLive } from "../../src/http/AuthMiddleware.js"
 import { EnvelopeLive } from "../../src/http/Envelope.js"
@@ -20,6 +19,7 @@ import { RateBudgetLive } from "../../layers/RateBudget.js"
 import { testConfig } from "../support/config.js"
 import type { Session } from "../support/http.js"
 import { TestDb, TestEpoch } from "../support/TestServer.js"
+import { DemoAccounts, type DemoAccountName } from "../../src/accounts/demo.js"
 
 /** A server for `api`: `apiLive` is `HttpApiBuilder.api(api)` with its groups provided. */
 export const serveTestApi = <E, R>(api: HttpApi.HttpApi.Any, apiLive: Layer.Layer<HttpApi.Api, E, R>) => {

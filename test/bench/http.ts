@@ -40,10 +40,11 @@ import { Effect, Layer, Redacted } from "effect"
 import { AuthLive } from "../../layers/Auth.js"
 import { DbServer } from "../../layers/Db.js"
 import { IdsLive } from "../../layers/Ids.js"
-import { DemoAccounts, DemoOffers } from "../../src/db/demo.js"
 import { migrate } from "../../src/db/migrate.js"
 import { seedDemoData } from "../../src/db/seed.js"
 import { TestConfigLayer } from "../support/config.js"
+import { DemoAccounts } from "../../src/accounts/demo.js"
+import { DemoOffers } from "../../src/services/demo.js"
 
 const rounds = Number(process.env["ROUNDS"] ?? 3)
 const seconds = Number(process.env["SECONDS"] ?? 4)

@@ -18,12 +18,12 @@ import { Effect, Layer, Logger, LogLevel, RuntimeFlags, Supervisor } from "effec
 import { AppConfig, loadAppConfig } from "../../layers/AppConfig.js"
 import { DbLive } from "../../layers/Db.js"
 import { IdsLive } from "../../layers/Ids.js"
-import { DemoAccounts } from "../../src/db/demo.js"
 import { migrate } from "../../src/db/migrate.js"
 import * as EdgeServer from "../../src/http/EdgeServer.js"
 import { EdgeCacheLive, HttpLive } from "../../src/server.js"
 import { startBare } from "./bare.js"
 import { FloorLive } from "./floor.js"
+import { DemoAccounts } from "../../src/accounts/demo.js"
 
 /** Counts the operations of every fiber it supervises. */
 class OperationCounter extends Supervisor.AbstractSupervisor<void> {

@@ -3,18 +3,12 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { CommerceOrder } from "../../schema/commerce.js"
 import { Data } from "../../schema/envelope.js"
-import {
-  DemoAgents,
-  DemoAssets,
-  DemoEntitlements,
-  DemoNetworks,
-  demoOrderLifecycle,
-  DemoOrders,
-  DemoPayments,
-  DemoWorkspaces
-} from "../../src/db/demo.js"
 import { call, expectMeta, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
+import { DemoAgents } from "../../src/agents/demo.js"
+import { DemoEntitlements, demoOrderLifecycle, DemoOrders, DemoPayments } from "../../src/commerce/demo.js"
+import { DemoAssets, DemoNetworks } from "../../src/db/demo.js"
+import { DemoWorkspaces } from "../../src/workspaces/demo.js"
 
 const path = "/api/v1/orders"
 const server = makeTestServer()

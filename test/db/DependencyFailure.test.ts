@@ -12,12 +12,12 @@ import { Cause, Effect, Exit, Layer, Logger, LogLevel, Redacted } from "effect"
 import { AppConfig, type DbLimits } from "../../layers/AppConfig.js"
 import { DbServer, serverPool } from "../../layers/Db.js"
 import { IdsSequence } from "../../layers/Ids.js"
-import { DemoWorkspaces } from "../../src/db/demo.js"
 import { migrate } from "../../src/db/migrate.js"
 import { HttpLive } from "../../src/server.js"
 import { testConfig } from "../support/config.js"
 import { closedPort, fakeDatabase, type FakeMode } from "../support/FakeDatabase.js"
 import { call, expectProblem } from "../support/http.js"
+import { DemoWorkspaces } from "../../src/workspaces/demo.js"
 
 const limits: DbLimits = { connectTimeoutMs: 400, statementTimeoutMs: 400, poolMax: 2, startupTimeoutMs: 1_500 }
 const urlOf = (port: number) => Redacted.make(`postgres://test@127.0.0.1:${port}/none`)

@@ -6,10 +6,10 @@
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { DemoApiKeys } from "../../src/db/demo.js"
 import { call, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
 import { withoutRequestFields } from "../auth/support.js"
+import { DemoApiKeys } from "../../src/accounts/demo.js"
 
 const ProtocolsPath = "/api/v1/protocols"
 const SessionsPath = "/api/v1/me/sessions"

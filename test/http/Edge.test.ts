@@ -9,9 +9,10 @@ import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import http from "node:http"
 import { randomUUID } from "node:crypto"
-import { DemoOffers, DemoWorkspaces } from "../../src/db/demo.js"
 import { call, expectProblem, type Reply, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
+import { DemoOffers } from "../../src/services/demo.js"
+import { DemoWorkspaces } from "../../src/workspaces/demo.js"
 
 const signInPath = "/api/v1/auth/sign-in"
 const publishPath = `/api/v1/offers/${DemoOffers[Object.keys(DemoOffers)[0] as keyof typeof DemoOffers].id}/publish`

@@ -7,11 +7,11 @@
  */
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { DemoApiKeys } from "../../src/db/demo.js"
 import { EdgeCache, EdgeTtlMillis } from "../../src/http/EdgeCache.js"
 import { ProtocolCatalogCache } from "../../src/protocols/CatalogCache.js"
 import { call, type Reply } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
+import { DemoApiKeys } from "../../src/accounts/demo.js"
 
 const Path = "/api/v1/protocols"
 const server = makeTestServer({}, { edge: true })

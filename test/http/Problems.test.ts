@@ -8,10 +8,10 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { Uuid } from "../../schema/common.js"
 import { ProblemDocument } from "../../schema/problem.js"
-import { DemoWorkspaces } from "../../src/db/demo.js"
 import { CatalogTtlMillis } from "../../src/protocols/CatalogCache.js"
 import { call, expectProblem, type Reply, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
+import { DemoWorkspaces } from "../../src/workspaces/demo.js"
 
 const isUuid = Schema.is(Uuid)
 const decodeProblem = Schema.decodeUnknownSync(ProblemDocument, { onExcessProperty: "error" })

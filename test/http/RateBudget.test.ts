@@ -5,12 +5,12 @@
  */
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { DemoAccounts, DemoApiKeys } from "../../src/db/demo.js"
 import { call, expectProblem, signIn } from "../support/http.js"
 import type { AppConfigShape } from "../../layers/AppConfig.js"
 import { testConfig } from "../support/config.js"
 import { makeTestServer } from "../support/TestServer.js"
 import { withoutRequestFields } from "../auth/support.js"
+import { DemoAccounts, DemoApiKeys } from "../../src/accounts/demo.js"
 
 const ProtocolsPath = "/api/v1/protocols"
 const SignInPath = "/api/v1/auth/sign-in"

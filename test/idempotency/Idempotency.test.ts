@@ -7,10 +7,12 @@ import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { DemoAccounts, DemoAssets, DemoNetworks, DemoOffers } from "../../src/db/demo.js"
 import { expectProblem, type Reply, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
 import { countIdempotencyRecords, expectNotReplayed, expectReplayOf, publish, readOffer } from "../services/support.js"
+import { DemoAccounts } from "../../src/accounts/demo.js"
+import { DemoAssets, DemoNetworks } from "../../src/db/demo.js"
+import { DemoOffers } from "../../src/services/demo.js"
 
 const problemType = (kind: string) => `https://agent-directory.dev/problems/${kind}`
 

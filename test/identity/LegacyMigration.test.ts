@@ -6,11 +6,11 @@ import { Effect, Layer } from "effect"
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { DemoAgents, DemoIdentities } from "../../src/db/demo.js"
 import { migrateLegacyIdentities, verifyCutover } from "../../src/identity/LegacyMigration.js"
 import { Resolver } from "../../src/identity/Resolver.js"
 import { TestConfigLayer } from "../support/config.js"
 import { TestDb } from "../support/TestServer.js"
+import { DemoAgents, DemoIdentities } from "../../src/agents/demo.js"
 
 const fixture = join(import.meta.dirname, "fixtures", "legacy.jsonl")
 const dir = mkdtempSync(join(tmpdir(), "legacy-"))

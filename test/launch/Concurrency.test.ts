@@ -9,11 +9,11 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { DemoAgents } from "../../src/db/demo.js"
 import { DemoProcurementIntents } from "../../src/procurement/demo.js"
 import { call, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
 import { materialize, readIntents, readRun } from "./support.js"
+import { DemoAgents } from "../../src/agents/demo.js"
 
 const embedded = process.env["DATABASE_URL"] === undefined
 const server = makeTestServer()

@@ -8,9 +8,10 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { Api, ApiLive, AppConfig, Errors, IdsLive } from "../../src/index.js"
-import { DemoAccounts, DemoOffers } from "../../src/db/demo.js"
 import { testConfig } from "../support/config.js"
 import { TestDb } from "../support/TestServer.js"
+import { DemoAccounts } from "../../src/accounts/demo.js"
+import { DemoOffers } from "../../src/services/demo.js"
 
 const EmbeddingAppLive = HttpApiBuilder.serve().pipe(
   Layer.provide(ApiLive),

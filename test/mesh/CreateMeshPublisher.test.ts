@@ -5,11 +5,12 @@ import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { createHash, generateKeyPairSync } from "node:crypto"
-import { DemoAgents, DemoWorkspaces } from "../../src/db/demo.js"
 import { DemoMeshKeys, DemoMeshPublishers, seedMesh } from "../../src/mesh/demo.js"
 import { call, type CallOptions, expectMeta, expectProblem, type Reply, signIn } from "../support/http.js"
 import { testConfig } from "../support/config.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
+import { DemoAgents } from "../../src/agents/demo.js"
+import { DemoWorkspaces } from "../../src/workspaces/demo.js"
 
 const create = (body: unknown, options: CallOptions = {}) => call("POST", "/api/v1/mesh/publishers", { body, ...options })
 

@@ -11,10 +11,10 @@ import { VersionConflict } from "../../schema/errors.js"
 import { ProblemTypeBase } from "../../schema/problem.js"
 import { Api } from "../../src/api/Api.js"
 import { problemCatalogue } from "../../src/api/docs.js"
-import { DemoOffers } from "../../src/db/demo.js"
 import { call, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
 import { restoreOffers } from "../services/support.js"
+import { DemoOffers } from "../../src/services/demo.js"
 
 const server = makeTestServer()
 

@@ -2,9 +2,10 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { Data } from "../../schema/envelope.js"
 import { ProtocolCatalog } from "../../schema/protocols.js"
-import { DemoApiKeys, DemoProtocols } from "../../src/db/demo.js"
 import { call, expectMeta, expectProblem } from "../support/http.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
+import { DemoApiKeys } from "../../src/accounts/demo.js"
+import { DemoProtocols } from "../../src/protocols/demo.js"
 
 const server = makeTestServer()
 

@@ -2,11 +2,11 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { DemoAccounts } from "../../src/db/demo.js"
 import { DemoConversations, DemoRuns, DemoRuntimeAgents } from "../../src/runtime/demo.js"
 import { call, type CallOptions, expectMeta, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
 import { insertConversation, messageRows, runAgentJobs, runRow } from "./support.js"
+import { DemoAccounts } from "../../src/accounts/demo.js"
 
 const server = makeTestServer()
 const path = (runId: string) => `/api/v1/runs/${runId}/playground-data`

@@ -9,11 +9,11 @@ import { AgentRuntime, AgentRuntimeError } from "../../layers/AgentRuntime.js"
 import { IdsSequence } from "../../layers/Ids.js"
 import { Jobs, JobsLive } from "../../layers/Jobs.js"
 import { AgentRun } from "../../src/runtime/AgentRunJob.js"
-import { DemoAccounts } from "../../src/db/demo.js"
 import { DemoConversations, demoMessageId, DemoRuntimeAgents } from "../../src/runtime/demo.js"
 import { call, type CallOptions, expectMeta, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
 import { insertConversation, messageRows, runAgentJobs, runRow } from "./support.js"
+import { DemoAccounts } from "../../src/accounts/demo.js"
 
 const server = makeTestServer()
 const path = (conversationId: string) => `/api/v1/conversations/${conversationId}/messages`

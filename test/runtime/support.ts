@@ -5,10 +5,10 @@ import { type AgentRuntime, AgentRuntimeDeterministic } from "../../layers/Agent
 import { IdsSequence } from "../../layers/Ids.js"
 import { JobRunner, JobRunnerLayer, provideJobHandler } from "../../layers/JobRunner.js"
 import { JobsLive } from "../../layers/Jobs.js"
-import { DemoAccounts } from "../../src/db/demo.js"
 import { agentRunHandler } from "../../src/runtime/AgentRunJob.js"
 import { RunsRepo } from "../../src/runtime/RunsRepo.js"
 import { testConfig } from "../support/config.js"
+import { DemoAccounts } from "../../src/accounts/demo.js"
 
 /**
  * One pass of a runner that knows only the agent run job, answered by `runtime`

@@ -6,8 +6,8 @@
 import { SqlClient } from "@effect/sql"
 import { expect } from "@effect/vitest"
 import { Effect } from "effect"
-import { DemoOffers } from "../../src/db/demo.js"
 import { call, type CallOptions, type Reply } from "../support/http.js"
+import { DemoOffers } from "../../src/services/demo.js"
 
 export type DemoOfferName = keyof typeof DemoOffers
 

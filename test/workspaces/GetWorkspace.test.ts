@@ -4,10 +4,12 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { Data } from "../../schema/envelope.js"
 import { Workspace } from "../../schema/workspaces.js"
-import { DemoAccounts, DemoInvitations, DemoMemberships, demoTime, DemoWorkspaces } from "../../src/db/demo.js"
 import { call, expectMeta, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
 import { tamper } from "../support/cursor.js"
+import { DemoAccounts } from "../../src/accounts/demo.js"
+import { demoTime } from "../../src/db/demo.js"
+import { DemoInvitations, DemoMemberships, DemoWorkspaces } from "../../src/workspaces/demo.js"
 
 const server = makeTestServer()
 const decodeWorkspace = Schema.decodeUnknownSync(Data(Workspace), { onExcessProperty: "error" })
