@@ -1,6 +1,6 @@
 /**
  * Demo data of ad campaigns (spec §2.3, §3, issue 9): the ad packages the demo ad
- * orders bought (src/db/demo.ts `DemoOrders`), campaigns in several states across
+ * orders bought (src/commerce/demo.ts `DemoOrders`), campaigns in several states across
  * the demo workspaces, and a serving token of the ACTIVE campaign.
  *
  * Only the ACTIVE campaign is funded by an order (ORD-2026-0006); the others are

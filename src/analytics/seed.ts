@@ -1,4 +1,4 @@
-/** Inserts the analytics and activity demo data (src/db/demo/analytics.ts). Fails with `SqlError`. */
+/** Inserts the analytics and activity demo data (src/analytics/demo.ts). Fails with `SqlError`. */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { createHash } from "node:crypto"

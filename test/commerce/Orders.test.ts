@@ -16,12 +16,12 @@ const decodeOrders = Schema.decodeUnknownSync(Data(Schema.Array(CommerceOrder)),
 
 const iso = (d: Date | null) => d?.toISOString() ?? null
 
-/** Acme's demo orders as listed: newest first (the core orders and the ad package orders of src/db/demo/ads.ts). */
+/** Acme's demo orders as listed: newest first (the core orders and the ad package orders of src/ads/demo.ts). */
 const acmeOrders = () =>
   DemoOrders.map((o, index) => ({ o, index })).filter(({ o }) => o.workspace === "acme")
     .sort((a, b) => b.o.day - a.o.day).map(({ index }) => wireOrder(index))
 
-/** The wire form of the demo order at `index`, from the demo data set (src/db/demo.ts). */
+/** The wire form of the demo order at `index`, from the demo data set (src/commerce/demo.ts). */
 const wireOrder = (index: number) => {
   const o = DemoOrders[index]!
   const asset = DemoAssets[o.asset]
