@@ -4,4 +4,2934 @@
  * freshly seeded database, by operationId: the `example` of the operation's success
  * response in the served description (src/http/DocumentedApi.ts).
  */
-export const successExamples: Readonly<Record<string, { readonly status: number; readonly body: unknown }>> = {}
+export const successExamples: Readonly<Record<string, { readonly status: number; readonly body: unknown }>> = {
+  "Accounts_SignIn": {
+    "status": 200,
+    "body": {
+      "data": {
+        "accountPublicId": "01900001-0000-7000-8000-000000000002",
+        "sessionId": "0000000b-0000-7000-8000-000000000002",
+        "csrfToken": "D0FTb81dar9WtcrpKZdGfYP4_44hiDfxNPwhqYhSFiE",
+        "expiresAt": "2026-06-01T12:00:00.000Z"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000001",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Accounts_GetMe": {
+    "status": 200,
+    "body": {
+      "data": {
+        "publicId": "01900001-0000-7000-8000-000000000003",
+        "email": "member@demo.agent-directory.dev",
+        "displayName": "Mel Member",
+        "isAdmin": false,
+        "workspaces": [
+          {
+            "publicId": "01900002-0000-7000-8000-000000000001",
+            "name": "Acme Agents",
+            "slug": "acme-agents",
+            "role": "EDITOR",
+            "isWorkspaceOwner": false,
+            "isDefault": true
+          }
+        ]
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000005",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Accounts_ListSessions": {
+    "status": 200,
+    "body": {
+      "data": [
+        {
+          "sessionId": "0000000b-0000-7000-8000-000000000007",
+          "current": true,
+          "createdAt": "2026-06-01T00:00:00.000Z",
+          "authenticatedAt": "2026-06-01T00:00:00.000Z",
+          "lastSeenAt": "2026-06-01T00:00:00.000Z",
+          "expiresAt": "2026-06-01T12:00:00.000Z",
+          "userAgent": null
+        },
+        {
+          "sessionId": "0000000b-0000-7000-8000-000000000002",
+          "current": false,
+          "createdAt": "2026-06-01T00:00:00.000Z",
+          "authenticatedAt": "2026-06-01T00:00:00.000Z",
+          "lastSeenAt": "2026-06-01T00:00:00.000Z",
+          "expiresAt": "2026-06-01T12:00:00.000Z",
+          "userAgent": null
+        },
+        {
+          "sessionId": "01900001-0000-7000-8000-000000000064",
+          "current": false,
+          "createdAt": "2026-01-02T00:00:00.000Z",
+          "authenticatedAt": "2026-01-02T00:00:00.000Z",
+          "lastSeenAt": "2026-01-02T00:00:00.000Z",
+          "expiresAt": "2030-01-01T00:00:00.000Z",
+          "userAgent": "Demo browser on another device"
+        }
+      ],
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000008",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Accounts_RevokeSession": {
+    "status": 200,
+    "body": {
+      "data": {
+        "revoked": 1
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-00000000000b",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Accounts_CreateApiKey": {
+    "status": 201,
+    "body": {
+      "data": {
+        "apiKey": {
+          "publicId": "0000000b-0000-7000-8000-00000000000f",
+          "name": "Partner dashboard",
+          "prefix": "5a9aa0a99e58",
+          "scopes": [
+            "public:read"
+          ],
+          "environment": "development",
+          "state": "ACTIVE",
+          "allowedOrigins": [
+            "https://dashboard.example.com"
+          ],
+          "createdAt": "2026-06-01T00:00:00.000Z",
+          "lastUsedAt": null,
+          "expiresAt": null,
+          "revokedAt": null
+        },
+        "key": "adk_5a9aa0a99e58_61nOvYnYSMxaIcBGzwXm1GJo5O8P1FhM1o-7VgaDpmE",
+        "keyDelivery": "SHOWN_ONCE"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-00000000000e",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Accounts_ListApiKeys": {
+    "status": 200,
+    "body": {
+      "data": [
+        {
+          "publicId": "0190000b-0000-7000-8000-000000000007",
+          "name": "Demo browser key",
+          "prefix": "6a1b2c3d4e5f",
+          "scopes": [
+            "public:read"
+          ],
+          "environment": "development",
+          "state": "ACTIVE",
+          "allowedOrigins": [
+            "https://app.demo.agent-directory.dev"
+          ],
+          "createdAt": "2026-11-25T06:07:40.110Z",
+          "lastUsedAt": null,
+          "expiresAt": null,
+          "revokedAt": null
+        },
+        {
+          "publicId": "0190000b-0000-7000-8000-000000000006",
+          "name": "Demo production key",
+          "prefix": "5a1b2c3d4e5f",
+          "scopes": [
+            "public:read"
+          ],
+          "environment": "production",
+          "state": "ACTIVE",
+          "allowedOrigins": [],
+          "createdAt": "2026-11-25T06:07:40.109Z",
+          "lastUsedAt": null,
+          "expiresAt": null,
+          "revokedAt": null
+        },
+        {
+          "publicId": "0190000b-0000-7000-8000-000000000005",
+          "name": "Demo expired key",
+          "prefix": "4a1b2c3d4e5f",
+          "scopes": [
+            "public:read"
+          ],
+          "environment": "development",
+          "state": "ACTIVE",
+          "allowedOrigins": [],
+          "createdAt": "2026-11-25T06:07:40.109Z",
+          "lastUsedAt": null,
+          "expiresAt": "2026-04-11T00:00:00.000Z",
+          "revokedAt": null
+        },
+        {
+          "publicId": "0190000b-0000-7000-8000-000000000004",
+          "name": "Demo revoked key",
+          "prefix": "3a1b2c3d4e5f",
+          "scopes": [
+            "public:read"
+          ],
+          "environment": "development",
+          "state": "REVOKED",
+          "allowedOrigins": [],
+          "createdAt": "2026-11-25T06:07:40.107Z",
+          "lastUsedAt": null,
+          "expiresAt": null,
+          "revokedAt": null
+        },
+        {
+          "publicId": "0190000b-0000-7000-8000-000000000003",
+          "name": "Demo paused key",
+          "prefix": "2a1b2c3d4e5f",
+          "scopes": [
+            "public:read"
+          ],
+          "environment": "development",
+          "state": "PAUSED",
+          "allowedOrigins": [],
+          "createdAt": "2026-11-25T06:07:40.107Z",
+          "lastUsedAt": null,
+          "expiresAt": null,
+          "revokedAt": null
+        },
+        {
+          "publicId": "0190000b-0000-7000-8000-000000000002",
+          "name": "Demo agentsOnly key",
+          "prefix": "1a1b2c3d4e5f",
+          "scopes": [
+            "agents:read"
+          ],
+          "environment": "development",
+          "state": "ACTIVE",
+          "allowedOrigins": [],
+          "createdAt": "2026-11-25T06:07:40.106Z",
+          "lastUsedAt": null,
+          "expiresAt": null,
+          "revokedAt": null
+        },
+        {
+          "publicId": "0190000b-0000-7000-8000-000000000001",
+          "name": "Demo public key",
+          "prefix": "0a1b2c3d4e5f",
+          "scopes": [
+            "public:read",
+            "agents:read"
+          ],
+          "environment": "development",
+          "state": "ACTIVE",
+          "allowedOrigins": [],
+          "createdAt": "2026-11-25T06:07:40.102Z",
+          "lastUsedAt": null,
+          "expiresAt": null,
+          "revokedAt": null
+        },
+        {
+          "publicId": "0000000b-0000-7000-8000-00000000000f",
+          "name": "Partner dashboard",
+          "prefix": "5a9aa0a99e58",
+          "scopes": [
+            "public:read"
+          ],
+          "environment": "development",
+          "state": "ACTIVE",
+          "allowedOrigins": [
+            "https://dashboard.example.com"
+          ],
+          "createdAt": "2026-06-01T00:00:00.000Z",
+          "lastUsedAt": null,
+          "expiresAt": null,
+          "revokedAt": null
+        }
+      ],
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000012",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Accounts_RevokeApiKey": {
+    "status": 200,
+    "body": {
+      "data": {
+        "publicId": "0190000b-0000-7000-8000-000000000003",
+        "name": "Demo paused key",
+        "prefix": "2a1b2c3d4e5f",
+        "scopes": [
+          "public:read"
+        ],
+        "environment": "development",
+        "state": "REVOKED",
+        "allowedOrigins": [],
+        "createdAt": "2026-11-25T06:07:40.107Z",
+        "lastUsedAt": null,
+        "expiresAt": null,
+        "revokedAt": "2026-06-01T00:00:00.000Z"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000015",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Admin_ListJobRuns": {
+    "status": 200,
+    "body": {
+      "data": [],
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000018",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Agents_ListAgents": {
+    "status": 200,
+    "body": {
+      "data": [
+        {
+          "publicId": "01900006-0000-7000-8000-000000000001",
+          "canonicalSlug": "atlas-research",
+          "name": "Atlas Research",
+          "rank": "1",
+          "tagline": "Deep research on demand",
+          "description": "Atlas Research: an agent of the demo directory.",
+          "starCount": "1520",
+          "verificationState": "VERIFIED",
+          "networks": [
+            "base"
+          ],
+          "protocols": [
+            "erc-8004",
+            "mcp",
+            "x402"
+          ]
+        },
+        {
+          "publicId": "01900006-0000-7000-8000-000000000002",
+          "canonicalSlug": "beacon-monitor",
+          "name": "Beacon Monitor",
+          "rank": "2",
+          "tagline": "Uptime and chain monitoring",
+          "description": "Beacon Monitor: an agent of the demo directory.",
+          "starCount": "980",
+          "verificationState": "VERIFIED",
+          "networks": [
+            "base"
+          ],
+          "protocols": [
+            "a2a",
+            "erc-8004"
+          ]
+        },
+        {
+          "publicId": "01900006-0000-7000-8000-000000000007",
+          "canonicalSlug": "gamma-oracle",
+          "name": "Gamma Oracle",
+          "rank": "15",
+          "tagline": "Price feeds for agents",
+          "description": "Gamma Oracle: an agent of the demo directory.",
+          "starCount": "33",
+          "verificationState": "VERIFIED",
+          "networks": [
+            "base"
+          ],
+          "protocols": [
+            "erc-8004",
+            "x402"
+          ]
+        }
+      ],
+      "nextCursor": null,
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000019",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Agents_GetAgent": {
+    "status": 200,
+    "body": {
+      "data": {
+        "entityId": "01900006-0000-7000-8000-000000000001",
+        "publicId": "01900006-0000-7000-8000-000000000001",
+        "canonicalSlug": "atlas-research",
+        "name": "Atlas Research",
+        "rank": "1",
+        "tagline": "Deep research on demand",
+        "description": "Atlas Research: an agent of the demo directory.",
+        "starCount": "1520",
+        "verificationState": "VERIFIED",
+        "networks": [
+          "base"
+        ],
+        "protocols": [
+          "erc-8004",
+          "mcp",
+          "x402"
+        ],
+        "canonicalUrl": "https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000001",
+        "listedAt": "2026-01-01T00:00:00.000Z",
+        "locators": [
+          {
+            "publicId": "0190000c-0000-7000-8000-000000000001",
+            "locator": "evm:base:0x8004a6090Cd10A7288092483047B097295Fb8847:1",
+            "networkFamily": "EVM",
+            "locatorKind": "REGISTRY_TOKEN",
+            "network": "base",
+            "registry": "0x8004a6090Cd10A7288092483047B097295Fb8847",
+            "nativeId": "1"
+          },
+          {
+            "publicId": "0190000c-0000-7000-8000-000000000003",
+            "locator": "evm:base:0xA11Ce0000000000000000000000000000000a7a5",
+            "networkFamily": "EVM",
+            "locatorKind": "ADDRESS",
+            "network": "base",
+            "registry": null,
+            "nativeId": "0xA11Ce0000000000000000000000000000000a7a5"
+          }
+        ],
+        "trust": {
+          "ratingPpm": 800000,
+          "feedbackCount": "3",
+          "verifiedFeedbackCount": "2",
+          "latestFeedbackAt": "2026-03-02T00:05:00.000Z"
+        },
+        "offers": [
+          {
+            "id": "01900008-0000-7000-8000-000000000002",
+            "serviceId": "01900007-0000-7000-8000-000000000001",
+            "title": "Pro research plan",
+            "slug": "pro",
+            "description": "Pro research plan of Atlas Research API.",
+            "pricingModel": "FIXED",
+            "publishedAt": "2026-01-06T00:00:00.000Z",
+            "currentPrice": {
+              "id": "0190000d-0000-7000-8000-000000000002",
+              "version": 1,
+              "networkPublicId": "01900004-0000-7000-8000-000000000001",
+              "assetPublicId": "01900005-0000-7000-8000-000000000001",
+              "units": "10000000",
+              "effectiveFrom": "2026-01-04T00:00:00.000Z",
+              "effectiveUntil": null,
+              "x402ResourceTemplate": null
+            }
+          }
+        ]
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-00000000001a",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Agents_ListFavoriteAgents": {
+    "status": 200,
+    "body": {
+      "data": [
+        {
+          "publicId": "01900006-0000-7000-8000-000000000004",
+          "canonicalSlug": "delta-scribe",
+          "name": "Delta Scribe",
+          "rank": null,
+          "tagline": "Docs that write themselves",
+          "description": "Delta Scribe: an agent of the demo directory.",
+          "starCount": "87",
+          "verificationState": "UNVERIFIED"
+        },
+        {
+          "publicId": "01900006-0000-7000-8000-000000000003",
+          "canonicalSlug": "cobalt-trader",
+          "name": "Cobalt Trader",
+          "rank": "7",
+          "tagline": null,
+          "description": "Cobalt Trader: an agent of the demo directory.",
+          "starCount": "411",
+          "verificationState": "PARTIAL"
+        },
+        {
+          "publicId": "01900006-0000-7000-8000-000000000002",
+          "canonicalSlug": "beacon-monitor",
+          "name": "Beacon Monitor",
+          "rank": "2",
+          "tagline": "Uptime and chain monitoring",
+          "description": "Beacon Monitor: an agent of the demo directory.",
+          "starCount": "980",
+          "verificationState": "VERIFIED"
+        },
+        {
+          "publicId": "01900006-0000-7000-8000-000000000001",
+          "canonicalSlug": "atlas-research",
+          "name": "Atlas Research",
+          "rank": "1",
+          "tagline": "Deep research on demand",
+          "description": "Atlas Research: an agent of the demo directory.",
+          "starCount": "1520",
+          "verificationState": "VERIFIED"
+        }
+      ],
+      "nextCursor": null,
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-00000000001d",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Agents_ResolveAgentIdentities": {
+    "status": 200,
+    "body": {
+      "data": {
+        "results": [
+          {
+            "status": "UNIQUE",
+            "locator": "evm:base:0x8004a6090Cd10A7288092483047B097295Fb8847:1",
+            "candidates": [
+              {
+                "publicId": "0190000c-0000-7000-8000-000000000001",
+                "entityId": "01900006-0000-7000-8000-000000000001"
+              }
+            ],
+            "reasons": [
+              {
+                "code": "REGISTRY_BOUND",
+                "field": null
+              }
+            ],
+            "canonicalUrl": "https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000001"
+          },
+          {
+            "status": "NOT_FOUND",
+            "locator": "evm:base:0xF00D000000000000000000000000000000fCeD11",
+            "candidates": [],
+            "reasons": [
+              {
+                "code": "OBSERVED_ONLY_FUNDED",
+                "field": null
+              },
+              {
+                "code": "OBSERVED_ONLY_TRANSFERRED",
+                "field": null
+              }
+            ],
+            "canonicalUrl": null
+          },
+          {
+            "status": "AMBIGUOUS",
+            "locator": "evm:base:*:7",
+            "candidates": [
+              {
+                "publicId": "0190000c-0000-7000-8000-000000000007",
+                "entityId": "01900006-0000-7000-8000-000000000006"
+              },
+              {
+                "publicId": "0190000c-0000-7000-8000-000000000008",
+                "entityId": "01900006-0000-7000-8000-000000000007"
+              }
+            ],
+            "reasons": [
+              {
+                "code": "REGISTRY_MISSING",
+                "field": null
+              },
+              {
+                "code": "SEVERAL_REGISTRIES_MATCH",
+                "field": null
+              }
+            ],
+            "canonicalUrl": null
+          },
+          {
+            "status": "CONFLICTED",
+            "locator": "evm:base:0x8004B06FE1C0Ef3a3d4Ca8A4E1Ca6D8c24ab1fD2:9",
+            "candidates": [
+              {
+                "publicId": "0190000c-0000-7000-8000-000000000009",
+                "entityId": "01900006-0000-7000-8000-000000000007"
+              },
+              {
+                "publicId": "0190000c-0000-7000-8000-00000000000a",
+                "entityId": "01900006-0000-7000-8000-000000000008"
+              }
+            ],
+            "reasons": [
+              {
+                "code": "BOUND_TO_SEVERAL_AGENTS",
+                "field": null
+              }
+            ],
+            "canonicalUrl": null
+          },
+          {
+            "status": "INVALID",
+            "locator": null,
+            "candidates": [],
+            "reasons": [
+              {
+                "code": "BASE58_MALFORMED",
+                "field": "nativeId"
+              }
+            ],
+            "canonicalUrl": null
+          }
+        ]
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-00000000001e",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Agents_GetPublicAgentActivity": {
+    "status": 200,
+    "body": {
+      "data": [
+        {
+          "publicId": "01900041-0000-7000-8000-000000000005",
+          "activityKey": "payment.received",
+          "eventVersion": 2,
+          "summary": "Received a SOL payment",
+          "sourceKind": "CHAIN_OBSERVATION",
+          "network": {
+            "key": "solana",
+            "displayName": "Solana"
+          },
+          "transactionReference": "5h3SoLdemoSignature111111111111111111111111111111111111111111111",
+          "explorerUrl": "https://solscan.io/tx/5h3SoLdemoSignature111111111111111111111111111111111111111111111",
+          "evidencePublicId": null,
+          "occurredAt": "2026-02-20T00:00:00.000Z"
+        },
+        {
+          "publicId": "01900041-0000-7000-8000-000000000003",
+          "activityKey": "payment.received",
+          "eventVersion": 2,
+          "summary": "Received a USDC payment",
+          "sourceKind": "CHAIN_OBSERVATION",
+          "network": {
+            "key": "base",
+            "displayName": "Base"
+          },
+          "transactionReference": "0x7a1f000000000000000000000000000000000000000000000000000000000002",
+          "explorerUrl": "https://basescan.org/tx/0x7a1f000000000000000000000000000000000000000000000000000000000002",
+          "evidencePublicId": null,
+          "occurredAt": "2026-01-31T00:00:00.000Z"
+        },
+        {
+          "publicId": "01900041-0000-7000-8000-000000000001",
+          "activityKey": "agent.registered",
+          "eventVersion": 1,
+          "summary": "Registered in the ERC-8004 registry",
+          "sourceKind": "CHAIN_OBSERVATION",
+          "network": {
+            "key": "base",
+            "displayName": "Base"
+          },
+          "transactionReference": "0x7a1f000000000000000000000000000000000000000000000000000000000001",
+          "explorerUrl": "https://basescan.org/tx/0x7a1f000000000000000000000000000000000000000000000000000000000001",
+          "evidencePublicId": null,
+          "occurredAt": "2026-01-11T00:00:00.000Z"
+        }
+      ],
+      "nextCursor": null,
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-00000000001f",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Social_IngestProductEvent": {
+    "status": 202,
+    "body": {
+      "data": {
+        "accepted": [
+          {
+            "index": 0,
+            "eventId": "0190ffff-0000-7000-8000-000000000001",
+            "duplicate": false
+          }
+        ],
+        "rejected": [],
+        "receipt": {
+          "id": "0000000b-0000-7000-8000-000000000021",
+          "durable": true,
+          "receivedAt": "2026-06-01T00:00:00.000Z"
+        }
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000020",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Social_CreateAnalyticsExport": {
+    "status": 202,
+    "body": {
+      "data": {
+        "id": "0000000b-0000-7000-8000-000000000025",
+        "entityPublicId": "01900006-0000-7000-8000-000000000001",
+        "exportType": "TRAFFIC",
+        "range": {
+          "from": "2026-04-01",
+          "to": "2026-04-30"
+        },
+        "format": "CSV",
+        "state": "REQUESTED",
+        "rowCount": null,
+        "expiresAt": "2026-06-08T00:00:00.000Z",
+        "downloadToken": null,
+        "errorCode": null,
+        "createdAt": "2026-06-01T00:00:00.000Z",
+        "completedAt": null
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000024",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Social_GetAnalyticsExport": {
+    "status": 200,
+    "body": {
+      "data": {
+        "id": "01900044-0000-7000-8000-000000000001",
+        "entityPublicId": "01900006-0000-7000-8000-000000000001",
+        "exportType": "TRAFFIC",
+        "range": {
+          "from": "2026-04-11",
+          "to": "2026-04-11"
+        },
+        "format": "CSV",
+        "state": "AVAILABLE",
+        "rowCount": "1",
+        "expiresAt": "2027-08-24T00:00:00.000Z",
+        "downloadToken": "01900044-0000-7000-8000-000000000001.ui1ohfMk4KHCli0YLFq-xQNi-2Pdgs5ZMs25EBbrm1k",
+        "errorCode": null,
+        "createdAt": "2026-05-21T00:00:00.000Z",
+        "completedAt": "2026-05-21T00:10:00.000Z"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000029",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Social_DownloadAnalyticsExport": {
+    "status": 200,
+    "body": "eventId,name,category,occurredAt,properties\n01900043-0000-7000-8000-000000000001,traffic.page_view,traffic,2026-04-11T00:00:00.000Z,\"{\"\"path\"\":\"\"/agents/atlas-research\"\"}\"\n"
+  },
+  "Commerce_ListCommerceOrders": {
+    "status": 200,
+    "body": {
+      "data": [
+        {
+          "id": "01900009-0000-7000-8000-000000000005",
+          "orderNumber": "ORD-2026-0005",
+          "state": "PAYMENT_OBSERVED",
+          "version": 1,
+          "workspacePublicId": "01900002-0000-7000-8000-000000000001",
+          "agentPublicId": null,
+          "productCode": "AD_INLINE",
+          "productName": "Inline ad placement",
+          "networkPublicId": "01900004-0000-7000-8000-000000000001",
+          "network": "base",
+          "assetId": "01900005-0000-7000-8000-000000000001",
+          "symbol": "USDC",
+          "decimals": 6,
+          "subtotalUnits": "60000000",
+          "discountUnits": "0",
+          "totalUnits": "60000000",
+          "holderBenefit": null,
+          "termsVersion": 1,
+          "policyVersion": 1,
+          "payments": [
+            {
+              "id": "0190000e-0000-7000-8000-000000000005",
+              "rail": "X402",
+              "state": "PENDING",
+              "units": "60000000",
+              "transactionIntentPublicId": null,
+              "transactionHash": null,
+              "expiresAt": "2026-02-15T01:00:00.000Z"
+            }
+          ],
+          "entitlements": [],
+          "paidAt": null,
+          "activatedAt": null,
+          "expiresAt": null,
+          "createdAt": "2026-02-15T00:00:00.000Z",
+          "updatedAt": "2026-02-15T00:06:00.000Z"
+        },
+        {
+          "id": "01900009-0000-7000-8000-000000000004",
+          "orderNumber": "ORD-2026-0004",
+          "state": "PAID",
+          "version": 3,
+          "workspacePublicId": "01900002-0000-7000-8000-000000000001",
+          "agentPublicId": "01900006-0000-7000-8000-000000000001",
+          "productCode": "AD_STRIP",
+          "productName": "Strip ad placement",
+          "networkPublicId": "01900004-0000-7000-8000-000000000001",
+          "network": "base",
+          "assetId": "01900005-0000-7000-8000-000000000001",
+          "symbol": "USDC",
+          "decimals": 6,
+          "subtotalUnits": "150000000",
+          "discountUnits": "0",
+          "totalUnits": "150000000",
+          "holderBenefit": null,
+          "termsVersion": 1,
+          "policyVersion": 1,
+          "payments": [
+            {
+              "id": "0190000e-0000-7000-8000-000000000004",
+              "rail": "X402",
+              "state": "CONFIRMED",
+              "units": "150000000",
+              "transactionIntentPublicId": null,
+              "transactionHash": "0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa4",
+              "expiresAt": "2026-02-14T01:00:00.000Z"
+            }
+          ],
+          "entitlements": [],
+          "paidAt": "2026-02-14T00:05:00.000Z",
+          "activatedAt": null,
+          "expiresAt": null,
+          "createdAt": "2026-02-14T00:00:00.000Z",
+          "updatedAt": "2026-02-14T00:06:00.000Z"
+        },
+        {
+          "id": "01900009-0000-7000-8000-000000000002",
+          "orderNumber": "ORD-2026-0002",
+          "state": "PAYMENT_PENDING",
+          "version": 1,
+          "workspacePublicId": "01900002-0000-7000-8000-000000000001",
+          "agentPublicId": null,
+          "productCode": "AD_STRIP",
+          "productName": "Strip ad placement",
+          "networkPublicId": "01900004-0000-7000-8000-000000000002",
+          "network": "solana",
+          "assetId": "01900005-0000-7000-8000-000000000002",
+          "symbol": "SOL",
+          "decimals": 9,
+          "subtotalUnits": "2500000000",
+          "discountUnits": "0",
+          "totalUnits": "2500000000",
+          "holderBenefit": null,
+          "termsVersion": 1,
+          "policyVersion": 1,
+          "payments": [
+            {
+              "id": "0190000e-0000-7000-8000-000000000002",
+              "rail": "ONCHAIN",
+              "state": "PENDING",
+              "units": "2500000000",
+              "transactionIntentPublicId": null,
+              "transactionHash": null,
+              "expiresAt": "2026-02-10T01:00:00.000Z"
+            }
+          ],
+          "entitlements": [],
+          "paidAt": null,
+          "activatedAt": null,
+          "expiresAt": null,
+          "createdAt": "2026-02-10T00:00:00.000Z",
+          "updatedAt": "2026-02-10T00:06:00.000Z"
+        },
+        {
+          "id": "01900009-0000-7000-8000-000000000006",
+          "orderNumber": "ORD-2026-0006",
+          "state": "ACTIVE",
+          "version": 3,
+          "workspacePublicId": "01900002-0000-7000-8000-000000000001",
+          "agentPublicId": "01900006-0000-7000-8000-000000000001",
+          "productCode": "AD_STRIP",
+          "productName": "Strip ad placement",
+          "networkPublicId": "01900004-0000-7000-8000-000000000001",
+          "network": "base",
+          "assetId": "01900005-0000-7000-8000-000000000001",
+          "symbol": "USDC",
+          "decimals": 6,
+          "subtotalUnits": "150000000",
+          "discountUnits": "0",
+          "totalUnits": "150000000",
+          "holderBenefit": null,
+          "termsVersion": 1,
+          "policyVersion": 1,
+          "payments": [
+            {
+              "id": "0190000e-0000-7000-8000-000000000006",
+              "rail": "X402",
+              "state": "CONFIRMED",
+              "units": "150000000",
+              "transactionIntentPublicId": null,
+              "transactionHash": "0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa6",
+              "expiresAt": "2026-02-05T01:00:00.000Z"
+            }
+          ],
+          "entitlements": [
+            {
+              "id": "0190000f-0000-7000-8000-000000000002",
+              "code": "AD_STRIP",
+              "state": "ACTIVE",
+              "source": "ORDER",
+              "effectiveFrom": "2026-02-05T00:06:00.000Z",
+              "effectiveUntil": "2027-02-05T00:00:00.000Z",
+              "policyVersion": 1
+            }
+          ],
+          "paidAt": "2026-02-05T00:05:00.000Z",
+          "activatedAt": "2026-02-05T00:06:00.000Z",
+          "expiresAt": "2027-02-05T00:00:00.000Z",
+          "createdAt": "2026-02-05T00:00:00.000Z",
+          "updatedAt": "2026-02-05T00:06:00.000Z"
+        },
+        {
+          "id": "01900009-0000-7000-8000-000000000001",
+          "orderNumber": "ORD-2026-0001",
+          "state": "ACTIVE",
+          "version": 3,
+          "workspacePublicId": "01900002-0000-7000-8000-000000000001",
+          "agentPublicId": "01900006-0000-7000-8000-000000000001",
+          "productCode": "RESEARCH_PRO",
+          "productName": "Pro research plan",
+          "networkPublicId": "01900004-0000-7000-8000-000000000001",
+          "network": "base",
+          "assetId": "01900005-0000-7000-8000-000000000001",
+          "symbol": "USDC",
+          "decimals": 6,
+          "subtotalUnits": "49000000",
+          "discountUnits": "4900000",
+          "totalUnits": "44100000",
+          "holderBenefit": {
+            "decisionId": "0190000a-0000-7000-8000-000000000001",
+            "benefitPolicyVersion": 2,
+            "tierPolicyVersion": 1,
+            "tierCode": "GOLD",
+            "multiplierPpm": 1100000,
+            "discountBps": 1000
+          },
+          "termsVersion": 1,
+          "policyVersion": 1,
+          "payments": [
+            {
+              "id": "0190000e-0000-7000-8000-000000000001",
+              "rail": "X402",
+              "state": "CONFIRMED",
+              "units": "44100000",
+              "transactionIntentPublicId": null,
+              "transactionHash": "0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1",
+              "expiresAt": "2026-01-31T01:00:00.000Z"
+            }
+          ],
+          "entitlements": [
+            {
+              "id": "0190000f-0000-7000-8000-000000000001",
+              "code": "RESEARCH_PRO",
+              "state": "ACTIVE",
+              "source": "ORDER",
+              "effectiveFrom": "2026-01-31T00:06:00.000Z",
+              "effectiveUntil": "2027-01-31T00:00:00.000Z",
+              "policyVersion": 1
+            }
+          ],
+          "paidAt": "2026-01-31T00:05:00.000Z",
+          "activatedAt": "2026-01-31T00:06:00.000Z",
+          "expiresAt": "2027-01-31T00:00:00.000Z",
+          "createdAt": "2026-01-31T00:00:00.000Z",
+          "updatedAt": "2026-01-31T00:06:00.000Z"
+        }
+      ],
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-00000000002d",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Protocols_GetProtocolCatalog": {
+    "status": 200,
+    "body": {
+      "data": {
+        "protocols": [
+          {
+            "key": "mcp",
+            "name": "Model Context Protocol",
+            "status": "SUPPORTED",
+            "features": [
+              "tools",
+              "resources",
+              "prompts",
+              "oauth"
+            ]
+          },
+          {
+            "key": "a2a",
+            "name": "Agent2Agent",
+            "status": "SUPPORTED",
+            "features": [
+              "agent-card",
+              "tasks",
+              "streaming"
+            ]
+          },
+          {
+            "key": "x402",
+            "name": "x402 Payments",
+            "status": "SUPPORTED",
+            "features": [
+              "exact",
+              "upto"
+            ]
+          },
+          {
+            "key": "erc-8004",
+            "name": "ERC-8004 Trustless Agents",
+            "status": "PREVIEW",
+            "features": [
+              "identity-registry",
+              "reputation-registry"
+            ]
+          },
+          {
+            "key": "openapi",
+            "name": "OpenAPI",
+            "status": "SUPPORTED",
+            "features": [
+              "3.0",
+              "3.1"
+            ]
+          }
+        ]
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-00000000002e",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Services_PublishServiceOffer": {
+    "status": 200,
+    "body": {
+      "data": {
+        "id": "01900008-0000-7000-8000-000000000001",
+        "serviceId": "01900007-0000-7000-8000-000000000001",
+        "state": "PUBLISHED",
+        "version": 2,
+        "title": "Starter research plan",
+        "slug": "starter",
+        "description": "Starter research plan of Atlas Research API.",
+        "pricingModel": "FIXED",
+        "fulfillmentPolicyVersion": 1,
+        "termsRevision": {
+          "id": "0190000c-0000-7000-8000-000000000001",
+          "revision": 1,
+          "termsMarkdown": "# Terms of Starter research plan\n\nDelivered as described; refunds within 7 days.",
+          "createdAt": "2026-01-04T00:00:00.000Z"
+        },
+        "publishedAt": "2026-06-01T00:00:00.000Z",
+        "prices": [
+          {
+            "id": "0190000d-0000-7000-8000-000000000001",
+            "version": 1,
+            "networkPublicId": "01900004-0000-7000-8000-000000000001",
+            "assetPublicId": "01900005-0000-7000-8000-000000000001",
+            "units": "5000000",
+            "effectiveFrom": "2026-01-04T00:00:00.000Z",
+            "effectiveUntil": null,
+            "x402ResourceTemplate": "https://api.atlas.example/x402/{offerId}"
+          }
+        ]
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000031",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Workspaces_GetWorkspace": {
+    "status": 200,
+    "body": {
+      "data": {
+        "publicId": "01900002-0000-7000-8000-000000000001",
+        "name": "Acme Agents",
+        "slug": "acme-agents",
+        "state": "ACTIVE",
+        "role": "EDITOR",
+        "isDefault": true,
+        "memberCount": 3,
+        "version": 1,
+        "createdAt": "2026-01-02T00:00:00.000Z",
+        "updatedAt": "2026-01-02T00:00:00.000Z",
+        "members": [
+          {
+            "accountPublicId": "01900001-0000-7000-8000-000000000002",
+            "displayName": "Olive Owner",
+            "email": "owner@demo.agent-directory.dev",
+            "role": "OWNER",
+            "state": "ACTIVE",
+            "isWorkspaceOwner": true,
+            "acceptedAt": "2026-01-03T00:00:00.000Z",
+            "revokedAt": null,
+            "version": 1,
+            "createdAt": "2026-01-03T00:00:00.000Z"
+          },
+          {
+            "accountPublicId": "01900001-0000-7000-8000-000000000003",
+            "displayName": "Mel Member",
+            "email": "member@demo.agent-directory.dev",
+            "role": "EDITOR",
+            "state": "ACTIVE",
+            "isWorkspaceOwner": false,
+            "acceptedAt": "2026-01-03T00:01:00.000Z",
+            "revokedAt": null,
+            "version": 1,
+            "createdAt": "2026-01-03T00:01:00.000Z"
+          },
+          {
+            "accountPublicId": "01900001-0000-7000-8000-000000000001",
+            "displayName": "Ada Admin",
+            "email": "admin@demo.agent-directory.dev",
+            "role": "VIEWER",
+            "state": "ACTIVE",
+            "isWorkspaceOwner": false,
+            "acceptedAt": "2026-01-03T00:02:00.000Z",
+            "revokedAt": null,
+            "version": 1,
+            "createdAt": "2026-01-03T00:02:00.000Z"
+          }
+        ],
+        "invitations": [
+          {
+            "publicId": "01900003-0000-7000-8000-000000000001",
+            "recipientEmail": "new.hire@example.com",
+            "role": "EDITOR",
+            "state": "PENDING",
+            "invitedBy": {
+              "publicId": "01900001-0000-7000-8000-000000000002",
+              "displayName": "Olive Owner"
+            },
+            "acceptedByAccountPublicId": null,
+            "expiresAt": "2026-01-25T00:00:00.000Z",
+            "acceptedAt": null,
+            "revokedAt": null,
+            "version": 1,
+            "createdAt": "2026-01-11T00:00:00.000Z"
+          },
+          {
+            "publicId": "01900003-0000-7000-8000-000000000002",
+            "recipientEmail": "analyst@example.com",
+            "role": "ANALYST",
+            "state": "EXPIRED",
+            "invitedBy": {
+              "publicId": "01900001-0000-7000-8000-000000000002",
+              "displayName": "Olive Owner"
+            },
+            "acceptedByAccountPublicId": null,
+            "expiresAt": "2026-01-26T00:00:00.000Z",
+            "acceptedAt": null,
+            "revokedAt": null,
+            "version": 2,
+            "createdAt": "2026-01-12T00:00:00.000Z"
+          },
+          {
+            "publicId": "01900003-0000-7000-8000-000000000003",
+            "recipientEmail": null,
+            "role": "VIEWER",
+            "state": "REVOKED",
+            "invitedBy": {
+              "publicId": "01900001-0000-7000-8000-000000000002",
+              "displayName": "Olive Owner"
+            },
+            "acceptedByAccountPublicId": null,
+            "expiresAt": "2026-01-27T00:00:00.000Z",
+            "acceptedAt": null,
+            "revokedAt": "2026-01-14T00:00:00.000Z",
+            "version": 2,
+            "createdAt": "2026-01-13T00:00:00.000Z"
+          }
+        ],
+        "membersNextCursor": null,
+        "invitationsNextCursor": null
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000034",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Launch_MaterializeLaunchTransaction": {
+    "status": 202,
+    "body": {
+      "data": {
+        "id": "01900081-0000-7000-8000-000000000001",
+        "launchDraftId": "01900080-0000-7000-8000-000000000001",
+        "venue": "REGISTRY_GENESIS",
+        "state": "AWAITING_SIGNATURE",
+        "transactionIntentId": "0000000b-0000-7000-8000-000000000038",
+        "providerReference": null,
+        "expectedAssetLocator": "eip155:8453/erc20:0x000000000000000000000000000000000000003d",
+        "observedAssetId": null,
+        "failureCode": null,
+        "failureSummary": null,
+        "attemptCount": 1,
+        "version": 2,
+        "requestedAt": "2026-03-03T00:00:00.000Z",
+        "submittedAt": null,
+        "observedAt": null,
+        "confirmedAt": null,
+        "completedAt": null,
+        "updatedAt": "2026-06-01T00:00:00.000Z",
+        "steps": [
+          {
+            "step": "PREPARE",
+            "state": "RUNNING",
+            "attemptCount": 1,
+            "providerReference": null,
+            "errorCode": null,
+            "startedAt": "2026-03-03T00:00:00.000Z",
+            "completedAt": null
+          },
+          {
+            "step": "TRANSACTION_INTENT",
+            "state": "COMPLETED",
+            "attemptCount": 1,
+            "providerReference": null,
+            "errorCode": null,
+            "startedAt": "2026-06-01T00:00:00.000Z",
+            "completedAt": "2026-06-01T00:00:00.000Z"
+          },
+          {
+            "step": "SIGNATURE",
+            "state": "PENDING",
+            "attemptCount": 1,
+            "providerReference": null,
+            "errorCode": null,
+            "startedAt": "2026-06-01T00:00:00.000Z",
+            "completedAt": null
+          }
+        ]
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000037",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Procurement_ResumeProcurementIntent": {
+    "status": 202,
+    "body": {
+      "data": {
+        "publicId": "01900083-0000-7000-8000-000000000001",
+        "state": "INSTRUMENT_ISSUED",
+        "amountMinor": "88750",
+        "currency": "USD",
+        "purpose": "Research data purchase #71",
+        "merchant": "Data Vendor Inc.",
+        "merchantUrl": "https://vendor.example/checkout",
+        "expiresAt": "2030-01-01T00:00:00.000Z",
+        "policyVersion": 1,
+        "provider": "demo-issuer",
+        "providerRequestId": "demo-01900083-0000-7000-8000-000000000001",
+        "instrument": {
+          "publicId": "0000000b-0000-7000-8000-00000000003c",
+          "state": "ACTIVE",
+          "last4": "5146",
+          "expiresAt": "2030-01-01T00:00:00.000Z"
+        },
+        "continuation": null,
+        "createdAt": "2026-03-13T00:00:00.000Z",
+        "updatedAt": "2026-06-01T00:00:00.000Z"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-00000000003b",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Social_CreateMeshPublisher": {
+    "status": 201,
+    "body": {
+      "data": {
+        "id": "0000000b-0000-7000-8000-000000000040",
+        "workspaceId": "01900002-0000-7000-8000-000000000001",
+        "entityPublicId": "01900006-0000-7000-8000-000000000001",
+        "publicKeyId": "0000000b-0000-7000-8000-000000000041",
+        "publicKeyFingerprint": "CukONg4K3oTq-JN_7-cp0tgeIccH-AxVABSVQhw9rHg",
+        "state": "PENDING",
+        "allowedSignalTypes": [
+          "research.report.published"
+        ],
+        "ratePolicy": {
+          "perMinute": 120,
+          "burst": 20
+        },
+        "createdAt": "2026-06-01T00:00:00.000Z"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-00000000003f",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Runtime_ListRuntimeTools": {
+    "status": 200,
+    "body": {
+      "data": [
+        {
+          "id": "01900101-0000-7000-8000-000000000001",
+          "stableName": "docs.search",
+          "version": 2,
+          "description": "Search the Atlas documentation MCP server.",
+          "inputSchema": {
+            "type": "object",
+            "required": [
+              "query"
+            ],
+            "properties": {
+              "query": {
+                "type": "string"
+              }
+            }
+          },
+          "outputSchema": {
+            "type": "array",
+            "items": {
+              "type": "object"
+            }
+          },
+          "riskClass": "LOW",
+          "executorKind": "MCP",
+          "executionClass": "READ",
+          "sourceKind": "MCP_SERVER",
+          "sourceReference": "01900102-0000-7000-8000-000000000001",
+          "implementationVersion": "2025-06-18",
+          "available": true,
+          "unavailableAt": null,
+          "state": "ACTIVE",
+          "grantState": "GRANTED",
+          "definitionDigest": "sha256:6f1c0f1e2b1b8d3f4a5c6e7d8c9b0a1f2e3d4c5b6a7988776655443322110000",
+          "remoteDefinition": {
+            "name": "search",
+            "description": "Search the docs",
+            "inputSchema": {
+              "type": "object"
+            }
+          },
+          "createdAt": "2026-02-20T00:00:00.000Z"
+        },
+        {
+          "id": "01900101-0000-7000-8000-000000000002",
+          "stableName": "email.send",
+          "version": 1,
+          "description": "Send an email on behalf of the workspace.",
+          "inputSchema": {
+            "type": "object",
+            "required": [
+              "to",
+              "body"
+            ],
+            "properties": {
+              "to": {
+                "type": "string"
+              },
+              "body": {
+                "type": "string"
+              }
+            }
+          },
+          "outputSchema": null,
+          "riskClass": "HIGH",
+          "executorKind": "BUILTIN",
+          "executionClass": "SIDE_EFFECT",
+          "sourceKind": "BUILTIN",
+          "sourceReference": null,
+          "implementationVersion": "1.4.0",
+          "available": false,
+          "unavailableAt": "2026-03-02T00:00:00.000Z",
+          "state": "DISABLED",
+          "grantState": null,
+          "definitionDigest": null,
+          "remoteDefinition": null,
+          "createdAt": "2026-02-21T00:00:00.000Z"
+        },
+        {
+          "id": "01900101-0000-7000-8000-000000000003",
+          "stableName": "web.fetch",
+          "version": 1,
+          "description": "Fetch a web page as text.",
+          "inputSchema": {
+            "type": "object",
+            "required": [
+              "url"
+            ],
+            "properties": {
+              "url": {
+                "type": "string",
+                "format": "uri"
+              }
+            }
+          },
+          "outputSchema": {
+            "type": "string"
+          },
+          "riskClass": "MEDIUM",
+          "executorKind": "BUILTIN",
+          "executionClass": "READ",
+          "sourceKind": "BUILTIN",
+          "sourceReference": null,
+          "implementationVersion": "3.1.0",
+          "available": true,
+          "unavailableAt": null,
+          "state": "ACTIVE",
+          "grantState": "PENDING",
+          "definitionDigest": null,
+          "remoteDefinition": null,
+          "createdAt": "2026-02-22T00:00:00.000Z"
+        }
+      ],
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000044",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Runtime_PreviewAgentSchedule": {
+    "status": 200,
+    "body": {
+      "data": {
+        "timezone": "Europe/Berlin",
+        "occurrences": [
+          "2026-03-26T08:30:00.000Z",
+          "2026-03-27T08:30:00.000Z",
+          "2026-03-30T07:30:00.000Z",
+          "2026-03-31T07:30:00.000Z",
+          "2026-04-01T07:30:00.000Z"
+        ]
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000047",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "MCP_GetMcpCatalog": {
+    "status": 200,
+    "body": {
+      "data": {
+        "connectionPublicId": "01900102-0000-7000-8000-000000000001",
+        "protocolVersion": "2025-06-18",
+        "serverIdentity": {
+          "url": "https://mcp.docs.example/mcp",
+          "name": "Atlas docs",
+          "version": "1.2.0"
+        },
+        "capabilities": {
+          "tools": {
+            "listChanged": true
+          },
+          "prompts": {},
+          "resources": {
+            "subscribe": false
+          }
+        },
+        "tools": [
+          {
+            "name": "search",
+            "description": "Search the documents",
+            "inputSchema": {
+              "type": "object",
+              "properties": {
+                "query": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        ],
+        "resources": [
+          {
+            "uri": "docs://index",
+            "name": "Index",
+            "mimeType": "text/markdown"
+          }
+        ],
+        "resourceTemplates": [
+          {
+            "name": "Page",
+            "uriTemplate": "docs://page/{slug}"
+          }
+        ],
+        "prompts": [
+          {
+            "name": "summarize",
+            "arguments": [
+              {
+                "name": "slug",
+                "required": true
+              }
+            ],
+            "description": "Summarize a page"
+          }
+        ],
+        "cacheMetadata": {
+          "etag": "W/\"demo-1\"",
+          "maxAgeSeconds": 3600
+        },
+        "digest": "sha256:6b230eb4302d8d18c1d57d14b24ec32aa31777697b68b23b1ea5250cd9b19de1",
+        "observedAt": "2026-03-12T00:00:00.000Z",
+        "expiresAt": "2026-03-12T01:00:00.000Z"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-00000000004a",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "MCP_BeginMcpOAuth": {
+    "status": 200,
+    "body": {
+      "data": {
+        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fapp.agent-directory.dev%2Foauth%2Fmcp%2Fcallback&scope=crm.read+crm.write&state=o_Sa1Dl1MUN3uG4_kVkxNgOHe_nirvjq6gsuAPBno-A&code_challenge=WwvX0PJVzAHf1yONmvtxEwE2MypNgMXeU9rpxHIC0YY&code_challenge_method=S256",
+        "expiresAt": "2026-06-01T00:10:00.000Z"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-00000000004d",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Trust_WithdrawFeedback": {
+    "status": 200,
+    "body": {
+      "data": {
+        "publicId": "019000a4-0000-7000-8000-000000000001",
+        "entityPublicId": "01900006-0000-7000-8000-000000000001",
+        "ratingPpm": 900000,
+        "category": "QUALITY",
+        "title": "Thorough research",
+        "body": "Atlas found sources we had missed.",
+        "state": "WITHDRAWN",
+        "authenticityState": "VERIFIED",
+        "revision": 2,
+        "createdAt": "2026-03-02T00:00:00.000Z",
+        "updatedAt": "2026-06-01T00:00:00.000Z",
+        "helpfulCount": "12",
+        "notHelpfulCount": "1",
+        "responseCount": "1"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000051",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Wallets_CancelWalletPolicy": {
+    "status": 200,
+    "body": {
+      "data": {
+        "policyId": "019000a2-0000-7000-8000-000000000001",
+        "walletPublicId": "019000a1-0000-7000-8000-000000000001",
+        "phase": "CREATE",
+        "state": "CANCELLED",
+        "version": 2,
+        "providerPolicyId": null,
+        "candidateProviderPolicyId": null,
+        "failureCode": null,
+        "createdAt": "2026-02-21T00:00:00.000Z",
+        "updatedAt": "2026-06-01T00:00:00.000Z",
+        "completedAt": "2026-06-01T00:00:00.000Z"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000054",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Wallets_GetWalletProfileConfiguration": {
+    "status": 200,
+    "body": {
+      "data": {
+        "publicId": "019000a3-0000-7000-8000-000000000001",
+        "walletPublicId": "019000a1-0000-7000-8000-000000000001",
+        "network": {
+          "publicId": "01900004-0000-7000-8000-000000000001",
+          "key": "base",
+          "family": "EVM",
+          "displayName": "Base"
+        },
+        "address": "0x1111111111111111111111111111111111111111",
+        "displayName": "Olive on Base",
+        "bio": "Collector of research agents.",
+        "visibility": "PUBLIC",
+        "followerCount": "2",
+        "following": false,
+        "ownedByViewer": true,
+        "favoriteCollectionVisibility": "PUBLIC",
+        "version": 3,
+        "publishedAt": "2026-02-23T00:00:00.000Z",
+        "updatedAt": "2026-02-24T00:00:00.000Z"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000057",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Runtime_SendMessage": {
+    "status": 202,
+    "body": {
+      "data": {
+        "userMessage": {
+          "id": "0000000b-0000-7000-8000-00000000005c",
+          "ordinal": "3",
+          "role": "user",
+          "state": "COMPLETE",
+          "contentText": "And the US market?",
+          "contentParts": [
+            {
+              "text": "And the US market?",
+              "type": "text"
+            }
+          ],
+          "runId": "0000000b-0000-7000-8000-00000000005b",
+          "createdAt": "2026-06-01T00:00:00.000Z",
+          "completedAt": "2026-06-01T00:00:00.000Z"
+        },
+        "assistantMessage": {
+          "id": "0000000b-0000-7000-8000-00000000005d",
+          "ordinal": "4",
+          "role": "assistant",
+          "state": "PENDING",
+          "contentText": null,
+          "contentParts": [],
+          "runId": "0000000b-0000-7000-8000-00000000005b",
+          "createdAt": "2026-06-01T00:00:00.000Z",
+          "completedAt": null
+        },
+        "run": {
+          "id": "0000000b-0000-7000-8000-00000000005b",
+          "conversationId": "01900103-0000-7000-8000-000000000002",
+          "entityPublicId": "01900006-0000-7000-8000-000000000001",
+          "triggerType": "MESSAGE",
+          "state": "QUEUED",
+          "version": 1,
+          "failureCode": null
+        }
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-00000000005a",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Runtime_ClearPlaygroundRunData": {
+    "status": 200,
+    "body": {
+      "data": {
+        "runId": "01900104-0000-7000-8000-000000000001",
+        "conversationId": "01900103-0000-7000-8000-000000000001",
+        "state": "SUCCEEDED",
+        "retentionExpiresAt": "2027-03-22T00:00:00.000Z",
+        "dataClearedAt": "2026-06-01T00:00:00.000Z"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000061",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Growth_ListAdminTokenOperations": {
+    "status": 200,
+    "body": {
+      "data": [
+        {
+          "id": "01900090-0000-7000-8000-000000000005",
+          "kind": "COMMISSION_PAYOUT",
+          "state": "FAILED",
+          "networkId": "01900004-0000-7000-8000-000000000001",
+          "network": "base",
+          "assetId": "01900005-0000-7000-8000-000000000001",
+          "symbol": "USDC",
+          "decimals": 6,
+          "units": "3300000",
+          "quoteAssetId": null,
+          "quoteUnits": null,
+          "source": "treasury:hot",
+          "destination": "treasury:cold",
+          "transactionIntentPublicId": null,
+          "journalEntryId": null,
+          "evidenceRef": null,
+          "policyVersion": 1,
+          "publicSummary": "Referral commission payout",
+          "failureCode": "INSUFFICIENT_FUNDS",
+          "requestedAt": "2026-04-01T00:00:00.000Z",
+          "approvedAt": "2026-04-01T00:30:00.000Z",
+          "reconciledAt": null,
+          "version": 3
+        },
+        {
+          "id": "01900090-0000-7000-8000-000000000004",
+          "kind": "TREASURY_TRANSFER",
+          "state": "PLANNED",
+          "networkId": "01900004-0000-7000-8000-000000000001",
+          "network": "base",
+          "assetId": "01900005-0000-7000-8000-000000000001",
+          "symbol": "USDC",
+          "decimals": 6,
+          "units": "1000000000",
+          "quoteAssetId": null,
+          "quoteUnits": null,
+          "source": "treasury:hot",
+          "destination": "treasury:cold",
+          "transactionIntentPublicId": null,
+          "journalEntryId": null,
+          "evidenceRef": null,
+          "policyVersion": 1,
+          "publicSummary": "Treasury rebalance to cold wallet",
+          "failureCode": null,
+          "requestedAt": "2026-03-22T00:00:00.000Z",
+          "approvedAt": null,
+          "reconciledAt": null,
+          "version": 1
+        },
+        {
+          "id": "01900090-0000-7000-8000-000000000003",
+          "kind": "REWARD",
+          "state": "APPROVAL_REQUIRED",
+          "networkId": "01900004-0000-7000-8000-000000000001",
+          "network": "base",
+          "assetId": "01900005-0000-7000-8000-000000000001",
+          "symbol": "USDC",
+          "decimals": 6,
+          "units": "7500000",
+          "quoteAssetId": null,
+          "quoteUnits": null,
+          "source": "treasury:hot",
+          "destination": "treasury:cold",
+          "transactionIntentPublicId": null,
+          "journalEntryId": null,
+          "evidenceRef": null,
+          "policyVersion": 1,
+          "publicSummary": "Top-agent monthly rewards",
+          "failureCode": null,
+          "requestedAt": "2026-03-02T00:00:00.000Z",
+          "approvedAt": null,
+          "reconciledAt": null,
+          "version": 1
+        },
+        {
+          "id": "01900090-0000-7000-8000-000000000002",
+          "kind": "BURN",
+          "state": "SUBMITTED",
+          "networkId": "01900004-0000-7000-8000-000000000001",
+          "network": "base",
+          "assetId": "01900005-0000-7000-8000-000000000001",
+          "symbol": "USDC",
+          "decimals": 6,
+          "units": "50000000",
+          "quoteAssetId": null,
+          "quoteUnits": null,
+          "source": "treasury:hot",
+          "destination": "0x000000000000000000000000000000000000dEaD",
+          "transactionIntentPublicId": "0190009f-0000-7000-8000-000000000002",
+          "journalEntryId": null,
+          "evidenceRef": null,
+          "policyVersion": 1,
+          "publicSummary": "Burn of bought-back tokens",
+          "failureCode": null,
+          "requestedAt": "2026-02-10T00:00:00.000Z",
+          "approvedAt": "2026-02-10T00:30:00.000Z",
+          "reconciledAt": null,
+          "version": 3
+        },
+        {
+          "id": "01900090-0000-7000-8000-000000000001",
+          "kind": "BUYBACK",
+          "state": "RECONCILED",
+          "networkId": "01900004-0000-7000-8000-000000000001",
+          "network": "base",
+          "assetId": "01900005-0000-7000-8000-000000000001",
+          "symbol": "USDC",
+          "decimals": 6,
+          "units": "125000000",
+          "quoteAssetId": "01900005-0000-7000-8000-000000000002",
+          "quoteUnits": "2500000000",
+          "source": "treasury:hot",
+          "destination": "treasury:cold",
+          "transactionIntentPublicId": "0190009f-0000-7000-8000-000000000001",
+          "journalEntryId": "0190009e-0000-7000-8000-000000000001",
+          "evidenceRef": "base:0x9f2c…e41",
+          "policyVersion": 1,
+          "publicSummary": "Weekly buyback from protocol revenue",
+          "failureCode": null,
+          "requestedAt": "2026-01-21T00:00:00.000Z",
+          "approvedAt": "2026-01-21T00:30:00.000Z",
+          "reconciledAt": "2026-01-22T00:00:00.000Z",
+          "version": 3
+        }
+      ],
+      "asOf": "2026-06-01T00:00:00.000Z",
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000064",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Jobs_ResolveBountyDispute": {
+    "status": 202,
+    "body": {
+      "data": {
+        "kind": "PREVIEW",
+        "bountyId": "01900091-0000-7000-8000-000000000001",
+        "disputeId": "01900092-0000-7000-8000-000000000001",
+        "expectedVersion": 1,
+        "commandHash": "BbHZki9KPUC31uGb3cxBiw2l1uSiXzlnYZT9ycRwaaE",
+        "confirmation": "RESOLVE 01900092-0000-7000-8000-000000000001 SPLIT",
+        "resolution": "SPLIT",
+        "unitsToProvider": "150000000",
+        "unitsToClient": "100000000",
+        "network": "base",
+        "contractAddress": "0x5b1e5c0ffee0000000000000000000000000b0a7",
+        "walletPublicId": "01900091-0000-7000-8000-000000000064",
+        "decisionDigest": "0x7d8fa3825b64daf3fca511c22899c1774912d986aa6b6dc09446bfd25cc8c920"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000067",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Jobs_SyncPartnerJobSource": {
+    "status": 202,
+    "body": {
+      "data": {
+        "id": "01900093-0000-7000-8000-000000000001",
+        "code": "gigboard",
+        "displayName": "GigBoard",
+        "websiteUrl": "https://partners.gigboard.example",
+        "endpointUrl": "https://partners.gigboard.example/v1/agent-jobs.json",
+        "adapterVersion": "feed-v1",
+        "responseSchemaVersion": 1,
+        "pollIntervalSeconds": 900,
+        "requestTimeoutMs": 5000,
+        "state": "ACTIVE",
+        "nextSyncAt": "2026-06-01T00:00:00.000Z",
+        "lastSuccessfulSyncAt": "2026-05-01T00:00:00.000Z",
+        "failureCount": 0,
+        "version": 5,
+        "configurationVersion": "1",
+        "updatedAt": "2026-06-01T00:00:00.000Z"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-00000000006a",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Growth_ListAdCampaigns": {
+    "status": 200,
+    "body": {
+      "data": [
+        {
+          "id": "019000b2-0000-7000-8000-000000000004",
+          "publicId": "019000b3-0000-7000-8000-000000000004",
+          "workspaceId": "01900002-0000-7000-8000-000000000001",
+          "agentPublicId": "01900006-0000-7000-8000-000000000001",
+          "orderId": null,
+          "packageVersionId": "019000b1-0000-7000-8000-000000000004",
+          "packageName": "Inline ad placement",
+          "placementKind": "INLINE",
+          "name": "Atlas in the listings",
+          "destinationUrl": "https://acme.example/campaigns/04",
+          "state": "UNDER_REVIEW",
+          "startAt": "2026-05-26T00:00:00.000Z",
+          "endAt": "2026-06-09T00:00:00.000Z",
+          "creative": {
+            "id": "019000b4-0000-7000-8000-000000000004",
+            "revision": 1,
+            "kind": "TEXT",
+            "state": "READY",
+            "headline": "Atlas in the listings: see what's new",
+            "body": "Agents that do the research for you.",
+            "storageRef": null,
+            "mediaType": null,
+            "widthPixels": null,
+            "heightPixels": null,
+            "sizeBytes": null,
+            "sha256": null,
+            "altText": null
+          },
+          "targets": [
+            {
+              "dimension": "NETWORK",
+              "value": "base",
+              "exclude": false
+            },
+            {
+              "dimension": "COUNTRY",
+              "value": "KP",
+              "exclude": true
+            }
+          ],
+          "metrics": {
+            "impressions": "0",
+            "clicks": "0",
+            "uniqueVisitors": "0"
+          },
+          "version": 3,
+          "createdAt": "2026-05-11T00:00:00.000Z",
+          "updatedAt": "2026-05-12T00:00:00.000Z"
+        },
+        {
+          "id": "019000b2-0000-7000-8000-000000000003",
+          "publicId": "019000b3-0000-7000-8000-000000000003",
+          "workspaceId": "01900002-0000-7000-8000-000000000001",
+          "agentPublicId": "01900006-0000-7000-8000-000000000001",
+          "orderId": null,
+          "packageVersionId": "019000b1-0000-7000-8000-000000000001",
+          "packageName": "Strip ad placement",
+          "placementKind": "STRIP",
+          "name": "Atlas research week",
+          "destinationUrl": "https://acme.example/campaigns/03",
+          "state": "SUBMITTED",
+          "startAt": "2026-07-20T00:00:00.000Z",
+          "endAt": "2026-08-03T00:00:00.000Z",
+          "creative": {
+            "id": "019000b4-0000-7000-8000-000000000003",
+            "revision": 1,
+            "kind": "TEXT",
+            "state": "READY",
+            "headline": "Atlas research week: see what's new",
+            "body": "Agents that do the research for you.",
+            "storageRef": null,
+            "mediaType": null,
+            "widthPixels": null,
+            "heightPixels": null,
+            "sizeBytes": null,
+            "sha256": null,
+            "altText": null
+          },
+          "targets": [
+            {
+              "dimension": "NETWORK",
+              "value": "base",
+              "exclude": false
+            },
+            {
+              "dimension": "COUNTRY",
+              "value": "KP",
+              "exclude": true
+            }
+          ],
+          "metrics": {
+            "impressions": "0",
+            "clicks": "0",
+            "uniqueVisitors": "0"
+          },
+          "version": 2,
+          "createdAt": "2026-05-06T00:00:00.000Z",
+          "updatedAt": "2026-05-07T00:00:00.000Z"
+        },
+        {
+          "id": "019000b2-0000-7000-8000-000000000002",
+          "publicId": "019000b3-0000-7000-8000-000000000002",
+          "workspaceId": "01900002-0000-7000-8000-000000000001",
+          "agentPublicId": null,
+          "orderId": null,
+          "packageVersionId": "019000b1-0000-7000-8000-000000000003",
+          "packageName": "Square ad placement",
+          "placementKind": "SQUARE",
+          "name": "Acme brand square",
+          "destinationUrl": "https://acme.example/campaigns/02",
+          "state": "DRAFT",
+          "startAt": "2026-06-30T00:00:00.000Z",
+          "endAt": "2026-07-30T00:00:00.000Z",
+          "creative": {
+            "id": "019000b4-0000-7000-8000-000000000002",
+            "revision": 1,
+            "kind": "TEXT",
+            "state": "DRAFT",
+            "headline": "Acme brand square: see what's new",
+            "body": "Agents that do the research for you.",
+            "storageRef": null,
+            "mediaType": null,
+            "widthPixels": null,
+            "heightPixels": null,
+            "sizeBytes": null,
+            "sha256": null,
+            "altText": null
+          },
+          "targets": [
+            {
+              "dimension": "NETWORK",
+              "value": "base",
+              "exclude": false
+            },
+            {
+              "dimension": "COUNTRY",
+              "value": "KP",
+              "exclude": true
+            }
+          ],
+          "metrics": {
+            "impressions": "0",
+            "clicks": "0",
+            "uniqueVisitors": "0"
+          },
+          "version": 1,
+          "createdAt": "2026-05-01T00:00:00.000Z",
+          "updatedAt": "2026-05-02T00:00:00.000Z"
+        },
+        {
+          "id": "019000b2-0000-7000-8000-000000000006",
+          "publicId": "019000b3-0000-7000-8000-000000000006",
+          "workspaceId": "01900002-0000-7000-8000-000000000001",
+          "agentPublicId": null,
+          "orderId": null,
+          "packageVersionId": "019000b1-0000-7000-8000-000000000001",
+          "packageName": "Strip ad placement",
+          "placementKind": "STRIP",
+          "name": "Too good to be true",
+          "destinationUrl": "https://acme.example/campaigns/06",
+          "state": "REJECTED",
+          "startAt": "2026-05-31T00:00:00.000Z",
+          "endAt": "2026-06-14T00:00:00.000Z",
+          "creative": {
+            "id": "019000b4-0000-7000-8000-000000000006",
+            "revision": 1,
+            "kind": "TEXT",
+            "state": "REJECTED",
+            "headline": "Too good to be true: see what's new",
+            "body": "Agents that do the research for you.",
+            "storageRef": null,
+            "mediaType": null,
+            "widthPixels": null,
+            "heightPixels": null,
+            "sizeBytes": null,
+            "sha256": null,
+            "altText": null
+          },
+          "targets": [
+            {
+              "dimension": "NETWORK",
+              "value": "base",
+              "exclude": false
+            },
+            {
+              "dimension": "COUNTRY",
+              "value": "KP",
+              "exclude": true
+            }
+          ],
+          "metrics": {
+            "impressions": "0",
+            "clicks": "0",
+            "uniqueVisitors": "0"
+          },
+          "version": 3,
+          "createdAt": "2026-04-21T00:00:00.000Z",
+          "updatedAt": "2026-04-22T00:00:00.000Z"
+        },
+        {
+          "id": "019000b2-0000-7000-8000-000000000005",
+          "publicId": "019000b3-0000-7000-8000-000000000005",
+          "workspaceId": "01900002-0000-7000-8000-000000000001",
+          "agentPublicId": null,
+          "orderId": null,
+          "packageVersionId": "019000b1-0000-7000-8000-000000000003",
+          "packageName": "Square ad placement",
+          "placementKind": "SQUARE",
+          "name": "Acme winter banner",
+          "destinationUrl": "https://acme.example/campaigns/05",
+          "state": "PAUSED",
+          "startAt": "2026-04-11T00:00:00.000Z",
+          "endAt": "2026-05-11T00:00:00.000Z",
+          "creative": {
+            "id": "019000b4-0000-7000-8000-000000000005",
+            "revision": 1,
+            "kind": "IMAGE",
+            "state": "APPROVED",
+            "headline": null,
+            "body": null,
+            "storageRef": "media/ads/019000b4-0000-7000-8000-000000000005.png",
+            "mediaType": "image/png",
+            "widthPixels": 300,
+            "heightPixels": 250,
+            "sizeBytes": "48213",
+            "sha256": "9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f",
+            "altText": "Acme winter banner"
+          },
+          "targets": [
+            {
+              "dimension": "NETWORK",
+              "value": "base",
+              "exclude": false
+            },
+            {
+              "dimension": "COUNTRY",
+              "value": "KP",
+              "exclude": true
+            }
+          ],
+          "metrics": {
+            "impressions": "5400",
+            "clicks": "121",
+            "uniqueVisitors": "3900"
+          },
+          "version": 4,
+          "createdAt": "2026-04-01T00:00:00.000Z",
+          "updatedAt": "2026-04-02T00:00:00.000Z"
+        },
+        {
+          "id": "019000b2-0000-7000-8000-000000000001",
+          "publicId": "019000b3-0000-7000-8000-000000000001",
+          "workspaceId": "01900002-0000-7000-8000-000000000001",
+          "agentPublicId": "01900006-0000-7000-8000-000000000001",
+          "orderId": "01900009-0000-7000-8000-000000000006",
+          "packageVersionId": "019000b1-0000-7000-8000-000000000002",
+          "packageName": "Strip ad placement",
+          "placementKind": "STRIP",
+          "name": "Atlas spring launch",
+          "destinationUrl": "https://acme.example/campaigns/01",
+          "state": "ACTIVE",
+          "startAt": "2026-05-21T00:00:00.000Z",
+          "endAt": "2026-06-20T00:00:00.000Z",
+          "creative": {
+            "id": "019000b4-0000-7000-8000-000000000001",
+            "revision": 1,
+            "kind": "TEXT",
+            "state": "APPROVED",
+            "headline": "Atlas spring launch: see what's new",
+            "body": "Agents that do the research for you.",
+            "storageRef": null,
+            "mediaType": null,
+            "widthPixels": null,
+            "heightPixels": null,
+            "sizeBytes": null,
+            "sha256": null,
+            "altText": null
+          },
+          "targets": [
+            {
+              "dimension": "NETWORK",
+              "value": "base",
+              "exclude": false
+            },
+            {
+              "dimension": "COUNTRY",
+              "value": "KP",
+              "exclude": true
+            }
+          ],
+          "metrics": {
+            "impressions": "1200",
+            "clicks": "37",
+            "uniqueVisitors": "800"
+          },
+          "version": 5,
+          "createdAt": "2026-02-06T00:00:00.000Z",
+          "updatedAt": "2026-02-07T00:00:00.000Z"
+        }
+      ],
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-00000000006e",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Growth_CreateAdCampaign": {
+    "status": 201,
+    "body": {
+      "data": {
+        "id": "0000000b-0000-7000-8000-000000000072",
+        "publicId": "0000000b-0000-7000-8000-000000000073",
+        "workspaceId": "01900002-0000-7000-8000-000000000001",
+        "agentPublicId": "01900006-0000-7000-8000-000000000001",
+        "orderId": "01900009-0000-7000-8000-000000000004",
+        "packageVersionId": "019000b1-0000-7000-8000-000000000002",
+        "packageName": "Strip ad placement",
+        "placementKind": "STRIP",
+        "name": "Atlas summer research sprint",
+        "destinationUrl": "https://atlas.example/summer?utm_source=agent-directory",
+        "state": "DRAFT",
+        "startAt": "2026-07-01T00:00:00.000Z",
+        "endAt": "2026-07-31T00:00:00.000Z",
+        "creative": {
+          "id": "0000000b-0000-7000-8000-000000000074",
+          "revision": 1,
+          "kind": "TEXT",
+          "state": "DRAFT",
+          "headline": "Research done while you sleep",
+          "body": "Atlas reads the sources and writes the brief.",
+          "storageRef": null,
+          "mediaType": null,
+          "widthPixels": null,
+          "heightPixels": null,
+          "sizeBytes": null,
+          "sha256": null,
+          "altText": null
+        },
+        "targets": [
+          {
+            "dimension": "NETWORK",
+            "value": "base",
+            "exclude": false
+          },
+          {
+            "dimension": "LANGUAGE",
+            "value": "en",
+            "exclude": false
+          }
+        ],
+        "metrics": {
+          "impressions": "0",
+          "clicks": "0",
+          "uniqueVisitors": "0"
+        },
+        "version": 1,
+        "createdAt": "2026-06-01T00:00:00.000Z",
+        "updatedAt": "2026-06-01T00:00:00.000Z"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000071",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Growth_RecordAdEvent": {
+    "status": 202,
+    "body": {
+      "data": {
+        "accepted": true,
+        "requestId": "0000000b-0000-7000-8000-000000000075"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000075",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Growth_ListAdminAdCampaigns": {
+    "status": 200,
+    "body": {
+      "data": [
+        {
+          "id": "0000000b-0000-7000-8000-000000000072",
+          "publicId": "0000000b-0000-7000-8000-000000000073",
+          "workspaceId": "01900002-0000-7000-8000-000000000001",
+          "agentPublicId": "01900006-0000-7000-8000-000000000001",
+          "orderId": "01900009-0000-7000-8000-000000000004",
+          "packageVersionId": "019000b1-0000-7000-8000-000000000002",
+          "packageName": "Strip ad placement",
+          "placementKind": "STRIP",
+          "name": "Atlas summer research sprint",
+          "destinationUrl": "https://atlas.example/summer?utm_source=agent-directory",
+          "state": "DRAFT",
+          "startAt": "2026-07-01T00:00:00.000Z",
+          "endAt": "2026-07-31T00:00:00.000Z",
+          "creative": {
+            "id": "0000000b-0000-7000-8000-000000000074",
+            "revision": 1,
+            "kind": "TEXT",
+            "state": "DRAFT",
+            "headline": "Research done while you sleep",
+            "body": "Atlas reads the sources and writes the brief.",
+            "storageRef": null,
+            "mediaType": null,
+            "widthPixels": null,
+            "heightPixels": null,
+            "sizeBytes": null,
+            "sha256": null,
+            "altText": null
+          },
+          "targets": [
+            {
+              "dimension": "NETWORK",
+              "value": "base",
+              "exclude": false
+            },
+            {
+              "dimension": "LANGUAGE",
+              "value": "en",
+              "exclude": false
+            }
+          ],
+          "metrics": {
+            "impressions": "0",
+            "clicks": "0",
+            "uniqueVisitors": "0"
+          },
+          "version": 1,
+          "createdAt": "2026-06-01T00:00:00.000Z",
+          "updatedAt": "2026-06-01T00:00:00.000Z"
+        },
+        {
+          "id": "019000b2-0000-7000-8000-000000000007",
+          "publicId": "019000b3-0000-7000-8000-000000000007",
+          "workspaceId": "01900002-0000-7000-8000-000000000002",
+          "agentPublicId": null,
+          "orderId": null,
+          "packageVersionId": "019000b1-0000-7000-8000-000000000004",
+          "packageName": "Inline ad placement",
+          "placementKind": "INLINE",
+          "name": "Outsider Lab open day",
+          "destinationUrl": "https://outsider.example/campaigns/07",
+          "state": "SUBMITTED",
+          "startAt": "2026-06-20T00:00:00.000Z",
+          "endAt": "2026-07-04T00:00:00.000Z",
+          "creative": {
+            "id": "019000b4-0000-7000-8000-000000000007",
+            "revision": 1,
+            "kind": "TEXT",
+            "state": "READY",
+            "headline": "Outsider Lab open day: see what's new",
+            "body": "Agents that do the research for you.",
+            "storageRef": null,
+            "mediaType": null,
+            "widthPixels": null,
+            "heightPixels": null,
+            "sizeBytes": null,
+            "sha256": null,
+            "altText": null
+          },
+          "targets": [
+            {
+              "dimension": "NETWORK",
+              "value": "base",
+              "exclude": false
+            },
+            {
+              "dimension": "COUNTRY",
+              "value": "KP",
+              "exclude": true
+            }
+          ],
+          "metrics": {
+            "impressions": "0",
+            "clicks": "0",
+            "uniqueVisitors": "0"
+          },
+          "version": 1,
+          "createdAt": "2026-05-16T00:00:00.000Z",
+          "updatedAt": "2026-05-17T00:00:00.000Z"
+        },
+        {
+          "id": "019000b2-0000-7000-8000-000000000004",
+          "publicId": "019000b3-0000-7000-8000-000000000004",
+          "workspaceId": "01900002-0000-7000-8000-000000000001",
+          "agentPublicId": "01900006-0000-7000-8000-000000000001",
+          "orderId": null,
+          "packageVersionId": "019000b1-0000-7000-8000-000000000004",
+          "packageName": "Inline ad placement",
+          "placementKind": "INLINE",
+          "name": "Atlas in the listings",
+          "destinationUrl": "https://acme.example/campaigns/04",
+          "state": "UNDER_REVIEW",
+          "startAt": "2026-05-26T00:00:00.000Z",
+          "endAt": "2026-06-09T00:00:00.000Z",
+          "creative": {
+            "id": "019000b4-0000-7000-8000-000000000004",
+            "revision": 1,
+            "kind": "TEXT",
+            "state": "READY",
+            "headline": "Atlas in the listings: see what's new",
+            "body": "Agents that do the research for you.",
+            "storageRef": null,
+            "mediaType": null,
+            "widthPixels": null,
+            "heightPixels": null,
+            "sizeBytes": null,
+            "sha256": null,
+            "altText": null
+          },
+          "targets": [
+            {
+              "dimension": "NETWORK",
+              "value": "base",
+              "exclude": false
+            },
+            {
+              "dimension": "COUNTRY",
+              "value": "KP",
+              "exclude": true
+            }
+          ],
+          "metrics": {
+            "impressions": "0",
+            "clicks": "0",
+            "uniqueVisitors": "0"
+          },
+          "version": 3,
+          "createdAt": "2026-05-11T00:00:00.000Z",
+          "updatedAt": "2026-05-12T00:00:00.000Z"
+        },
+        {
+          "id": "019000b2-0000-7000-8000-000000000003",
+          "publicId": "019000b3-0000-7000-8000-000000000003",
+          "workspaceId": "01900002-0000-7000-8000-000000000001",
+          "agentPublicId": "01900006-0000-7000-8000-000000000001",
+          "orderId": null,
+          "packageVersionId": "019000b1-0000-7000-8000-000000000001",
+          "packageName": "Strip ad placement",
+          "placementKind": "STRIP",
+          "name": "Atlas research week",
+          "destinationUrl": "https://acme.example/campaigns/03",
+          "state": "SUBMITTED",
+          "startAt": "2026-07-20T00:00:00.000Z",
+          "endAt": "2026-08-03T00:00:00.000Z",
+          "creative": {
+            "id": "019000b4-0000-7000-8000-000000000003",
+            "revision": 1,
+            "kind": "TEXT",
+            "state": "READY",
+            "headline": "Atlas research week: see what's new",
+            "body": "Agents that do the research for you.",
+            "storageRef": null,
+            "mediaType": null,
+            "widthPixels": null,
+            "heightPixels": null,
+            "sizeBytes": null,
+            "sha256": null,
+            "altText": null
+          },
+          "targets": [
+            {
+              "dimension": "NETWORK",
+              "value": "base",
+              "exclude": false
+            },
+            {
+              "dimension": "COUNTRY",
+              "value": "KP",
+              "exclude": true
+            }
+          ],
+          "metrics": {
+            "impressions": "0",
+            "clicks": "0",
+            "uniqueVisitors": "0"
+          },
+          "version": 2,
+          "createdAt": "2026-05-06T00:00:00.000Z",
+          "updatedAt": "2026-05-07T00:00:00.000Z"
+        },
+        {
+          "id": "019000b2-0000-7000-8000-000000000002",
+          "publicId": "019000b3-0000-7000-8000-000000000002",
+          "workspaceId": "01900002-0000-7000-8000-000000000001",
+          "agentPublicId": null,
+          "orderId": null,
+          "packageVersionId": "019000b1-0000-7000-8000-000000000003",
+          "packageName": "Square ad placement",
+          "placementKind": "SQUARE",
+          "name": "Acme brand square",
+          "destinationUrl": "https://acme.example/campaigns/02",
+          "state": "DRAFT",
+          "startAt": "2026-06-30T00:00:00.000Z",
+          "endAt": "2026-07-30T00:00:00.000Z",
+          "creative": {
+            "id": "019000b4-0000-7000-8000-000000000002",
+            "revision": 1,
+            "kind": "TEXT",
+            "state": "DRAFT",
+            "headline": "Acme brand square: see what's new",
+            "body": "Agents that do the research for you.",
+            "storageRef": null,
+            "mediaType": null,
+            "widthPixels": null,
+            "heightPixels": null,
+            "sizeBytes": null,
+            "sha256": null,
+            "altText": null
+          },
+          "targets": [
+            {
+              "dimension": "NETWORK",
+              "value": "base",
+              "exclude": false
+            },
+            {
+              "dimension": "COUNTRY",
+              "value": "KP",
+              "exclude": true
+            }
+          ],
+          "metrics": {
+            "impressions": "0",
+            "clicks": "0",
+            "uniqueVisitors": "0"
+          },
+          "version": 1,
+          "createdAt": "2026-05-01T00:00:00.000Z",
+          "updatedAt": "2026-05-02T00:00:00.000Z"
+        },
+        {
+          "id": "019000b2-0000-7000-8000-000000000006",
+          "publicId": "019000b3-0000-7000-8000-000000000006",
+          "workspaceId": "01900002-0000-7000-8000-000000000001",
+          "agentPublicId": null,
+          "orderId": null,
+          "packageVersionId": "019000b1-0000-7000-8000-000000000001",
+          "packageName": "Strip ad placement",
+          "placementKind": "STRIP",
+          "name": "Too good to be true",
+          "destinationUrl": "https://acme.example/campaigns/06",
+          "state": "REJECTED",
+          "startAt": "2026-05-31T00:00:00.000Z",
+          "endAt": "2026-06-14T00:00:00.000Z",
+          "creative": {
+            "id": "019000b4-0000-7000-8000-000000000006",
+            "revision": 1,
+            "kind": "TEXT",
+            "state": "REJECTED",
+            "headline": "Too good to be true: see what's new",
+            "body": "Agents that do the research for you.",
+            "storageRef": null,
+            "mediaType": null,
+            "widthPixels": null,
+            "heightPixels": null,
+            "sizeBytes": null,
+            "sha256": null,
+            "altText": null
+          },
+          "targets": [
+            {
+              "dimension": "NETWORK",
+              "value": "base",
+              "exclude": false
+            },
+            {
+              "dimension": "COUNTRY",
+              "value": "KP",
+              "exclude": true
+            }
+          ],
+          "metrics": {
+            "impressions": "0",
+            "clicks": "0",
+            "uniqueVisitors": "0"
+          },
+          "version": 3,
+          "createdAt": "2026-04-21T00:00:00.000Z",
+          "updatedAt": "2026-04-22T00:00:00.000Z"
+        },
+        {
+          "id": "019000b2-0000-7000-8000-000000000005",
+          "publicId": "019000b3-0000-7000-8000-000000000005",
+          "workspaceId": "01900002-0000-7000-8000-000000000001",
+          "agentPublicId": null,
+          "orderId": null,
+          "packageVersionId": "019000b1-0000-7000-8000-000000000003",
+          "packageName": "Square ad placement",
+          "placementKind": "SQUARE",
+          "name": "Acme winter banner",
+          "destinationUrl": "https://acme.example/campaigns/05",
+          "state": "PAUSED",
+          "startAt": "2026-04-11T00:00:00.000Z",
+          "endAt": "2026-05-11T00:00:00.000Z",
+          "creative": {
+            "id": "019000b4-0000-7000-8000-000000000005",
+            "revision": 1,
+            "kind": "IMAGE",
+            "state": "APPROVED",
+            "headline": null,
+            "body": null,
+            "storageRef": "media/ads/019000b4-0000-7000-8000-000000000005.png",
+            "mediaType": "image/png",
+            "widthPixels": 300,
+            "heightPixels": 250,
+            "sizeBytes": "48213",
+            "sha256": "9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9f",
+            "altText": "Acme winter banner"
+          },
+          "targets": [
+            {
+              "dimension": "NETWORK",
+              "value": "base",
+              "exclude": false
+            },
+            {
+              "dimension": "COUNTRY",
+              "value": "KP",
+              "exclude": true
+            }
+          ],
+          "metrics": {
+            "impressions": "5400",
+            "clicks": "121",
+            "uniqueVisitors": "3900"
+          },
+          "version": 4,
+          "createdAt": "2026-04-01T00:00:00.000Z",
+          "updatedAt": "2026-04-02T00:00:00.000Z"
+        },
+        {
+          "id": "019000b2-0000-7000-8000-000000000001",
+          "publicId": "019000b3-0000-7000-8000-000000000001",
+          "workspaceId": "01900002-0000-7000-8000-000000000001",
+          "agentPublicId": "01900006-0000-7000-8000-000000000001",
+          "orderId": "01900009-0000-7000-8000-000000000006",
+          "packageVersionId": "019000b1-0000-7000-8000-000000000002",
+          "packageName": "Strip ad placement",
+          "placementKind": "STRIP",
+          "name": "Atlas spring launch",
+          "destinationUrl": "https://acme.example/campaigns/01",
+          "state": "ACTIVE",
+          "startAt": "2026-05-21T00:00:00.000Z",
+          "endAt": "2026-06-20T00:00:00.000Z",
+          "creative": {
+            "id": "019000b4-0000-7000-8000-000000000001",
+            "revision": 1,
+            "kind": "TEXT",
+            "state": "APPROVED",
+            "headline": "Atlas spring launch: see what's new",
+            "body": "Agents that do the research for you.",
+            "storageRef": null,
+            "mediaType": null,
+            "widthPixels": null,
+            "heightPixels": null,
+            "sizeBytes": null,
+            "sha256": null,
+            "altText": null
+          },
+          "targets": [
+            {
+              "dimension": "NETWORK",
+              "value": "base",
+              "exclude": false
+            },
+            {
+              "dimension": "COUNTRY",
+              "value": "KP",
+              "exclude": true
+            }
+          ],
+          "metrics": {
+            "impressions": "1201",
+            "clicks": "37",
+            "uniqueVisitors": "801"
+          },
+          "version": 5,
+          "createdAt": "2026-02-06T00:00:00.000Z",
+          "updatedAt": "2026-02-07T00:00:00.000Z"
+        }
+      ],
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000078",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Growth_ReviewAdCampaign": {
+    "status": 202,
+    "body": {
+      "data": {
+        "applied": false,
+        "confirmation": "APPROVE 019000b2-0000-7000-8000-000000000003",
+        "campaign": {
+          "id": "019000b2-0000-7000-8000-000000000003",
+          "publicId": "019000b3-0000-7000-8000-000000000003",
+          "workspaceId": "01900002-0000-7000-8000-000000000001",
+          "agentPublicId": "01900006-0000-7000-8000-000000000001",
+          "orderId": null,
+          "packageVersionId": "019000b1-0000-7000-8000-000000000001",
+          "packageName": "Strip ad placement",
+          "placementKind": "STRIP",
+          "name": "Atlas research week",
+          "destinationUrl": "https://acme.example/campaigns/03",
+          "state": "SUBMITTED",
+          "startAt": "2026-07-20T00:00:00.000Z",
+          "endAt": "2026-08-03T00:00:00.000Z",
+          "creative": {
+            "id": "019000b4-0000-7000-8000-000000000003",
+            "revision": 1,
+            "kind": "TEXT",
+            "state": "READY",
+            "headline": "Atlas research week: see what's new",
+            "body": "Agents that do the research for you.",
+            "storageRef": null,
+            "mediaType": null,
+            "widthPixels": null,
+            "heightPixels": null,
+            "sizeBytes": null,
+            "sha256": null,
+            "altText": null
+          },
+          "targets": [
+            {
+              "dimension": "NETWORK",
+              "value": "base",
+              "exclude": false
+            },
+            {
+              "dimension": "COUNTRY",
+              "value": "KP",
+              "exclude": true
+            }
+          ],
+          "metrics": {
+            "impressions": "0",
+            "clicks": "0",
+            "uniqueVisitors": "0"
+          },
+          "version": 2,
+          "createdAt": "2026-05-06T00:00:00.000Z",
+          "updatedAt": "2026-05-07T00:00:00.000Z"
+        }
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-00000000007b",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  }
+}
