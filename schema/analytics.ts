@@ -20,8 +20,8 @@ export type EventRejectionCode = typeof EventRejectionCode.Type
  * Body of Social_IngestProductEvent (spec §4.3): a signed context token and 1-25
  * events. Each event is any JSON here: it is validated on its own against
  * {@link ProductEvent}, and a bad one is rejected (INVALID_EVENT) without failing the batch.
- * The items are the shared {@link AnyJson} (a `$ref`): a second inline `Schema.Unknown`
- * would repeat its JSON Schema's `"$id": "/schemas/unknown"`, which OpenAPI 3.1 refuses.
+ * The items are the shared {@link AnyJson} (a `$ref`): an inline `Schema.Unknown` would
+ * bring Effect's `"$id": "/schemas/unknown"` into the document (see {@link AnyJson}).
  */
 export const IngestProductEventsRequest = StrictStruct({
   contextToken: WireString(32, 2048),
