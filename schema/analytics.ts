@@ -4,6 +4,7 @@
  */
 import { Schema } from "effect"
 import { DateTimeZ, IsoDate, QueryInt, QueryList, rule, StrictStruct, Uuid, WireString } from "./common.js"
+import { AnyJson } from "./runtime.js"
 
 /** Rejection codes of one product event (spec §4.3). */
 export const EventRejectionCode = Schema.Literal(
@@ -19,10 +20,12 @@ export type EventRejectionCode = typeof EventRejectionCode.Type
  * Body of Social_IngestProductEvent (spec §4.3): a signed context token and 1-25
  * events. Each event is any JSON here: it is validated on its own against
  * {@link ProductEvent}, and a bad one is rejected (INVALID_EVENT) without failing the batch.
+ * The items are the shared {@link AnyJson} (a `$ref`): an inline `Schema.Unknown` would
+ * bring Effect's `"$id": "/schemas/unknown"` into the document (see {@link AnyJson}).
  */
 export const IngestProductEventsRequest = StrictStruct({
   contextToken: WireString(32, 2048),
-  events: Schema.Array(Schema.Unknown).pipe(
+  events: Schema.Array(AnyJson).pipe(
     Schema.minItems(1),
     Schema.maxItems(25),
     Schema.annotations(rule("must be an array of 1-25 events"))

@@ -16,6 +16,7 @@ import { PublicAuthLive, SessionAuthLive } from "./http/AuthMiddleware.js"
 import { accessLog, accessWriter } from "./http/AccessLog.js"
 import { CorsLive } from "./http/Cors.js"
 import { DocsLive } from "./http/Docs.js"
+import { documentedApi } from "./http/DocumentedApi.js"
 import { EdgeCache } from "./http/EdgeCache.js"
 import { EnvelopeLive } from "./http/Envelope.js"
 import { HomeLive } from "./http/Home.js"
@@ -49,9 +50,11 @@ const areaHandlers = Layer.mergeAll(
 /**
  * The implementation of {@link Api}: every group's handlers, the auth and request
  * middleware, the domain services and the cross-cutting layers (Auth, Cursor,
- * Idempotency, Envelope). Requires `SqlClient`, `AppConfig` and `Ids`.
+ * Idempotency, Envelope). Requires `SqlClient`, `AppConfig` and `Ids`. The api it
+ * serves is {@link Api} with the demo examples in its OpenAPI description
+ * (`src/http/DocumentedApi.ts`), which `/openapi.json` and `/docs` describe.
  */
-export const ApiLive = HttpApiBuilder.api(Api).pipe(
+export const ApiLive = HttpApiBuilder.api(documentedApi(Api)).pipe(
   Layer.provide(areaHandlers),
   Layer.provide([RequestMiddlewareLive, CorsLive, SessionAuthLive, PublicAuthLive, RateBudgetMiddlewareLive]),
   Layer.provide([AuthLive, CursorLive, IdempotencyLive, EnvelopeLive, RateBudgetLive, JobsLive, ApiOperationsLive, EdgeCacheLive])

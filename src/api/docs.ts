@@ -7,15 +7,11 @@
  *   through (decoding, auth, CSRF, idempotency, cursors, rate limit, failures); each
  *   problem response repeats them, and its schema is the `oneOf` of their documents
  *   (`type` and `status` are constants, so `type` tells them apart);
- * - path and query parameters and the request body carry the request of the demo
- *   manifest (`src/db/manifest.ts`), so the docs' request panel works against
- *   `npm start` on the demo data; `Idempotency-Key` has a real uuid example;
  * - session commands list the `X-CSRF-Token` header the auth middleware checks.
  *
- * Examples are set on the operation (parameter and media-type `example`) rather
- * than as Schema `examples`: Effect's generator puts Schema annotations into the
- * shared component schemas (`#/components/schemas/Uuid` serves every id
- * parameter), so they could not differ per operation.
+ * Nothing here knows the demo data: the examples of parameters, request bodies and
+ * success responses, and the "Try it" paragraph, are added at assembly
+ * (`src/http/DocumentedApi.ts`), so the contract carries no demo data.
  */
 import { HttpApi, type HttpApiEndpoint, HttpMethod } from "@effect/platform"
 import { JSONSchema, Option } from "effect"
@@ -24,11 +20,8 @@ import { CsrfTokenHeader } from "../../schema/accounts.js"
 import * as Errors from "../../schema/errors.js"
 import { fieldsOf } from "../../schema/fields.js"
 import { type ProblemClass, problemCauseOf, type ProblemStatus, ProblemTitles } from "../../schema/problem.js"
-import { demoManifest, type ManifestOperation } from "../db/manifest.js"
 import type { OperationPolicy } from "./operation.js"
 import { commandMethods } from "./security.js"
-import { DemoAccounts } from "../accounts/demo.js"
-import { DemoIdempotencyKey } from "../db/demo.js"
 
 type OpenApiOperation = Record<string, any>
 
@@ -134,26 +127,14 @@ export const problemCatalogue = (api: HttpApi.HttpApi.Any): ReadonlyArray<Catalo
   return [...found.values()]
 }
 
-const demoSection = (example: ManifestOperation | undefined) => {
-  if (example === undefined) return ""
-  const who = example.as
-  if (who === "anonymous") return "**Try it** on the demo data (`npm start`): no credential needed."
-  if (who === "apiKey:public") {
-    return `**Try it** on the demo data (\`npm start\`): anonymously, or with the demo API key \`${demoManifest.apiKeys.public.key}\`.`
-  }
-  const account = DemoAccounts[who]
-  return `**Try it** on the demo data (\`npm start\`): first sign in (Accounts_SignIn) as \`${account.email}\` / ` +
-    `\`${account.password}\`; the browser keeps the session cookie.`
-}
-
 const canonicalHeaderName = (name: string) => name.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase())
 
 const { $schema: _, ...csrfSchema } = JSONSchema.make(CsrfTokenHeader) as unknown as Record<string, unknown>
 
 /**
  * The OpenAPI `transform` of one operation: header names in their conventional
- * case, the description with its problem types, per-status problem descriptions,
- * demo examples and the `X-CSRF-Token` parameter of session commands.
+ * case, the description with its problem types, per-status problem descriptions
+ * and the `X-CSRF-Token` parameter of session commands.
  */
 export const documentOperation = (
   endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps,
@@ -162,7 +143,6 @@ export const documentOperation = (
   causes: ReadonlyArray<readonly [ProblemStatus, ReadonlyArray<ProblemClass>]>
 ) =>
 (op: OpenApiOperation): OpenApiOperation => {
-  const example = (demoManifest.operations as Record<string, ManifestOperation | undefined>)[policy.operationId]
   const responses: Record<string, any> = { ...op["responses"] }
   for (const [status, cs] of causes) {
     const response = responses[status] ?? {}
@@ -182,20 +162,9 @@ export const documentOperation = (
       })
     }
   }
-  const parameters = ((op["parameters"] ?? []) as ReadonlyArray<Record<string, any>>).map((p): Record<string, any> => {
-    const name = p["in"] === "header" ? canonicalHeaderName(p["name"]) : p["name"]
-    const value = p["in"] === "path" ? example?.path[name]
-      : p["in"] === "query" ? example?.query[name]
-      : name === "Idempotency-Key" ? DemoIdempotencyKey
-      : p["in"] === "header" ? example?.headers?.[name.toLowerCase()]
-      : undefined
-    // a query value is text on the wire; the example follows the parameter's declared type
-    const typed = typeof value === "number" && p["schema"]?.["type"] === "string" ? String(value)
-      // a repeatable parameter's example is the list of its values
-      : value !== undefined && !Array.isArray(value) && p["schema"]?.["type"] === "array" ? [value]
-      : value
-    return { ...p, name, ...(typed !== undefined ? { example: typed } : {}) }
-  })
+  const parameters = ((op["parameters"] ?? []) as ReadonlyArray<Record<string, any>>).map((p): Record<string, any> =>
+    p["in"] === "header" ? { ...p, name: canonicalHeaderName(p["name"]) } : p
+  )
   if (isSessionCommand(endpoint, policy)) {
     parameters.push({
       name: "X-CSRF-Token",
@@ -207,21 +176,10 @@ export const documentOperation = (
       example: (csrfSchema["examples"] as ReadonlyArray<unknown> | undefined)?.[0]
     })
   }
-  const body = op["requestBody"]
   return {
     ...op,
-    description: [description, demoSection(example), problemSection(causes)].filter((x) => x !== "").join("\n\n"),
+    description: [description, problemSection(causes)].join("\n\n"),
     parameters,
-    responses,
-    ...(body !== undefined && example !== undefined && example.body !== null
-      ? {
-        requestBody: {
-          ...body,
-          content: Object.fromEntries(
-            Object.entries<Record<string, unknown>>(body["content"]).map(([type, media]) => [type, { ...media, example: example.body }])
-          )
-        }
-      }
-      : {})
+    responses
   }
 }

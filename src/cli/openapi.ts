@@ -1,8 +1,13 @@
-/** `npm run openapi [-- <file>]`: writes the OpenAPI description derived from the contract (default `openapi.json`). */
+/**
+ * `npm run openapi [-- <file>]`: writes the OpenAPI description the server serves at
+ * `/openapi.json` (default `openapi.json`): the contract's, with the demo examples
+ * added at assembly (`src/http/DocumentedApi.ts`).
+ */
 import { OpenApi } from "@effect/platform"
 import { writeFileSync } from "node:fs"
 import { Api } from "../api/Api.js"
+import { documentedApi } from "../http/DocumentedApi.js"
 
 const file = process.argv[2] ?? "openapi.json"
-writeFileSync(file, JSON.stringify(OpenApi.fromApi(Api), null, 2) + "\n")
+writeFileSync(file, JSON.stringify(OpenApi.fromApi(documentedApi(Api)), null, 2) + "\n")
 process.stdout.write(`wrote ${file}\n`)

@@ -6,7 +6,7 @@ import { Data } from "../../schema/envelope.js"
 import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { PreviewAgentScheduleRequest, RuntimeTool, SchedulePreview } from "../../schema/runtime.js"
 import { operation } from "../api/operation.js"
-import { clearPlaygroundRunData, sendMessage } from "./RunsEndpoints.js"
+import { clearPlaygroundRunData, sendMessage } from "./RunsApi.js"
 import { AgentNotFound, ConfigurationMissing, InvalidRequest } from "../../schema/errors.js"
 
 const AgentPath = Schema.Struct({ entityPublicId: Uuid })

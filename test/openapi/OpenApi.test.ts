@@ -11,10 +11,12 @@ import { expect, layer } from "@effect/vitest"
 import spectralCore from "@stoplight/spectral-core"
 import spectralParsers from "@stoplight/spectral-parsers"
 import { oas } from "@stoplight/spectral-rulesets"
+import { Validator } from "@seriousme/openapi-schema-validator"
 import { Effect } from "effect"
 import { problemCatalogue } from "../../src/api/docs.js"
 import { Api } from "../../src/api/Api.js"
 import { demoManifest, type ManifestOperation } from "../../src/db/manifest.js"
+import { documentedApi } from "../../src/http/DocumentedApi.js"
 import { call, type CallOptions, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
 
@@ -76,11 +78,11 @@ const expected = {
 const server = makeTestServer()
 
 layer(server.layer)("GET /openapi.json", (it) => {
-  it.effect("is the description derived from Api, with the spec's info", () =>
+  it.effect("is the description derived from Api (with the demo examples of the assembly), with the spec's info", () =>
     Effect.gen(function*() {
       const reply = yield* call("GET", "/openapi.json")
       expect(reply.status).toBe(200)
-      expect(reply.body).toEqual(JSON.parse(JSON.stringify(OpenApi.fromApi(Api))))
+      expect(reply.body).toEqual(JSON.parse(JSON.stringify(OpenApi.fromApi(documentedApi(Api)))))
       expect(reply.body.openapi).toBe("3.1.1")
       expect(reply.body.info).toMatchObject({ title: "Agent Directory API", version: "1.0.0" })
       expect(reply.body.components.securitySchemes).toEqual({
@@ -214,6 +216,18 @@ layer(server.layer)("GET /openapi.json is usable", (it) => {
       spectral.setRuleset({ extends: [[oas as never, "recommended"]] })
       const findings = yield* Effect.promise(() => spectral.run(new spectralCore.Document(doc, spectralParsers.Json)))
       expect(findings.map((f) => `${f.code} ${f.path.join(".")}: ${f.message}`)).toEqual([])
+    }))
+
+  it.effect("is valid OpenAPI 3.1 for a strict validator (@seriousme/openapi-schema-validator)", () =>
+    Effect.gen(function*() {
+      const doc = (yield* call("GET", "/openapi.json")).body
+      const validator = new Validator()
+      const result = yield* Effect.promise(() => validator.validate(doc))
+      expect(result.errors).toBeUndefined()
+      expect(result.valid).toBe(true)
+      expect(validator.version).toBe("3.1")
+      // what it once refused: Schema.Unknown's "$id": "/schemas/unknown", twice; no schema has an $id now
+      expect(JSON.stringify(doc)).not.toContain('"$id"')
     }))
 
   it.effect("has a meta without placeholder members (closed Meta)", () =>

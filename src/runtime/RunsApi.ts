@@ -8,7 +8,6 @@ import { Uuid } from "../../schema/common.js"
 import { Data } from "../../schema/envelope.js"
 import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { PlaygroundClearResult, SendMessageRequest, SentMessage } from "../../schema/runtime.js"
-import { DemoConversations, DemoRuns } from "./demo.js"
 import { operation } from "../api/operation.js"
 import { ConfigurationMissing, RoleRequired } from "../../schema/errors.js"
 import { ConversationAuthorRequired, ConversationNotFound, MessageNotFound, PlaygroundRunRequired, RunInProgress, RunNotFound } from "./Errors.js"
@@ -44,12 +43,7 @@ export const sendMessage = HttpApiEndpoint.post("sendMessage", "/api/v1/conversa
         "conversation (404 `message-not-found` otherwise); without it the parent is the conversation's last message. " +
         "One run at a time per conversation: while a run of the conversation is active (not SUCCEEDED, FAILED, " +
         "CANCELLED or TIMED_OUT), sending is refused with 409 `run-in-progress`, also between concurrent senders. An " +
-        "agent without a runtime configured answers 422 `configuration-missing`. " +
-        `Example (demo): POST /api/v1/conversations/${DemoConversations.chat.id}/messages as the member with ` +
-        "`{\"content\":\"And the US market?\"}` → 202 `{\"data\":{\"userMessage\":{\"ordinal\":\"3\",\"role\":\"user\"," +
-        "\"state\":\"COMPLETE\",…},\"assistantMessage\":{\"ordinal\":\"4\",\"role\":\"assistant\",\"state\":\"PENDING\"," +
-        "\"contentText\":null,\"contentParts\":[],…},\"run\":{\"triggerType\":\"MESSAGE\",\"state\":\"QUEUED\"," +
-        "\"version\":1,\"failureCode\":null,…}},\"meta\":{…}}`.",
+        "agent without a runtime configured answers 422 `configuration-missing`.",
       errors: [ConversationAuthorRequired, ConversationNotFound, MessageNotFound, RunInProgress, ConfigurationMissing]
     })
   )
@@ -74,10 +68,7 @@ export const clearPlaygroundRunData = HttpApiEndpoint.del("clearPlaygroundRunDat
         "`role-required`). Only playground runs (`triggerType` PLAYGROUND) have playground data: any other run is " +
         "422 `playground-run-required` (a property of the run that no retry changes). While the run, or another run " +
         "of its conversation, is active (not SUCCEEDED, FAILED, CANCELLED or TIMED_OUT) the answer is 409 " +
-        "`run-in-progress`: its messages are still being written. " +
-        `Example (demo): DELETE /api/v1/runs/${DemoRuns[0].id}/playground-data as the owner → 200 ` +
-        `\`{"data":{"runId":"${DemoRuns[0].id}","conversationId":"${DemoConversations.playground.id}",` +
-        "\"state\":\"SUCCEEDED\",\"retentionExpiresAt\":\"2027-03-22T00:00:00.000Z\",\"dataClearedAt\":\"…\"},\"meta\":{…}}`.",
+        "`run-in-progress`: its messages are still being written.",
       errors: [RoleRequired, RunNotFound, RunInProgress, PlaygroundRunRequired]
     })
   )

@@ -1,0 +1,168 @@
+/**
+ * The success examples of the served description (issue 18 item 5c) are the demo
+ * data's true answers, and cannot drift from them.
+ *
+ * `src/db/examples.ts` holds, by operationId, the status and body each demo manifest
+ * request (src/db/manifest.ts) gets from the server on a freshly seeded database, sent
+ * in the manifest's order as its `as` principal. It is generated, not written: this file
+ * writes it when run as `npm run docs:examples` (EXAMPLES_WRITE=1), and otherwise sends
+ * the same requests and checks every answer equals its stored example, apart from the
+ * values that change per request (see {@link normalise}). Each example also decodes with
+ * its endpoint's success Schema, and the served `/openapi.json` carries it as the
+ * `example` of the operation's success response.
+ */
+import { HttpApi } from "@effect/platform"
+import { expect, layer } from "@effect/vitest"
+import { Context, Effect, Option, Schema } from "effect"
+import { writeFileSync } from "node:fs"
+import { Api } from "../../src/api/Api.js"
+import { Policy } from "../../src/api/operation.js"
+import { successExamples } from "../../src/db/examples.js"
+import { demoManifest } from "../../src/db/manifest.js"
+import { call } from "../support/http.js"
+import { sendManifestRequest } from "../support/manifest.js"
+import { makeTestServer } from "../support/TestServer.js"
+
+const examplesFile = new URL("../../src/db/examples.ts", import.meta.url)
+const writing = process.env["EXAMPLES_WRITE"] === "1"
+
+type Rule = (value: string) => string
+
+/** A placeholder for the value at `path` of `operationId`'s answer. */
+const placeholder = (operationId: string, path: string): Rule => () => `<${operationId} ${path}>`
+
+/**
+ * The values that change per request (or per seeding), where they are (`*` is any key or
+ * index), each with its rule. Besides these, every id the test server mints while
+ * answering (its Ids sequence, `0000000b-…`) is `<minted id>`, and a value a rule
+ * replaced is replaced wherever it comes back in a later answer (the new API key's prefix
+ * in Accounts_ListApiKeys). Timestamps the requests take are the test clock's (fixed),
+ * so they are compared as they are.
+ */
+const PerRequest: Record<string, ReadonlyArray<readonly [string, Rule]>> = {
+  // every success envelope: the request id and when the answer was generated
+  "*": [["meta.requestId", placeholder("*", "meta.requestId")], ["meta.generatedAt", placeholder("*", "meta.generatedAt")]],
+  // random secrets minted by the request
+  Accounts_SignIn: [["data.csrfToken", placeholder("Accounts_SignIn", "data.csrfToken")]],
+  Accounts_CreateApiKey: [
+    ["data.key", placeholder("Accounts_CreateApiKey", "data.key")],
+    ["data.apiKey.prefix", placeholder("Accounts_CreateApiKey", "data.apiKey.prefix")]
+  ],
+  // the OAuth state and PKCE challenge are random; the rest of the URL is compared
+  MCP_BeginMcpOAuth: [[
+    "data.authorizationUrl",
+    (url) => url.replace(/([?&]state=)[^&]*/, "$1<state>").replace(/([?&]code_challenge=)[^&]*/, "$1<code_challenge>")
+  ]],
+  // the seed's wall clock (the database's now() when the demo API keys were inserted)
+  Accounts_ListApiKeys: [["data.*.createdAt", placeholder("Accounts_ListApiKeys", "createdAt")]],
+  Accounts_RevokeApiKey: [["data.createdAt", placeholder("Accounts_RevokeApiKey", "createdAt")]]
+}
+
+const MintedId = /^0000000b-0000-7000-8000-[0-9a-f]{12}$/
+
+const matches = (pattern: ReadonlyArray<string>, path: ReadonlyArray<string>) =>
+  pattern.length === path.length && pattern.every((p, i) => p === "*" || p === path[i])
+
+/**
+ * The answers, in the manifest's order, with the values of {@link PerRequest} replaced
+ * (each replaced value is remembered, for the later answers that repeat it).
+ */
+const normalise = (answers: Record<string, { status: number; body: unknown }>) => {
+  const seen = new Map<string, string>()
+  const out: Record<string, { status: number; body: unknown }> = {}
+  for (const [operationId, { body, status }] of Object.entries(answers)) {
+    const rules = [...PerRequest["*"]!, ...(PerRequest[operationId] ?? [])].map(([p, rule]) => [p.split("."), rule] as const)
+    const go = (value: unknown, path: ReadonlyArray<string>): unknown => {
+      if (Array.isArray(value)) return value.map((v, i) => go(v, [...path, String(i)]))
+      if (typeof value === "object" && value !== null) {
+        return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, go(v, [...path, k])]))
+      }
+      if (typeof value !== "string") return value
+      const rule = rules.find(([pattern]) => matches(pattern, path))
+      if (rule !== undefined) {
+        const replaced = rule[1](value)
+        if (replaced !== value && !path.includes("meta")) seen.set(value, replaced)
+        return replaced
+      }
+      if (MintedId.test(value)) return "<minted id>"
+      return seen.get(value) ?? value
+    }
+    out[operationId] = { status, body: go(body, []) }
+  }
+  return out
+}
+
+const server = makeTestServer()
+
+/** The success Schemas of each operation, by status. */
+const successSchemas = new Map<string, ReadonlyMap<number, Schema.Schema<any, any>>>()
+HttpApi.reflect(Api, {
+  onGroup: () => {},
+  onEndpoint: ({ endpoint, successes }) => {
+    successSchemas.set(Context.unsafeGet(endpoint.annotations as Context.Context<Policy>, Policy).operationId, new Map([...successes].flatMap(([status, s]) => Option.isSome(s.ast) ? [[status, Schema.make(s.ast.value)] as const] : [])))
+  }
+})
+
+const render = (examples: Record<string, { status: number; body: unknown }>) =>
+  `/**
+ * Generated by \`npm run docs:examples\` (test/openapi/Examples.test.ts): do not edit.
+ * The success response of each demo manifest request (src/db/manifest.ts) on a
+ * freshly seeded database, by operationId: the \`example\` of the operation's success
+ * response in the served description (src/http/DocumentedApi.ts).
+ */
+export const successExamples: Readonly<Record<string, { readonly status: number; readonly body: unknown }>> = ${
+    JSON.stringify(examples, null, 2)
+  }
+`
+
+layer(server.layer)("success examples", (it) => {
+  it.effect(writing ? "are written from the seeded server's answers" : "are the seeded server's answers to the manifest requests", () =>
+    Effect.gen(function*() {
+      const answers: Record<string, { status: number; body: unknown }> = {}
+      for (const [operationId, op] of Object.entries(demoManifest.operations)) {
+        const reply = yield* sendManifestRequest(operationId, op)
+        expect(reply.status, `${operationId}: ${reply.text}`).toBeGreaterThanOrEqual(200)
+        expect(reply.status, `${operationId}: ${reply.text}`).toBeLessThan(300)
+        answers[operationId] = { status: reply.status, body: reply.body }
+      }
+      if (writing) {
+        writeFileSync(examplesFile, render(answers))
+        return
+      }
+      // a failure here: the demo data or an answer changed; `npm run docs:examples` writes the new examples
+      expect(Object.keys(successExamples)).toEqual(Object.keys(answers))
+      const stored = normalise(successExamples as Record<string, { status: number; body: unknown }>)
+      const got = normalise(answers)
+      for (const operationId of Object.keys(answers)) expect(got[operationId], operationId).toEqual(stored[operationId])
+    }))
+
+  // writing: the stored examples are the old ones until the next run
+  if (writing) return
+
+  it("decode with their endpoint's success Schema", () => {
+    expect(Object.keys(successExamples).sort()).toEqual([...successSchemas.keys()].sort())
+    for (const [operationId, { body, status }] of Object.entries(successExamples)) {
+      const schema = successSchemas.get(operationId)?.get(status)
+      expect(schema, `${operationId} ${status}`).toBeDefined()
+      const decoded = Schema.decodeUnknownEither(schema!)(body)
+      expect(decoded._tag, `${operationId}: ${decoded._tag === "Left" ? String(decoded.left) : ""}`).toBe("Right")
+    }
+  })
+
+  it.effect("are the examples of every operation's success response in /openapi.json", () =>
+    Effect.gen(function*() {
+      const doc = (yield* call("GET", "/openapi.json")).body
+      let count = 0
+      for (const methods of Object.values<Record<string, any>>(doc.paths)) {
+        for (const op of Object.values<any>(methods)) {
+          const stored = successExamples[op.operationId]
+          expect(stored, op.operationId).toBeDefined()
+          const content = op.responses[String(stored!.status)]?.content as Record<string, { example?: unknown }>
+          expect(Object.keys(content).length, op.operationId).toBeGreaterThan(0)
+          for (const media of Object.values(content)) expect(media.example, op.operationId).toEqual(stored!.body)
+          count++
+        }
+      }
+      expect(count).toBe(Object.keys(demoManifest.operations).length)
+    }))
+})

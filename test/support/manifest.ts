@@ -1,0 +1,35 @@
+/**
+ * Sends a demo manifest request (src/db/manifest.ts) to the test server as its `as`
+ * principal, as test/demo/Manifest.test.ts does: path and query from the manifest, the
+ * body, its headers, the demo public API key or a fresh sign-in of the demo account
+ * (with its CSRF token), and a fresh Idempotency-Key on commands.
+ */
+import { expect } from "@effect/vitest"
+import { Effect } from "effect"
+import { Api } from "../../src/api/Api.js"
+import { operationTable } from "../../src/api/policies.js"
+import { demoManifest, type ManifestOperation } from "../../src/db/manifest.js"
+import { call, type CallOptions, signIn } from "./http.js"
+
+const operations = operationTable(Api).byRoute
+
+/** The method and route pattern (`/api/v1/agents/:entityPublicId`) of `operationId`. */
+export const routeOf = (operationId: string) => {
+  const entry = [...operations.entries()].find(([, o]) => o.policy.operationId === operationId)
+  expect(entry, operationId).toBeDefined()
+  return entry![0].split(" ") as ["GET" | "POST" | "DELETE", string]
+}
+
+/** Sends the manifest request `op` of `operationId`. */
+export const sendManifestRequest = (operationId: string, op: ManifestOperation) =>
+  Effect.gen(function*() {
+    const [method, pattern] = routeOf(operationId)
+    const path = pattern.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(op.path[name]!))
+    const query = new URLSearchParams(Object.entries(op.query).map(([k, v]): [string, string] => [k, String(v)])).toString()
+    const options: CallOptions = {
+      ...(op.body !== null ? { body: op.body } : {}),
+      headers: { ...(op.as === "apiKey:public" ? { "x-api-key": demoManifest.apiKeys.public.key } : {}), ...op.headers },
+      ...(op.as !== "anonymous" && op.as !== "apiKey:public" ? { session: yield* signIn(op.as) } : {})
+    }
+    return yield* call(method, query === "" ? path : `${path}?${query}`, options)
+  })
