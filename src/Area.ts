@@ -25,9 +25,25 @@ export interface Area {
    * data (`src/db/seed.ts`) and the areas listed before it. Fails with `SqlError`.
    */
   readonly seed?: Effect.Effect<void, SqlError.SqlError, SqlClient.SqlClient | Auth>
+  /** Its entries of the demo manifest (`src/db/manifest.ts`): one working request per operation. */
+  readonly manifest?: Readonly<Record<string, ManifestOperation>>
   /** The area's background work: job handlers (with their services provided) and cron schedules. */
   readonly jobs?: {
     readonly handlers: ReadonlyArray<JobHandler<any>>
     readonly schedules?: ReadonlyArray<JobSchedule>
   }
+}
+
+/**
+ * One request of the demo manifest: who sends it (`as`: a demo account, signed in with
+ * its CSRF token; `anonymous`; or the demo public API key) and its path, query and body.
+ * POST/PUT/PATCH/DELETE requests also need a fresh Idempotency-Key, which the caller supplies.
+ */
+export interface ManifestOperation {
+  readonly as: "admin" | "owner" | "member" | "anonymous" | "apiKey:public"
+  readonly path: Readonly<Record<string, string>>
+  readonly query: Readonly<Record<string, string | number>>
+  readonly body: unknown
+  /** Request headers besides the credential's and Idempotency-Key (lower-case names). */
+  readonly headers?: Readonly<Record<string, string>>
 }

@@ -5,10 +5,12 @@ import { AccountsHttpLive } from "./Http.js"
 import { Accounts } from "./Accounts.js"
 import { ApiKeys } from "./ApiKeys.js"
 import { seedAccounts } from "./demo.js"
+import { AccountsManifest } from "./manifest.js"
 
 /** The accounts area's handlers and demo seed (see `src/Area.ts`). */
 export const AccountsArea = {
   name: "accounts",
   http: AccountsHttpLive.pipe(Layer.provide([Accounts.Default, ApiKeys.Default])),
-  seed: seedAccounts
+  seed: seedAccounts,
+  manifest: AccountsManifest
 } satisfies Area

@@ -20,6 +20,12 @@ export const DemoAccounts = {
 } as const
 export type DemoAccountName = keyof typeof DemoAccounts
 
+/** The sign-in body of a demo account. */
+export const demoCredentials = (name: DemoAccountName) => ({
+  email: DemoAccounts[name].email,
+  password: DemoAccounts[name].password
+})
+
 /**
  * A session of the owner on another device, so that Accounts_RevokeSession has a
  * session to revoke on a fresh database. Its token is unknown (unusable).

@@ -5,10 +5,12 @@ import { AdsHttpLive } from "./Http.js"
 import { Campaigns } from "./Campaigns.js"
 import { Review } from "./Review.js"
 import { seedAds } from "./demo.js"
+import { AdsManifest } from "./manifest.js"
 
 /** The ads area's handlers and demo seed (see `src/Area.ts`). */
 export const AdsArea = {
   name: "ads",
   http: AdsHttpLive.pipe(Layer.provide([Campaigns.Default, Review.Default])),
-  seed: seedAds
+  seed: seedAds,
+  manifest: AdsManifest
 } satisfies Area

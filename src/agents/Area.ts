@@ -7,10 +7,12 @@ import { AgentsRepo } from "./Repo.js"
 import { ActivityRepo } from "./ActivityRepo.js"
 import { Resolver } from "../identity/Resolver.js"
 import { seedAgents } from "./demo.js"
+import { AgentsManifest } from "./manifest.js"
 
 /** The agents area's handlers and demo seed (see `src/Area.ts`). */
 export const AgentsArea = {
   name: "agents",
   http: AgentsHttpLive.pipe(Layer.provide([Agents.Default, AgentsRepo.Default, ActivityRepo.Default, Resolver.Default])),
-  seed: seedAgents
+  seed: seedAgents,
+  manifest: AgentsManifest
 } satisfies Area

@@ -4,10 +4,12 @@ import type { Area } from "../Area.js"
 import { BountyDisputesHttpLive } from "./Http.js"
 import { Disputes } from "./Disputes.js"
 import { seedBountyDisputes } from "./demo.js"
+import { BountiesManifest } from "./manifest.js"
 
 /** The bounties area's handlers and demo seed (see `src/Area.ts`). */
 export const BountiesArea = {
   name: "bounties",
   http: BountyDisputesHttpLive.pipe(Layer.provide([Disputes.Default])),
-  seed: seedBountyDisputes
+  seed: seedBountyDisputes,
+  manifest: BountiesManifest
 } satisfies Area

@@ -4,10 +4,12 @@ import type { Area } from "../Area.js"
 import { CommerceHttpLive } from "./Http.js"
 import { CommerceRepo } from "./Repo.js"
 import { seedCommerce } from "./demo.js"
+import { CommerceManifest } from "./manifest.js"
 
 /** The commerce area's handlers and demo seed (see `src/Area.ts`). */
 export const CommerceArea = {
   name: "commerce",
   http: CommerceHttpLive.pipe(Layer.provide([CommerceRepo.Default])),
-  seed: seedCommerce
+  seed: seedCommerce,
+  manifest: CommerceManifest
 } satisfies Area

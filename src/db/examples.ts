@@ -11,7 +11,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       "data": {
         "accountPublicId": "01900001-0000-7000-8000-000000000002",
         "sessionId": "0000000b-0000-7000-8000-000000000002",
-        "csrfToken": "D0FTb81dar9WtcrpKZdGfYP4_44hiDfxNPwhqYhSFiE",
+        "csrfToken": "1ThrsiG29Ro5PNiMjF9FciRsQPp4xV264em8i3jh3O0",
         "expiresAt": "2026-06-01T12:00:00.000Z"
       },
       "meta": {
@@ -126,7 +126,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "apiKey": {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "5a9aa0a99e58",
+          "prefix": "dda86942852b",
           "scopes": [
             "public:read"
           ],
@@ -140,7 +140,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "expiresAt": null,
           "revokedAt": null
         },
-        "key": "adk_5a9aa0a99e58_61nOvYnYSMxaIcBGzwXm1GJo5O8P1FhM1o-7VgaDpmE",
+        "key": "adk_dda86942852b_I-gT6T7TYkU2Hi0V1cdW4JxrBRopvBpspKGdVhauZK4",
         "keyDelivery": "SHOWN_ONCE"
       },
       "meta": {
@@ -171,7 +171,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "allowedOrigins": [
             "https://app.demo.agent-directory.dev"
           ],
-          "createdAt": "2026-11-25T06:07:40.110Z",
+          "createdAt": "2026-11-25T06:18:23.177Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -186,7 +186,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "production",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T06:07:40.109Z",
+          "createdAt": "2026-11-25T06:18:23.177Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -201,7 +201,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T06:07:40.109Z",
+          "createdAt": "2026-11-25T06:18:23.176Z",
           "lastUsedAt": null,
           "expiresAt": "2026-04-11T00:00:00.000Z",
           "revokedAt": null
@@ -216,7 +216,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "REVOKED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T06:07:40.107Z",
+          "createdAt": "2026-11-25T06:18:23.173Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -231,7 +231,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "PAUSED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T06:07:40.107Z",
+          "createdAt": "2026-11-25T06:18:23.172Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -246,7 +246,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T06:07:40.106Z",
+          "createdAt": "2026-11-25T06:18:23.171Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -262,7 +262,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T06:07:40.102Z",
+          "createdAt": "2026-11-25T06:18:23.166Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -270,7 +270,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "5a9aa0a99e58",
+          "prefix": "dda86942852b",
           "scopes": [
             "public:read"
           ],
@@ -310,7 +310,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "environment": "development",
         "state": "REVOKED",
         "allowedOrigins": [],
-        "createdAt": "2026-11-25T06:07:40.107Z",
+        "createdAt": "2026-11-25T06:18:23.172Z",
         "lastUsedAt": null,
         "expiresAt": null,
         "revokedAt": "2026-06-01T00:00:00.000Z"
@@ -327,12 +327,180 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       }
     }
   },
-  "Admin_ListJobRuns": {
+  "Workspaces_GetWorkspace": {
     "status": 200,
     "body": {
-      "data": [],
+      "data": {
+        "publicId": "01900002-0000-7000-8000-000000000001",
+        "name": "Acme Agents",
+        "slug": "acme-agents",
+        "state": "ACTIVE",
+        "role": "EDITOR",
+        "isDefault": true,
+        "memberCount": 3,
+        "version": 1,
+        "createdAt": "2026-01-02T00:00:00.000Z",
+        "updatedAt": "2026-01-02T00:00:00.000Z",
+        "members": [
+          {
+            "accountPublicId": "01900001-0000-7000-8000-000000000002",
+            "displayName": "Olive Owner",
+            "email": "owner@demo.agent-directory.dev",
+            "role": "OWNER",
+            "state": "ACTIVE",
+            "isWorkspaceOwner": true,
+            "acceptedAt": "2026-01-03T00:00:00.000Z",
+            "revokedAt": null,
+            "version": 1,
+            "createdAt": "2026-01-03T00:00:00.000Z"
+          },
+          {
+            "accountPublicId": "01900001-0000-7000-8000-000000000003",
+            "displayName": "Mel Member",
+            "email": "member@demo.agent-directory.dev",
+            "role": "EDITOR",
+            "state": "ACTIVE",
+            "isWorkspaceOwner": false,
+            "acceptedAt": "2026-01-03T00:01:00.000Z",
+            "revokedAt": null,
+            "version": 1,
+            "createdAt": "2026-01-03T00:01:00.000Z"
+          },
+          {
+            "accountPublicId": "01900001-0000-7000-8000-000000000001",
+            "displayName": "Ada Admin",
+            "email": "admin@demo.agent-directory.dev",
+            "role": "VIEWER",
+            "state": "ACTIVE",
+            "isWorkspaceOwner": false,
+            "acceptedAt": "2026-01-03T00:02:00.000Z",
+            "revokedAt": null,
+            "version": 1,
+            "createdAt": "2026-01-03T00:02:00.000Z"
+          }
+        ],
+        "invitations": [
+          {
+            "publicId": "01900003-0000-7000-8000-000000000001",
+            "recipientEmail": "new.hire@example.com",
+            "role": "EDITOR",
+            "state": "PENDING",
+            "invitedBy": {
+              "publicId": "01900001-0000-7000-8000-000000000002",
+              "displayName": "Olive Owner"
+            },
+            "acceptedByAccountPublicId": null,
+            "expiresAt": "2026-01-25T00:00:00.000Z",
+            "acceptedAt": null,
+            "revokedAt": null,
+            "version": 1,
+            "createdAt": "2026-01-11T00:00:00.000Z"
+          },
+          {
+            "publicId": "01900003-0000-7000-8000-000000000002",
+            "recipientEmail": "analyst@example.com",
+            "role": "ANALYST",
+            "state": "EXPIRED",
+            "invitedBy": {
+              "publicId": "01900001-0000-7000-8000-000000000002",
+              "displayName": "Olive Owner"
+            },
+            "acceptedByAccountPublicId": null,
+            "expiresAt": "2026-01-26T00:00:00.000Z",
+            "acceptedAt": null,
+            "revokedAt": null,
+            "version": 2,
+            "createdAt": "2026-01-12T00:00:00.000Z"
+          },
+          {
+            "publicId": "01900003-0000-7000-8000-000000000003",
+            "recipientEmail": null,
+            "role": "VIEWER",
+            "state": "REVOKED",
+            "invitedBy": {
+              "publicId": "01900001-0000-7000-8000-000000000002",
+              "displayName": "Olive Owner"
+            },
+            "acceptedByAccountPublicId": null,
+            "expiresAt": "2026-01-27T00:00:00.000Z",
+            "acceptedAt": null,
+            "revokedAt": "2026-01-14T00:00:00.000Z",
+            "version": 2,
+            "createdAt": "2026-01-13T00:00:00.000Z"
+          }
+        ],
+        "membersNextCursor": null,
+        "invitationsNextCursor": null
+      },
       "meta": {
         "requestId": "0000000b-0000-7000-8000-000000000018",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Protocols_GetProtocolCatalog": {
+    "status": 200,
+    "body": {
+      "data": {
+        "protocols": [
+          {
+            "key": "mcp",
+            "name": "Model Context Protocol",
+            "status": "SUPPORTED",
+            "features": [
+              "tools",
+              "resources",
+              "prompts",
+              "oauth"
+            ]
+          },
+          {
+            "key": "a2a",
+            "name": "Agent2Agent",
+            "status": "SUPPORTED",
+            "features": [
+              "agent-card",
+              "tasks",
+              "streaming"
+            ]
+          },
+          {
+            "key": "x402",
+            "name": "x402 Payments",
+            "status": "SUPPORTED",
+            "features": [
+              "exact",
+              "upto"
+            ]
+          },
+          {
+            "key": "erc-8004",
+            "name": "ERC-8004 Trustless Agents",
+            "status": "PREVIEW",
+            "features": [
+              "identity-registry",
+              "reputation-registry"
+            ]
+          },
+          {
+            "key": "openapi",
+            "name": "OpenAPI",
+            "status": "SUPPORTED",
+            "features": [
+              "3.0",
+              "3.1"
+            ]
+          }
+        ]
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000019",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -402,7 +570,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       ],
       "nextCursor": null,
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000019",
+        "requestId": "0000000b-0000-7000-8000-00000000001a",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -485,7 +653,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000001a",
+        "requestId": "0000000b-0000-7000-8000-00000000001b",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -543,7 +711,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       ],
       "nextCursor": null,
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000001d",
+        "requestId": "0000000b-0000-7000-8000-00000000001e",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -653,7 +821,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000001e",
+        "requestId": "0000000b-0000-7000-8000-00000000001f",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -716,36 +884,6 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       ],
       "nextCursor": null,
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000001f",
-        "schemaVersion": "1.0.0",
-        "buildVersion": "test",
-        "generatedAt": "2026-06-01T00:00:00.000Z",
-        "freshness": {
-          "projectedAt": null,
-          "sourceWatermark": null
-        }
-      }
-    }
-  },
-  "Social_IngestProductEvent": {
-    "status": 202,
-    "body": {
-      "data": {
-        "accepted": [
-          {
-            "index": 0,
-            "eventId": "0190ffff-0000-7000-8000-000000000001",
-            "duplicate": false
-          }
-        ],
-        "rejected": [],
-        "receipt": {
-          "id": "0000000b-0000-7000-8000-000000000021",
-          "durable": true,
-          "receivedAt": "2026-06-01T00:00:00.000Z"
-        }
-      },
-      "meta": {
         "requestId": "0000000b-0000-7000-8000-000000000020",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
@@ -757,28 +895,41 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       }
     }
   },
-  "Social_CreateAnalyticsExport": {
-    "status": 202,
+  "Services_PublishServiceOffer": {
+    "status": 200,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-000000000025",
-        "entityPublicId": "01900006-0000-7000-8000-000000000001",
-        "exportType": "TRAFFIC",
-        "range": {
-          "from": "2026-04-01",
-          "to": "2026-04-30"
+        "id": "01900008-0000-7000-8000-000000000001",
+        "serviceId": "01900007-0000-7000-8000-000000000001",
+        "state": "PUBLISHED",
+        "version": 2,
+        "title": "Starter research plan",
+        "slug": "starter",
+        "description": "Starter research plan of Atlas Research API.",
+        "pricingModel": "FIXED",
+        "fulfillmentPolicyVersion": 1,
+        "termsRevision": {
+          "id": "0190000c-0000-7000-8000-000000000001",
+          "revision": 1,
+          "termsMarkdown": "# Terms of Starter research plan\n\nDelivered as described; refunds within 7 days.",
+          "createdAt": "2026-01-04T00:00:00.000Z"
         },
-        "format": "CSV",
-        "state": "REQUESTED",
-        "rowCount": null,
-        "expiresAt": "2026-06-08T00:00:00.000Z",
-        "downloadToken": null,
-        "errorCode": null,
-        "createdAt": "2026-06-01T00:00:00.000Z",
-        "completedAt": null
+        "publishedAt": "2026-06-01T00:00:00.000Z",
+        "prices": [
+          {
+            "id": "0190000d-0000-7000-8000-000000000001",
+            "version": 1,
+            "networkPublicId": "01900004-0000-7000-8000-000000000001",
+            "assetPublicId": "01900005-0000-7000-8000-000000000001",
+            "units": "5000000",
+            "effectiveFrom": "2026-01-04T00:00:00.000Z",
+            "effectiveUntil": null,
+            "x402ResourceTemplate": "https://api.atlas.example/x402/{offerId}"
+          }
+        ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000024",
+        "requestId": "0000000b-0000-7000-8000-000000000023",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -788,42 +939,6 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       }
     }
-  },
-  "Social_GetAnalyticsExport": {
-    "status": 200,
-    "body": {
-      "data": {
-        "id": "01900044-0000-7000-8000-000000000001",
-        "entityPublicId": "01900006-0000-7000-8000-000000000001",
-        "exportType": "TRAFFIC",
-        "range": {
-          "from": "2026-04-11",
-          "to": "2026-04-11"
-        },
-        "format": "CSV",
-        "state": "AVAILABLE",
-        "rowCount": "1",
-        "expiresAt": "2027-08-24T00:00:00.000Z",
-        "downloadToken": "01900044-0000-7000-8000-000000000001.ui1ohfMk4KHCli0YLFq-xQNi-2Pdgs5ZMs25EBbrm1k",
-        "errorCode": null,
-        "createdAt": "2026-05-21T00:00:00.000Z",
-        "completedAt": "2026-05-21T00:10:00.000Z"
-      },
-      "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000029",
-        "schemaVersion": "1.0.0",
-        "buildVersion": "test",
-        "generatedAt": "2026-06-01T00:00:00.000Z",
-        "freshness": {
-          "projectedAt": null,
-          "sourceWatermark": null
-        }
-      }
-    }
-  },
-  "Social_DownloadAnalyticsExport": {
-    "status": 200,
-    "body": "eventId,name,category,occurredAt,properties\n01900043-0000-7000-8000-000000000001,traffic.page_view,traffic,2026-04-11T00:00:00.000Z,\"{\"\"path\"\":\"\"/agents/atlas-research\"\"}\"\n"
   },
   "Commerce_ListCommerceOrders": {
     "status": 200,
@@ -1048,7 +1163,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000002d",
+        "requestId": "0000000b-0000-7000-8000-000000000026",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1059,108 +1174,75 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       }
     }
   },
-  "Protocols_GetProtocolCatalog": {
+  "MCP_GetMcpCatalog": {
     "status": 200,
     "body": {
       "data": {
-        "protocols": [
-          {
-            "key": "mcp",
-            "name": "Model Context Protocol",
-            "status": "SUPPORTED",
-            "features": [
-              "tools",
-              "resources",
-              "prompts",
-              "oauth"
-            ]
-          },
-          {
-            "key": "a2a",
-            "name": "Agent2Agent",
-            "status": "SUPPORTED",
-            "features": [
-              "agent-card",
-              "tasks",
-              "streaming"
-            ]
-          },
-          {
-            "key": "x402",
-            "name": "x402 Payments",
-            "status": "SUPPORTED",
-            "features": [
-              "exact",
-              "upto"
-            ]
-          },
-          {
-            "key": "erc-8004",
-            "name": "ERC-8004 Trustless Agents",
-            "status": "PREVIEW",
-            "features": [
-              "identity-registry",
-              "reputation-registry"
-            ]
-          },
-          {
-            "key": "openapi",
-            "name": "OpenAPI",
-            "status": "SUPPORTED",
-            "features": [
-              "3.0",
-              "3.1"
-            ]
-          }
-        ]
-      },
-      "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000002e",
-        "schemaVersion": "1.0.0",
-        "buildVersion": "test",
-        "generatedAt": "2026-06-01T00:00:00.000Z",
-        "freshness": {
-          "projectedAt": null,
-          "sourceWatermark": null
-        }
-      }
-    }
-  },
-  "Services_PublishServiceOffer": {
-    "status": 200,
-    "body": {
-      "data": {
-        "id": "01900008-0000-7000-8000-000000000001",
-        "serviceId": "01900007-0000-7000-8000-000000000001",
-        "state": "PUBLISHED",
-        "version": 2,
-        "title": "Starter research plan",
-        "slug": "starter",
-        "description": "Starter research plan of Atlas Research API.",
-        "pricingModel": "FIXED",
-        "fulfillmentPolicyVersion": 1,
-        "termsRevision": {
-          "id": "0190000c-0000-7000-8000-000000000001",
-          "revision": 1,
-          "termsMarkdown": "# Terms of Starter research plan\n\nDelivered as described; refunds within 7 days.",
-          "createdAt": "2026-01-04T00:00:00.000Z"
+        "connectionPublicId": "01900102-0000-7000-8000-000000000001",
+        "protocolVersion": "2025-06-18",
+        "serverIdentity": {
+          "url": "https://mcp.docs.example/mcp",
+          "name": "Atlas docs",
+          "version": "1.2.0"
         },
-        "publishedAt": "2026-06-01T00:00:00.000Z",
-        "prices": [
-          {
-            "id": "0190000d-0000-7000-8000-000000000001",
-            "version": 1,
-            "networkPublicId": "01900004-0000-7000-8000-000000000001",
-            "assetPublicId": "01900005-0000-7000-8000-000000000001",
-            "units": "5000000",
-            "effectiveFrom": "2026-01-04T00:00:00.000Z",
-            "effectiveUntil": null,
-            "x402ResourceTemplate": "https://api.atlas.example/x402/{offerId}"
+        "capabilities": {
+          "tools": {
+            "listChanged": true
+          },
+          "prompts": {},
+          "resources": {
+            "subscribe": false
           }
-        ]
+        },
+        "tools": [
+          {
+            "name": "search",
+            "description": "Search the documents",
+            "inputSchema": {
+              "type": "object",
+              "properties": {
+                "query": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        ],
+        "resources": [
+          {
+            "uri": "docs://index",
+            "name": "Index",
+            "mimeType": "text/markdown"
+          }
+        ],
+        "resourceTemplates": [
+          {
+            "name": "Page",
+            "uriTemplate": "docs://page/{slug}"
+          }
+        ],
+        "prompts": [
+          {
+            "name": "summarize",
+            "arguments": [
+              {
+                "name": "slug",
+                "required": true
+              }
+            ],
+            "description": "Summarize a page"
+          }
+        ],
+        "cacheMetadata": {
+          "etag": "W/\"demo-1\"",
+          "maxAgeSeconds": 3600
+        },
+        "digest": "sha256:6b230eb4302d8d18c1d57d14b24ec32aa31777697b68b23b1ea5250cd9b19de1",
+        "observedAt": "2026-03-12T00:00:00.000Z",
+        "expiresAt": "2026-03-12T01:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000031",
+        "requestId": "0000000b-0000-7000-8000-000000000029",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1171,113 +1253,31 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       }
     }
   },
-  "Workspaces_GetWorkspace": {
+  "MCP_BeginMcpOAuth": {
     "status": 200,
     "body": {
       "data": {
-        "publicId": "01900002-0000-7000-8000-000000000001",
-        "name": "Acme Agents",
-        "slug": "acme-agents",
-        "state": "ACTIVE",
-        "role": "EDITOR",
-        "isDefault": true,
-        "memberCount": 3,
-        "version": 1,
-        "createdAt": "2026-01-02T00:00:00.000Z",
-        "updatedAt": "2026-01-02T00:00:00.000Z",
-        "members": [
-          {
-            "accountPublicId": "01900001-0000-7000-8000-000000000002",
-            "displayName": "Olive Owner",
-            "email": "owner@demo.agent-directory.dev",
-            "role": "OWNER",
-            "state": "ACTIVE",
-            "isWorkspaceOwner": true,
-            "acceptedAt": "2026-01-03T00:00:00.000Z",
-            "revokedAt": null,
-            "version": 1,
-            "createdAt": "2026-01-03T00:00:00.000Z"
-          },
-          {
-            "accountPublicId": "01900001-0000-7000-8000-000000000003",
-            "displayName": "Mel Member",
-            "email": "member@demo.agent-directory.dev",
-            "role": "EDITOR",
-            "state": "ACTIVE",
-            "isWorkspaceOwner": false,
-            "acceptedAt": "2026-01-03T00:01:00.000Z",
-            "revokedAt": null,
-            "version": 1,
-            "createdAt": "2026-01-03T00:01:00.000Z"
-          },
-          {
-            "accountPublicId": "01900001-0000-7000-8000-000000000001",
-            "displayName": "Ada Admin",
-            "email": "admin@demo.agent-directory.dev",
-            "role": "VIEWER",
-            "state": "ACTIVE",
-            "isWorkspaceOwner": false,
-            "acceptedAt": "2026-01-03T00:02:00.000Z",
-            "revokedAt": null,
-            "version": 1,
-            "createdAt": "2026-01-03T00:02:00.000Z"
-          }
-        ],
-        "invitations": [
-          {
-            "publicId": "01900003-0000-7000-8000-000000000001",
-            "recipientEmail": "new.hire@example.com",
-            "role": "EDITOR",
-            "state": "PENDING",
-            "invitedBy": {
-              "publicId": "01900001-0000-7000-8000-000000000002",
-              "displayName": "Olive Owner"
-            },
-            "acceptedByAccountPublicId": null,
-            "expiresAt": "2026-01-25T00:00:00.000Z",
-            "acceptedAt": null,
-            "revokedAt": null,
-            "version": 1,
-            "createdAt": "2026-01-11T00:00:00.000Z"
-          },
-          {
-            "publicId": "01900003-0000-7000-8000-000000000002",
-            "recipientEmail": "analyst@example.com",
-            "role": "ANALYST",
-            "state": "EXPIRED",
-            "invitedBy": {
-              "publicId": "01900001-0000-7000-8000-000000000002",
-              "displayName": "Olive Owner"
-            },
-            "acceptedByAccountPublicId": null,
-            "expiresAt": "2026-01-26T00:00:00.000Z",
-            "acceptedAt": null,
-            "revokedAt": null,
-            "version": 2,
-            "createdAt": "2026-01-12T00:00:00.000Z"
-          },
-          {
-            "publicId": "01900003-0000-7000-8000-000000000003",
-            "recipientEmail": null,
-            "role": "VIEWER",
-            "state": "REVOKED",
-            "invitedBy": {
-              "publicId": "01900001-0000-7000-8000-000000000002",
-              "displayName": "Olive Owner"
-            },
-            "acceptedByAccountPublicId": null,
-            "expiresAt": "2026-01-27T00:00:00.000Z",
-            "acceptedAt": null,
-            "revokedAt": "2026-01-14T00:00:00.000Z",
-            "version": 2,
-            "createdAt": "2026-01-13T00:00:00.000Z"
-          }
-        ],
-        "membersNextCursor": null,
-        "invitationsNextCursor": null
+        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fapp.agent-directory.dev%2Foauth%2Fmcp%2Fcallback&scope=crm.read+crm.write&state=tO5TFD6SoJppGLKZbsuePwCjbzdtPZuxsflbDJeWQ4w&code_challenge=R5UsdiuvtdKEbcwPssJa45xLNd9S3oMKYyEe2R5TIDk&code_challenge_method=S256",
+        "expiresAt": "2026-06-01T00:10:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000034",
+        "requestId": "0000000b-0000-7000-8000-00000000002c",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Admin_ListJobRuns": {
+    "status": 200,
+    "body": {
+      "data": [],
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000030",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1296,7 +1296,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "launchDraftId": "01900080-0000-7000-8000-000000000001",
         "venue": "REGISTRY_GENESIS",
         "state": "AWAITING_SIGNATURE",
-        "transactionIntentId": "0000000b-0000-7000-8000-000000000038",
+        "transactionIntentId": "0000000b-0000-7000-8000-000000000034",
         "providerReference": null,
         "expectedAssetLocator": "eip155:8453/erc20:0x000000000000000000000000000000000000003d",
         "observedAssetId": null,
@@ -1341,7 +1341,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000037",
+        "requestId": "0000000b-0000-7000-8000-000000000033",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1368,7 +1368,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "provider": "demo-issuer",
         "providerRequestId": "demo-01900083-0000-7000-8000-000000000001",
         "instrument": {
-          "publicId": "0000000b-0000-7000-8000-00000000003c",
+          "publicId": "0000000b-0000-7000-8000-000000000038",
           "state": "ACTIVE",
           "last4": "5146",
           "expiresAt": "2030-01-01T00:00:00.000Z"
@@ -1378,7 +1378,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000003b",
+        "requestId": "0000000b-0000-7000-8000-000000000037",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1393,10 +1393,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-000000000040",
+        "id": "0000000b-0000-7000-8000-00000000003c",
         "workspaceId": "01900002-0000-7000-8000-000000000001",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
-        "publicKeyId": "0000000b-0000-7000-8000-000000000041",
+        "publicKeyId": "0000000b-0000-7000-8000-00000000003d",
         "publicKeyFingerprint": "CukONg4K3oTq-JN_7-cp0tgeIccH-AxVABSVQhw9rHg",
         "state": "PENDING",
         "allowedSignalTypes": [
@@ -1409,7 +1409,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "createdAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000003f",
+        "requestId": "0000000b-0000-7000-8000-00000000003b",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1537,7 +1537,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000044",
+        "requestId": "0000000b-0000-7000-8000-000000000040",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1562,7 +1562,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000047",
+        "requestId": "0000000b-0000-7000-8000-000000000043",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1573,75 +1573,49 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       }
     }
   },
-  "MCP_GetMcpCatalog": {
-    "status": 200,
+  "Runtime_SendMessage": {
+    "status": 202,
     "body": {
       "data": {
-        "connectionPublicId": "01900102-0000-7000-8000-000000000001",
-        "protocolVersion": "2025-06-18",
-        "serverIdentity": {
-          "url": "https://mcp.docs.example/mcp",
-          "name": "Atlas docs",
-          "version": "1.2.0"
-        },
-        "capabilities": {
-          "tools": {
-            "listChanged": true
-          },
-          "prompts": {},
-          "resources": {
-            "subscribe": false
-          }
-        },
-        "tools": [
-          {
-            "name": "search",
-            "description": "Search the documents",
-            "inputSchema": {
-              "type": "object",
-              "properties": {
-                "query": {
-                  "type": "string"
-                }
-              }
+        "userMessage": {
+          "id": "0000000b-0000-7000-8000-000000000048",
+          "ordinal": "3",
+          "role": "user",
+          "state": "COMPLETE",
+          "contentText": "And the US market?",
+          "contentParts": [
+            {
+              "text": "And the US market?",
+              "type": "text"
             }
-          }
-        ],
-        "resources": [
-          {
-            "uri": "docs://index",
-            "name": "Index",
-            "mimeType": "text/markdown"
-          }
-        ],
-        "resourceTemplates": [
-          {
-            "name": "Page",
-            "uriTemplate": "docs://page/{slug}"
-          }
-        ],
-        "prompts": [
-          {
-            "name": "summarize",
-            "arguments": [
-              {
-                "name": "slug",
-                "required": true
-              }
-            ],
-            "description": "Summarize a page"
-          }
-        ],
-        "cacheMetadata": {
-          "etag": "W/\"demo-1\"",
-          "maxAgeSeconds": 3600
+          ],
+          "runId": "0000000b-0000-7000-8000-000000000047",
+          "createdAt": "2026-06-01T00:00:00.000Z",
+          "completedAt": "2026-06-01T00:00:00.000Z"
         },
-        "digest": "sha256:6b230eb4302d8d18c1d57d14b24ec32aa31777697b68b23b1ea5250cd9b19de1",
-        "observedAt": "2026-03-12T00:00:00.000Z",
-        "expiresAt": "2026-03-12T01:00:00.000Z"
+        "assistantMessage": {
+          "id": "0000000b-0000-7000-8000-000000000049",
+          "ordinal": "4",
+          "role": "assistant",
+          "state": "PENDING",
+          "contentText": null,
+          "contentParts": [],
+          "runId": "0000000b-0000-7000-8000-000000000047",
+          "createdAt": "2026-06-01T00:00:00.000Z",
+          "completedAt": null
+        },
+        "run": {
+          "id": "0000000b-0000-7000-8000-000000000047",
+          "conversationId": "01900103-0000-7000-8000-000000000002",
+          "entityPublicId": "01900006-0000-7000-8000-000000000001",
+          "triggerType": "MESSAGE",
+          "state": "QUEUED",
+          "version": 1,
+          "failureCode": null
+        }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000004a",
+        "requestId": "0000000b-0000-7000-8000-000000000046",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1652,46 +1626,18 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       }
     }
   },
-  "MCP_BeginMcpOAuth": {
+  "Runtime_ClearPlaygroundRunData": {
     "status": 200,
     "body": {
       "data": {
-        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fapp.agent-directory.dev%2Foauth%2Fmcp%2Fcallback&scope=crm.read+crm.write&state=o_Sa1Dl1MUN3uG4_kVkxNgOHe_nirvjq6gsuAPBno-A&code_challenge=WwvX0PJVzAHf1yONmvtxEwE2MypNgMXeU9rpxHIC0YY&code_challenge_method=S256",
-        "expiresAt": "2026-06-01T00:10:00.000Z"
+        "runId": "01900104-0000-7000-8000-000000000001",
+        "conversationId": "01900103-0000-7000-8000-000000000001",
+        "state": "SUCCEEDED",
+        "retentionExpiresAt": "2027-03-22T00:00:00.000Z",
+        "dataClearedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
         "requestId": "0000000b-0000-7000-8000-00000000004d",
-        "schemaVersion": "1.0.0",
-        "buildVersion": "test",
-        "generatedAt": "2026-06-01T00:00:00.000Z",
-        "freshness": {
-          "projectedAt": null,
-          "sourceWatermark": null
-        }
-      }
-    }
-  },
-  "Trust_WithdrawFeedback": {
-    "status": 200,
-    "body": {
-      "data": {
-        "publicId": "019000a4-0000-7000-8000-000000000001",
-        "entityPublicId": "01900006-0000-7000-8000-000000000001",
-        "ratingPpm": 900000,
-        "category": "QUALITY",
-        "title": "Thorough research",
-        "body": "Atlas found sources we had missed.",
-        "state": "WITHDRAWN",
-        "authenticityState": "VERIFIED",
-        "revision": 2,
-        "createdAt": "2026-03-02T00:00:00.000Z",
-        "updatedAt": "2026-06-01T00:00:00.000Z",
-        "helpfulCount": "12",
-        "notHelpfulCount": "1",
-        "responseCount": "1"
-      },
-      "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000051",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1719,7 +1665,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000054",
+        "requestId": "0000000b-0000-7000-8000-000000000050",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1755,7 +1701,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-02-24T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000057",
+        "requestId": "0000000b-0000-7000-8000-000000000053",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1766,71 +1712,27 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       }
     }
   },
-  "Runtime_SendMessage": {
-    "status": 202,
-    "body": {
-      "data": {
-        "userMessage": {
-          "id": "0000000b-0000-7000-8000-00000000005c",
-          "ordinal": "3",
-          "role": "user",
-          "state": "COMPLETE",
-          "contentText": "And the US market?",
-          "contentParts": [
-            {
-              "text": "And the US market?",
-              "type": "text"
-            }
-          ],
-          "runId": "0000000b-0000-7000-8000-00000000005b",
-          "createdAt": "2026-06-01T00:00:00.000Z",
-          "completedAt": "2026-06-01T00:00:00.000Z"
-        },
-        "assistantMessage": {
-          "id": "0000000b-0000-7000-8000-00000000005d",
-          "ordinal": "4",
-          "role": "assistant",
-          "state": "PENDING",
-          "contentText": null,
-          "contentParts": [],
-          "runId": "0000000b-0000-7000-8000-00000000005b",
-          "createdAt": "2026-06-01T00:00:00.000Z",
-          "completedAt": null
-        },
-        "run": {
-          "id": "0000000b-0000-7000-8000-00000000005b",
-          "conversationId": "01900103-0000-7000-8000-000000000002",
-          "entityPublicId": "01900006-0000-7000-8000-000000000001",
-          "triggerType": "MESSAGE",
-          "state": "QUEUED",
-          "version": 1,
-          "failureCode": null
-        }
-      },
-      "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000005a",
-        "schemaVersion": "1.0.0",
-        "buildVersion": "test",
-        "generatedAt": "2026-06-01T00:00:00.000Z",
-        "freshness": {
-          "projectedAt": null,
-          "sourceWatermark": null
-        }
-      }
-    }
-  },
-  "Runtime_ClearPlaygroundRunData": {
+  "Trust_WithdrawFeedback": {
     "status": 200,
     "body": {
       "data": {
-        "runId": "01900104-0000-7000-8000-000000000001",
-        "conversationId": "01900103-0000-7000-8000-000000000001",
-        "state": "SUCCEEDED",
-        "retentionExpiresAt": "2027-03-22T00:00:00.000Z",
-        "dataClearedAt": "2026-06-01T00:00:00.000Z"
+        "publicId": "019000a4-0000-7000-8000-000000000001",
+        "entityPublicId": "01900006-0000-7000-8000-000000000001",
+        "ratingPpm": 900000,
+        "category": "QUALITY",
+        "title": "Thorough research",
+        "body": "Atlas found sources we had missed.",
+        "state": "WITHDRAWN",
+        "authenticityState": "VERIFIED",
+        "revision": 2,
+        "createdAt": "2026-03-02T00:00:00.000Z",
+        "updatedAt": "2026-06-01T00:00:00.000Z",
+        "helpfulCount": "12",
+        "notHelpfulCount": "1",
+        "responseCount": "1"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000061",
+        "requestId": "0000000b-0000-7000-8000-000000000056",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1973,7 +1875,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       ],
       "asOf": "2026-06-01T00:00:00.000Z",
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000064",
+        "requestId": "0000000b-0000-7000-8000-000000000059",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2003,7 +1905,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "decisionDigest": "0x7d8fa3825b64daf3fca511c22899c1774912d986aa6b6dc09446bfd25cc8c920"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000067",
+        "requestId": "0000000b-0000-7000-8000-00000000005c",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2036,6 +1938,100 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
+        "requestId": "0000000b-0000-7000-8000-00000000005f",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Social_IngestProductEvent": {
+    "status": 202,
+    "body": {
+      "data": {
+        "accepted": [
+          {
+            "index": 0,
+            "eventId": "0190ffff-0000-7000-8000-000000000001",
+            "duplicate": false
+          }
+        ],
+        "rejected": [],
+        "receipt": {
+          "id": "0000000b-0000-7000-8000-000000000062",
+          "durable": true,
+          "receivedAt": "2026-06-01T00:00:00.000Z"
+        }
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000061",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Social_CreateAnalyticsExport": {
+    "status": 202,
+    "body": {
+      "data": {
+        "id": "0000000b-0000-7000-8000-000000000066",
+        "entityPublicId": "01900006-0000-7000-8000-000000000001",
+        "exportType": "TRAFFIC",
+        "range": {
+          "from": "2026-04-01",
+          "to": "2026-04-30"
+        },
+        "format": "CSV",
+        "state": "REQUESTED",
+        "rowCount": null,
+        "expiresAt": "2026-06-08T00:00:00.000Z",
+        "downloadToken": null,
+        "errorCode": null,
+        "createdAt": "2026-06-01T00:00:00.000Z",
+        "completedAt": null
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000065",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Social_GetAnalyticsExport": {
+    "status": 200,
+    "body": {
+      "data": {
+        "id": "01900044-0000-7000-8000-000000000001",
+        "entityPublicId": "01900006-0000-7000-8000-000000000001",
+        "exportType": "TRAFFIC",
+        "range": {
+          "from": "2026-04-11",
+          "to": "2026-04-11"
+        },
+        "format": "CSV",
+        "state": "AVAILABLE",
+        "rowCount": "1",
+        "expiresAt": "2027-08-24T00:00:00.000Z",
+        "downloadToken": "01900044-0000-7000-8000-000000000001.ui1ohfMk4KHCli0YLFq-xQNi-2Pdgs5ZMs25EBbrm1k",
+        "errorCode": null,
+        "createdAt": "2026-05-21T00:00:00.000Z",
+        "completedAt": "2026-05-21T00:10:00.000Z"
+      },
+      "meta": {
         "requestId": "0000000b-0000-7000-8000-00000000006a",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
@@ -2046,6 +2042,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       }
     }
+  },
+  "Social_DownloadAnalyticsExport": {
+    "status": 200,
+    "body": "eventId,name,category,occurredAt,properties\n01900043-0000-7000-8000-000000000001,traffic.page_view,traffic,2026-04-11T00:00:00.000Z,\"{\"\"path\"\":\"\"/agents/atlas-research\"\"}\"\n"
   },
   "Growth_ListAdCampaigns": {
     "status": 200,

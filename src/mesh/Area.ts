@@ -4,10 +4,12 @@ import type { Area } from "../Area.js"
 import { MeshHttpLive } from "./Http.js"
 import { Mesh } from "./Mesh.js"
 import { seedMesh } from "./demo.js"
+import { MeshManifest } from "./manifest.js"
 
 /** The mesh area's handlers and demo seed (see `src/Area.ts`). */
 export const MeshArea = {
   name: "mesh",
   http: MeshHttpLive.pipe(Layer.provide([Mesh.Default])),
-  seed: seedMesh
+  seed: seedMesh,
+  manifest: MeshManifest
 } satisfies Area

@@ -5,10 +5,12 @@ import { ProcurementHttpLive } from "./Http.js"
 import { Procurement } from "./Procurement.js"
 import { seedProcurement } from "./demo.js"
 import { ProcurementProvidersDemo } from "../../layers/ProcurementProvider.js"
+import { ProcurementManifest } from "./manifest.js"
 
 /** The procurement area's handlers and demo seed (see `src/Area.ts`). */
 export const ProcurementArea = {
   name: "procurement",
   http: ProcurementHttpLive.pipe(Layer.provide(Procurement.Default.pipe(Layer.provide(ProcurementProvidersDemo)))),
-  seed: seedProcurement
+  seed: seedProcurement,
+  manifest: ProcurementManifest
 } satisfies Area

@@ -4,10 +4,12 @@ import type { Area } from "../Area.js"
 import { ProtocolsHttpLive } from "./Http.js"
 import { ProtocolCatalogCache } from "./CatalogCache.js"
 import { seedProtocols } from "./demo.js"
+import { ProtocolsManifest } from "./manifest.js"
 
 /** The protocols area's handlers and demo seed (see `src/Area.ts`). */
 export const ProtocolsArea = {
   name: "protocols",
   http: ProtocolsHttpLive.pipe(Layer.provide([ProtocolCatalogCache.Default])),
-  seed: seedProtocols
+  seed: seedProtocols,
+  manifest: ProtocolsManifest
 } satisfies Area

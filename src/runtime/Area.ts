@@ -9,6 +9,7 @@ import { RuntimeHttpLive } from "./Http.js"
 import { Runtime } from "./Runtime.js"
 import { Runs } from "./Runs.js"
 import { seedRuntimeDemoData } from "./seed.js"
+import { RuntimeManifest } from "./manifest.js"
 
 /** The runtime area's handlers, demo seed and jobs (see `src/Area.ts`). */
 export const RuntimeArea = {
@@ -18,5 +19,6 @@ export const RuntimeArea = {
   jobs: {
     // agent runs are answered by the deterministic runtime; a model provider's layer replaces it here
     handlers: [provideJobHandler(agentRunHandler, Layer.merge(RunsRepo.Default, AgentRuntimeDeterministic))]
-  }
+  },
+  manifest: RuntimeManifest
 } satisfies Area

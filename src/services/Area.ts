@@ -4,10 +4,12 @@ import type { Area } from "../Area.js"
 import { ServicesHttpLive } from "./Http.js"
 import { Services } from "./Services.js"
 import { seedServices } from "./demo.js"
+import { ServicesManifest } from "./manifest.js"
 
 /** The services area's handlers and demo seed (see `src/Area.ts`). */
 export const ServicesArea = {
   name: "services",
   http: ServicesHttpLive.pipe(Layer.provide([Services.Default])),
-  seed: seedServices
+  seed: seedServices,
+  manifest: ServicesManifest
 } satisfies Area

@@ -4,10 +4,12 @@ import type { Area } from "../Area.js"
 import { TokenOperationsHttpLive } from "./Http.js"
 import { TokenOperationsRepo } from "./Repo.js"
 import { seedTokenOperations } from "./demo.js"
+import { TokenOperationsManifest } from "./manifest.js"
 
 /** The tokenOperations area's handlers and demo seed (see `src/Area.ts`). */
 export const TokenOperationsArea = {
   name: "tokenOperations",
   http: TokenOperationsHttpLive.pipe(Layer.provide([TokenOperationsRepo.Default])),
-  seed: seedTokenOperations
+  seed: seedTokenOperations,
+  manifest: TokenOperationsManifest
 } satisfies Area

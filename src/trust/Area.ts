@@ -5,10 +5,12 @@ import type { Area } from "../Area.js"
 import { TrustHttpLive } from "./Http.js"
 import { Trust } from "./Trust.js"
 import { seedTrustDemo } from "./demo.js"
+import { TrustManifest } from "./manifest.js"
 
 /** The trust area's handlers and demo seed (see `src/Area.ts`). */
 export const TrustArea = {
   name: "trust",
   http: TrustHttpLive.pipe(Layer.provide([Trust.Default])),
-  seed: Effect.flatMap(SqlClient.SqlClient, seedTrustDemo)
+  seed: Effect.flatMap(SqlClient.SqlClient, seedTrustDemo),
+  manifest: TrustManifest
 } satisfies Area

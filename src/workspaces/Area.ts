@@ -4,10 +4,12 @@ import type { Area } from "../Area.js"
 import { WorkspacesHttpLive } from "./Http.js"
 import { Workspaces } from "./Workspaces.js"
 import { seedWorkspaces } from "./demo.js"
+import { WorkspacesManifest } from "./manifest.js"
 
 /** The workspaces area's handlers and demo seed (see `src/Area.ts`). */
 export const WorkspacesArea = {
   name: "workspaces",
   http: WorkspacesHttpLive.pipe(Layer.provide([Workspaces.Default])),
-  seed: seedWorkspaces
+  seed: seedWorkspaces,
+  manifest: WorkspacesManifest
 } satisfies Area

@@ -1,0 +1,11 @@
+/**
+ * The jobs area's entries of the demo manifest (`src/db/manifest.ts`): for each of its
+ * operations, one request that succeeds on a freshly seeded database (the example of
+ * `/docs`, checked by test/demo/Manifest.test.ts).
+ */
+import type { ManifestOperation } from "../Area.js"
+
+/** The jobs area's demo requests, by operationId. */
+export const JobsManifest = {
+  Admin_ListJobRuns: { as: "admin", path: {}, query: { limit: 20 }, body: null }
+} satisfies Record<string, ManifestOperation>

@@ -1,0 +1,18 @@
+/**
+ * The launch area's entries of the demo manifest (`src/db/manifest.ts`): for each of its
+ * operations, one request that succeeds on a freshly seeded database (the example of
+ * `/docs`, checked by test/demo/Manifest.test.ts).
+ */
+import type { ManifestOperation } from "../Area.js"
+import { DemoLaunchRuns } from "./demo.js"
+
+/** The launch area's demo requests, by operationId. */
+export const LaunchManifest = {
+  // launch, procurement, mesh (issue 10)
+  Launch_MaterializeLaunchTransaction: {
+    as: "owner",
+    path: { runId: DemoLaunchRuns.preparing.id },
+    query: {},
+    body: { expectedVersion: DemoLaunchRuns.preparing.version }
+  }
+} satisfies Record<string, ManifestOperation>

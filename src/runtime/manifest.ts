@@ -1,0 +1,27 @@
+/**
+ * The runtime area's entries of the demo manifest (`src/db/manifest.ts`): for each of its
+ * operations, one request that succeeds on a freshly seeded database (the example of
+ * `/docs`, checked by test/demo/Manifest.test.ts).
+ */
+import type { ManifestOperation } from "../Area.js"
+import { DemoConversations, DemoRuns, DemoRuntimeAgents } from "./demo.js"
+
+/** The runtime area's demo requests, by operationId. */
+export const RuntimeManifest = {
+  // Runtime and MCP (issue 11)
+  Runtime_ListRuntimeTools: { as: "member", path: { entityPublicId: DemoRuntimeAgents.configured }, query: {}, body: null },
+  Runtime_PreviewAgentSchedule: {
+    as: "member",
+    path: { entityPublicId: DemoRuntimeAgents.configured },
+    query: {},
+    body: { cronExpression: "30 9 * * 1-5", timezone: "Europe/Berlin", count: 5, from: "2026-03-26T00:00:00.000Z" }
+  },
+  // Conversations and runs (issue 11)
+  Runtime_SendMessage: {
+    as: "member",
+    path: { conversationId: DemoConversations.chat.id },
+    query: {},
+    body: { content: "And the US market?" }
+  },
+  Runtime_ClearPlaygroundRunData: { as: "owner", path: { runId: DemoRuns[0].id }, query: {}, body: null }
+} satisfies Record<string, ManifestOperation>
