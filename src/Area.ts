@@ -46,4 +46,6 @@ export interface ManifestOperation {
   readonly body: unknown
   /** Request headers besides the credential's and Idempotency-Key (lower-case names). */
   readonly headers?: Readonly<Record<string, string>>
+  /** An "Example (demo)" sentence the docs add to the operation's description. */
+  readonly note?: string
 }

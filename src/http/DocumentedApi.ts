@@ -25,23 +25,10 @@ import { type HttpApi, OpenApi } from "@effect/platform"
 import { Context, Option } from "effect"
 import { DemoAccounts } from "../accounts/demo.js"
 import { DemoIdempotencyKey } from "../db/demo.js"
-import { DemoConversations, DemoRuns } from "../runtime/demo.js"
 import { successExamples } from "../db/examples.js"
 import { demoManifest, type ManifestOperation } from "../db/manifest.js"
 
 type Spec = Record<string, any>
-
-/** "Example (demo)" sentences ending the operation's own text. */
-const demoSentences: Readonly<Record<string, string>> = {
-  Runtime_SendMessage: `Example (demo): POST /api/v1/conversations/${DemoConversations.chat.id}/messages as the member with ` +
-    "`{\"content\":\"And the US market?\"}` → 202 `{\"data\":{\"userMessage\":{\"ordinal\":\"3\",\"role\":\"user\"," +
-    "\"state\":\"COMPLETE\",…},\"assistantMessage\":{\"ordinal\":\"4\",\"role\":\"assistant\",\"state\":\"PENDING\"," +
-    "\"contentText\":null,\"contentParts\":[],…},\"run\":{\"triggerType\":\"MESSAGE\",\"state\":\"QUEUED\"," +
-    "\"version\":1,\"failureCode\":null,…}},\"meta\":{…}}`.",
-  Runtime_ClearPlaygroundRunData: `Example (demo): DELETE /api/v1/runs/${DemoRuns[0].id}/playground-data as the owner → 200 ` +
-    `\`{"data":{"runId":"${DemoRuns[0].id}","conversationId":"${DemoConversations.playground.id}",` +
-    "\"state\":\"SUCCEEDED\",\"retentionExpiresAt\":\"2027-03-22T00:00:00.000Z\",\"dataClearedAt\":\"…\"},\"meta\":{…}}`."
-}
 
 /** The "Try it" paragraph: who sends the manifest request. */
 const tryIt = (example: ManifestOperation) => {
@@ -58,10 +45,10 @@ const tryIt = (example: ManifestOperation) => {
 /** Where the generated problem section starts (src/api/docs.ts). */
 const ProblemSection = "\n\n**Problem types**"
 
-const describe = (description: string, operationId: string, example: ManifestOperation) => {
+const describe = (description: string, example: ManifestOperation) => {
   const at = description.indexOf(ProblemSection)
   const [own, rest] = at < 0 ? [description, ""] : [description.slice(0, at), description.slice(at)]
-  const sentence = demoSentences[operationId]
+  const sentence = example.note
   return `${own}${sentence === undefined ? "" : ` ${sentence}`}\n\n${tryIt(example)}${rest}`
 }
 
@@ -101,7 +88,7 @@ const documentOperation = (op: Spec): Spec => {
   }
   return {
     ...op,
-    description: describe(op["description"] ?? "", operationId, example),
+    description: describe(op["description"] ?? "", example),
     parameters,
     responses,
     ...(body !== undefined && example.body !== null ? { requestBody: { ...body, content: withExample(body["content"], example.body) } } : {})

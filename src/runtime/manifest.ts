@@ -21,7 +21,20 @@ export const RuntimeManifest = {
     as: "member",
     path: { conversationId: DemoConversations.chat.id },
     query: {},
-    body: { content: "And the US market?" }
+    body: { content: "And the US market?" },
+    note: `Example (demo): POST /api/v1/conversations/${DemoConversations.chat.id}/messages as the member with ` +
+      "`{\"content\":\"And the US market?\"}` → 202 `{\"data\":{\"userMessage\":{\"ordinal\":\"3\",\"role\":\"user\"," +
+      "\"state\":\"COMPLETE\",…},\"assistantMessage\":{\"ordinal\":\"4\",\"role\":\"assistant\",\"state\":\"PENDING\"," +
+      "\"contentText\":null,\"contentParts\":[],…},\"run\":{\"triggerType\":\"MESSAGE\",\"state\":\"QUEUED\"," +
+      "\"version\":1,\"failureCode\":null,…}},\"meta\":{…}}`."
   },
-  Runtime_ClearPlaygroundRunData: { as: "owner", path: { runId: DemoRuns[0].id }, query: {}, body: null }
+  Runtime_ClearPlaygroundRunData: {
+    as: "owner",
+    path: { runId: DemoRuns[0].id },
+    query: {},
+    body: null,
+    note: `Example (demo): DELETE /api/v1/runs/${DemoRuns[0].id}/playground-data as the owner → 200 ` +
+      `\`{"data":{"runId":"${DemoRuns[0].id}","conversationId":"${DemoConversations.playground.id}",` +
+      "\"state\":\"SUCCEEDED\",\"retentionExpiresAt\":\"2027-03-22T00:00:00.000Z\",\"dataClearedAt\":\"…\"},\"meta\":{…}}`."
+  }
 } satisfies Record<string, ManifestOperation>
