@@ -1,6 +1,5 @@
 /** The trust area: trust: feedback. Listed in `src/areas.ts`. */
-import { SqlClient } from "@effect/sql"
-import { Effect, Layer } from "effect"
+import { Layer } from "effect"
 import type { Area } from "../Area.js"
 import { TrustHttpLive } from "./Http.js"
 import { Trust } from "./Trust.js"
@@ -11,6 +10,6 @@ import { TrustManifest } from "./manifest.js"
 export const TrustArea = {
   name: "trust",
   http: TrustHttpLive.pipe(Layer.provide([Trust.Default])),
-  seed: Effect.flatMap(SqlClient.SqlClient, seedTrustDemo),
+  seed: seedTrustDemo,
   manifest: TrustManifest
 } satisfies Area

@@ -2,7 +2,7 @@
  * Demo data of the Trust area (spec §2.9): feedback on the demo agents in every state,
  * by several authors. Loaded by `seed.ts`.
  */
-import { type SqlClient, type SqlError } from "@effect/sql"
+import { SqlClient, type SqlError } from "@effect/sql"
 import { Effect } from "effect"
 import { DemoAccounts } from "../accounts/demo.js"
 import { DemoAgents } from "../agents/demo.js"
@@ -45,7 +45,9 @@ export const DemoFeedback = {
 } as const
 
 /** Loads the trust demo data (inside the seed transaction). Fails with `SqlError`. */
-export const seedTrustDemo = (sql: SqlClient.SqlClient): Effect.Effect<void, SqlError.SqlError> =>
+export const seedTrustDemo: Effect.Effect<void, SqlError.SqlError, SqlClient.SqlClient> = Effect.flatMap(
+  SqlClient.SqlClient,
+  (sql) =>
   sql`INSERT INTO feedback ${
     sql.insert(Object.values(DemoFeedback).map((f, i) => ({
       id: f.id,
@@ -67,3 +69,4 @@ export const seedTrustDemo = (sql: SqlClient.SqlClient): Effect.Effect<void, Sql
       updated_at: demoTime(61, i)
     })))
   }`.pipe(Effect.asVoid)
+)

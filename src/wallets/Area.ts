@@ -1,6 +1,5 @@
 /** The wallets area: wallets and their policies. Listed in `src/areas.ts`. */
-import { SqlClient } from "@effect/sql"
-import { Effect, Layer } from "effect"
+import { Layer } from "effect"
 import type { Area } from "../Area.js"
 import { WalletsHttpLive } from "./Http.js"
 import { Wallets } from "./Wallets.js"
@@ -11,6 +10,6 @@ import { WalletsManifest } from "./manifest.js"
 export const WalletsArea = {
   name: "wallets",
   http: WalletsHttpLive.pipe(Layer.provide([Wallets.Default])),
-  seed: Effect.flatMap(SqlClient.SqlClient, seedWalletsDemo),
+  seed: seedWalletsDemo,
   manifest: WalletsManifest
 } satisfies Area

@@ -2,7 +2,7 @@
  * Demo data of the Wallets area (spec §2.8, §2.14): wallets of the demo accounts,
  * their policies in every state and their public profiles. Loaded by `seed.ts`.
  */
-import { type SqlClient, type SqlError } from "@effect/sql"
+import { SqlClient, type SqlError } from "@effect/sql"
 import { Effect } from "effect"
 import { DemoAccounts } from "../accounts/demo.js"
 import { demoId, DemoNetworks, demoTime } from "../db/demo.js"
@@ -55,8 +55,9 @@ export const DemoWalletProfiles = {
 } as const
 
 /** Loads the wallets demo data (inside the seed transaction). Fails with `SqlError`. */
-export const seedWalletsDemo = (sql: SqlClient.SqlClient): Effect.Effect<void, SqlError.SqlError> =>
+export const seedWalletsDemo: Effect.Effect<void, SqlError.SqlError, SqlClient.SqlClient> =
   Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
     yield* sql`INSERT INTO wallets ${
       sql.insert(Object.values(DemoWallets).map((w, i) => ({
         id: w.id,
