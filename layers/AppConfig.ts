@@ -12,6 +12,7 @@ export interface Budget {
   readonly windowSeconds: number
 }
 import type { JobRunnerOptions } from "./JobRunner.js"
+import { DefaultEngineOptions, type EngineOptions } from "./Engine.js"
 
 /** Bounds on waiting for the database, in milliseconds (see `DB_*` in the README). */
 export interface DbLimits {
@@ -98,6 +99,11 @@ export interface AppConfigShape {
    * `JOBS_CONCURRENCY`, `JOBS_LEASE_MS`, `JOBS_BACKOFF_BASE_MS`, `JOBS_BACKOFF_MAX_MS` (README).
    */
   readonly jobs: JobRunnerOptions
+  /**
+   * The durable engine (layers/Engine.ts): `ENGINE_RUNNER`, `ENGINE_RUNNER_HOST`,
+   * `ENGINE_RUNNER_PORT`, `ENGINE_POLL_INTERVAL_MS` (README).
+   */
+  readonly engine: EngineOptions
   /** True when `APP_SECRET` was not set and the development secret is in use. */
   readonly insecureDevelopmentSecret: boolean
   /** Bounds on waiting for the database. */
@@ -207,6 +213,12 @@ export const loadAppConfig = Effect.gen(function*() {
       leaseMs: yield* boundedInteger("JOBS_LEASE_MS", 1000, 86_400_000, 60_000),
       backoffBaseMs: yield* boundedInteger("JOBS_BACKOFF_BASE_MS", 1, 86_400_000, 10_000),
       backoffMaxMs: yield* boundedInteger("JOBS_BACKOFF_MAX_MS", 1, 604_800_000, 3_600_000)
+    },
+    engine: {
+      runner: yield* Config.literal("single", "socket")("ENGINE_RUNNER").pipe(Config.withDefault(DefaultEngineOptions.runner)),
+      runnerHost: yield* Config.string("ENGINE_RUNNER_HOST").pipe(Config.withDefault(DefaultEngineOptions.runnerHost)),
+      runnerPort: yield* boundedInteger("ENGINE_RUNNER_PORT", 1, 65_535, DefaultEngineOptions.runnerPort),
+      pollIntervalMs: yield* boundedInteger("ENGINE_POLL_INTERVAL_MS", 10, 60_000, DefaultEngineOptions.pollIntervalMs)
     },
     insecureDevelopmentSecret: Option.isNone(secret),
     db: {

@@ -27,7 +27,13 @@ export interface Area {
   readonly seed?: Effect.Effect<void, SqlError.SqlError, SqlClient.SqlClient | Auth>
   /** Its entries of the demo manifest (`src/db/manifest.ts`): one working request per operation. */
   readonly manifest?: Readonly<Record<string, ManifestOperation>>
-  /** The area's background work: job handlers (with their services provided) and cron schedules. */
+  /**
+   * The area's workflows and cron jobs on the durable engine (`layers/Engine.ts`), with
+   * the area's own services provided: what is left is the engine, `SqlClient` and the
+   * cross-cutting layers (`src/workflows.ts` assembles them).
+   */
+  readonly workflows?: Layer.Layer<never, never, any>
+  /** The area's background work on the older job queue: job handlers (with their services provided) and cron schedules. */
   readonly jobs?: {
     readonly handlers: ReadonlyArray<JobHandler<any>>
     readonly schedules?: ReadonlyArray<JobSchedule>

@@ -43,6 +43,7 @@ export { type CatalogSnapshot, CatalogTtlMillis, ProtocolCatalogCache } from "./
 export { RateBudgetMiddlewareLive } from "./http/RateBudgetMiddleware.js"
 export { CorsLive } from "./http/Cors.js"
 export { migrate } from "./db/migrate.js"
+export { BackgroundLive, backgroundLive, ServiceEngineLive, WorkflowsLive } from "./workflows.js"
 export { seedDemoData } from "./db/seed.js"
 
 // cross-cutting layers
@@ -50,6 +51,7 @@ export { AppConfig, AppConfigLive, type AppConfigShape, type DbLimits, DefaultDb
 export { Auth, AuthLive } from "../layers/Auth.js"
 export { ClockManual, makeManualClock, type ManualClock, now } from "../layers/Clock.js"
 export { Cursor, CursorLive } from "../layers/Cursor.js"
+export { DefaultEngineOptions, EngineLive, type EngineOptions } from "../layers/Engine.js"
 export { DbEmbedded, DbLive, DbServer, type Migrations } from "../layers/Db.js"
 export { Idempotency, IdempotencyLive } from "../layers/Idempotency.js"
 export { RateBudget, RateBudgetLive } from "../layers/RateBudget.js"

@@ -2,7 +2,8 @@
  * Entry point (`npm start`): configuration → logger (LOG_FORMAT, LOG_LEVEL) →
  * database (migrated, waiting for a PostgreSQL server up to DB_STARTUP_TIMEOUT_MS;
  * demo data loaded on first start of an embedded database in development) → HTTP
- * server on HOST:PORT, and the job runner (`JOBS_ENABLED`). A failed start prints one line and exits with 1.
+ * server on HOST:PORT, the durable engine with every area's workflows (`ENGINE_*`) and the job
+ * runner (`JOBS_ENABLED`). A failed start prints one line and exits with 1.
  */
 import { HttpMiddleware } from "@effect/platform"
 import { NodeRuntime } from "@effect/platform-node"
@@ -13,6 +14,7 @@ import { IdsLive } from "../layers/Ids.js"
 import { LoggingLive } from "../layers/Logging.js"
 import { migrate } from "./db/migrate.js"
 import { JobRunnerLive } from "./jobs/Runner.js"
+import { BackgroundLive } from "./workflows.js"
 import * as EdgeServer from "./http/EdgeServer.js"
 import { EdgeCacheLive, HttpLive } from "./server.js"
 import { launch, StartupLive } from "./startup.js"
@@ -26,6 +28,7 @@ const ServerLive = Layer.unwrapEffect(
 const MainLive = Layer.unwrapEffect(Effect.map(loadAppConfig, (config) =>
   Layer.merge(HttpLive, JobRunnerLive).pipe(
     Layer.provide(ServerLive),
+    Layer.provide(BackgroundLive),
     Layer.provide(StartupLive),
     Layer.provideMerge(DbLive(migrate)),
     Layer.provideMerge(IdsLive),

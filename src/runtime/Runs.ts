@@ -6,12 +6,12 @@
 import { Effect, Option } from "effect"
 import { now } from "../../layers/Clock.js"
 import { Ids } from "../../layers/Ids.js"
-import { Jobs } from "../../layers/Jobs.js"
+import { WorkflowEngine } from "@effect/workflow"
 import { ConfigurationMissing } from "../../schema/errors.js"
 import { ConversationAuthorRequired, ConversationNotFound, MessageNotFound, PlaygroundRunRequired, RunInProgress, RunNotFound } from "./Errors.js"
 import type { PlaygroundClearResult, SentMessage } from "../../schema/runtime.js"
 import { FinishedRunStates } from "../../schema/runtime.js"
-import { AgentRun, AgentRunMaxAttempts } from "./AgentRunJob.js"
+import { AgentRun } from "./AgentRunWorkflow.js"
 import { RunsRepo } from "./RunsRepo.js"
 import { type AccessInput, AgentOperators } from "../agents/Operators.js"
 import { dieOnStorageFailure } from "../db/storageFailure.js"
@@ -26,13 +26,13 @@ const isFinished = (state: string) => (FinishedRunStates as ReadonlyArray<string
 
 // infrastructure failures are defects (rendered as 500 by the request middleware)
 
-/** Conversations and runs. Requires `SqlClient`, `Ids`, `Jobs`. */
+/** Conversations and runs. Requires `SqlClient`, `Ids`, the `WorkflowEngine`. */
 export class Runs extends Effect.Service<Runs>()("agent-directory/Runs", {
   effect: Effect.gen(function*() {
     const repo = yield* RunsRepo
     const operators = yield* AgentOperators
     const ids = yield* Ids
-    const jobs = yield* Jobs
+    const engine = yield* WorkflowEngine.WorkflowEngine
 
     /** The agent's access rule, reported as the resource the caller named (its existence is not revealed). */
     const accessVia = <NF, I extends AccessInput>(
@@ -43,8 +43,8 @@ export class Runs extends Effect.Service<Runs>()("agent-directory/Runs", {
     /**
      * Runtime_SendMessage: stores the user's message (COMPLETE) and the assistant's
      * answer (PENDING) at the next two ordinals, queues a run (QUEUED, trigger
-     * `PLAYGROUND` in a playground conversation, else `MESSAGE`) and enqueues the
-     * {@link AgentRun} job, all in the caller's transaction. Senders of one
+     * `PLAYGROUND` in a playground conversation, else `MESSAGE`) and starts the
+     * {@link AgentRun} workflow, all in the caller's transaction. Senders of one
      * conversation are serialized on its row.
      *
      * Fails with `ConversationNotFound` (`conversation-not-found`: absent, or its agent is not
@@ -125,7 +125,10 @@ export class Runs extends Effect.Service<Runs>()("agent-directory/Runs", {
           at
         })
         yield* repo.touchConversation(input.conversationId, at)
-        yield* jobs.enqueue(AgentRun, { runId: run.id }, { dedupeKey: `agent-run:${run.id}`, maxAttempts: AgentRunMaxAttempts })
+        // in this transaction: a rolled-back send starts no run (layers/Engine.ts)
+        yield* AgentRun.execute({ runId: run.id }, { discard: true }).pipe(
+          Effect.provideService(WorkflowEngine.WorkflowEngine, engine)
+        )
         return { userMessage, assistantMessage, run } satisfies SentMessage
       }).pipe(dieOnStorageFailure, Effect.catchTag("NoSuchElementException", Effect.die))
 

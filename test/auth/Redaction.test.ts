@@ -3,6 +3,7 @@
  * refused), Authorization headers, session cookies and CSRF tokens never appear in
  * the server's log output, at any log level.
  */
+import { WorkflowEngine } from "@effect/workflow"
 import { NodeHttpServer } from "@effect/platform-node"
 import { expect, layer } from "@effect/vitest"
 import { Cause, Effect, Layer, Logger, LogLevel } from "effect"
@@ -31,6 +32,8 @@ const CapturingLogger = Logger.make<unknown, void>((options) => {
 
 const TestLayer = HttpLive.pipe(
   Layer.provideMerge(NodeHttpServer.layerTest),
+  // no background work here: an in-memory engine stands in for the durable one
+  Layer.provide(WorkflowEngine.layerMemory),
   Layer.provideMerge(TestDb),
   Layer.provide(IdsSequence("0000000d")),
   Layer.provide(Layer.succeed(AppConfig, testConfig())),

@@ -5,6 +5,7 @@
  * `dependency-unavailable`. PostgreSQL run only: the embedded database has no
  * connection to cut (it runs in-process).
  */
+import { WorkflowEngine } from "@effect/workflow"
 import { NodeHttpServer } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Logger, LogLevel, Redacted } from "effect"
@@ -33,6 +34,8 @@ describe("acknowledged writes survive connections cut mid-traffic", () => {
       proxied.port = String(proxy.port)
       const server = HttpLive.pipe(
         Layer.provideMerge(NodeHttpServer.layerTest),
+        // no background work here: an in-memory engine stands in for the durable one
+        Layer.provide(WorkflowEngine.layerMemory),
         Layer.provide(DbServer(Redacted.make(proxied.toString()), migrate, limits)),
         Layer.provide(IdsSequence("0000000d")),
         Layer.provide(Layer.succeed(AppConfig, testConfig({ db: limits }))),

@@ -5,6 +5,7 @@
  * the operation lists 503, else 500 (the status list is authoritative). The
  * database is a fake TCP server, so these mean the same on both test runs.
  */
+import { WorkflowEngine } from "@effect/workflow"
 import { NodeHttpServer } from "@effect/platform-node"
 import { PgClient } from "@effect/sql-pg"
 import { describe, expect, it } from "@effect/vitest"
@@ -39,6 +40,8 @@ const capture = (lines: Array<Line>) =>
 const serverOn = (port: number, lines: Array<Line> = []) =>
   HttpLive.pipe(
     Layer.provideMerge(NodeHttpServer.layerTest),
+    // no background work here: an in-memory engine stands in for the durable one
+    Layer.provide(WorkflowEngine.layerMemory),
     Layer.provide(PgClient.layerFromPool({ acquire: serverPool(urlOf(port), limits) })),
     Layer.provide(IdsSequence("0000000b")),
     Layer.provide(Layer.succeed(AppConfig, testConfig({ db: limits }))),

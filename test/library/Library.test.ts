@@ -7,7 +7,7 @@ import { HttpApiBuilder, HttpApiClient } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { Api, ApiLive, AppConfig, Errors, IdsLive } from "../../src/index.js"
+import { Api, ApiLive, AppConfig, BackgroundLive, Errors, IdsLive } from "../../src/index.js"
 import { testConfig } from "../support/config.js"
 import { TestDb } from "../support/TestServer.js"
 import { DemoAccounts } from "../../src/accounts/demo.js"
@@ -16,6 +16,7 @@ import { DemoOffers } from "../../src/services/demo.js"
 const EmbeddingAppLive = HttpApiBuilder.serve().pipe(
   Layer.provide(ApiLive),
   Layer.provideMerge(NodeHttpServer.layerTest),
+  Layer.provide(BackgroundLive), // the durable engine and every area's workflows
   Layer.provide(TestDb),
   Layer.provide(IdsLive),
   Layer.provide(Layer.succeed(AppConfig, testConfig({ cookieSecure: false })))

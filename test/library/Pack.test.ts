@@ -55,10 +55,11 @@ const consumerMain = `
 import { HttpApiBuilder, HttpApiClient } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
-import { Api, ApiLive, AppConfigLive, DbLive, IdsLive, migrate } from "agent-directory-api"
+import { Api, ApiLive, AppConfigLive, BackgroundLive, DbLive, IdsLive, migrate } from "agent-directory-api"
 
 const Live = HttpApiBuilder.serve().pipe(
   Layer.provide(ApiLive),
+  Layer.provide(BackgroundLive),
   Layer.provide(DbLive(migrate)),
   Layer.provide(IdsLive),
   Layer.provideMerge(AppConfigLive),

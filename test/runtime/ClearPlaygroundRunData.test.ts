@@ -5,10 +5,11 @@ import { randomUUID } from "node:crypto"
 import { DemoConversations, DemoRuns, DemoRuntimeAgents } from "../../src/runtime/demo.js"
 import { call, type CallOptions, expectMeta, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
-import { insertConversation, messageRows, runAgentJobs, runRow } from "./support.js"
+import { awaitRun, insertConversation, messageRows, runRow, scriptedRuntime } from "./support.js"
 import { DemoAccounts } from "../../src/accounts/demo.js"
 
-const server = makeTestServer()
+const runtime = scriptedRuntime()
+const server = makeTestServer({}, { runtime: runtime.layer })
 const path = (runId: string) => `/api/v1/runs/${runId}/playground-data`
 
 const clear = (runId: string, account: keyof typeof DemoAccounts = "owner", options: CallOptions = {}) =>
@@ -60,11 +61,13 @@ layer(server.layer)("Runtime_ClearPlaygroundRunData", (it) => {
         call("POST", `/api/v1/conversations/${conversation}/messages`, { body: { content }, session: owner })
       const first = yield* send("first")
       expect(first.status, first.text).toBe(202)
-      expect(yield* runAgentJobs()).toBe(1)
+      expect((yield* awaitRun(first.body.data.run.id)).state).toBe("SUCCEEDED")
+      runtime.hold() // the second run stays active until released
       const second = yield* send("second")
       expect(second.status, second.text).toBe(202)
       expectProblem(yield* clear(first.body.data.run.id), 409, "run-in-progress")
-      expect(yield* runAgentJobs()).toBe(1)
+      runtime.release()
+      expect((yield* awaitRun(second.body.data.run.id)).state).toBe("SUCCEEDED")
       const reply = yield* clear(first.body.data.run.id)
       expect(reply.status, reply.text).toBe(200)
       expect((yield* messageRows(conversation)).map((m) => m.state)).toEqual(["REDACTED", "REDACTED", "REDACTED", "REDACTED"])

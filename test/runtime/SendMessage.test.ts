@@ -1,18 +1,17 @@
 /**
  * Runtime_SendMessage (spec §2.20, §4.4) through the HTTP stack, and the run it
- * starts on the durable job runner (QUEUED → RUNNING → SUCCEEDED or FAILED).
+ * starts on the durable engine (QUEUED → RUNNING → SUCCEEDED or FAILED).
  */
 import { expect, layer } from "@effect/vitest"
-import { Effect, Layer, Stream } from "effect"
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { AgentRuntime, AgentRuntimeError } from "../../layers/AgentRuntime.js"
-import { IdsSequence } from "../../layers/Ids.js"
-import { Jobs, JobsLive } from "../../layers/Jobs.js"
-import { AgentRun } from "../../src/runtime/AgentRunJob.js"
-import { DemoConversations, demoMessageId, DemoRuntimeAgents } from "../../src/runtime/demo.js"
+import { AgentRuntimeError } from "../../layers/AgentRuntime.js"
+import { AgentRun, AgentRunMaxAttempts } from "../../src/runtime/AgentRunWorkflow.js"
+import { DemoConversations, demoMessageId, DemoRuns, DemoRuntimeAgents } from "../../src/runtime/demo.js"
 import { call, type CallOptions, expectMeta, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
-import { insertConversation, messageRows, runAgentJobs, runRow } from "./support.js"
+import { awaitRun, insertConversation, messageRows, runRow, scriptedRuntime } from "./support.js"
 import { DemoAccounts } from "../../src/accounts/demo.js"
 
 const server = makeTestServer()
@@ -25,11 +24,11 @@ const send = (conversationId: string, body: unknown, account: keyof typeof DemoA
 
 const messageKeys = ["completedAt", "contentParts", "contentText", "createdAt", "id", "ordinal", "role", "runId", "state"]
 
-/** A runtime that fails every call with `error`. */
-const failingRuntime = (error: AgentRuntimeError) => Layer.succeed(AgentRuntime, { respond: () => Stream.fail(error) })
+/** Real time, whatever clock the test fiber has. */
+const pause = (ms: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
 
 layer(server.layer)("Runtime_SendMessage", (it) => {
-  it.effect("202: user message COMPLETE, answer PENDING, run QUEUED; the job answers deterministically", () =>
+  it.effect("202: user message COMPLETE, answer PENDING, run QUEUED; the workflow answers deterministically", () =>
     Effect.gen(function*() {
       const reply = yield* send(DemoConversations.chat.id, { content: "And the US market?" })
       expect(reply.status, reply.text).toBe(202)
@@ -58,18 +57,16 @@ layer(server.layer)("Runtime_SendMessage", (it) => {
       expect(stored[2]!.parentMessageId).toBe(stored[1]!.id)
       expect(stored[3]!.parentMessageId).toBe(userMessage.id)
 
-      expect(yield* runAgentJobs()).toBe(1)
+      expect(yield* awaitRun(run.id)).toMatchObject({ state: "SUCCEEDED", version: 3, failureCode: null })
       const answer = "demo-echo-1 received: \"And the US market?\" (4 words; turn 3 of the conversation)."
-      expect(yield* runRow(run.id)).toMatchObject({ state: "SUCCEEDED", version: 3, failureCode: null })
       const after = (yield* messageRows(DemoConversations.chat.id))[3]!
       expect(after).toMatchObject({ state: "COMPLETE", contentText: answer, contentParts: [{ type: "text", text: answer }] })
       expect(after.completedAt).not.toBeNull()
 
-      // the job delivered again (at least once) changes nothing
-      yield* Effect.flatMap(Jobs, (jobs) => jobs.enqueue(AgentRun, { runId: run.id })).pipe(
-        Effect.provide(JobsLive.pipe(Layer.provide(IdsSequence("0000000a"))))
-      )
-      expect(yield* runAgentJobs()).toBe(1)
+      // the run started again is the same execution: it does not answer twice
+      const executionId = yield* AgentRun.execute({ runId: run.id }, { discard: true })
+      expect(executionId).toBe(yield* AgentRun.executionId({ runId: run.id }))
+      yield* pause(300)
       expect(yield* runRow(run.id)).toMatchObject({ state: "SUCCEEDED", version: 3 })
       expect((yield* messageRows(DemoConversations.chat.id))[3]).toMatchObject({ state: "COMPLETE", contentText: answer })
 
@@ -77,7 +74,7 @@ layer(server.layer)("Runtime_SendMessage", (it) => {
       const next = yield* send(DemoConversations.chat.id, { content: "Thanks" })
       expect(next.status, next.text).toBe(202)
       expect([next.body.data.userMessage.ordinal, next.body.data.assistantMessage.ordinal]).toEqual(["5", "6"])
-      expect(yield* runAgentJobs()).toBe(1)
+      expect((yield* awaitRun(next.body.data.run.id)).state).toBe("SUCCEEDED")
     }))
 
   it.effect("202 with parentMessageId of the conversation: the user message answers it", () =>
@@ -87,57 +84,12 @@ layer(server.layer)("Runtime_SendMessage", (it) => {
       expect(first.status, first.text).toBe(202)
       expect(first.body.data.userMessage.ordinal).toBe("1")
       expect(first.body.data.run.triggerType).toBe("PLAYGROUND")
-      expect(yield* runAgentJobs()).toBe(1)
+      expect((yield* awaitRun(first.body.data.run.id)).state).toBe("SUCCEEDED")
       const second = yield* send(conversation, { content: "two", parentMessageId: first.body.data.userMessage.id }, "owner")
       expect(second.status, second.text).toBe(202)
       const stored = yield* messageRows(conversation)
       expect(stored.find((m) => m.id === second.body.data.userMessage.id)!.parentMessageId).toBe(first.body.data.userMessage.id)
-      expect(yield* runAgentJobs()).toBe(1)
-    }))
-
-  it.effect("a crashed attempt is run again without duplicating the answer", () =>
-    Effect.gen(function*() {
-      const conversation = yield* insertConversation(DemoRuntimeAgents.configured, "owner", "CHAT")
-      const reply = yield* send(conversation, { content: "hello there" }, "owner")
-      expect(reply.status, reply.text).toBe(202)
-      const crashing = Layer.succeed(AgentRuntime, {
-        respond: () => Stream.concat(Stream.make("half an "), Stream.dieMessage("process killed"))
-      })
-      expect(yield* runAgentJobs(crashing)).toBe(1)
-      expect(yield* runRow(reply.body.data.run.id)).toMatchObject({ state: "RUNNING", version: 2 })
-      expect((yield* messageRows(conversation))[1]).toMatchObject({ state: "STREAMING", contentText: "half an " })
-      server.clock.advance(60_000) // past the retry backoff
-      expect(yield* runAgentJobs()).toBe(1)
-      expect(yield* runRow(reply.body.data.run.id)).toMatchObject({ state: "SUCCEEDED", version: 3 })
-      expect((yield* messageRows(conversation))[1]).toMatchObject({
-        state: "COMPLETE",
-        contentText: "demo-echo-1 received: \"hello there\" (2 words; turn 1 of the conversation)."
-      })
-    }))
-
-  it.effect("a failing runtime ends the run FAILED with its failureCode and the answer FAILED", () =>
-    Effect.gen(function*() {
-      const conversation = yield* insertConversation(DemoRuntimeAgents.configured, "owner", "CHAT")
-      const reply = yield* send(conversation, { content: "do something forbidden" }, "owner")
-      expect(reply.status, reply.text).toBe(202)
-      const refused = new AgentRuntimeError({ code: "MODEL_REFUSED", retryable: false, message: "refused" })
-      expect(yield* runAgentJobs(failingRuntime(refused))).toBe(1)
-      expect(yield* runRow(reply.body.data.run.id)).toMatchObject({ state: "FAILED", failureCode: "MODEL_REFUSED", version: 3 })
-      const answer = (yield* messageRows(conversation))[1]!
-      expect(answer).toMatchObject({ role: "assistant", state: "FAILED", contentText: "" })
-      expect(answer.completedAt).not.toBeNull()
-      // the conversation is free again
-      const again = yield* send(conversation, { content: "something else" }, "owner")
-      expect(again.status, again.text).toBe(202)
-      expect(again.body.data.userMessage.ordinal).toBe("3")
-      // a retryable failure is retried, and fails the run on the last attempt
-      const flaky = new AgentRuntimeError({ code: "MODEL_UNAVAILABLE", retryable: true, message: "overloaded" })
-      for (let attempt = 1; attempt <= 3; attempt++) {
-        expect(yield* runAgentJobs(failingRuntime(flaky))).toBe(1)
-        expect((yield* runRow(again.body.data.run.id)).state).toBe(attempt < 3 ? "RUNNING" : "FAILED")
-        server.clock.advance(3_600_000)
-      }
-      expect(yield* runRow(again.body.data.run.id)).toMatchObject({ failureCode: "MODEL_UNAVAILABLE" })
+      expect((yield* awaitRun(second.body.data.run.id)).state).toBe("SUCCEEDED")
     }))
 
   it.effect("409 run-in-progress while a run of the conversation is active", () =>
@@ -204,4 +156,82 @@ layer(server.layer)("Runtime_SendMessage", (it) => {
         expect((yield* messageRows(conversation)).map((m) => m.ordinal)).toEqual(["1", "2"])
       })
   )
+})
+
+const scripted = scriptedRuntime()
+const failing = makeTestServer({}, { runtime: scripted.layer })
+
+layer(failing.layer)("Runtime_SendMessage: runs whose runtime crashes or fails", (it) => {
+  const start = (content: string) =>
+    Effect.gen(function*() {
+      const conversation = yield* insertConversation(DemoRuntimeAgents.configured, "owner", "CHAT")
+      const reply = yield* send(conversation, { content }, "owner")
+      expect(reply.status, reply.text).toBe(202)
+      return { conversation, runId: reply.body.data.run.id as string }
+    })
+
+  it.effect("a crashed attempt is run again without duplicating the answer", () =>
+    Effect.gen(function*() {
+      scripted.script.push("crash")
+      const before = scripted.calls()
+      const { conversation, runId } = yield* start("hello there")
+      expect(yield* awaitRun(runId)).toMatchObject({ state: "SUCCEEDED", version: 3, failureCode: null })
+      expect(scripted.calls() - before).toBe(2)
+      expect((yield* messageRows(conversation))[1]).toMatchObject({
+        state: "COMPLETE",
+        contentText: "demo-echo-1 received: \"hello there\" (2 words; turn 1 of the conversation)."
+      })
+    }))
+
+  it.effect("a failure that is not retryable ends the run FAILED with its failureCode at once, the answer FAILED", () =>
+    Effect.gen(function*() {
+      scripted.script.push(new AgentRuntimeError({ code: "MODEL_REFUSED", retryable: false, message: "refused" }))
+      const before = scripted.calls()
+      const { conversation, runId } = yield* start("do something forbidden")
+      expect(yield* awaitRun(runId)).toMatchObject({ state: "FAILED", failureCode: "MODEL_REFUSED", version: 3 })
+      expect(scripted.calls() - before).toBe(1)
+      const answer = (yield* messageRows(conversation))[1]!
+      expect(answer).toMatchObject({ role: "assistant", state: "FAILED", contentText: "" })
+      expect(answer.completedAt).not.toBeNull()
+      // the conversation is free again
+      const again = yield* send(conversation, { content: "something else" }, "owner")
+      expect(again.status, again.text).toBe(202)
+      expect(again.body.data.userMessage.ordinal).toBe("3")
+      expect((yield* awaitRun(again.body.data.run.id)).state).toBe("SUCCEEDED")
+    }))
+
+  it.effect(`a retryable failure is tried ${AgentRunMaxAttempts} times, then fails the run with its failureCode`, () =>
+    Effect.gen(function*() {
+      const flaky = new AgentRuntimeError({ code: "MODEL_UNAVAILABLE", retryable: true, message: "overloaded" })
+      for (let i = 0; i < AgentRunMaxAttempts; i++) scripted.script.push(flaky)
+      const before = scripted.calls()
+      const { runId } = yield* start("are you there?")
+      expect(yield* awaitRun(runId)).toMatchObject({ state: "FAILED", failureCode: "MODEL_UNAVAILABLE", version: 3 })
+      expect(scripted.calls() - before).toBe(AgentRunMaxAttempts)
+    }))
+
+  it.effect("a retryable failure that clears up on a later attempt ends SUCCEEDED", () =>
+    Effect.gen(function*() {
+      scripted.script.push(new AgentRuntimeError({ code: "MODEL_UNAVAILABLE", retryable: true, message: "overloaded" }))
+      const { runId } = yield* start("second time lucky")
+      expect(yield* awaitRun(runId)).toMatchObject({ state: "SUCCEEDED", version: 3 })
+    }))
+
+  it.effect("a run started in a transaction that rolls back never runs; started in one that commits, it runs", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const queued = DemoRuns[4] // QUEUED, a scheduled run without a conversation: its workflow fails it at once
+      const executionId = yield* AgentRun.executionId({ runId: queued.id })
+      const rolledBack = yield* sql.withTransaction(Effect.gen(function*() {
+        yield* AgentRun.execute({ runId: queued.id }, { discard: true })
+        return yield* Effect.fail("rolled back")
+      })).pipe(Effect.flip)
+      expect(rolledBack).toBe("rolled back")
+      yield* pause(1_000) // twenty times the engine's poll interval in tests
+      expect(yield* AgentRun.poll(executionId)).toBeUndefined()
+      expect(yield* runRow(queued.id)).toMatchObject({ state: "QUEUED", version: 2 })
+
+      yield* sql.withTransaction(AgentRun.execute({ runId: queued.id }, { discard: true }))
+      expect(yield* awaitRun(queued.id)).toMatchObject({ state: "FAILED", failureCode: "RUNTIME_NOT_CONFIGURED", version: 3 })
+    }))
 })

@@ -1,29 +1,28 @@
-/** Shared by the conversation and run tests: the agent run job on the test database, and fixtures. */
+/** Shared by the conversation and run tests: waiting for a run's workflow, and fixtures. */
 import { SqlClient } from "@effect/sql"
-import { Context, Effect, Layer } from "effect"
-import { type AgentRuntime, AgentRuntimeDeterministic } from "../../layers/AgentRuntime.js"
-import { IdsSequence } from "../../layers/Ids.js"
-import { JobRunner, JobRunnerLayer, provideJobHandler } from "../../layers/JobRunner.js"
-import { JobsLive } from "../../layers/Jobs.js"
-import { agentRunHandler } from "../../src/runtime/AgentRunJob.js"
-import { RunsRepo } from "../../src/runtime/RunsRepo.js"
-import { testConfig } from "../support/config.js"
+import { Effect, Layer, Stream } from "effect"
+import { AgentRuntime, type AgentRuntimeError, deterministicAnswer } from "../../layers/AgentRuntime.js"
 import { DemoAccounts } from "../../src/accounts/demo.js"
+import { FinishedRunStates } from "../../schema/runtime.js"
+
+/** Real time, whatever clock the test fiber has (`it.effect` runs a TestClock). */
+const pause = (ms: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
 
 /**
- * One pass of a runner that knows only the agent run job, answered by `runtime`
- * (default: the deterministic one). Returns how many jobs ran.
+ * Waits (real time, at most `timeoutMs`) until run `id` is finished (SUCCEEDED, FAILED,
+ * …) by its workflow on the test server's engine, and returns its stored state.
+ * Dies when it is not finished in time.
  */
-export const runAgentJobs = (runtime: Layer.Layer<AgentRuntime> = AgentRuntimeDeterministic) =>
-  Effect.scoped(Effect.gen(function*() {
-    const context = yield* Layer.build(
-      JobRunnerLayer([provideJobHandler(agentRunHandler, Layer.merge(RunsRepo.Default, runtime))], [], testConfig().jobs).pipe(
-        Layer.provide(JobsLive),
-        Layer.provide(IdsSequence("0000000e"))
-      )
-    )
-    return yield* Context.get(context, JobRunner).runDue
-  }))
+export const awaitRun = (id: string, timeoutMs = 20_000) =>
+  Effect.gen(function*() {
+    const deadline = Date.now() + timeoutMs
+    for (;;) {
+      const row = yield* runRow(id)
+      if ((FinishedRunStates as ReadonlyArray<string>).includes(row.state)) return row
+      if (Date.now() > deadline) return yield* Effect.dieMessage(`run ${id} still ${row.state} after ${timeoutMs} ms`)
+      yield* pause(25)
+    }
+  })
 
 let fixtures = 0
 
@@ -70,3 +69,32 @@ export const messageRows = (conversationId: string) =>
         parent_message_id AS "parentMessageId", api_ts(completed_at) AS "completedAt"
       FROM messages WHERE conversation_id = ${conversationId} ORDER BY ordinal`
   }).pipe(Effect.orDie)
+
+/**
+ * A runtime for the failure tests: each call takes the next step of `script` (a
+ * crash mid-answer, or a runtime error) and, once the script is spent, answers as the
+ * deterministic runtime does. While `hold()` is in force, calls wait for `release()`.
+ */
+export const scriptedRuntime = () => {
+  const script: Array<"crash" | AgentRuntimeError> = []
+  const gate = Effect.unsafeMakeLatch(true)
+  let calls = 0
+  const layer = Layer.succeed(AgentRuntime, {
+    respond: (request) =>
+      Stream.unwrap(Effect.gen(function*() {
+        yield* gate.await
+        calls++
+        const step = script.shift()
+        if (step === undefined) return Stream.fromIterable(deterministicAnswer(request).split(/(?<= )/))
+        if (step === "crash") return Stream.concat(Stream.make("half an "), Stream.dieMessage("process killed"))
+        return Stream.fail(step)
+      }))
+  })
+  return {
+    layer,
+    script,
+    calls: () => calls,
+    hold: () => gate.unsafeClose(),
+    release: () => gate.unsafeOpen()
+  }
+}

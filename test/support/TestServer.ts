@@ -20,6 +20,8 @@ import { migrate } from "../../src/db/migrate.js"
 import type { EdgeCache } from "../../src/http/EdgeCache.js"
 import * as EdgeServer from "../../src/http/EdgeServer.js"
 import { EdgeCacheLive, HttpLive } from "../../src/server.js"
+import { backgroundLive } from "../../src/workflows.js"
+import { type AgentRuntime, AgentRuntimeDeterministic } from "../../layers/AgentRuntime.js"
 import { testConfig } from "./config.js"
 
 /** When the test clock starts: after the demo data, before its sessions would expire. */
@@ -74,12 +76,15 @@ export const makeTestServer = (
     readonly edge?: boolean
     /** Receives every access-log event (the server's synchronous `AccessLog` writer). */
     readonly accessLog?: (event: AccessEvent) => void
+    /** What answers agent runs (default: the deterministic runtime). */
+    readonly runtime?: Layer.Layer<AgentRuntime>
   } = {}
 ): {
   readonly layer: Layer.Layer<
     | import("@effect/platform").HttpClient.HttpClient
     | import("@effect/platform").HttpServer.HttpServer
     | import("@effect/sql").SqlClient.SqlClient
+    | import("@effect/workflow").WorkflowEngine.WorkflowEngine
     | EdgeCache,
     unknown
   >
@@ -89,6 +94,7 @@ export const makeTestServer = (
   const layer = HttpLive.pipe(
     Layer.provideMerge(options.edge === true ? EdgeServerTest : NodeHttpServer.layerTest),
     Layer.provideMerge(EdgeCacheLive),
+    Layer.provideMerge(backgroundLive(options.runtime ?? AgentRuntimeDeterministic)),
     Layer.provideMerge(TestDb),
     Layer.provide(IdsSequence("0000000b")),
     Layer.provide(Layer.succeed(AppConfig, testConfig(overrides))),

@@ -1,6 +1,7 @@
 /** The configuration every test runs with (fixed secrets; no environment read). */
 import { Layer, LogLevel, Option, Redacted } from "effect"
 import { hkdfSync } from "node:crypto"
+import { DefaultEngineOptions } from "../../layers/Engine.js"
 import { AppConfig, type AppConfigShape, DefaultDbLimits, deriveKey, DevelopmentSecret } from "../../layers/AppConfig.js"
 
 const secret = "test-secret-test-secret-test-secret-0123"
@@ -44,6 +45,8 @@ export const testConfig = (overrides: Partial<AppConfigShape> = {}): AppConfigSh
   insecureDevelopmentSecret: false,
   // no polling in tests unless a test starts a runner itself
   jobs: { enabled: false, pollIntervalMs: 20, concurrency: 4, leaseMs: 60_000, backoffBaseMs: 10_000, backoffMaxMs: 3_600_000 },
+  // one runner, reading committed work often so tests wait little
+  engine: { ...DefaultEngineOptions, pollIntervalMs: 50 },
   db: DefaultDbLimits,
   ...overrides
 })

@@ -1,0 +1,70 @@
+/**
+ * The durable engine of all background work: `@effect/workflow` workflows run by
+ * `@effect/cluster`'s `ClusterWorkflowEngine`, with the engine's message storage
+ * (`SqlMessageStorage`: tables `cluster_messages` and `cluster_replies`, created by the
+ * engine's own migrations) in the service's database.
+ *
+ * - **single** runner (`ENGINE_RUNNER=single`, the default): this process owns every
+ *   shard (`SingleRunner`). On the embedded database the runner registry is kept in
+ *   memory (PGlite is one session, and the SQL registry would hold it for good); on a
+ *   PostgreSQL server it is the SQL registry (`cluster_runners`).
+ * - **socket** runner (`ENGINE_RUNNER=socket`, PostgreSQL only): this process is one of
+ *   N runners on one database; it listens for the other runners on
+ *   `ENGINE_RUNNER_HOST:ENGINE_RUNNER_PORT` and the shards are spread over the live
+ *   runners (`NodeClusterSocket`, SQL runner registry with advisory locks).
+ *
+ * Starting work: a workflow's `execute(payload, { discard: true })` inside the caller's
+ * `sql.withTransaction` writes the engine's request row in that transaction, so a
+ * rolled-back request starts nothing and a committed one is never lost (the runner
+ * reads committed requests every `ENGINE_POLL_INTERVAL_MS`). Time comes from Effect's
+ * `Clock` (durable clocks and cron included), so a test clock drives it.
+ */
+import { ClusterWorkflowEngine, RunnerAddress, SingleRunner, type Sharding } from "@effect/cluster"
+import { NodeClusterSocket } from "@effect/platform-node"
+import type { SqlClient } from "@effect/sql"
+import type { WorkflowEngine } from "@effect/workflow"
+import { Duration, Layer, Option } from "effect"
+
+/** Engine settings (`ENGINE_*`, README). */
+export interface EngineOptions {
+  /** `single`: this process runs all work; `socket`: one runner of several on one PostgreSQL server. */
+  readonly runner: "single" | "socket"
+  /** Socket runner: the address the other runners reach this one at. */
+  readonly runnerHost: string
+  /** Socket runner: the port it listens on. */
+  readonly runnerPort: number
+  /** How often a runner reads committed, unprocessed requests from storage (ms). */
+  readonly pollIntervalMs: number
+}
+
+/** Defaults of {@link EngineOptions}. */
+export const DefaultEngineOptions: EngineOptions = {
+  runner: "single",
+  runnerHost: "127.0.0.1",
+  runnerPort: 34431,
+  pollIntervalMs: 1000
+}
+
+/**
+ * The `WorkflowEngine` (and the `Sharding` that entities and `ClusterCron` need) on
+ * the database's `SqlClient`. `embedded` selects the in-memory runner registry.
+ * Workflows and cron jobs are registered by providing this layer to their layers.
+ * Fails (at build) with a `ConfigError` or, for a socket runner, a `SocketServerError`
+ * when its port is taken.
+ */
+export const EngineLive = (
+  options: EngineOptions,
+  embedded: boolean
+): Layer.Layer<WorkflowEngine.WorkflowEngine | Sharding.Sharding, unknown, SqlClient.SqlClient> => {
+  const shardingConfig = { entityMessagePollInterval: Duration.millis(options.pollIntervalMs) }
+  const cluster = options.runner === "socket"
+    ? NodeClusterSocket.layer({
+      storage: "sql",
+      shardingConfig: {
+        ...shardingConfig,
+        runnerAddress: Option.some(RunnerAddress.make(options.runnerHost, options.runnerPort))
+      }
+    })
+    : SingleRunner.layer({ runnerStorage: embedded ? "memory" : "sql", shardingConfig })
+  return ClusterWorkflowEngine.layer.pipe(Layer.provideMerge(cluster))
+}

@@ -1,0 +1,43 @@
+/**
+ * The background work of every area (`Area.workflows` of `src/areas.ts`) registered on
+ * the durable engine (`layers/Engine.ts`), and the engine chosen by the configuration.
+ * `src/main.ts` provides both beside the HTTP app; a library user or a test does the same.
+ */
+import type { SqlClient } from "@effect/sql"
+import type { WorkflowEngine } from "@effect/workflow"
+import type { Sharding } from "@effect/cluster"
+import { Effect, Layer, Option } from "effect"
+import { type AgentRuntime, AgentRuntimeDeterministic } from "../layers/AgentRuntime.js"
+import { AppConfig } from "../layers/AppConfig.js"
+import { EngineLive } from "../layers/Engine.js"
+import type { Area } from "./Area.js"
+import { areas } from "./areas.js"
+
+/**
+ * Every area's workflows and cron jobs. Requires the engine (`WorkflowEngine`,
+ * `Sharding`), `SqlClient`, `Ids`, `AppConfig` and the `AgentRuntime` that answers
+ * agent runs (`AgentRuntimeDeterministic` by default).
+ */
+export const WorkflowsLive = Layer.mergeAll(
+  Layer.empty,
+  ...(areas as ReadonlyArray<Area>).flatMap((area) => area.workflows === undefined ? [] : [area.workflows])
+) as Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Sharding.Sharding | SqlClient.SqlClient | AgentRuntime>
+
+/**
+ * The engine of `AppConfig.engine` on the configured database (`ENGINE_*`, README): the
+ * in-memory runner registry on the embedded database. Requires `SqlClient`, `AppConfig`.
+ */
+export const ServiceEngineLive = Layer.unwrapEffect(
+  Effect.map(AppConfig, (config) => EngineLive(config.engine, Option.isNone(config.databaseUrl)))
+)
+
+/**
+ * The engine with every area's workflows registered, runs answered by `runtime`.
+ * Provides `WorkflowEngine` and `Sharding` (what `ApiLive` starts work with);
+ * requires `SqlClient`, `AppConfig` and `Ids`.
+ */
+export const backgroundLive = (runtime: Layer.Layer<AgentRuntime>) =>
+  WorkflowsLive.pipe(Layer.provide(runtime), Layer.provideMerge(ServiceEngineLive))
+
+/** {@link backgroundLive} with the deterministic runtime (the demo's and the default). */
+export const BackgroundLive = backgroundLive(AgentRuntimeDeterministic)
