@@ -8,7 +8,7 @@ import { AppConfig } from "../../layers/AppConfig.js"
 import { canonicalJson } from "../../layers/CanonicalJson.js"
 import { now } from "../../layers/Clock.js"
 import { Ids } from "../../layers/Ids.js"
-import { Jobs } from "../../layers/Jobs.js"
+import { WorkflowEngine } from "@effect/workflow"
 import {
   type AnalyticsExport,
   type AnalyticsExportFormat,
@@ -22,7 +22,7 @@ import { AgentNotFound, RoleRequired } from "../../schema/errors.js"
 import { ExportExpired, ExportNotFound, ExportNotReady, InvalidDateRange } from "./Errors.js"
 import { verifyContextToken } from "./ContextToken.js"
 import { downloadTokenOf, exportIdOfDownloadToken } from "./DownloadToken.js"
-import { BuildAnalyticsExport, ExportRetentionMs } from "./ExportJob.js"
+import { AnalyticsExportWorkflow, ExportRetentionMs } from "./ExportWorkflow.js"
 import { AnalyticsRepo } from "./Repo.js"
 import { dieOnStorageFailure } from "../db/storageFailure.js"
 
@@ -42,7 +42,7 @@ export class Analytics extends Effect.Service<Analytics>()("agent-directory/Anal
   effect: Effect.gen(function*() {
     const repo = yield* AnalyticsRepo
     const ids = yield* Ids
-    const jobs = yield* Jobs
+    const engine = yield* WorkflowEngine.WorkflowEngine
     const config = yield* AppConfig
     const contextKey = Redacted.value(config.keys.analyticsContext)
     const downloadKey = Redacted.value(config.keys.analyticsDownload)
@@ -132,7 +132,7 @@ export class Analytics extends Effect.Service<Analytics>()("agent-directory/Anal
 
     /**
      * Social_CreateAnalyticsExport (spec §2.17, §4.3): records the export REQUESTED and
-     * enqueues its build job in the same transaction. `from` ≤ `to` and at most
+     * starts its build workflow in the same transaction. `from` ≤ `to` and at most
      * {@link MaxExportRangeDays} days counted inclusively, else `InvalidRequest` `invalid-date-range`.
      * Fails with `NotFound` `agent-not-found`, `Forbidden` `role-required`.
      */
@@ -159,7 +159,10 @@ export class Analytics extends Effect.Service<Analytics>()("agent-directory/Anal
         const at = yield* now
         const id = yield* ids.next
         yield* repo.insertExport({ ...input, id, at, expiresAt: new Date(at.getTime() + ExportRetentionMs) })
-        yield* jobs.enqueue(BuildAnalyticsExport, { exportId: id }, { dedupeKey: `analytics-export:${id}` })
+        // in this transaction: a rolled-back request starts no build (layers/Engine.ts)
+        yield* AnalyticsExportWorkflow.execute({ exportId: id }, { discard: true }).pipe(
+          Effect.provideService(WorkflowEngine.WorkflowEngine, engine)
+        )
         const created = yield* repo.findExport(id)
         return present(Option.getOrThrow(created), at)
       }).pipe(dieOnStorageFailure)
@@ -188,11 +191,12 @@ export class Analytics extends Effect.Service<Analytics>()("agent-directory/Anal
         const found = yield* repo.exportFile(exportId)
         if (Option.isNone(found)) return yield* notFound
         const file = found.value
+        // expired whether the workflow has already moved it to EXPIRED (file removed) or not yet
+        if (file.state === "EXPIRED" || (file.state === "AVAILABLE" && file.expiresAt.getTime() <= (yield* now).getTime())) {
+          return yield* new ExportExpired({ detail: "The export's file has expired; request a new export." })
+        }
         if (file.state !== "AVAILABLE" || file.file === null) {
           return yield* new ExportNotReady({ detail: `The export is ${file.state}, not AVAILABLE.` })
-        }
-        if (file.expiresAt.getTime() <= (yield* now).getTime()) {
-          return yield* new ExportExpired({ detail: "The export's file has expired; request a new export." })
         }
         return { exportId, format: file.format as AnalyticsExportFormat, content: file.file }
       }).pipe(Effect.catchTag("SqlError", Effect.die))

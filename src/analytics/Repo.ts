@@ -85,7 +85,11 @@ export class AnalyticsRepo extends Effect.Service<AnalyticsRepo>()("agent-direct
       finishFailed: (id: string, errorCode: string, at: Date) =>
         sql`UPDATE analytics_exports SET state = 'FAILED', error_code = ${errorCode}, completed_at = ${at}
             WHERE id = ${id} AND state IN ('REQUESTED', 'QUEUED', 'BUILDING')`,
-      /** What a job needs to build an export. */
+      /** AVAILABLE → EXPIRED once `expiresAt` has passed, the file removed; no change in any other case. */
+      expire: (id: string, at: Date) =>
+        sql`UPDATE analytics_exports SET state = 'EXPIRED', file_content = NULL
+            WHERE id = ${id} AND state = 'AVAILABLE' AND expires_at <= ${at}`,
+      /** What the export workflow needs to build an export. */
       exportSpec: (id: string) =>
         sql<{ agentId: string; exportType: string; from: string; to: string; format: string; state: string }>`
           SELECT agent_id AS "agentId", export_type AS "exportType", to_char(range_from, 'YYYY-MM-DD') AS "from",

@@ -1,7 +1,7 @@
 /**
  * Social_CreateAnalyticsExport (spec §2.17, §4.3) and our extensions
  * Social_GetAnalyticsExport and Social_DownloadAnalyticsExport: REQUESTED → the
- * durable job → AVAILABLE, the downloaded file, and every listed error status.
+ * durable engine's workflow → AVAILABLE → EXPIRED, the downloaded file, and every listed error status.
  */
 import { expect, layer } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
@@ -11,7 +11,7 @@ import { DemoAvailableExportFile, DemoExports } from "../../src/analytics/demo.j
 import { testConfig } from "../support/config.js"
 import { call, expectMeta, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
-import { contextToken, ingest, runDueJobs } from "./support.js"
+import { awaitExport, contextToken, ingest } from "./support.js"
 import { DemoAgents } from "../../src/agents/demo.js"
 
 const atlas = DemoAgents[0].id
@@ -23,7 +23,7 @@ const tokenOf = (exportId: string) => downloadTokenOf(Redacted.value(testConfig(
 const server = makeTestServer()
 
 layer(server.layer)("Social_CreateAnalyticsExport", (it) => {
-  it.effect("REQUESTED, then the job builds the CSV: AVAILABLE with rowCount and a token; the file downloads", () =>
+  it.effect("REQUESTED, then the workflow builds the CSV: AVAILABLE with rowCount and a token; the file downloads", () =>
     Effect.gen(function*() {
       const eventId = randomUUID()
       const ingested = yield* ingest({
@@ -55,13 +55,12 @@ layer(server.layer)("Social_CreateAnalyticsExport", (it) => {
         createdAt: TestEpoch.toISOString(),
         completedAt: null
       })
-      server.clock.advance(1000)
-      expect(yield* runDueJobs(server.clock)).toBeGreaterThanOrEqual(1)
+      expect(yield* awaitExport(x.id)).toEqual({ state: "AVAILABLE", hasFile: true })
       const read = yield* call("GET", `${exportsPath(atlas)}/${x.id}`, { session: owner })
       expect(read.status, read.text).toBe(200)
       const built = read.body.data
-      expect(built).toMatchObject({ id: x.id, state: "AVAILABLE", rowCount: "1", errorCode: null, completedAt: "2026-06-01T00:00:01.000Z" })
-      expect(built.expiresAt).toBe("2026-06-08T00:00:01.000Z")
+      expect(built).toMatchObject({ id: x.id, state: "AVAILABLE", rowCount: "1", errorCode: null, completedAt: "2026-06-01T00:00:00.000Z" })
+      expect(built.expiresAt).toBe("2026-06-08T00:00:00.000Z")
       expect(built.downloadToken).toBe(tokenOf(x.id))
       const file = yield* download(built.downloadToken)
       expect(file.status, file.text).toBe(200)
@@ -71,8 +70,11 @@ layer(server.layer)("Social_CreateAnalyticsExport", (it) => {
         "eventId,name,category,occurredAt,properties\n" +
           `${eventId},traffic.page_view,traffic,2026-05-31T23:00:00.000Z,"{""path"":""/x,y""}"\n`
       )
-      // after expiry: the export reads EXPIRED without a token, and the file is gone (410)
-      server.clock.advance(7 * 86_400_000)
+      // after expiry: the workflow's durable sleep ends, the export is EXPIRED and its file removed (410)
+      server.clock.advance(7 * 86_400_000 - 1)
+      expect(yield* awaitExport(x.id, () => true)).toEqual({ state: "AVAILABLE", hasFile: true })
+      server.clock.advance(1)
+      expect(yield* awaitExport(x.id, (row) => row.state === "EXPIRED")).toEqual({ state: "EXPIRED", hasFile: false })
       const later = yield* signIn("owner") // the first session has expired meanwhile
       expect((yield* call("GET", `${exportsPath(atlas)}/${x.id}`, { session: later })).body.data).toMatchObject({
         state: "EXPIRED",
@@ -89,7 +91,7 @@ layer(server.layer)("Social_CreateAnalyticsExport", (it) => {
         body: { exportType: "PERFORMANCE", from: "2026-01-01", to: "2026-02-28", format: "JSONL" }
       })
       expect(created.status, created.text).toBe(202)
-      yield* runDueJobs(server.clock)
+      yield* awaitExport(created.body.data.id)
       const built = (yield* call("GET", `${exportsPath(atlas)}/${created.body.data.id}`, { session: owner })).body.data
       expect(built).toMatchObject({ state: "AVAILABLE", format: "JSONL", rowCount: "5" })
       const file = yield* download(built.downloadToken)

@@ -1,11 +1,7 @@
-/** Helpers of the analytics tests: context tokens, the due jobs, ingestion calls. */
-import { Context, Effect, Layer, Redacted } from "effect"
-import type { ManualClock } from "../../layers/Clock.js"
-import { IdsSequence } from "../../layers/Ids.js"
-import { JobRunner, JobRunnerLayer } from "../../layers/JobRunner.js"
-import { JobsLive } from "../../layers/Jobs.js"
+/** Helpers of the analytics tests: context tokens, waiting for exports, ingestion calls. */
+import { SqlClient } from "@effect/sql"
+import { Effect, Redacted } from "effect"
 import { type ContextClaims, mintContextToken } from "../../src/analytics/ContextToken.js"
-import { serviceJobHandlers } from "../../src/jobs/Runner.js"
 import { testConfig } from "../support/config.js"
 import { call, type CallOptions } from "../support/http.js"
 import { DemoAgents } from "../../src/agents/demo.js"
@@ -23,11 +19,28 @@ export const contextToken = (claims: Partial<ContextClaims> = {}) =>
 /** POST /api/v1/analytics/events. */
 export const ingest = (body: unknown, options: CallOptions = {}) => call("POST", "/api/v1/analytics/events", { body, ...options })
 
-/** Runs every due job once with the service's handlers, at the test server's clock; returns how many ran. */
-export const runDueJobs = (clock: ManualClock) =>
-  Effect.scoped(Effect.gen(function*() {
-    const context = yield* Layer.build(
-      JobRunnerLayer(serviceJobHandlers, [], testConfig().jobs).pipe(Layer.provide(JobsLive), Layer.provide(IdsSequence("0000000e")))
-    )
-    return yield* Context.get(context, JobRunner).runDue
-  })).pipe(Effect.withClock(clock))
+/** Real time, whatever clock the test fiber has (`it.effect` runs a TestClock). */
+const pause = (ms: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
+
+/**
+ * Waits (real time, at most `timeoutMs`) until export `id`'s stored row satisfies
+ * `done` (default: built or failed, i.e. past REQUESTED, QUEUED and BUILDING) on the
+ * test server's engine; returns its state and whether its file is still stored.
+ */
+export const awaitExport = (
+  id: string,
+  done: (row: { readonly state: string; readonly hasFile: boolean }) => boolean = (row) =>
+    !["REQUESTED", "QUEUED", "BUILDING"].includes(row.state),
+  timeoutMs = 20_000
+) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const deadline = Date.now() + timeoutMs
+    for (;;) {
+      const [row] = yield* sql<{ state: string; hasFile: boolean }>`
+        SELECT state, file_content IS NOT NULL AS "hasFile" FROM analytics_exports WHERE id = ${id}`
+      if (row !== undefined && done(row)) return row
+      if (Date.now() > deadline) return yield* Effect.dieMessage(`export ${id} not done after ${timeoutMs} ms: ${row?.state}`)
+      yield* pause(25)
+    }
+  }).pipe(Effect.orDie)
