@@ -40,12 +40,11 @@ const make = Effect.gen(function*() {
             poll_interval_seconds AS "pollIntervalSeconds" FROM partner_job_sources WHERE id = ${id}`
   })
 
-  /** Ids of syncing (ACTIVE, DEGRADED) sources whose `next_sync_at` has come. */
+  /** Syncing (ACTIVE, DEGRADED) sources whose `next_sync_at` has come, with it and their version. */
   const due = (at: Date) =>
-    sql<{ readonly id: string }>`SELECT id FROM partner_job_sources
-      WHERE state IN ('ACTIVE', 'DEGRADED') AND next_sync_at <= ${at} ORDER BY next_sync_at, id`.pipe(
-      Effect.map((rows) => rows.map((r) => r.id))
-    )
+    sql<{ readonly id: string; readonly nextSyncAt: Date; readonly version: number }>`
+      SELECT id, next_sync_at AS "nextSyncAt", version::int AS version FROM partner_job_sources
+      WHERE state IN ('ACTIVE', 'DEGRADED') AND next_sync_at <= ${at} ORDER BY next_sync_at, id`
 
   /** Upserts the feed's jobs (by external id) and marks the source healthy. */
   const recordSuccess = (r: { id: string; jobs: ReadonlyArray<PartnerFeedJob>; at: Date; nextSyncAt: Date }) =>

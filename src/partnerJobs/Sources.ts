@@ -2,24 +2,24 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import { now } from "../../layers/Clock.js"
-import { Jobs } from "../../layers/Jobs.js"
+import { WorkflowEngine } from "@effect/workflow"
 import type { SyncPartnerJobSourceRequest } from "../../schema/partnerJobs.js"
 import { requireConfirmation } from "../db/confirmation.js"
 import { explainRefusal, updateVersioned } from "../db/versioned.js"
 import { PartnerJobsRepo } from "./Repo.js"
-import { PartnerJobSync, syncDedupeKey } from "./Sync.js"
+import { PartnerJobSync } from "./Sync.js"
 import { dieOnStorageFailure } from "../db/storageFailure.js"
 import { PartnerJobSourceNotFound } from "./Errors.js"
 
 /** States from which a sync can be asked for. */
 const syncableStates = ["ACTIVE", "DEGRADED"]
 
-/** Partner job sources: operator commands. Requires `SqlClient` and `Jobs`. */
+/** Partner job sources: operator commands. Requires `SqlClient` and the `WorkflowEngine`. */
 export class Sources extends Effect.Service<Sources>()("agent-directory/PartnerJobSources", {
   effect: Effect.gen(function*() {
     const repo = yield* PartnerJobsRepo
     const sql = yield* SqlClient.SqlClient
-    const jobs = yield* Jobs
+    const engine = yield* WorkflowEngine.WorkflowEngine
 
     const refuse = (sourceId: string, expectedVersion: number) =>
       Effect.flatMap(repo.findById(sourceId), (found) =>
@@ -36,7 +36,7 @@ export class Sources extends Effect.Service<Sources>()("agent-directory/PartnerJ
     /**
      * Jobs_SyncPartnerJobSource. Dry run: the source unchanged (after the version and
      * state checks). Apply (`confirmation` = the source's code): `nextSyncAt` = now,
-     * version + 1, and a `partner-job-sync` job queued in the same transaction.
+     * version + 1, and its `PartnerJobSync` workflow started in the same transaction.
      *
      * Fails with `PartnerJobSourceNotFound` (`partner-job-source-not-found`), `InvalidRequest`
      * (`confirmation-required`, `confirmation-mismatch`), `Conflict`
@@ -61,7 +61,9 @@ export class Sources extends Effect.Service<Sources>()("agent-directory/PartnerJ
           fromStates: syncableStates
         })
         if (Option.isNone(changed)) return yield* refuse(sourceId, body.expectedVersion)
-        yield* jobs.enqueue(PartnerJobSync, { sourceId }, { dedupeKey: syncDedupeKey(sourceId) })
+        yield* PartnerJobSync.execute({ sourceId, version: changed.value, dueAt: at.toISOString() }, { discard: true }).pipe(
+          Effect.provideService(WorkflowEngine.WorkflowEngine, engine)
+        )
         return yield* repo.findById(sourceId).pipe(Effect.flatMap(Effect.orDie))
       }).pipe(dieOnStorageFailure)
 

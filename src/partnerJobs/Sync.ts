@@ -1,28 +1,35 @@
 /**
- * The partner feed sync on the durable job runner (spec §2.18): a `partner-job-sync`
- * job per source (queued by Jobs_SyncPartnerJobSource or by the every-minute
- * `partner-job-sync-due` schedule for sources whose `nextSyncAt` has come) fetches the
- * source's `endpointUrl` with Effect's `HttpClient` within `requestTimeoutMs`,
- * validates the body as {@link PartnerFeed} v1 and upserts its jobs. The outcome is
- * recorded on the source (failure count, DEGRADED/ACTIVE, next sync =
- * now + pollIntervalSeconds); the job itself succeeds either way, so the poll
- * interval, not the runner's retries, paces a failing partner.
+ * The partner feed sync on the durable engine (spec §2.18): a `PartnerJobSync` workflow
+ * per source and due instant (started by Jobs_SyncPartnerJobSource in its transaction,
+ * or by the every-minute `PartnerJobSyncDue` cron for sources whose `nextSyncAt` has
+ * come) fetches the source's `endpointUrl` with Effect's `HttpClient` within
+ * `requestTimeoutMs`, validates the body as {@link PartnerFeed} v1 and upserts its jobs,
+ * in one activity. The outcome is recorded on the source (failure count,
+ * DEGRADED/ACTIVE, next sync = now + pollIntervalSeconds); the workflow succeeds either
+ * way, so the poll interval, not retries, paces a failing partner.
+ *
+ * The execution id comes from (source, version, due instant): a sync asked for twice for
+ * the same `nextSyncAt` of the same version (by hand and then by the cron, or by two cron
+ * ticks before it finished) is one execution; each sync asked by hand moves the version,
+ * so it is a new one. The cron fires once per occurrence across runners (`ClusterCron`).
  */
+import { ClusterCron } from "@effect/cluster"
 import { FetchHttpClient, HttpClient, HttpClientRequest, HttpClientResponse } from "@effect/platform"
-import { Data, Duration, Effect, Either, Layer, Option, Schema } from "effect"
+import { Activity, Workflow } from "@effect/workflow"
+import { Cron, Data, Duration, Effect, Either, Layer, Option, Schema } from "effect"
 import { now } from "../../layers/Clock.js"
-import { jobHandler, jobSchedule } from "../../layers/JobRunner.js"
-import { jobKind, Jobs } from "../../layers/Jobs.js"
 import { PartnerFeed } from "../../schema/partnerJobs.js"
 import { PartnerJobsRepo } from "./Repo.js"
 
-/** Syncs one source now. */
-export const PartnerJobSync = jobKind("partner-job-sync", Schema.Struct({ sourceId: Schema.String }))
-/** Queues a sync of every source that is due. */
-export const PartnerJobSyncDue = jobKind("partner-job-sync-due", Schema.Struct({}))
-
-/** At most one unfinished sync job per source. */
-export const syncDedupeKey = (sourceId: string) => `partner-job-sync:${sourceId}`
+/**
+ * Syncs source `sourceId` (at `version`) for its sync due at `dueAt` (ISO 8601). The
+ * execution id comes from all three: each sync asked by hand is a new version.
+ */
+export const PartnerJobSync = Workflow.make({
+  name: "PartnerJobSync",
+  payload: { sourceId: Schema.String, version: Schema.Number, dueAt: Schema.String },
+  idempotencyKey: ({ dueAt, sourceId, version }) => `${sourceId}@${version}@${dueAt}`
+})
 
 /** Why a fetch failed, stored as the source's `last_failure` (`timeout`, `http-<status>`, `invalid-feed`, `network-error`). */
 class FeedFailure extends Data.TaggedError("FeedFailure")<{ readonly code: string }> {}
@@ -43,13 +50,14 @@ export const fetchFeed = (endpointUrl: string, timeoutMs: number) =>
     Effect.timeoutFail({ duration: Duration.millis(timeoutMs), onTimeout: () => new FeedFailure({ code: "timeout" }) })
   )
 
-/** What the sync handlers use besides `SqlClient` and `Jobs`: the repository and an HTTP client (fetch). */
+/** What the sync uses besides `SqlClient`: the repository and an HTTP client (fetch). */
 const SyncDependencies = Layer.mergeAll(PartnerJobsRepo.Default, FetchHttpClient.layer)
 
-/** Handlers of the partner sync jobs (need `SqlClient` and `Jobs`). */
-export const partnerJobHandlers = [
-  jobHandler(PartnerJobSync, ({ sourceId }) =>
-    Effect.gen(function*() {
+/** The sync workflow's implementation (needs `SqlClient` and the engine). */
+const PartnerJobSyncLive = PartnerJobSync.toLayer(({ sourceId }) =>
+  Activity.make({
+    name: "sync",
+    execute: Effect.gen(function*() {
       const repo = yield* PartnerJobsRepo
       const target = yield* repo.syncTarget(sourceId)
       if (Option.isNone(target) || !["ACTIVE", "DEGRADED"].includes(target.value.state)) return
@@ -61,16 +69,22 @@ export const partnerJobHandlers = [
         onLeft: (failure) => repo.recordFailure({ id: sourceId, failure: failure.code, at, nextSyncAt }),
         onRight: (feed) => repo.recordSuccess({ id: sourceId, jobs: feed.jobs, at, nextSyncAt })
       })
-    }).pipe(Effect.provide(SyncDependencies))),
-  jobHandler(PartnerJobSyncDue, () =>
-    Effect.gen(function*() {
-      const repo = yield* PartnerJobsRepo
-      const jobs = yield* Jobs
-      const due = yield* repo.due(yield* now)
-      yield* Effect.forEach(due, (sourceId) =>
-        jobs.enqueue(PartnerJobSync, { sourceId }, { dedupeKey: syncDedupeKey(sourceId) }), { discard: true })
-    }).pipe(Effect.provide(PartnerJobsRepo.Default)))
-]
+    }).pipe(Effect.orDie, Effect.provide(SyncDependencies))
+  }))
 
-/** Every minute, queue the syncs that are due (each source then follows its own `pollIntervalSeconds`). */
-export const partnerJobSchedules = [jobSchedule("partner-job-sync-due", "* * * * *", PartnerJobSyncDue, {})]
+/** Every minute (UTC), start the syncs that are due (each source then follows its own `pollIntervalSeconds`). */
+const PartnerJobSyncDue = ClusterCron.make({
+  name: "PartnerJobSyncDue",
+  cron: Cron.unsafeParse("* * * * *"),
+  execute: Effect.gen(function*() {
+    const repo = yield* PartnerJobsRepo
+    const due = yield* repo.due(yield* now)
+    yield* Effect.forEach(due, ({ id, nextSyncAt, version }) =>
+      PartnerJobSync.execute({ sourceId: id, version, dueAt: nextSyncAt.toISOString() }, { discard: true }), {
+      discard: true
+    })
+  }).pipe(Effect.provide(PartnerJobsRepo.Default))
+})
+
+/** The partner sync workflow and its cron, registered on the engine (need `SqlClient` and the engine). */
+export const PartnerJobSyncWorkflows = Layer.mergeAll(PartnerJobSyncLive, PartnerJobSyncDue)

@@ -1,20 +1,16 @@
 /**
  * Jobs_SyncPartnerJobSource (POST /api/v1/admin/jobs/sources/{sourceId}/sync, spec §2.18, §4.2) through the
- * HTTP stack, and the sync itself on the durable job runner against a stub partner on 127.0.0.1 that answers,
- * fails and times out.
+ * HTTP stack, and the sync itself on the durable engine (its workflow and every-minute cron) against a stub
+ * partner on 127.0.0.1 that answers, fails and times out.
  */
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
-import { Context, Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { randomUUID } from "node:crypto"
-import { IdsSequence } from "../../layers/Ids.js"
-import { JobRunner, JobRunnerLayer } from "../../layers/JobRunner.js"
-import { JobsLive } from "../../layers/Jobs.js"
 import { DemoJobSources, type DemoJobSourceName } from "../../src/partnerJobs/demo.js"
-import { partnerJobHandlers, partnerJobSchedules } from "../../src/partnerJobs/Sync.js"
-import { testConfig } from "../support/config.js"
+import { PartnerJobSync } from "../../src/partnerJobs/Sync.js"
 import { call, expectMeta, expectProblem, type Session, signIn } from "../support/http.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
 
@@ -30,6 +26,9 @@ const feed = {
   ]
 }
 
+/** Requests the stub partner has had, by path. */
+const served: Record<string, number> = {}
+
 /** The stub partner: `/ok` (the feed), `/fail` (500), `/invalid` (not a v1 feed), `/slow` (answers after 15 s). */
 const StubPartner = Effect.acquireRelease(
   Effect.async<Server>((resume) => {
@@ -38,6 +37,7 @@ const StubPartner = Effect.acquireRelease(
         res.writeHead(status, { "content-type": "application/json" })
         res.end(JSON.stringify(body))
       }
+      served[req.url ?? ""] = (served[req.url ?? ""] ?? 0) + 1
       if (req.url === "/ok") json(200, feed)
       else if (req.url === "/fail") json(500, { error: "boom" })
       else if (req.url === "/invalid") json(200, { schemaVersion: 2, jobs: "none" })
@@ -54,17 +54,21 @@ const StubPartner = Effect.acquireRelease(
 ).pipe(Effect.map((server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`))
 
 const server = makeTestServer()
-const TestLayer = JobsLive.pipe(Layer.provideMerge(server.layer), Layer.provideMerge(IdsSequence("0000000e")))
 
-/** Runs `f` with a runner of the partner sync handlers (and, optionally, its schedule). */
-const withRunner = <A, E, R>(f: (runner: JobRunner["Type"]) => Effect.Effect<A, E, R>, schedules = false) =>
-  Effect.scoped(Effect.gen(function*() {
-    const runner = Context.get(
-      yield* Layer.build(JobRunnerLayer(partnerJobHandlers, schedules ? partnerJobSchedules : [], testConfig().jobs)),
-      JobRunner
-    )
-    return yield* f(runner)
-  }))
+/**
+ * Waits (at most 20 s) until `name`'s sync has recorded its outcome (`next_sync_at`
+ * moved past the test clock's now) and returns the source.
+ */
+const awaitSynced = (name: DemoJobSourceName) =>
+  Effect.gen(function*() {
+    const deadline = Date.now() + 20_000
+    for (;;) {
+      const source = yield* readSource(name)
+      if (source.nextSyncAt !== null && source.nextSyncAt.getTime() > server.clock.unsafeCurrentTimeMillis()) return source
+      if (Date.now() > deadline) return yield* Effect.dieMessage(`source ${name} not synced in time`)
+      yield* Effect.sleep("25 millis")
+    }
+  })
 
 const readSource = (name: DemoJobSourceName) =>
   Effect.gen(function*() {
@@ -80,11 +84,9 @@ const setEndpoint = (name: DemoJobSourceName, url: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql`UPDATE partner_job_sources SET endpoint_url = ${url}, request_timeout_ms = 1000 WHERE id = ${DemoJobSources[name].id}`)
 
-const pendingSyncJobs = Effect.flatMap(SqlClient.SqlClient, (sql) =>
-  sql<{ sourceId: string }>`SELECT payload->>'sourceId' AS "sourceId" FROM jobs WHERE kind = 'partner-job-sync' AND state = 'pending'`)
 
-layer(TestLayer, { excludeTestServices: true })("Jobs_SyncPartnerJobSource", (it) => {
-  it.scoped("dry run → apply → replay → stale apply; the queued sync stores the partner's jobs", () =>
+layer(server.layer, { excludeTestServices: true })("Jobs_SyncPartnerJobSource", (it) => {
+  it.scoped("dry run → apply → replay → stale apply; the started sync stores the partner's jobs, once", () =>
     Effect.gen(function*() {
       const partner = yield* StubPartner
       const admin = yield* signIn("admin")
@@ -101,7 +103,9 @@ layer(TestLayer, { excludeTestServices: true })("Jobs_SyncPartnerJobSource", (it
         id: demo.id, code: "gigboard", state: "ACTIVE", version: 4, failureCount: 0, responseSchemaVersion: 1,
         pollIntervalSeconds: 900, requestTimeoutMs: 5000, nextSyncAt: "2030-01-01T00:00:00.000Z", configurationVersion: "1"
       })
-      expect(yield* pendingSyncJobs).toEqual([])
+      // a dry run starts no sync
+      expect(yield* PartnerJobSync.poll(yield* PartnerJobSync.executionId({ sourceId: demo.id, version: 4, dueAt: TestEpoch.toISOString() })))
+        .toBeUndefined()
 
       expectProblem(yield* sync(admin, "active", { expectedVersion: 4, reason: "go", dryRun: false }), 400, "invalid-request")
       expectProblem(yield* sync(admin, "active", { expectedVersion: 4, reason: "sync now", dryRun: false }), 400, "confirmation-required")
@@ -113,19 +117,17 @@ layer(TestLayer, { excludeTestServices: true })("Jobs_SyncPartnerJobSource", (it
       const applied = yield* sync(admin, "active", body, key)
       expect(applied.status, applied.text).toBe(202)
       expect(applied.body.data).toMatchObject({ id: demo.id, state: "ACTIVE", version: 5, nextSyncAt: TestEpoch.toISOString(), updatedAt: TestEpoch.toISOString() })
-      expect(yield* pendingSyncJobs).toEqual([{ sourceId: demo.id }])
+      const after = yield* awaitSynced("active")
+      expect(after).toMatchObject({ state: "ACTIVE", failureCount: 0, version: 5, lastFailure: null })
+      expect(after.lastSuccess!.toISOString()).toBe("2026-06-01T00:00:00.000Z")
+      expect(after.nextSyncAt!.toISOString()).toBe("2026-06-01T00:15:00.000Z")
+      // the replayed command starts no second sync: the partner was asked once
       const replay = yield* sync(admin, "active", body, key)
       expect(replay.status).toBe(202)
       expect(replay.body.data).toEqual(applied.body.data)
-      expect(yield* pendingSyncJobs).toHaveLength(1)
       expectProblem(yield* sync(admin, "active", body), 409, "version-conflict")
-
-      server.clock.advance(1_000)
-      yield* withRunner((runner) => runner.runDue)
-      const after = yield* readSource("active")
-      expect(after).toMatchObject({ state: "ACTIVE", failureCount: 0, version: 5, lastFailure: null })
-      expect(after.lastSuccess!.toISOString()).toBe("2026-06-01T00:00:01.000Z")
-      expect(after.nextSyncAt!.toISOString()).toBe("2026-06-01T00:15:01.000Z")
+      yield* Effect.sleep("300 millis")
+      expect(served["/ok"]).toBe(1)
       const sql = yield* SqlClient.SqlClient
       const jobs = yield* sql<{ externalId: string; title: string; description: string | null }>`
         SELECT external_id AS "externalId", title, description FROM partner_jobs WHERE source_id = ${demo.id} ORDER BY external_id`
@@ -145,8 +147,7 @@ layer(TestLayer, { excludeTestServices: true })("Jobs_SyncPartnerJobSource", (it
           const version = (yield* readSource("active")).version
           const reply = yield* sync(admin, "active", { expectedVersion: version, reason: "try again", dryRun: false, confirmation: "gigboard" })
           expect(reply.status, reply.text).toBe(202)
-          yield* withRunner((runner) => runner.runDue)
-          return yield* readSource("active")
+          return yield* awaitSynced("active")
         })
       expect(yield* run("/fail")).toMatchObject({ state: "ACTIVE", failureCount: 1, lastFailure: "http-500" })
       expect(yield* run("/invalid")).toMatchObject({ state: "ACTIVE", failureCount: 2, lastFailure: "invalid-feed" })
@@ -164,18 +165,11 @@ layer(TestLayer, { excludeTestServices: true })("Jobs_SyncPartnerJobSource", (it
       yield* setEndpoint("degraded", `${partner}/ok`)
       const due = new Date(server.clock.unsafeCurrentTimeMillis() + 120_000)
       yield* sql`UPDATE partner_job_sources SET next_sync_at = ${due} WHERE id = ${DemoJobSources.degraded.id}`
-      yield* withRunner((runner) =>
-        Effect.gen(function*() {
-          yield* runner.runDue
-          server.clock.advance(60_000)
-          yield* runner.runDue
-          yield* runner.runDue
-          expect((yield* readSource("degraded")).state).toBe("DEGRADED") // not due yet
-          server.clock.advance(120_000)
-          yield* runner.runDue // the schedule queues the due sync
-          yield* runner.runDue // the sync runs
-        }), true)
-      const after = yield* readSource("degraded")
+      server.clock.advance(60_000) // the cron's minute comes: the source is not due yet
+      yield* Effect.sleep("500 millis")
+      expect(yield* readSource("degraded")).toMatchObject({ state: "DEGRADED", nextSyncAt: due })
+      server.clock.advance(120_000) // past nextSyncAt: the next minute's cron starts its sync
+      const after = yield* awaitSynced("degraded")
       expect(after).toMatchObject({ state: "ACTIVE", failureCount: 0 })
       expect(after.nextSyncAt!.getTime()).toBe(after.lastSuccess!.getTime() + DemoJobSources.degraded.pollIntervalSeconds * 1000)
     }))
