@@ -11,7 +11,6 @@ export interface Budget {
   readonly limit: number
   readonly windowSeconds: number
 }
-import type { JobRunnerOptions } from "./JobRunner.js"
 import { DefaultEngineOptions, type EngineOptions } from "./Engine.js"
 
 /** Bounds on waiting for the database, in milliseconds (see `DB_*` in the README). */
@@ -94,11 +93,6 @@ export interface AppConfigShape {
     /** Signs ad-serving tokens (src/ads/ServingToken.ts). */
     readonly adServing: Redacted.Redacted<Buffer>
   }
-  /**
-   * The job runner (layers/JobRunner.ts): `JOBS_ENABLED`, `JOBS_POLL_INTERVAL_MS`,
-   * `JOBS_CONCURRENCY`, `JOBS_LEASE_MS`, `JOBS_BACKOFF_BASE_MS`, `JOBS_BACKOFF_MAX_MS` (README).
-   */
-  readonly jobs: JobRunnerOptions
   /**
    * The durable engine (layers/Engine.ts): `ENGINE_RUNNER`, `ENGINE_RUNNER_HOST`,
    * `ENGINE_RUNNER_PORT`, `ENGINE_POLL_INTERVAL_MS` (README).
@@ -205,14 +199,6 @@ export const loadAppConfig = Effect.gen(function*() {
       analyticsContext: deriveKey(secretValue, "analytics-context"),
       analyticsDownload: deriveKey(secretValue, "analytics-download"),
       adServing: deriveKey(secretValue, "ad-serving")
-    },
-    jobs: {
-      enabled: yield* Config.boolean("JOBS_ENABLED").pipe(Config.withDefault(true)),
-      pollIntervalMs: yield* boundedInteger("JOBS_POLL_INTERVAL_MS", 10, 3_600_000, 1000),
-      concurrency: yield* boundedInteger("JOBS_CONCURRENCY", 1, 100, 4),
-      leaseMs: yield* boundedInteger("JOBS_LEASE_MS", 1000, 86_400_000, 60_000),
-      backoffBaseMs: yield* boundedInteger("JOBS_BACKOFF_BASE_MS", 1, 86_400_000, 10_000),
-      backoffMaxMs: yield* boundedInteger("JOBS_BACKOFF_MAX_MS", 1, 604_800_000, 3_600_000)
     },
     engine: {
       runner: yield* Config.literal("single", "socket")("ENGINE_RUNNER").pipe(Config.withDefault(DefaultEngineOptions.runner)),

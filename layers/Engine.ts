@@ -23,7 +23,7 @@ import { ClusterWorkflowEngine, RunnerAddress, SingleRunner, type Sharding } fro
 import { NodeClusterSocket } from "@effect/platform-node"
 import type { SqlClient } from "@effect/sql"
 import type { WorkflowEngine } from "@effect/workflow"
-import { Duration, Layer, Option } from "effect"
+import { Duration, Effect, Layer, Option, Schedule } from "effect"
 
 /** Engine settings (`ENGINE_*`, README). */
 export interface EngineOptions {
@@ -68,3 +68,25 @@ export const EngineLive = (
     : SingleRunner.layer({ runnerStorage: embedded ? "memory" : "sql", shardingConfig })
   return ClusterWorkflowEngine.layer.pipe(Layer.provideMerge(cluster))
 }
+
+/**
+ * How long an activity keeps retrying a database failure before it gives up (ms): an
+ * outage shorter than this delays the work instead of failing it.
+ */
+export const TransientRetryMs = 120_000
+
+/**
+ * `self`, retried while it fails with an `SqlError` (a database that is down or a
+ * connection that broke), 0.2 s doubling to 5 s between tries, for at most
+ * {@link TransientRetryMs}; other failures pass through. Wrap the effect of every
+ * activity that touches the database: an activity's failure is stored by the engine as
+ * its final outcome, so a transient one must not reach it.
+ */
+export const retryTransient = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.retry(self, {
+    schedule: Schedule.exponential("200 millis").pipe(
+      Schedule.either(Schedule.spaced("5 seconds")),
+      Schedule.upTo(Duration.millis(TransientRetryMs))
+    ),
+    while: (e) => typeof e === "object" && e !== null && "_tag" in e && e._tag === "SqlError"
+  })

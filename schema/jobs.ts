@@ -1,37 +1,52 @@
-/** Background job runs as the admin sees them (ours, not in the spec; issue 6 §4). */
+/**
+ * Background work as the admin sees it (ours, not in the spec): the executions of the
+ * durable engine's workflows (`layers/Engine.ts`), for Admin_ListJobRuns.
+ */
 import { Schema } from "effect"
-import { DateTimeZ, Uuid } from "./common.js"
+import { DateTimeZ, QueryInt } from "./common.js"
+import { AnyJson } from "./runtime.js"
 
-/** Life cycle of a job run: `pending` → `running` → `succeeded` | `failed`; a failed attempt with attempts left goes back to `pending`. */
-export const JobRunState = Schema.Literal("pending", "running", "succeeded", "failed").annotations({
-  identifier: "JobRunState"
+/**
+ * Life cycle of a workflow execution: `QUEUED` (started, no activity run yet) →
+ * `RUNNING` → `SUCCEEDED` | `FAILED`; `SUSPENDED` while it waits durably (a timer such
+ * as an export's retention, or another system), then `RUNNING` again. A workflow whose
+ * work ended in a domain failure (a run FAILED with its `failureCode`) still SUCCEEDED:
+ * FAILED means the workflow itself failed (a defect, e.g. an outage longer than the
+ * activities' retries).
+ */
+export const WorkflowExecutionState = Schema.Literal("QUEUED", "RUNNING", "SUSPENDED", "SUCCEEDED", "FAILED").annotations({
+  identifier: "WorkflowExecutionState"
 })
-/** @see JobRunState */
-export type JobRunState = typeof JobRunState.Type
+/** @see WorkflowExecutionState */
+export type WorkflowExecutionState = typeof WorkflowExecutionState.Type
 
-/** One run of a background job (Admin_ListJobRuns). */
-export const JobRun = Schema.Struct({
-  id: Uuid,
-  kind: Schema.String.annotations({ description: "Job kind, e.g. `purge-idempotency-records`", examples: ["purge-sessions"] }),
-  state: JobRunState,
-  attempts: Schema.Int.pipe(Schema.nonNegative()).annotations({ description: "Attempts started so far" }),
-  maxAttempts: Schema.Int.pipe(Schema.positive()),
-  runAt: DateTimeZ.annotations({ description: "Earliest time of the next (or last) attempt" }),
-  createdAt: DateTimeZ,
-  startedAt: Schema.NullOr(DateTimeZ).annotations({ description: "Start of the latest attempt" }),
-  finishedAt: Schema.NullOr(DateTimeZ),
+/** One execution of a workflow (Admin_ListJobRuns). */
+export const WorkflowExecution = Schema.Struct({
+  executionId: Schema.String.annotations({
+    description: "The execution's id: a digest of the workflow's name and its key (e.g. the run's id)",
+    examples: ["3f8a2c1d9b7e4f60a5c3e2d1b0a99887"]
+  }),
+  workflow: Schema.String.annotations({ description: "The workflow's name", examples: ["AgentRun", "AnalyticsExport", "PartnerJobSync"] }),
+  state: WorkflowExecutionState,
+  payload: AnyJson.annotations({ description: "What it was started with (encoded)" }),
+  activities: Schema.Int.pipe(Schema.nonNegative()).annotations({
+    description: "Activities started so far (an activity that completed is never run again, even after a crash)"
+  }),
+  createdAt: DateTimeZ.annotations({ description: "When it was started" }),
+  finishedAt: Schema.NullOr(DateTimeZ).annotations({ description: "When it ended (or last suspended)" }),
   lastError: Schema.NullOr(Schema.String).annotations({
-    description: "Error of the latest failed attempt (bounded, no secrets)",
+    description: "Why a FAILED execution failed (bounded, no secrets)",
     examples: ["SqlError: connection terminated", null]
+  }),
+  runner: Schema.NullOr(Schema.Int).annotations({
+    description: "Machine id of the runner that last worked on it (its last activity or its end), null before it ran"
   })
-}).annotations({ identifier: "JobRun" })
-/** @see JobRun */
-export type JobRun = typeof JobRun.Type
+}).annotations({ identifier: "WorkflowExecution" })
+/** @see WorkflowExecution */
+export type WorkflowExecution = typeof WorkflowExecution.Type
 
 /** Query of Admin_ListJobRuns: limit 1-100 (default 50), optional state. */
 export const ListJobRunsQuery = Schema.Struct({
-  limit: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 100)), {
-    default: () => 50
-  }),
-  state: Schema.optional(JobRunState)
+  limit: QueryInt({ min: 1, max: 100, default: 50 }),
+  state: Schema.optional(WorkflowExecutionState)
 })

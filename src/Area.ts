@@ -1,13 +1,12 @@
 /**
  * What one area folder (`src/<area>/`) contributes to the service, beyond its
  * contract (`src/<area>/Api.ts`, added to `src/api/Api.ts`): the root assembles the
- * server's layers, the demo seed and the job runner from the list of these in
+ * server's layers, the demo seed and the background work from the list of these in
  * `src/areas.ts`.
  */
 import type { SqlClient, SqlError } from "@effect/sql"
 import type { Effect, Layer } from "effect"
 import type { Auth } from "../layers/Auth.js"
-import type { JobHandler, JobSchedule } from "../layers/JobRunner.js"
 
 /** One area of the service. */
 export interface Area {
@@ -28,16 +27,11 @@ export interface Area {
   /** Its entries of the demo manifest (`src/db/manifest.ts`): one working request per operation. */
   readonly manifest?: Readonly<Record<string, ManifestOperation>>
   /**
-   * The area's workflows and cron jobs on the durable engine (`layers/Engine.ts`), with
+   * The area's background work: workflows and cron jobs on the durable engine (`layers/Engine.ts`), with
    * the area's own services provided: what is left is the engine, `SqlClient` and the
    * cross-cutting layers (`src/workflows.ts` assembles them).
    */
   readonly workflows?: Layer.Layer<never, never, any>
-  /** The area's background work on the older job queue: job handlers (with their services provided) and cron schedules. */
-  readonly jobs?: {
-    readonly handlers: ReadonlyArray<JobHandler<any>>
-    readonly schedules?: ReadonlyArray<JobSchedule>
-  }
 }
 
 /**

@@ -2,8 +2,7 @@
  * Entry point (`npm start`): configuration → logger (LOG_FORMAT, LOG_LEVEL) →
  * database (migrated, waiting for a PostgreSQL server up to DB_STARTUP_TIMEOUT_MS;
  * demo data loaded on first start of an embedded database in development) → HTTP
- * server on HOST:PORT, the durable engine with every area's workflows (`ENGINE_*`) and the job
- * runner (`JOBS_ENABLED`). A failed start prints one line and exits with 1.
+ * server on HOST:PORT, the durable engine with every area's workflows and cron jobs (`ENGINE_*`). A failed start prints one line and exits with 1.
  */
 import { HttpMiddleware } from "@effect/platform"
 import { NodeRuntime } from "@effect/platform-node"
@@ -13,7 +12,6 @@ import { DbLive } from "../layers/Db.js"
 import { IdsLive } from "../layers/Ids.js"
 import { LoggingLive } from "../layers/Logging.js"
 import { migrate } from "./db/migrate.js"
-import { JobRunnerLive } from "./jobs/Runner.js"
 import { BackgroundLive } from "./workflows.js"
 import * as EdgeServer from "./http/EdgeServer.js"
 import { EdgeCacheLive, HttpLive } from "./server.js"
@@ -26,7 +24,7 @@ const ServerLive = Layer.unwrapEffect(
 
 // the configuration is read first: it chooses the logger everything else logs through
 const MainLive = Layer.unwrapEffect(Effect.map(loadAppConfig, (config) =>
-  Layer.merge(HttpLive, JobRunnerLive).pipe(
+  HttpLive.pipe(
     Layer.provide(ServerLive),
     Layer.provide(BackgroundLive),
     Layer.provide(StartupLive),

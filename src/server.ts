@@ -8,7 +8,6 @@ import { AuthLive } from "../layers/Auth.js"
 import { CursorLive } from "../layers/Cursor.js"
 import { IdempotencyLive } from "../layers/Idempotency.js"
 import { RateBudgetLive } from "../layers/RateBudget.js"
-import { JobsLive } from "../layers/Jobs.js"
 import { Api } from "./api/Api.js"
 import { OperationsLive } from "./api/policies.js"
 import { areas } from "./areas.js"
@@ -50,14 +49,15 @@ const areaHandlers = Layer.mergeAll(
 /**
  * The implementation of {@link Api}: every group's handlers, the auth and request
  * middleware, the domain services and the cross-cutting layers (Auth, Cursor,
- * Idempotency, Envelope). Requires `SqlClient`, `AppConfig` and `Ids`. The api it
+ * Idempotency, Envelope). Requires `SqlClient`, `AppConfig`, `Ids` and the engine (`WorkflowEngine`,
+ * from `BackgroundLive` of `src/workflows.ts`). The api it
  * serves is {@link Api} with the demo examples in its OpenAPI description
  * (`src/http/DocumentedApi.ts`), which `/openapi.json` and `/docs` describe.
  */
 export const ApiLive = HttpApiBuilder.api(documentedApi(Api)).pipe(
   Layer.provide(areaHandlers),
   Layer.provide([RequestMiddlewareLive, CorsLive, SessionAuthLive, PublicAuthLive, RateBudgetMiddlewareLive]),
-  Layer.provide([AuthLive, CursorLive, IdempotencyLive, EnvelopeLive, RateBudgetLive, JobsLive, ApiOperationsLive, EdgeCacheLive])
+  Layer.provide([AuthLive, CursorLive, IdempotencyLive, EnvelopeLive, RateBudgetLive, ApiOperationsLive, EdgeCacheLive])
 )
 
 /**

@@ -20,6 +20,7 @@ import { Activity, DurableClock, Workflow } from "@effect/workflow"
 import { stringify } from "csv-stringify/sync"
 import { Duration, Effect, Option, Schema } from "effect"
 import { now } from "../../layers/Clock.js"
+import { retryTransient } from "../../layers/Engine.js"
 import { AnalyticsRepo } from "./Repo.js"
 
 /** How long a built export file can be downloaded (ms, 7 days after completion). */
@@ -71,12 +72,12 @@ export const AnalyticsExportLive = AnalyticsExportWorkflow.toLayer(({ exportId }
         const file = renderExport(format, traffic ? columns.events : columns.activity, rows)
         yield* repo.finishAvailable(exportId, Buffer.from(file, "utf8"), rows.length, at, new Date(at.getTime() + ExportRetentionMs))
         return true
-      })).pipe(Effect.orDie)
+      })).pipe(retryTransient, Effect.orDie)
     })
     if (!available) return
     yield* DurableClock.sleep({ name: "retention", duration: Duration.millis(ExportRetentionMs) })
     yield* Activity.make({
       name: "expire",
-      execute: Effect.flatMap(now, (at) => repo.expire(exportId, at)).pipe(Effect.orDie)
+      execute: Effect.flatMap(now, (at) => repo.expire(exportId, at)).pipe(retryTransient, Effect.orDie)
     })
   }).pipe(Effect.provide(AnalyticsRepo.Default)))

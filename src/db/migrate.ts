@@ -18,6 +18,7 @@ import conversationRuns from "./migrations/0011_conversation_runs.js"
 import analytics from "./migrations/0012_analytics.js"
 import agentDirectory from "./migrations/0013_agent_directory.js"
 import adCampaigns from "./migrations/0014_ad_campaigns.js"
+import dropJobQueue from "./migrations/0015_drop_job_queue.js"
 
 /** Applies every pending migration; returns the ones applied. Fails with `MigrationError | SqlError`. */
 export const migrate = Migrator.make({})({
@@ -34,6 +35,7 @@ export const migrate = Migrator.make({})({
     "0011_conversation_runs": conversationRuns,
     "0012_analytics": analytics,
     "0013_agent_directory": agentDirectory,
-    "0014_ad_campaigns": adCampaigns
+    "0014_ad_campaigns": adCampaigns,
+    "0015_drop_job_queue": dropJobQueue
   })
 })

@@ -2,20 +2,21 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Data } from "../../schema/envelope.js"
-import { JobRun, ListJobRunsQuery } from "../../schema/jobs.js"
+import { ListJobRunsQuery, WorkflowExecution } from "../../schema/jobs.js"
 import { operation } from "../api/operation.js"
 
 export class AdminApi extends HttpApiGroup.make("Admin")
   .add(
     HttpApiEndpoint.get("listJobRuns", "/api/v1/admin/jobs")
       .setUrlParams(ListJobRunsQuery)
-      .addSuccess(Data(Schema.Array(JobRun)))
+      .addSuccess(Data(Schema.Array(WorkflowExecution)))
       .annotate(
         OpenApi.Description,
-        "Recent runs of the durable background job runner, newest first: kind, state, attempts, timestamps and the " +
-          "last error. `limit` 1-100 (default 50); `state` filters (pending, running, succeeded, failed). " +
-          "Example: `GET /api/v1/admin/jobs?state=failed&limit=20` → `{\"data\":[{\"id\":\"…\",\"kind\":\"purge-sessions\"," +
-          "\"state\":\"failed\",\"attempts\":5,\"maxAttempts\":5,\"runAt\":\"2026-06-01T03:00:00.000Z\",…," +
+        "Recent executions of the durable engine's workflows (agent runs, analytics exports, partner syncs), newest " +
+          "first, read from the engine's own storage: workflow, state (QUEUED, RUNNING, SUSPENDED, SUCCEEDED, FAILED), " +
+          "payload, activities started, timestamps, the last error of a FAILED one and the runner's machine id. " +
+          "`limit` 1-100 (default 50); `state` filters. Example: `GET /api/v1/admin/jobs?state=FAILED&limit=20` → " +
+          "`{\"data\":[{\"executionId\":\"…\",\"workflow\":\"AgentRun\",\"state\":\"FAILED\",…," +
           "\"lastError\":\"SqlError: connection terminated\"}],\"meta\":{…}}`."
       )
       .pipe(
@@ -24,8 +25,8 @@ export class AdminApi extends HttpApiGroup.make("Admin")
           auth: "required-admin",
           cache: "none",
           statuses: [400, 401, 403, 500, 503],
-          summary: "List recent background job runs (admin)",
-          description: "The most recent background job runs with their state, attempts and last error (admin only)."
+          summary: "List recent workflow executions (admin)",
+          description: "The most recent executions of the durable engine's workflows with their state, activities and last error (admin only)."
         })
       )
   )

@@ -1,13 +1,15 @@
-/** The jobs area: the job runs (admin) and the purges. Listed in `src/areas.ts`. */
+/** The jobs area: the workflow executions (admin) and the purges. Listed in `src/areas.ts`. */
+import { Layer } from "effect"
 import type { Area } from "../Area.js"
-import { purgeHandlers, purgeSchedules } from "./Purges.js"
+import { WorkflowExecutions } from "./Executions.js"
+import { PurgeCrons } from "./Purges.js"
 import { AdminHttpLive } from "./Http.js"
 import { JobsManifest } from "./manifest.js"
 
-/** The jobs area's handlers and jobs (see `src/Area.ts`). */
+/** The jobs area's handlers and cron jobs (see `src/Area.ts`). */
 export const JobsArea = {
   name: "jobs",
-  http: AdminHttpLive,
-  jobs: { handlers: purgeHandlers, schedules: purgeSchedules },
+  http: AdminHttpLive.pipe(Layer.provide(WorkflowExecutions.Default)),
+  workflows: PurgeCrons,
   manifest: JobsManifest
 } satisfies Area

@@ -18,6 +18,7 @@ import { FetchHttpClient, HttpClient, HttpClientRequest, HttpClientResponse } fr
 import { Activity, Workflow } from "@effect/workflow"
 import { Cron, Data, Duration, Effect, Either, Layer, Option, Schema } from "effect"
 import { now } from "../../layers/Clock.js"
+import { retryTransient } from "../../layers/Engine.js"
 import { PartnerFeed } from "../../schema/partnerJobs.js"
 import { PartnerJobsRepo } from "./Repo.js"
 
@@ -69,7 +70,7 @@ const PartnerJobSyncLive = PartnerJobSync.toLayer(({ sourceId }) =>
         onLeft: (failure) => repo.recordFailure({ id: sourceId, failure: failure.code, at, nextSyncAt }),
         onRight: (feed) => repo.recordSuccess({ id: sourceId, jobs: feed.jobs, at, nextSyncAt })
       })
-    }).pipe(Effect.orDie, Effect.provide(SyncDependencies))
+    }).pipe(retryTransient, Effect.orDie, Effect.provide(SyncDependencies))
   }))
 
 /** Every minute (UTC), start the syncs that are due (each source then follows its own `pollIntervalSeconds`). */

@@ -22,6 +22,7 @@ import { Activity, Workflow } from "@effect/workflow"
 import { Cause, Effect, Option, Schedule, Schema, Stream } from "effect"
 import { AgentRuntime, AgentRuntimeError } from "../../layers/AgentRuntime.js"
 import { now } from "../../layers/Clock.js"
+import { retryTransient } from "../../layers/Engine.js"
 import { Uuid } from "../../schema/common.js"
 import { RunsRepo } from "./RunsRepo.js"
 
@@ -85,7 +86,7 @@ export const AgentRunLive = AgentRun.toLayer(({ runId }) =>
         yield* repo.start(runId, yield* now)
         return Option.some({ ...run, conversationId: run.conversationId, provider: run.provider, model: run.model,
           instructions: run.instructions, answerId: run.answerId, answerOrdinal: run.answerOrdinal })
-      }).pipe(sql.withTransaction, Effect.orDie)
+      }).pipe(sql.withTransaction, retryTransient, Effect.orDie)
     })
     if (Option.isNone(work)) return
     const run = work.value
@@ -120,9 +121,9 @@ export const AgentRunLive = AgentRun.toLayer(({ runId }) =>
       execute: attempt.pipe(
         Effect.retry({ schedule: retryDelays, times: AgentRunMaxAttempts - 1, while: (e) => e.retryable }),
         Effect.matchEffect({
-          onFailure: (e) => failRun(e.code),
+          onFailure: (e) => retryTransient(failRun(e.code)),
           onSuccess: (text) =>
-            Effect.flatMap(now, (at) => sql.withTransaction(repo.succeed({ runId, messageId: run.answerId, text, at })))
+            retryTransient(Effect.flatMap(now, (at) => sql.withTransaction(repo.succeed({ runId, messageId: run.answerId, text, at }))))
         }),
         Effect.orDie
       )

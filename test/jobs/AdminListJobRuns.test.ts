@@ -1,74 +1,113 @@
-/** Admin_ListJobRuns (GET /api/v1/admin/jobs, ours): the job runs view through the HTTP stack. */
+/**
+ * Admin_ListJobRuns (GET /api/v1/admin/jobs, ours): the durable engine's workflow
+ * executions, read from the engine's own storage, through the HTTP stack.
+ */
+import { Activity, Workflow } from "@effect/workflow"
 import { expect, layer } from "@effect/vitest"
-import { Context, Effect, Layer, Option, Schema } from "effect"
-import { IdsSequence } from "../../layers/Ids.js"
-import { jobHandler, JobRunner, JobRunnerLayer } from "../../layers/JobRunner.js"
-import { jobKind, Jobs, JobsLive } from "../../layers/Jobs.js"
-import { testConfig } from "../support/config.js"
+import { Effect, Layer, Schema } from "effect"
+import { AgentRun } from "../../src/runtime/AgentRunWorkflow.js"
+import { DemoConversations } from "../../src/runtime/demo.js"
+import { AnalyticsExportWorkflow } from "../../src/analytics/ExportWorkflow.js"
+import { DemoAgents } from "../../src/agents/demo.js"
+import { awaitRun } from "../runtime/support.js"
+import { awaitExport } from "../analytics/support.js"
 import { call, expectMeta, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
 
-const server = makeTestServer()
-const TestLayer = JobsLive.pipe(Layer.provideMerge(server.layer), Layer.provideMerge(IdsSequence("0000000d")))
+/** A workflow that always fails: its one activity dies (a defect, as an outage past the retries would). */
+const Doomed = Workflow.make({ name: "TestDoomed", payload: { reason: Schema.String }, idempotencyKey: ({ reason }) => reason })
+const DoomedLive = Doomed.toLayer(({ reason }) => Activity.make({ name: "explode", execute: Effect.dieMessage(reason) }))
 
-const Doomed = jobKind("test-doomed", Schema.Struct({ reason: Schema.String }))
-const Later = jobKind("test-later", Schema.Struct({}))
+const server = makeTestServer()
+const TestLayer = DoomedLive.pipe(Layer.provideMerge(server.layer))
 const Path = "/api/v1/admin/jobs"
 
-layer(TestLayer, { excludeTestServices: true })("Admin_ListJobRuns", (it) => {
-  it.effect("an admin sees recent runs with kind, state, attempts, timestamps and last error", () =>
-    Effect.gen(function*() {
-      const jobs = yield* Jobs
-      const failedId = Option.getOrThrow(yield* jobs.enqueue(Doomed, { reason: "nope" }, { maxAttempts: 1 }))
-      yield* Effect.scoped(Effect.gen(function*() {
-        const runner = Context.get(
-          yield* Layer.build(JobRunnerLayer([jobHandler(Doomed, ({ reason }) => Effect.fail(new Error(reason)))], [], testConfig().jobs)),
-          JobRunner
-        )
-        expect(yield* runner.runDue).toBe(1)
-      }))
-      server.clock.advance(1_000)
-      const pendingId = Option.getOrThrow(yield* jobs.enqueue(Later, {}, { runAt: new Date(TestEpoch.getTime() + 86_400_000) }))
+/** Real time, whatever clock the test fiber has. */
+const pause = (ms: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
 
+layer(TestLayer)("Admin_ListJobRuns", (it) => {
+  it.effect("an admin sees executions newest first: workflow, state, payload, activities, times, last error, runner", () =>
+    Effect.gen(function*() {
       const admin = yield* signIn("admin")
+      expect((yield* call("GET", Path, { session: admin })).body.data).toEqual([]) // nothing has run yet
+
+      // SUCCEEDED: an agent run
+      const member = yield* signIn("member")
+      const sent = yield* call("POST", `/api/v1/conversations/${DemoConversations.chat.id}/messages`, {
+        session: member,
+        body: { content: "hello" }
+      })
+      expect(sent.status, sent.text).toBe(202)
+      const runId: string = sent.body.data.run.id
+      yield* awaitRun(runId)
+      // SUSPENDED: an export waits durably for its expiry once built
+      server.clock.advance(1_000)
+      const owner = yield* signIn("owner")
+      const exported = yield* call("POST", `/api/v1/agents/${DemoAgents[0].id}/analytics/exports`, {
+        session: owner,
+        body: { exportType: "TRAFFIC", from: "2026-05-01", to: "2026-05-31" }
+      })
+      expect(exported.status, exported.text).toBe(202)
+      const exportId: string = exported.body.data.id
+      yield* awaitExport(exportId)
+      // FAILED
+      server.clock.advance(1_000)
+      yield* Doomed.execute({ reason: "doomed: nope" }, { discard: true })
+
+      // the engine records each outcome just after the work's own last write: wait for all three
+      const states = (data: ReadonlyArray<{ state: string }>) => data.map((e) => e.state).join(",")
+      for (let i = 0; i < 400; i++) {
+        if (states((yield* call("GET", Path, { session: admin })).body.data) === "FAILED,SUSPENDED,SUCCEEDED") break
+        yield* pause(25)
+      }
+
       const reply = yield* call("GET", Path, { session: admin })
       expect(reply.status, reply.text).toBe(200)
       expect(reply.headers["cache-control"]).toBe("no-store")
       expectMeta(reply)
-      expect(reply.body.data.slice(0, 2)).toEqual([
-        {
-          id: pendingId,
-          kind: "test-later",
-          state: "pending",
-          attempts: 0,
-          maxAttempts: 5,
-          runAt: "2026-06-02T00:00:00.000Z",
-          createdAt: "2026-06-01T00:00:01.000Z",
-          startedAt: null,
-          finishedAt: null,
-          lastError: null
-        },
-        {
-          id: failedId,
-          kind: "test-doomed",
-          state: "failed",
-          attempts: 1,
-          maxAttempts: 1,
-          runAt: "2026-06-01T00:00:00.000Z",
-          createdAt: "2026-06-01T00:00:00.000Z",
-          startedAt: "2026-06-01T00:00:00.000Z",
-          finishedAt: "2026-06-01T00:00:00.000Z",
-          lastError: "Error: nope"
-        }
-      ])
+      expect(states(reply.body.data)).toBe("FAILED,SUSPENDED,SUCCEEDED")
+      const [failed, suspended, succeeded] = reply.body.data
+      expect(failed).toEqual({
+        executionId: yield* Doomed.executionId({ reason: "doomed: nope" }),
+        workflow: "TestDoomed",
+        state: "FAILED",
+        payload: { reason: "doomed: nope" },
+        activities: 1,
+        createdAt: "2026-06-01T00:00:02.000Z",
+        finishedAt: "2026-06-01T00:00:02.000Z",
+        lastError: expect.stringContaining("doomed: nope"),
+        runner: failed.runner
+      })
+      expect(suspended).toMatchObject({
+        executionId: yield* AnalyticsExportWorkflow.executionId({ exportId }),
+        workflow: "AnalyticsExport",
+        state: "SUSPENDED",
+        payload: { exportId },
+        activities: 1,
+        createdAt: "2026-06-01T00:00:01.000Z",
+        lastError: null
+      })
+      expect(succeeded).toEqual({
+        executionId: yield* AgentRun.executionId({ runId }),
+        workflow: "AgentRun",
+        state: "SUCCEEDED",
+        payload: { runId },
+        activities: 2,
+        createdAt: TestEpoch.toISOString(),
+        finishedAt: TestEpoch.toISOString(),
+        lastError: null,
+        runner: succeeded.runner
+      })
+      expect(Number.isInteger(succeeded.runner)).toBe(true)
 
-      const failedOnly = yield* call("GET", `${Path}?state=failed&limit=1`, { session: admin })
-      expect(failedOnly.status, failedOnly.text).toBe(200)
-      expect(failedOnly.body.data.map((r: { id: string }) => r.id)).toEqual([failedId])
+      const limited = yield* call("GET", `${Path}?state=SUCCEEDED&limit=1`, { session: admin })
+      expect(limited.status, limited.text).toBe(200)
+      expect(limited.body.data.map((e: { executionId: string }) => e.executionId)).toEqual([succeeded.executionId])
 
       expectProblem(yield* call("GET", `${Path}?limit=0`, { session: admin }), 400)
+      expectProblem(yield* call("GET", `${Path}?limit=2.5`, { session: admin }), 400)
       expectProblem(yield* call("GET", `${Path}?state=exploded`, { session: admin }), 400)
-    }).pipe(Effect.withClock(server.clock)))
+    }))
 
   it.effect("a non-admin session gets 403, no session 401", () =>
     Effect.gen(function*() {

@@ -43,8 +43,6 @@ export const testConfig = (overrides: Partial<AppConfigShape> = {}): AppConfigSh
     adServing: deriveKey(DevelopmentSecret, "ad-serving")
   },
   insecureDevelopmentSecret: false,
-  // no polling in tests unless a test starts a runner itself
-  jobs: { enabled: false, pollIntervalMs: 20, concurrency: 4, leaseMs: 60_000, backoffBaseMs: 10_000, backoffMaxMs: 3_600_000 },
   // one runner, reading committed work often so tests wait little
   engine: { ...DefaultEngineOptions, pollIntervalMs: 50 },
   db: DefaultDbLimits,

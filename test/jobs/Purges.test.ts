@@ -1,0 +1,62 @@
+/**
+ * The purge cron jobs on the durable engine (src/jobs/Purges.ts): at their hourly
+ * occurrence they delete expired idempotency records and expired or long-revoked
+ * sessions, and nothing else.
+ */
+import { SqlClient } from "@effect/sql"
+import { expect, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { IdempotencyRetentionMs } from "../../layers/Idempotency.js"
+import { RevokedSessionRetentionMs } from "../../src/jobs/Purges.js"
+import { makeTestServer } from "../support/TestServer.js"
+
+const server = makeTestServer()
+
+/** Real time, whatever clock the test fiber has. */
+const pause = (ms: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
+
+layer(server.layer)("purges", (it) => {
+  it.effect("at :17 and :23 each hour they delete expired idempotency records and expired or long-revoked sessions, nothing else", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const at = server.clock.unsafeCurrentTimeMillis()
+      const ago = (ms: number) => new Date(at - ms)
+      const hour = 3_600_000
+      const day = 24 * hour
+      const keys = { old: "00000000-0000-4000-8000-00000000a001", fresh: "00000000-0000-4000-8000-00000000a002" }
+      for (const [key, createdAt] of [[keys.old, ago(IdempotencyRetentionMs + hour)], [keys.fresh, ago(hour)]] as const) {
+        yield* sql`INSERT INTO idempotency_records (principal, operation_id, idempotency_key, fingerprint, status, body, created_at)
+                   VALUES ('purge-test', 'Test_Op', ${key}, 'f', 200, '{}', ${createdAt})`
+      }
+      const [account] = yield* sql<{ id: string }>`SELECT id FROM accounts ORDER BY id LIMIT 1`
+      const sessions = {
+        expired: { id: "00000000-0000-4000-8000-00000000b001", expires: ago(1), revoked: null },
+        longRevoked: { id: "00000000-0000-4000-8000-00000000b002", expires: ago(-day), revoked: ago(RevokedSessionRetentionMs + hour) },
+        recentlyRevoked: { id: "00000000-0000-4000-8000-00000000b003", expires: ago(-day), revoked: ago(hour) },
+        live: { id: "00000000-0000-4000-8000-00000000b004", expires: ago(-day), revoked: null }
+      }
+      for (const [name, s] of Object.entries(sessions)) {
+        yield* sql`INSERT INTO sessions (id, account_id, token_hash, csrf_hash, created_at, authenticated_at, last_seen_at, expires_at, revoked_at)
+                   VALUES (${s.id}, ${account!.id}, ${Buffer.from(`purge-${name}`)}, ${Buffer.from("c")},
+                           ${ago(40 * day)}, ${ago(40 * day)}, ${ago(hour)}, ${s.expires}, ${s.revoked})`
+      }
+      const purgeTime = new Date(at + hour)
+      const live = sql<{ n: number }>`SELECT count(*)::int AS n FROM sessions WHERE expires_at > ${purgeTime} AND revoked_at IS NULL`
+      const liveBefore = (yield* live)[0]!.n
+      const records = sql<{ k: string }>`SELECT idempotency_key::text AS k FROM idempotency_records WHERE principal = 'purge-test' ORDER BY k`
+      const left = sql<{ id: string }>`SELECT id::text AS id FROM sessions WHERE ${sql.in("id", Object.values(sessions).map((s) => s.id))} ORDER BY id`
+
+      // before their minute nothing is deleted
+      server.clock.advance(16 * 60_000)
+      yield* pause(500)
+      expect((yield* records).map((r) => r.k)).toEqual([keys.old, keys.fresh])
+      expect((yield* left)).toHaveLength(4)
+
+      server.clock.advance(hour - 16 * 60_000) // past :17 and :23
+      for (let i = 0; i < 400 && ((yield* records).length > 1 || (yield* left).length > 2); i++) yield* pause(25)
+      expect((yield* records).map((r) => r.k)).toEqual([keys.fresh])
+      expect((yield* left).map((r) => r.id)).toEqual([sessions.recentlyRevoked.id, sessions.live.id])
+      // the demo data's sessions still live at purge time survive
+      expect((yield* live)[0]!.n).toBe(liveBefore)
+    }))
+})
