@@ -98,6 +98,11 @@ export interface AppConfigShape {
    * `ENGINE_RUNNER_PORT`, `ENGINE_POLL_INTERVAL_MS` (README).
    */
   readonly engine: EngineOptions
+  /**
+   * The Prometheus endpoint (`GET /metrics`) on its own admin-only listener:
+   * `METRICS_HOST` (default 127.0.0.1) and `METRICS_PORT`; none (the default) = not served.
+   */
+  readonly metrics: Option.Option<{ readonly host: string; readonly port: number }>
   /** True when `APP_SECRET` was not set and the development secret is in use. */
   readonly insecureDevelopmentSecret: boolean
   /** Bounds on waiting for the database. */
@@ -206,6 +211,12 @@ export const loadAppConfig = Effect.gen(function*() {
       runnerPort: yield* boundedInteger("ENGINE_RUNNER_PORT", 1, 65_535, DefaultEngineOptions.runnerPort),
       pollIntervalMs: yield* boundedInteger("ENGINE_POLL_INTERVAL_MS", 10, 60_000, DefaultEngineOptions.pollIntervalMs)
     },
+    metrics: yield* Config.option(Config.all({
+      host: Config.string("METRICS_HOST").pipe(Config.withDefault("127.0.0.1")),
+      port: Config.integer("METRICS_PORT").pipe(
+        Config.validate({ message: "METRICS_PORT must be 0..65535", validation: (n) => n >= 0 && n <= 65_535 })
+      )
+    })),
     insecureDevelopmentSecret: Option.isNone(secret),
     db: {
       connectTimeoutMs: yield* millis("DB_CONNECT_TIMEOUT_MS", DefaultDbLimits.connectTimeoutMs),

@@ -23,7 +23,7 @@ import { ClusterWorkflowEngine, RunnerAddress, SingleRunner, type Sharding } fro
 import { NodeClusterSocket } from "@effect/platform-node"
 import type { SqlClient } from "@effect/sql"
 import type { WorkflowEngine } from "@effect/workflow"
-import { Duration, Effect, Layer, Option, Schedule } from "effect"
+import { Duration, Effect, Layer, Metric, Option, Schedule } from "effect"
 
 /** Engine settings (`ENGINE_*`, README). */
 export interface EngineOptions {
@@ -83,10 +83,18 @@ export const TransientRetryMs = 120_000
  * its final outcome, so a transient one must not reach it.
  */
 export const retryTransient = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  Effect.retry(self, {
+  Effect.retry(Effect.tapError(self, (e) => isSqlError(e) ? Metric.increment(ActivityRetries) : Effect.void), {
     schedule: Schedule.exponential("200 millis").pipe(
       Schedule.either(Schedule.spaced("5 seconds")),
       Schedule.upTo(Duration.millis(TransientRetryMs))
     ),
-    while: (e) => typeof e === "object" && e !== null && "_tag" in e && e._tag === "SqlError"
+    while: isSqlError
   })
+
+const isSqlError = (e: unknown) => typeof e === "object" && e !== null && "_tag" in e && e._tag === "SqlError"
+
+/** Database failures retried by {@link retryTransient} in this process (a counter). */
+export const ActivityRetries = Metric.counter("agent_directory_engine_activity_retries_total", {
+  description: "Database failures retried inside workflow activities (retryTransient), in this process",
+  incremental: true
+})

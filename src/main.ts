@@ -2,7 +2,8 @@
  * Entry point (`npm start`): configuration → logger (LOG_FORMAT, LOG_LEVEL) →
  * database (migrated, waiting for a PostgreSQL server up to DB_STARTUP_TIMEOUT_MS;
  * demo data loaded on first start of an embedded database in development) → HTTP
- * server on HOST:PORT, the durable engine with every area's workflows and cron jobs (`ENGINE_*`). A failed start prints one line and exits with 1.
+ * server on HOST:PORT, the durable engine with every area's workflows and cron jobs (`ENGINE_*`), and the
+ * Prometheus metrics when `METRICS_PORT` is set. A failed start prints one line and exits with 1.
  */
 import { HttpMiddleware } from "@effect/platform"
 import { NodeRuntime } from "@effect/platform-node"
@@ -13,6 +14,8 @@ import { IdsLive } from "../layers/Ids.js"
 import { LoggingLive } from "../layers/Logging.js"
 import { migrate } from "./db/migrate.js"
 import { BackgroundLive } from "./workflows.js"
+import { WorkflowExecutions } from "./jobs/Executions.js"
+import { MetricsServerLive } from "./jobs/Metrics.js"
 import * as EdgeServer from "./http/EdgeServer.js"
 import { EdgeCacheLive, HttpLive } from "./server.js"
 import { launch, StartupLive } from "./startup.js"
@@ -24,7 +27,7 @@ const ServerLive = Layer.unwrapEffect(
 
 // the configuration is read first: it chooses the logger everything else logs through
 const MainLive = Layer.unwrapEffect(Effect.map(loadAppConfig, (config) =>
-  HttpLive.pipe(
+  Layer.merge(HttpLive, MetricsServerLive.pipe(Layer.provide(WorkflowExecutions.Default))).pipe(
     Layer.provide(ServerLive),
     Layer.provide(BackgroundLive),
     Layer.provide(StartupLive),

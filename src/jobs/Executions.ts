@@ -86,38 +86,70 @@ export class WorkflowExecutions extends Effect.Service<WorkflowExecutions>()("ag
      * The most recent executions, newest first: at most `limit`, optionally in one
      * `state`. Empty before the engine has created its tables. Fails with `SqlError`.
      */
+    const ready = Effect.map(
+      sql<{ ready: boolean }>`SELECT to_regclass('cluster_messages') IS NOT NULL AS ready`,
+      ([row]) => row?.ready === true
+    )
+
+    /** Every execution with its derived state (a subquery over the engine's tables). */
+    const executions = sql`
+      SELECT m.id::text AS id, m.entity_type AS "entityType", m.entity_id AS "executionId", m.payload,
+        a.activities, a.last_id AS "lastActivityId", r.id::text AS "replyId", r.payload AS reply,
+        CASE
+          WHEN r.id IS NULL THEN CASE WHEN a.activities = 0 THEN 'QUEUED' ELSE 'RUNNING' END
+          WHEN r.payload::jsonb #>> '{value,_tag}' = 'Suspended' THEN 'SUSPENDED'
+          WHEN r.payload::jsonb #>> '{_tag}' = 'Success' AND r.payload::jsonb #>> '{value,exit,_tag}' = 'Success'
+            THEN 'SUCCEEDED'
+          ELSE 'FAILED'
+        END AS state
+      FROM cluster_messages m
+      CROSS JOIN LATERAL (
+        SELECT count(*)::int AS activities, max(x.id)::text AS last_id FROM cluster_messages x
+        WHERE x.entity_type = m.entity_type AND x.entity_id = m.entity_id AND x.tag = 'activity'
+      ) a
+      LEFT JOIN LATERAL (
+        SELECT id, payload FROM cluster_replies WHERE request_id = m.id AND kind = 0 ORDER BY id DESC LIMIT 1
+      ) r ON true
+      -- the engine's own entities (its durable clocks) are named Workflow/-/…
+      WHERE m.tag = 'run' AND m.entity_type LIKE 'Workflow/%' AND m.entity_type NOT LIKE 'Workflow/-/%'`
+
+    /**
+     * The most recent executions, newest first: at most `limit`, optionally in one
+     * `state`. Empty before the engine has created its tables. Fails with `SqlError`.
+     */
     const recent = (options: { readonly limit: number; readonly state?: WorkflowExecutionState | undefined }) =>
       Effect.gen(function*() {
-        const [ready] = yield* sql<{ ready: boolean }>`SELECT to_regclass('cluster_messages') IS NOT NULL AS ready`
-        if (ready?.ready !== true) return []
+        if (!(yield* ready)) return []
         const rows = yield* sql<ExecutionRow>`
-          SELECT * FROM (
-            SELECT m.id::text AS id, m.entity_type AS "entityType", m.entity_id AS "executionId", m.payload,
-              a.activities, a.last_id AS "lastActivityId", r.id::text AS "replyId", r.payload AS reply,
-              CASE
-                WHEN r.id IS NULL THEN CASE WHEN a.activities = 0 THEN 'QUEUED' ELSE 'RUNNING' END
-                WHEN r.payload::jsonb #>> '{value,_tag}' = 'Suspended' THEN 'SUSPENDED'
-                WHEN r.payload::jsonb #>> '{_tag}' = 'Success' AND r.payload::jsonb #>> '{value,exit,_tag}' = 'Success'
-                  THEN 'SUCCEEDED'
-                ELSE 'FAILED'
-              END AS state
-            FROM cluster_messages m
-            CROSS JOIN LATERAL (
-              SELECT count(*)::int AS activities, max(x.id)::text AS last_id FROM cluster_messages x
-              WHERE x.entity_type = m.entity_type AND x.entity_id = m.entity_id AND x.tag = 'activity'
-            ) a
-            LEFT JOIN LATERAL (
-              SELECT id, payload FROM cluster_replies WHERE request_id = m.id AND kind = 0 ORDER BY id DESC LIMIT 1
-            ) r ON true
-            -- the engine's own entities (its durable clocks) are named Workflow/-/…
-            WHERE m.tag = 'run' AND m.entity_type LIKE 'Workflow/%' AND m.entity_type NOT LIKE 'Workflow/-/%'
-          ) e
+          SELECT * FROM (${executions}) e
           ${options.state === undefined ? sql`` : sql`WHERE e.state = ${options.state}`}
           ORDER BY e.id::bigint DESC
           LIMIT ${options.limit}`
         return rows.map(toExecution)
       }) as Effect.Effect<ReadonlyArray<WorkflowExecution>, SqlError.SqlError>
 
-    return { recent }
+    /** How many executions each workflow has in each state (all runners). Fails with `SqlError`. */
+    const counts = Effect.gen(function*() {
+      if (!(yield* ready)) return []
+      const rows = yield* sql<{ entityType: string; state: WorkflowExecutionState; count: number }>`
+        SELECT e."entityType", e.state, count(*)::int AS count FROM (${executions}) e GROUP BY 1, 2 ORDER BY 1, 2`
+      return rows.map((r) => ({ workflow: r.entityType.replace(/^Workflow\//, ""), state: r.state, count: r.count }))
+    })
+
+    /**
+     * Requests waiting for a runner (all runners): unprocessed engine messages that are
+     * due at `at` (workflow runs, activities, timers). Fails with `SqlError`.
+     */
+    const queueDepth = (at: Date) =>
+      Effect.gen(function*() {
+        if (!(yield* ready)) return 0
+        const [row] = yield* sql<{ n: number }>`
+          SELECT count(*)::int AS n FROM cluster_messages m
+          WHERE m.processed = false AND (m.deliver_at IS NULL OR m.deliver_at <= ${at.getTime()})
+            AND NOT EXISTS (SELECT 1 FROM cluster_replies r WHERE r.request_id = m.id AND r.kind = 0)`
+        return row?.n ?? 0
+      })
+
+    return { recent, counts, queueDepth }
   })
 }) {}

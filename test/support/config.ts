@@ -45,6 +45,7 @@ export const testConfig = (overrides: Partial<AppConfigShape> = {}): AppConfigSh
   insecureDevelopmentSecret: false,
   // one runner, reading committed work often so tests wait little
   engine: { ...DefaultEngineOptions, pollIntervalMs: 50 },
+  metrics: Option.none(),
   db: DefaultDbLimits,
   ...overrides
 })
