@@ -2,8 +2,8 @@
  * `npm run demo:cluster`: three server processes on one PostgreSQL (DATABASE_URL) and one
  * Redis (REDIS_URL, default redis://127.0.0.1:6379), each a runner of the durable engine
  * (`ENGINE_RUNNER=socket`), so a person can watch background work spread over them and
- * kill one (its shards move to the others). Runner n serves HTTP on port 3000+n and talks
- * to the other runners on 34430+n. The demo data is loaded first if the database is empty.
+ * kill one (its shards move to the others). Runner n serves HTTP on port 3000+n, talks to
+ * the other runners on 34430+n and serves its Prometheus metrics on 9460+n. The demo data is loaded first if the database is empty.
  * Each line of output is prefixed with its runner; Ctrl-C stops all three.
  *
  * Runs the built JavaScript (`npm run build` first; the npm script does it).
@@ -32,6 +32,7 @@ const children: Array<ChildProcess> = runners.map((n) => {
       ENGINE_RUNNER: "socket",
       ENGINE_RUNNER_HOST: "127.0.0.1",
       ENGINE_RUNNER_PORT: String(34430 + n),
+      METRICS_PORT: String(9460 + n),
       LOG_FORMAT: process.env["LOG_FORMAT"] ?? "pretty"
     },
     stdio: ["ignore", "pipe", "pipe"]
@@ -44,7 +45,7 @@ const children: Array<ChildProcess> = runners.map((n) => {
 })
 
 process.stdout.write(
-  `Runners on http://127.0.0.1:3001, :3002 and :3003 (engine ports 34431-34433). ` +
+  `Runners on http://127.0.0.1:3001, :3002 and :3003 (engine ports 34431-34433, metrics on :9461-9463/metrics). ` +
     `Kill one with: kill -9 <pid>. Ctrl-C stops all.\n`
 )
 const stop = () => {
