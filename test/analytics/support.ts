@@ -5,6 +5,7 @@ import { type ContextClaims, mintContextToken } from "../../src/analytics/Contex
 import { testConfig } from "../support/config.js"
 import { call, type CallOptions } from "../support/http.js"
 import { DemoAgents } from "../../src/agents/demo.js"
+import { pause } from "../support/time.js"
 
 /** A context token signed with the test configuration's key (default: a visitor of Atlas consenting to traffic). */
 export const contextToken = (claims: Partial<ContextClaims> = {}) =>
@@ -18,9 +19,6 @@ export const contextToken = (claims: Partial<ContextClaims> = {}) =>
 
 /** POST /api/v1/analytics/events. */
 export const ingest = (body: unknown, options: CallOptions = {}) => call("POST", "/api/v1/analytics/events", { body, ...options })
-
-/** Real time, whatever clock the test fiber has (`it.effect` runs a TestClock). */
-const pause = (ms: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
 
 /**
  * Waits (real time, at most `timeoutMs`) until export `id`'s stored row satisfies

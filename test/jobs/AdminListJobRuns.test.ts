@@ -13,6 +13,7 @@ import { awaitRun } from "../runtime/support.js"
 import { awaitExport } from "../analytics/support.js"
 import { call, expectMeta, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
+import { pause } from "../support/time.js"
 
 /** A workflow that always fails: its one activity dies (a defect, as an outage past the retries would). */
 const Doomed = Workflow.make({ name: "TestDoomed", payload: { reason: Schema.String }, idempotencyKey: ({ reason }) => reason })
@@ -21,9 +22,6 @@ const DoomedLive = Doomed.toLayer(({ reason }) => Activity.make({ name: "explode
 const server = makeTestServer()
 const TestLayer = DoomedLive.pipe(Layer.provideMerge(server.layer))
 const Path = "/api/v1/admin/jobs"
-
-/** Real time, whatever clock the test fiber has. */
-const pause = (ms: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
 
 layer(TestLayer)("Admin_ListJobRuns", (it) => {
   it.effect("an admin sees executions newest first: workflow, state, payload, activities, times, last error, runner", () =>

@@ -11,6 +11,7 @@ import { awaitRun } from "../runtime/support.js"
 import { call, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
 import { testConfig } from "../support/config.js"
+import { pause } from "../support/time.js"
 import { AppConfig } from "../../layers/AppConfig.js"
 
 const server = makeTestServer()
@@ -49,7 +50,7 @@ layer(TestLayer)("GET /metrics", (it) => {
       yield* awaitRun(sent.body.data.run.id)
       let after = yield* scrape()
       for (let i = 0; i < 200 && !after.text.includes('state="SUCCEEDED"'); i++) {
-        yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 25)))
+        yield* pause(25)
         after = yield* scrape()
       }
       expect(after.text).toMatch(/^agent_directory_workflow_executions\{workflow="AgentRun",state="SUCCEEDED"\} 1$/m)

@@ -9,11 +9,9 @@ import { Effect } from "effect"
 import { IdempotencyRetentionMs } from "../../layers/Idempotency.js"
 import { RevokedSessionRetentionMs } from "../../src/jobs/Purges.js"
 import { makeTestServer } from "../support/TestServer.js"
+import { pause } from "../support/time.js"
 
 const server = makeTestServer()
-
-/** Real time, whatever clock the test fiber has. */
-const pause = (ms: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
 
 layer(server.layer)("purges", (it) => {
   it.effect("at :17 and :23 each hour they delete expired idempotency records and expired or long-revoked sessions, nothing else", () =>

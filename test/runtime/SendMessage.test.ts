@@ -13,6 +13,7 @@ import { call, type CallOptions, expectMeta, expectProblem, signIn } from "../su
 import { makeTestServer } from "../support/TestServer.js"
 import { awaitRun, insertConversation, messageRows, runRow, scriptedRuntime } from "./support.js"
 import { DemoAccounts } from "../../src/accounts/demo.js"
+import { pause } from "../support/time.js"
 
 const server = makeTestServer()
 const path = (conversationId: string) => `/api/v1/conversations/${conversationId}/messages`
@@ -23,9 +24,6 @@ const send = (conversationId: string, body: unknown, account: keyof typeof DemoA
   })
 
 const messageKeys = ["completedAt", "contentParts", "contentText", "createdAt", "id", "ordinal", "role", "runId", "state"]
-
-/** Real time, whatever clock the test fiber has. */
-const pause = (ms: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
 
 layer(server.layer)("Runtime_SendMessage", (it) => {
   it.effect("202: user message COMPLETE, answer PENDING, run QUEUED; the workflow answers deterministically", () =>

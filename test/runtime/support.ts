@@ -4,9 +4,7 @@ import { Effect, Layer, Stream } from "effect"
 import { AgentRuntime, type AgentRuntimeError, deterministicAnswer } from "../../layers/AgentRuntime.js"
 import { DemoAccounts } from "../../src/accounts/demo.js"
 import { FinishedRunStates } from "../../schema/runtime.js"
-
-/** Real time, whatever clock the test fiber has (`it.effect` runs a TestClock). */
-const pause = (ms: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
+import { pause } from "../support/time.js"
 
 /**
  * Waits (real time, at most `timeoutMs`) until run `id` is finished (SUCCEEDED, FAILED,
