@@ -3,9 +3,6 @@
  * the durable engine (`layers/Engine.ts`), and the engine chosen by the configuration.
  * `src/main.ts` provides both beside the HTTP app; a library user or a test does the same.
  */
-import type { SqlClient } from "@effect/sql"
-import type { WorkflowEngine } from "@effect/workflow"
-import type { Sharding } from "@effect/cluster"
 import { Effect, Layer, Option } from "effect"
 import { type AgentRuntime, AgentRuntimeDeterministic } from "../layers/AgentRuntime.js"
 import { AppConfig } from "../layers/AppConfig.js"
@@ -13,15 +10,20 @@ import { EngineLive } from "../layers/Engine.js"
 import type { Area } from "./Area.js"
 import { areas } from "./areas.js"
 
+/** The background work layers of the areas of `src/areas.ts`, as typed by each area. */
+type AreaWorkflows = Extract<(typeof areas)[number], { readonly workflows: unknown }>["workflows"]
+// distributive over the areas' union: what any of them needs
+type Needs<L> = L extends Layer.Layer<infer _A, infer _E, infer R> ? R : never
+
 /**
- * Every area's workflows and cron jobs. Requires the engine (`WorkflowEngine`,
- * `Sharding`), `SqlClient`, `Ids`, `AppConfig` and the `AgentRuntime` that answers
- * agent runs (`AgentRuntimeDeterministic` by default).
+ * Every area's workflows and cron jobs. Requires what they need: the engine
+ * (`WorkflowEngine`, `Sharding`), `SqlClient` and the `AgentRuntime` that answers agent
+ * runs (`AgentRuntimeDeterministic` by default).
  */
 export const WorkflowsLive = Layer.mergeAll(
   Layer.empty,
   ...(areas as ReadonlyArray<Area>).flatMap((area) => area.workflows === undefined ? [] : [area.workflows])
-) as Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Sharding.Sharding | SqlClient.SqlClient | AgentRuntime>
+) as Layer.Layer<never, never, Needs<AreaWorkflows>>
 
 /**
  * The engine of `AppConfig.engine` on the configured database (`ENGINE_*`, README): the
