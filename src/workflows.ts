@@ -36,7 +36,7 @@ export const ServiceEngineLive = Layer.unwrapEffect(
 /**
  * The engine with every area's workflows registered, runs answered by `runtime`.
  * Provides `WorkflowEngine` and `Sharding` (what `ApiLive` starts work with);
- * requires `SqlClient`, `AppConfig` and `Ids`.
+ * requires `SqlClient` and `AppConfig`.
  */
 export const backgroundLive = (runtime: Layer.Layer<AgentRuntime>) =>
   WorkflowsLive.pipe(Layer.provide(runtime), Layer.provideMerge(ServiceEngineLive))
