@@ -153,11 +153,13 @@ const make = Effect.gen(function*() {
     })
 
   /**
-   * Records one ad event of an ACTIVE campaign: increments its counter, stores the
-   * event row and, for an impression of a visitor not seen before, the visitor and
-   * `unique_visitors`. False (nothing written) when the campaign is not ACTIVE (or
-   * does not exist). The counter's conditional UPDATE comes first, so the state check
-   * and the increment are one statement.
+   * Records one ad event of an ACTIVE campaign whose window is open at `at`
+   * (`start_at` <= `at` < `end_at`): increments its counter, stores the event row and,
+   * for an impression of a visitor not seen before, the visitor and `unique_visitors`.
+   * False (nothing written) when the campaign is not ACTIVE, its window is not open (an
+   * ended campaign the lifecycle cron has not moved to COMPLETED yet) or it does not
+   * exist. The counter's conditional UPDATE comes first, so the checks and the increment
+   * are one statement.
    */
   const recordEvent = (e: {
     readonly id: string
@@ -170,7 +172,8 @@ const make = Effect.gen(function*() {
     Effect.gen(function*() {
       const counter = sql(e.kind === "IMPRESSION" ? "impressions" : "clicks")
       const counted = yield* sql`UPDATE ad_campaigns SET ${counter} = ${counter} + 1
-          WHERE id = ${e.campaignId} AND state = 'ACTIVE' RETURNING id`
+          WHERE id = ${e.campaignId} AND state = 'ACTIVE'
+            AND (start_at IS NULL OR start_at <= ${e.at}) AND (end_at IS NULL OR end_at > ${e.at}) RETURNING id`
       if (counted.length === 0) return false
       yield* sql`INSERT INTO ad_events ${
         sql.insert({ id: e.id, campaign_id: e.campaignId, kind: e.kind, placement: e.placement, visitor: e.visitor, occurred_at: e.at })
