@@ -146,7 +146,11 @@ export class AdsApi extends HttpApiGroup.make("Ads")
             "Moves: APPROVE from SUBMITTED or UNDER_REVIEW → APPROVED, or SCHEDULED when `startAt` is in the future (the",
             "creative becomes APPROVED); REJECT from SUBMITTED or UNDER_REVIEW → REJECTED (the creative becomes REJECTED);",
             "SUSPEND from APPROVED, SCHEDULED, ACTIVE or PAUSED → SUSPENDED. `decisionCode` and `publicDecision` are kept",
-            "with the audit record; `privateDecision` is stored for administrators only and appears in no response."
+            "with the audit record; `privateDecision` is stored for administrators only and appears in no response.",
+            "",
+            "Then time moves an approved campaign, within a minute of each instant: APPROVED or SCHEDULED → ACTIVE at",
+            "`startAt`, and ACTIVE (or APPROVED, SCHEDULED) → COMPLETED at `endAt`, each move with version + 1 and",
+            "`updatedAt` = the move's time."
           ].join("\n"),
           errors: [ConfirmationRequired, ConfirmationMismatch, AdCampaignNotFound, VersionConflict, InvalidState, Conflict]
         })

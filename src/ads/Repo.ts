@@ -243,7 +243,31 @@ const make = Effect.gen(function*() {
     sql`UPDATE ad_creatives SET state = ${state} WHERE campaign_id = ${campaignId}
         AND revision = (SELECT max(revision) FROM ad_creatives WHERE campaign_id = ${campaignId})`
 
+  /**
+   * The lifecycle's start move (`src/ads/Lifecycle.ts`): every APPROVED or SCHEDULED
+   * campaign whose window is open at `at` (`start_at` <= `at` < `end_at`) → ACTIVE, in
+   * one conditional UPDATE (version + 1, `updated_at` = `at`). Returns the ids moved; a
+   * second call at the same time moves nothing.
+   */
+  const activateDue = (at: Date) =>
+    sql<{ id: string }>`UPDATE ad_campaigns SET state = 'ACTIVE', version = version + 1, updated_at = ${at}
+        WHERE state IN ('APPROVED', 'SCHEDULED') AND start_at <= ${at} AND end_at > ${at}
+        RETURNING id`.pipe(Effect.map((rows) => rows.map((r) => r.id)))
+
+  /**
+   * The lifecycle's end move: every ACTIVE, APPROVED or SCHEDULED campaign whose
+   * `end_at` is at or before `at` → COMPLETED, in one conditional UPDATE (version + 1,
+   * `updated_at` = `at`); a campaign approved after its window ended completes without
+   * having run. Returns the ids moved; a second call at the same time moves nothing.
+   */
+  const completeDue = (at: Date) =>
+    sql<{ id: string }>`UPDATE ad_campaigns SET state = 'COMPLETED', version = version + 1, updated_at = ${at}
+        WHERE state IN ('APPROVED', 'SCHEDULED', 'ACTIVE') AND end_at <= ${at}
+        RETURNING id`.pipe(Effect.map((rows) => rows.map((r) => r.id)))
+
   return {
+    activateDue,
+    completeDue,
     listForAccount,
     listAll,
     findById: (id: string) => findById(id).pipe(Effect.catchTag("ParseError", Effect.die)),
