@@ -18,7 +18,7 @@ import { Data } from "../../schema/envelope.js"
 import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { operation } from "../api/operation.js"
 import { AgentNotFound, ConfirmationMismatch, ConfirmationRequired, Conflict, InvalidState, RoleRequired, VersionConflict, WorkspaceNotFound } from "../../schema/errors.js"
-import { AdCampaignNotFound, AdPackageVersionNotFound, InvalidServingToken, OrderInUse, OrderNotEligible, ServingTokenExpired } from "./Errors.js"
+import { AdCampaignNotActive, AdCampaignNotFound, AdPackageVersionNotFound, InvalidServingToken, OrderInUse, OrderNotEligible, ServingTokenExpired } from "./Errors.js"
 
 const CampaignList = Data(Schema.Array(AdCampaign))
 
@@ -91,14 +91,16 @@ export class AdsApi extends HttpApiGroup.make("Ads")
             "JSON) names the campaign, the placement it was served into, the visitor (an opaque id) and an expiry, and",
             "`signature` is the base64url HMAC-SHA256 of `v1.<claims>` under the server's ad-serving key. A token that is",
             "malformed, not signed by this server or expired is a 400 (`invalid-serving-token`, `serving-token-expired`);",
-            "an unknown campaign is a 404; a campaign that is not ACTIVE is a 409 `invalid-state`.",
+            "an unknown campaign is a 404. Only an ACTIVE campaign records events, between its `startAt` and its",
+            "`endAt`: any other state (not yet approved, SCHEDULED before its start, PAUSED, COMPLETED after its end, …)",
+            "or a time outside that window is a 409 `ad-campaign-not-active`.",
             "",
             "An IMPRESSION adds 1 to `metrics.impressions` (and to `uniqueVisitors` the first time the visitor is seen),",
             "a CLICK adds 1 to `metrics.clicks`, exactly once per Idempotency-Key: a retry with the same key replays the",
             "first answer (with its `requestId`) and counts nothing, also when the retries arrive concurrently. The 202",
             "`data.requestId` is the id of the request that recorded the event."
           ].join("\n"),
-          errors: [InvalidServingToken, ServingTokenExpired, AdCampaignNotFound, InvalidState]
+          errors: [InvalidServingToken, ServingTokenExpired, AdCampaignNotFound, AdCampaignNotActive]
         })
       )
   )
@@ -144,7 +146,11 @@ export class AdsApi extends HttpApiGroup.make("Ads")
             "Moves: APPROVE from SUBMITTED or UNDER_REVIEW → APPROVED, or SCHEDULED when `startAt` is in the future (the",
             "creative becomes APPROVED); REJECT from SUBMITTED or UNDER_REVIEW → REJECTED (the creative becomes REJECTED);",
             "SUSPEND from APPROVED, SCHEDULED, ACTIVE or PAUSED → SUSPENDED. `decisionCode` and `publicDecision` are kept",
-            "with the audit record; `privateDecision` is stored for administrators only and appears in no response."
+            "with the audit record; `privateDecision` is stored for administrators only and appears in no response.",
+            "",
+            "Then time moves an approved campaign, within a minute of each instant: APPROVED or SCHEDULED → ACTIVE at",
+            "`startAt`, and ACTIVE (or APPROVED, SCHEDULED) → COMPLETED at `endAt`, each move with version + 1 and",
+            "`updatedAt` = the move's time."
           ].join("\n"),
           errors: [ConfirmationRequired, ConfirmationMismatch, AdCampaignNotFound, VersionConflict, InvalidState, Conflict]
         })

@@ -8,8 +8,8 @@ import { now } from "../../layers/Clock.js"
 import { Ids } from "../../layers/Ids.js"
 import { currentRequest } from "../../layers/RequestContext.js"
 import type { AdCampaignState, CreateAdCampaignRequest, RecordAdEventRequest } from "../../schema/ads.js"
-import { AgentNotFound, InvalidState, RoleRequired, WorkspaceNotFound } from "../../schema/errors.js"
-import { AdCampaignNotFound, AdPackageVersionNotFound, OrderInUse, OrderNotEligible } from "./Errors.js"
+import { AgentNotFound, RoleRequired, WorkspaceNotFound } from "../../schema/errors.js"
+import { AdCampaignNotActive, AdCampaignNotFound, AdPackageVersionNotFound, OrderInUse, OrderNotEligible } from "./Errors.js"
 import { AdsRepo } from "./Repo.js"
 import { verify } from "./ServingToken.js"
 import { dieOnStorageFailure } from "../db/storageFailure.js"
@@ -131,12 +131,15 @@ export class Campaigns extends Effect.Service<Campaigns>()("agent-directory/AdCa
 
     /**
      * Growth_RecordAdEvent: verifies the serving token, then counts the IMPRESSION or
-     * CLICK on its ACTIVE campaign (an impression of a new visitor also counts in
+     * CLICK on its ACTIVE campaign whose `startAt`..`endAt` window is open now (an ended
+     * campaign is refused before the lifecycle cron of `Lifecycle.ts` completes it; an
+     * impression of a new visitor also counts in
      * `uniqueVisitors`) and stores the event under the request's id. Exactly once per
      * Idempotency-Key: the caller's transaction holds the key's record.
      *
      * Fails with `InvalidServingToken` (`invalid-serving-token`, `serving-token-expired`),
-     * `AdCampaignNotFound` (`ad-campaign-not-found`), `InvalidState` (`invalid-state`: not ACTIVE).
+     * `AdCampaignNotFound` (`ad-campaign-not-found`), `AdCampaignNotActive` (`ad-campaign-not-active`:
+     * not ACTIVE, or outside its window).
      */
     const recordEvent = (body: RecordAdEventRequest) =>
       Effect.gen(function*() {
@@ -157,8 +160,13 @@ export class Campaigns extends Effect.Service<Campaigns>()("agent-directory/AdCa
           if (Option.isNone(found)) {
             return yield* new AdCampaignNotFound({ detail: `No ad campaign ${campaignId}.` })
           }
-          return yield* new InvalidState({
-            detail: `The campaign is ${found.value.state}; only an ACTIVE campaign records ad events.`
+          const c = found.value
+          return yield* new AdCampaignNotActive({
+            detail: c.state !== "ACTIVE"
+              ? `The campaign is ${c.state}; only an ACTIVE campaign records ad events.`
+              : c.endAt !== null && c.endAt.getTime() <= at.getTime()
+              ? `The campaign ended at ${c.endAt.toISOString()}; it records no more ad events.`
+              : `The campaign starts at ${c.startAt?.toISOString()}; it records ad events from then on.`
           })
         }
         return { accepted: true as const, requestId }

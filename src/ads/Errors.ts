@@ -28,3 +28,9 @@ export class InvalidServingToken extends Problem<InvalidServingToken>()("Invalid
 export class ServingTokenExpired extends Problem<ServingTokenExpired>()("ServingTokenExpired", {
   status: 400, type: "serving-token-expired", meaning: "the ad-serving `token` has expired; the ad must be served again"
 }) {}
+/** 409 `ad-campaign-not-active`: the campaign records no ad events now (not ACTIVE, not started yet, or ended). */
+export class AdCampaignNotActive extends Problem<AdCampaignNotActive>()("AdCampaignNotActive", {
+  status: 409,
+  type: "ad-campaign-not-active",
+  meaning: "the campaign records no ad events now: it is not ACTIVE, or its `startAt`..`endAt` window is not open"
+}) {}

@@ -153,11 +153,13 @@ const make = Effect.gen(function*() {
     })
 
   /**
-   * Records one ad event of an ACTIVE campaign: increments its counter, stores the
-   * event row and, for an impression of a visitor not seen before, the visitor and
-   * `unique_visitors`. False (nothing written) when the campaign is not ACTIVE (or
-   * does not exist). The counter's conditional UPDATE comes first, so the state check
-   * and the increment are one statement.
+   * Records one ad event of an ACTIVE campaign whose window is open at `at`
+   * (`start_at` <= `at` < `end_at`): increments its counter, stores the event row and,
+   * for an impression of a visitor not seen before, the visitor and `unique_visitors`.
+   * False (nothing written) when the campaign is not ACTIVE, its window is not open (an
+   * ended campaign the lifecycle cron has not moved to COMPLETED yet) or it does not
+   * exist. The counter's conditional UPDATE comes first, so the checks and the increment
+   * are one statement.
    */
   const recordEvent = (e: {
     readonly id: string
@@ -170,7 +172,8 @@ const make = Effect.gen(function*() {
     Effect.gen(function*() {
       const counter = sql(e.kind === "IMPRESSION" ? "impressions" : "clicks")
       const counted = yield* sql`UPDATE ad_campaigns SET ${counter} = ${counter} + 1
-          WHERE id = ${e.campaignId} AND state = 'ACTIVE' RETURNING id`
+          WHERE id = ${e.campaignId} AND state = 'ACTIVE'
+            AND (start_at IS NULL OR start_at <= ${e.at}) AND (end_at IS NULL OR end_at > ${e.at}) RETURNING id`
       if (counted.length === 0) return false
       yield* sql`INSERT INTO ad_events ${
         sql.insert({ id: e.id, campaign_id: e.campaignId, kind: e.kind, placement: e.placement, visitor: e.visitor, occurred_at: e.at })
@@ -240,7 +243,31 @@ const make = Effect.gen(function*() {
     sql`UPDATE ad_creatives SET state = ${state} WHERE campaign_id = ${campaignId}
         AND revision = (SELECT max(revision) FROM ad_creatives WHERE campaign_id = ${campaignId})`
 
+  /**
+   * The lifecycle's start move (`src/ads/Lifecycle.ts`): every APPROVED or SCHEDULED
+   * campaign whose window is open at `at` (`start_at` <= `at` < `end_at`) → ACTIVE, in
+   * one conditional UPDATE (version + 1, `updated_at` = `at`). Returns the ids moved; a
+   * second call at the same time moves nothing.
+   */
+  const activateDue = (at: Date) =>
+    sql<{ id: string }>`UPDATE ad_campaigns SET state = 'ACTIVE', version = version + 1, updated_at = ${at}
+        WHERE state IN ('APPROVED', 'SCHEDULED') AND start_at <= ${at} AND end_at > ${at}
+        RETURNING id`.pipe(Effect.map((rows) => rows.map((r) => r.id)))
+
+  /**
+   * The lifecycle's end move: every ACTIVE, APPROVED or SCHEDULED campaign whose
+   * `end_at` is at or before `at` → COMPLETED, in one conditional UPDATE (version + 1,
+   * `updated_at` = `at`); a campaign approved after its window ended completes without
+   * having run. Returns the ids moved; a second call at the same time moves nothing.
+   */
+  const completeDue = (at: Date) =>
+    sql<{ id: string }>`UPDATE ad_campaigns SET state = 'COMPLETED', version = version + 1, updated_at = ${at}
+        WHERE state IN ('APPROVED', 'SCHEDULED', 'ACTIVE') AND end_at <= ${at}
+        RETURNING id`.pipe(Effect.map((rows) => rows.map((r) => r.id)))
+
   return {
+    activateDue,
+    completeDue,
     listForAccount,
     listAll,
     findById: (id: string) => findById(id).pipe(Effect.catchTag("ParseError", Effect.die)),

@@ -32,7 +32,13 @@ export const DemoAdPackageVersions = {
   stripV1: { id: id(0xb1, 1), package: "strip", version: 1, priceUnits: "120000000", durationDays: 14 },
   stripV2: { id: id(0xb1, 2), package: "strip", version: 2, priceUnits: "150000000", durationDays: 30 },
   square: { id: id(0xb1, 3), package: "square", version: 1, priceUnits: "90000000", durationDays: 30 },
-  inline: { id: id(0xb1, 4), package: "inline", version: 1, priceUnits: "60000000", durationDays: 14 }
+  inline: { id: id(0xb1, 4), package: "inline", version: 1, priceUnits: "60000000", durationDays: 14 },
+  /**
+   * The ACTIVE demo campaign's: ten years, so it is still ACTIVE (and its serving token,
+   * valid until 2036, records events) on `npm start` today, not COMPLETED by the lifecycle
+   * cron (`src/ads/Lifecycle.ts`) at the first tick.
+   */
+  stripDecade: { id: id(0xb1, 5), package: "strip", version: 3, priceUnits: "150000000", durationDays: 3650 }
 } as const
 type VersionName = keyof typeof DemoAdPackageVersions
 
@@ -75,10 +81,16 @@ const campaign = (n: number, c: Omit<DemoCampaign, "id" | "publicId" | "creative
   ...c
 })
 
-/** Campaigns in several states (spec §3). The test clock starts on day 151 (2026-06-01). */
+/**
+ * Campaigns in several states (spec §3). The test clock starts on day 151 (2026-06-01).
+ * Time moves them (`src/ads/Lifecycle.ts`): the ACTIVE one completes only in 2036; the
+ * others are before approval, PAUSED or REJECTED, which time leaves alone, until a
+ * review approves one (`submitted` starts on day 200, `underReview` ended on day 159).
+ */
 export const DemoAdCampaigns = {
+  /** Runs 2026-05-21 to 2036-05-18 (see `stripDecade`). */
   active: campaign(1, {
-    workspace: "acme", agent: 0, order: DemoAdOrders.funding.id, packageVersion: "stripV2", name: "Atlas spring launch",
+    workspace: "acme", agent: 0, order: DemoAdOrders.funding.id, packageVersion: "stripDecade", name: "Atlas spring launch",
     state: "ACTIVE", creativeState: "APPROVED", startDay: 140, version: 5, metrics: [1200, 37, 800], day: 36
   }),
   draft: campaign(2, {

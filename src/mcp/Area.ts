@@ -4,10 +4,12 @@ import type { Area } from "../Area.js"
 import { McpHttpLive } from "./Http.js"
 import { Mcp } from "./Mcp.js"
 import { McpManifest } from "./manifest.js"
+import { OAuthFlowPurgeLive } from "./Purges.js"
 
-/** The mcp area's handlers (see `src/Area.ts`). */
+/** The mcp area's handlers and its purge of expired OAuth flows (see `src/Area.ts`). */
 export const McpArea = {
   name: "mcp",
   http: McpHttpLive.pipe(Layer.provide([Mcp.Default])),
+  workflows: OAuthFlowPurgeLive,
   manifest: McpManifest
 } satisfies Area

@@ -58,7 +58,17 @@ const make = Effect.gen(function*() {
                 ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(flow.scopes)}::jsonb)), ${flow.redirectUri},
                 ${flow.createdAt}, ${flow.expiresAt})`.pipe(Effect.asVoid)
 
-  return { connection, catalog, insertFlow } as const
+  /**
+   * Deletes the OAuth flows expired at `at` (`expires_at` <= `at`), verifier and state
+   * with them: an expired flow can never be completed. Returns how many went; a second
+   * call at the same time deletes nothing.
+   */
+  const deleteExpiredFlows = (at: Date) =>
+    sql<{ id: string }>`DELETE FROM mcp_oauth_flows WHERE expires_at <= ${at} RETURNING id`.pipe(
+      Effect.map((rows) => rows.length)
+    )
+
+  return { connection, catalog, insertFlow, deleteExpiredFlows } as const
 })
 
 /** SQL of the MCP area. */

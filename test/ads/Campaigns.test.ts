@@ -78,13 +78,13 @@ layer(server.layer)("Growth_ListAdCampaigns / Growth_ListAdminAdCampaigns", (it)
         workspaceId: DemoWorkspaces.acme.id,
         agentPublicId: DemoAgents[0].id,
         orderId: DemoAdOrders.funding.id,
-        packageVersionId: DemoAdPackageVersions.stripV2.id,
+        packageVersionId: DemoAdPackageVersions.stripDecade.id,
         packageName: "Strip ad placement",
         placementKind: "STRIP",
         state: "ACTIVE",
         version: 5,
         startAt: "2026-05-21T00:00:00.000Z",
-        endAt: "2026-06-20T00:00:00.000Z",
+        endAt: "2036-05-18T00:00:00.000Z",
         metrics: { impressions: "1200", clicks: "37", uniqueVisitors: "800" },
         targets: [{ dimension: "NETWORK", value: "base", exclude: false }, { dimension: "COUNTRY", value: "KP", exclude: true }]
       })

@@ -108,14 +108,40 @@ layer(server.layer)("Growth_RecordAdEvent", (it) => {
       expect(yield* metrics("active")).toEqual({ ...before, clicks: String(Number(before.clicks) + 1), events: before.events + 1 })
     }))
 
-  it.effect("404 for a token of an unknown campaign; 409 for a campaign that is not ACTIVE", () =>
+  it.effect("404 for a token of an unknown campaign; 409 ad-campaign-not-active for a campaign that is not ACTIVE", () =>
     Effect.gen(function*() {
       expectProblem(yield* record({ token: demoServingToken({ campaign: randomUUID() }), kind: "IMPRESSION" }), 404, "ad-campaign-not-found")
       for (const name of ["paused", "draft", "submitted", "rejected"] as const) {
         const before = yield* metrics(name)
-        expectProblem(yield* record({ token: demoServingToken({ campaign: DemoAdCampaigns[name].id }), kind: "CLICK" }), 409, "invalid-state")
+        const reply = yield* record({ token: demoServingToken({ campaign: DemoAdCampaigns[name].id }), kind: "CLICK" })
+        expectProblem(reply, 409, "ad-campaign-not-active")
+        expect(reply.body.detail).toContain("only an ACTIVE campaign records ad events")
         expect(yield* metrics(name)).toEqual(before)
       }
+    }))
+
+  it.effect("409 ad-campaign-not-active for an ACTIVE campaign outside its window: from endAt on (before the lifecycle tick), before startAt", () =>
+    Effect.gen(function*() {
+      // this file's clock never moves, so no lifecycle tick runs: the request checks the window itself
+      const sql = yield* SqlClient.SqlClient
+      const id = DemoAdCampaigns.paused.id
+      const token = demoServingToken({ campaign: id })
+      const [seeded] = yield* sql<{ startAt: Date; endAt: Date }>`
+        SELECT start_at AS "startAt", end_at AS "endAt" FROM ad_campaigns WHERE id = ${id}`
+      const window = (startAt: Date, endAt: Date) =>
+        sql`UPDATE ad_campaigns SET state = 'ACTIVE', start_at = ${startAt}, end_at = ${endAt} WHERE id = ${id}`
+      const minute = 60_000
+      yield* window(new Date(TestEpoch.getTime() - 30 * minute), new Date(TestEpoch.getTime() + 1))
+      expect((yield* record({ token, kind: "CLICK" })).status).toBe(202)
+      const before = yield* metrics("paused")
+      yield* window(new Date(TestEpoch.getTime() - 30 * minute), TestEpoch)
+      const ended = yield* record({ token, kind: "CLICK" })
+      expectProblem(ended, 409, "ad-campaign-not-active")
+      expect(ended.body.detail).toBe(`The campaign ended at ${TestEpoch.toISOString()}; it records no more ad events.`)
+      yield* window(new Date(TestEpoch.getTime() + 1), new Date(TestEpoch.getTime() + 30 * minute))
+      expectProblem(yield* record({ token, kind: "IMPRESSION" }), 409, "ad-campaign-not-active")
+      expect(yield* metrics("paused")).toEqual(before)
+      yield* sql`UPDATE ad_campaigns SET state = 'PAUSED', start_at = ${seeded!.startAt}, end_at = ${seeded!.endAt} WHERE id = ${id}`
     }))
 })
 
