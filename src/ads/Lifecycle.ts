@@ -42,13 +42,13 @@ export const moveDueCampaigns = Effect.gen(function*() {
 })
 
 /**
- * The cron job (`ads-campaign-lifecycle`, every minute UTC) registered on the engine.
+ * The cron job (`AdCampaignLifecycle`, every minute UTC) registered on the engine.
  * A tick older than ten years is still run (the default is to skip one older than a
  * day): it only catches up, so a late tick is as good as a punctual one. Requires the
  * engine's `Sharding` and `SqlClient`.
  */
 export const CampaignLifecycleLive = ClusterCron.make({
-  name: "ads-campaign-lifecycle",
+  name: "AdCampaignLifecycle",
   cron: Cron.unsafeParse("* * * * *", "UTC"),
   skipIfOlderThan: Duration.days(3650),
   execute: moveDueCampaigns.pipe(

@@ -15,12 +15,12 @@ import { McpRepo } from "./Repo.js"
 export const purgeExpiredOAuthFlows = Effect.flatMap(McpRepo, (repo) => Effect.flatMap(now, repo.deleteExpiredFlows))
 
 /**
- * The cron job (`mcp-purge-oauth-flows`, every 15 minutes UTC) registered on the
+ * The cron job (`PurgeMcpOAuthFlows`, every 15 minutes UTC) registered on the
  * engine. A late occurrence is still run (it only catches up). Requires the engine's
  * `Sharding` and `SqlClient`.
  */
 export const OAuthFlowPurgeLive = ClusterCron.make({
-  name: "mcp-purge-oauth-flows",
+  name: "PurgeMcpOAuthFlows",
   cron: Cron.unsafeParse("*/15 * * * *", "UTC"),
   skipIfOlderThan: Duration.days(3650),
   execute: purgeExpiredOAuthFlows.pipe(

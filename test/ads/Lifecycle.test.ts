@@ -1,6 +1,6 @@
 /**
  * The ad campaign lifecycle on the durable engine (src/ads/Lifecycle.ts) through the
- * HTTP stack: the test server's engine runs the `ads-campaign-lifecycle` ClusterCron on
+ * HTTP stack: the test server's engine runs the `AdCampaignLifecycle` ClusterCron on
  * the manual clock, so moving the clock past `startAt`/`endAt` makes the next tick due;
  * the tests wait for it in real time (bounded). Ad events are accepted only while the
  * campaign is ACTIVE. A second file-level server checks the demo on npm start's date.

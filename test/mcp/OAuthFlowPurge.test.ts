@@ -1,6 +1,6 @@
 /**
  * The purge of expired MCP OAuth flows on the durable engine (src/mcp/Purges.ts):
- * flows begun through MCP_BeginMcpOAuth (HTTP stack), the `mcp-purge-oauth-flows`
+ * flows begun through MCP_BeginMcpOAuth (HTTP stack), the `PurgeMcpOAuthFlows`
  * ClusterCron (every 15 minutes) on the test server's manual clock; the test waits for
  * it in real time (bounded). Only flows expired at the tick go.
  */
