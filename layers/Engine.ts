@@ -19,7 +19,7 @@
  * reads committed requests every `ENGINE_POLL_INTERVAL_MS`). Time comes from Effect's
  * `Clock` (durable clocks and cron included), so a test clock drives it.
  */
-import { ClusterWorkflowEngine, RunnerAddress, SingleRunner, type Sharding } from "@effect/cluster"
+import { ClusterWorkflowEngine, type MessageStorage, RunnerAddress, SingleRunner, type Sharding } from "@effect/cluster"
 import { NodeClusterSocket } from "@effect/platform-node"
 import type { SqlClient } from "@effect/sql"
 import type { WorkflowEngine } from "@effect/workflow"
@@ -46,7 +46,8 @@ export const DefaultEngineOptions: EngineOptions = {
 }
 
 /**
- * The `WorkflowEngine` (and the `Sharding` that entities and `ClusterCron` need) on
+ * The `WorkflowEngine` (and the `Sharding` that entities and `ClusterCron` need, and the
+ * engine's `MessageStorage`) on
  * the database's `SqlClient`. `embedded` selects the in-memory runner registry.
  * Workflows and cron jobs are registered by providing this layer to their layers.
  * Fails (at build) with a `ConfigError` or, for a socket runner, a `SocketServerError`
@@ -55,7 +56,11 @@ export const DefaultEngineOptions: EngineOptions = {
 export const EngineLive = (
   options: EngineOptions,
   embedded: boolean
-): Layer.Layer<WorkflowEngine.WorkflowEngine | Sharding.Sharding, unknown, SqlClient.SqlClient> => {
+): Layer.Layer<
+  WorkflowEngine.WorkflowEngine | Sharding.Sharding | MessageStorage.MessageStorage,
+  unknown,
+  SqlClient.SqlClient
+> => {
   const shardingConfig = { entityMessagePollInterval: Duration.millis(options.pollIntervalMs) }
   const cluster = options.runner === "socket"
     ? NodeClusterSocket.layer({

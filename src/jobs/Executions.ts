@@ -9,7 +9,7 @@
  * test/jobs/AdminListJobRuns.test.ts fails if an upgrade changes it. Times and runner
  * ids come from the engine's snowflake ids (`Snowflake.toParts`, public API).
  */
-import { Snowflake } from "@effect/cluster"
+import { MachineId, Snowflake } from "@effect/cluster"
 import { SqlClient, type SqlError } from "@effect/sql"
 import { Effect } from "effect"
 import type { WorkflowExecution, WorkflowExecutionState } from "../../schema/jobs.js"
@@ -150,6 +150,31 @@ export class WorkflowExecutions extends Effect.Service<WorkflowExecutions>()("ag
         return row?.n ?? 0
       })
 
-    return { recent, counts, queueDepth }
+    /**
+     * Addresses of finished work whose outcome is older than `before` (at most `limit`):
+     * workflow executions that SUCCEEDED or FAILED (with the engine's durable clock of
+     * the same execution) and past cron occurrences. Their rows can be cleared with
+     * `MessageStorage.clearAddress`. Fails with `SqlError`.
+     */
+    const finishedBefore = (before: Date, limit: number) =>
+      Effect.gen(function*() {
+        if (!(yield* ready)) return []
+        const cutoff = Snowflake.make({ timestamp: before.getTime(), machineId: MachineId.make(0), sequence: 0 })
+        const rows = yield* sql<{ entityType: string; entityId: string; shardId: string }>`
+          SELECT DISTINCT x.entity_type AS "entityType", x.entity_id AS "entityId", x.shard_id AS "shardId"
+          FROM cluster_messages m
+          JOIN cluster_messages x ON x.entity_id = m.entity_id
+            AND (x.entity_type = m.entity_type OR (m.entity_type LIKE 'Workflow/%' AND x.entity_type = 'Workflow/-/DurableClock'))
+          WHERE m.tag = 'run' AND m.processed
+            AND ((m.entity_type LIKE 'Workflow/%' AND m.entity_type NOT LIKE 'Workflow/-/%') OR m.entity_type LIKE 'ClusterCron/%')
+            AND EXISTS (
+              SELECT 1 FROM cluster_replies r
+              WHERE r.request_id = m.id AND r.kind = 0 AND r.id < ${String(cutoff)}::bigint
+                AND r.payload::jsonb #>> '{value,_tag}' IS DISTINCT FROM 'Suspended')
+          LIMIT ${limit}`
+        return rows
+      })
+
+    return { recent, counts, queueDepth, finishedBefore }
   })
 }) {}

@@ -1,13 +1,17 @@
 /**
  * The purge cron jobs on the durable engine (src/jobs/Purges.ts): at their hourly
  * occurrence they delete expired idempotency records and expired or long-revoked
- * sessions, and nothing else.
+ * sessions, and nothing else; daily, the engine's own rows of work finished more than
+ * 14 days ago.
  */
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { IdempotencyRetentionMs } from "../../layers/Idempotency.js"
 import { RevokedSessionRetentionMs } from "../../src/jobs/Purges.js"
+import { DemoConversations } from "../../src/runtime/demo.js"
+import { awaitRun } from "../runtime/support.js"
+import { call, type Session, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
 import { pause } from "../support/time.js"
 
@@ -56,5 +60,41 @@ layer(server.layer)("purges", (it) => {
       expect((yield* left).map((r) => r.id)).toEqual([sessions.recentlyRevoked.id, sessions.live.id])
       // the demo data's sessions still live at purge time survive
       expect((yield* live)[0]!.n).toBe(liveBefore)
+    }))
+
+  it.effect("daily at 03:41 the engine's rows of executions finished more than 14 days ago are cleared, not younger ones", () =>
+    Effect.gen(function*() {
+      const day = 24 * 3_600_000
+      const executions = (admin: Session) =>
+        Effect.map(call("GET", "/api/v1/admin/jobs?limit=100", { session: admin }), (r) =>
+          (r.body.data as ReadonlyArray<{ workflow: string; payload: { runId?: string } }>)
+            .filter((e) => e.workflow === "AgentRun").map((e) => e.payload.runId))
+      const send = (content: string) =>
+        Effect.gen(function*() {
+          const sent = yield* call("POST", `/api/v1/conversations/${DemoConversations.chat.id}/messages`, {
+            session: yield* signIn("member"),
+            body: { content }
+          })
+          expect(sent.status, sent.text).toBe(202)
+          const runId: string = sent.body.data.run.id
+          yield* awaitRun(runId)
+          return runId
+        })
+      const old = yield* send("an old question")
+      server.clock.advance(10 * day)
+      const recent = yield* send("a recent question")
+      expect(yield* executions(yield* signIn("admin"))).toEqual(expect.arrayContaining([old, recent]))
+
+      server.clock.advance(5 * day) // the old one is 15 days old; the purge's next occurrence is the coming 03:41
+      yield* pause(500)
+      server.clock.advance(day)
+      let left: ReadonlyArray<string | undefined> = []
+      for (let i = 0; i < 400; i++) {
+        left = yield* executions(yield* signIn("admin"))
+        if (!left.includes(old)) break
+        yield* pause(25)
+      }
+      expect(left).not.toContain(old)
+      expect(left).toContain(recent)
     }))
 })
