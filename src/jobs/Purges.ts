@@ -15,12 +15,20 @@ import { WorkflowExecutions } from "./Executions.js"
 /** Revoked sessions are kept this long (ms, 30 days) after revocation; expired ones go at once. */
 export const RevokedSessionRetentionMs = 30 * 24 * 60 * 60 * 1000
 
+/**
+ * A purge whose occurrence is late (every runner was down, or a test moved the clock)
+ * still runs when the engine gets to it: it deletes relative to the time it runs, so
+ * running late is right, and the next occurrence is counted from then.
+ */
+const RunLateOccurrences = "3650 days"
+
 const olderThan = (ms: number) => Effect.map(now, (at) => new Date(at.getTime() - ms))
 
 /** Hourly at :17, deletes idempotency records older than the replay window ({@link IdempotencyRetentionMs}). */
 const PurgeIdempotencyRecords = ClusterCron.make({
   name: "PurgeIdempotencyRecords",
   cron: Cron.unsafeParse("17 * * * *"),
+  skipIfOlderThan: RunLateOccurrences,
   execute: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const before = yield* olderThan(IdempotencyRetentionMs)
@@ -32,6 +40,7 @@ const PurgeIdempotencyRecords = ClusterCron.make({
 const PurgeSessions = ClusterCron.make({
   name: "PurgeSessions",
   cron: Cron.unsafeParse("23 * * * *"),
+  skipIfOlderThan: RunLateOccurrences,
   execute: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const at = yield* now
@@ -55,6 +64,7 @@ const PurgeBatch = 10_000
 const PurgeEngineHistory = ClusterCron.make({
   name: "PurgeEngineHistory",
   cron: Cron.unsafeParse("41 3 * * *"),
+  skipIfOlderThan: RunLateOccurrences,
   execute: Effect.gen(function*() {
     const storage = yield* MessageStorage.MessageStorage
     const executions = yield* WorkflowExecutions

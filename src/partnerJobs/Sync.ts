@@ -77,6 +77,8 @@ const PartnerJobSyncLive = PartnerJobSync.toLayer(({ sourceId }) =>
 const PartnerJobSyncDue = ClusterCron.make({
   name: "PartnerJobSyncDue",
   cron: Cron.unsafeParse("* * * * *"),
+  // a late check still runs (it starts what is due then); the next one is counted from then
+  skipIfOlderThan: "3650 days",
   execute: Effect.gen(function*() {
     const repo = yield* PartnerJobsRepo
     const due = yield* repo.due(yield* now)

@@ -14,6 +14,7 @@ import { awaitExport } from "../analytics/support.js"
 import { call, expectMeta, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
 import { pause } from "../support/time.js"
+import { awaitWorkflow } from "../support/workflows.js"
 
 /** A workflow that always fails: its one activity dies (a defect, as an outage past the retries would). */
 const Doomed = Workflow.make({ name: "TestDoomed", payload: { reason: Schema.String }, idempotencyKey: ({ reason }) => reason })
@@ -48,9 +49,11 @@ layer(TestLayer)("Admin_ListJobRuns", (it) => {
       expect(exported.status, exported.text).toBe(202)
       const exportId: string = exported.body.data.id
       yield* awaitExport(exportId)
+      yield* awaitWorkflow(AnalyticsExportWorkflow, { exportId }, "Suspended")
       // FAILED
       server.clock.advance(1_000)
       yield* Doomed.execute({ reason: "doomed: nope" }, { discard: true })
+      yield* awaitWorkflow(Doomed, { reason: "doomed: nope" })
 
       // the engine records each outcome just after the work's own last write: wait for all three
       const states = (data: ReadonlyArray<{ state: string }>) => data.map((e) => e.state).join(",")

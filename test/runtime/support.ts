@@ -5,18 +5,23 @@ import { AgentRuntime, type AgentRuntimeError, deterministicAnswer } from "../..
 import { DemoAccounts } from "../../src/accounts/demo.js"
 import { FinishedRunStates } from "../../schema/runtime.js"
 import { pause } from "../support/time.js"
+import { AgentRun } from "../../src/runtime/AgentRunWorkflow.js"
+import { awaitWorkflow } from "../support/workflows.js"
 
 /**
  * Waits (real time, at most `timeoutMs`) until run `id` is finished (SUCCEEDED, FAILED,
- * …) by its workflow on the test server's engine, and returns its stored state.
- * Dies when it is not finished in time.
+ * …) by its workflow on the test server's engine and the engine has recorded the
+ * workflow's end, and returns the run's stored state. Dies when it is not finished in time.
  */
 export const awaitRun = (id: string, timeoutMs = 20_000) =>
   Effect.gen(function*() {
     const deadline = Date.now() + timeoutMs
     for (;;) {
       const row = yield* runRow(id)
-      if ((FinishedRunStates as ReadonlyArray<string>).includes(row.state)) return row
+      if ((FinishedRunStates as ReadonlyArray<string>).includes(row.state)) {
+        yield* awaitWorkflow(AgentRun, { runId: id }, "Complete", timeoutMs)
+        return row
+      }
       if (Date.now() > deadline) return yield* Effect.dieMessage(`run ${id} still ${row.state} after ${timeoutMs} ms`)
       yield* pause(25)
     }

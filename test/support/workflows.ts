@@ -1,0 +1,29 @@
+/** Waiting in tests for the durable engine to record a workflow execution's outcome. */
+import { Effect } from "effect"
+import { pause } from "./time.js"
+
+/**
+ * Waits (real time, at most `timeoutMs`) until `workflow`'s execution for `payload` has
+ * a recorded result of `tag` (`Complete`: it ended; `Suspended`: it waits durably), as
+ * `Workflow.poll` reads it from the engine. Dies when it has none in time.
+ */
+export const awaitWorkflow = <P, R>(
+  workflow: {
+    readonly name: string
+    readonly executionId: (payload: P) => Effect.Effect<string>
+    readonly poll: (executionId: string) => Effect.Effect<{ readonly _tag: string } | undefined, never, R>
+  },
+  payload: P,
+  tag: "Complete" | "Suspended" = "Complete",
+  timeoutMs = 20_000
+) =>
+  Effect.gen(function*() {
+    const executionId = yield* workflow.executionId(payload)
+    const deadline = Date.now() + timeoutMs
+    for (;;) {
+      const result = yield* workflow.poll(executionId)
+      if (result !== undefined && result._tag === tag) return result
+      if (Date.now() > deadline) return yield* Effect.dieMessage(`${workflow.name} ${executionId}: no ${tag} result in ${timeoutMs} ms`)
+      yield* pause(25)
+    }
+  })
