@@ -19,7 +19,14 @@
  * reads committed requests every `ENGINE_POLL_INTERVAL_MS`). Time comes from Effect's
  * `Clock` (durable clocks and cron included), so a test clock drives it.
  */
-import { ClusterWorkflowEngine, type MessageStorage, RunnerAddress, SingleRunner, type Sharding } from "@effect/cluster"
+import {
+  ClusterWorkflowEngine,
+  type MessageStorage,
+  RunnerAddress,
+  type Sharding,
+  type ShardingConfig,
+  SingleRunner
+} from "@effect/cluster"
 import { NodeClusterSocket } from "@effect/platform-node"
 import type { SqlClient } from "@effect/sql"
 import type { WorkflowEngine } from "@effect/workflow"
@@ -35,6 +42,13 @@ export interface EngineOptions {
   readonly runnerPort: number
   /** How often a runner reads committed, unprocessed requests from storage (ms). */
   readonly pollIntervalMs: number
+  /**
+   * Further `@effect/cluster` sharding settings, over the library's defaults and under
+   * the fields above (e.g. a shorter `shardLockExpiration` and `runnerHealthCheckInterval`
+   * so that the shards of a killed runner move to the others within seconds, as the
+   * fault tests do). Every runner of one database must agree on `shardsPerGroup`.
+   */
+  readonly shardingConfig?: Partial<ShardingConfig.ShardingConfig["Type"]> | undefined
 }
 
 /** Defaults of {@link EngineOptions}. */
@@ -61,7 +75,10 @@ export const EngineLive = (
   unknown,
   SqlClient.SqlClient
 > => {
-  const shardingConfig = { entityMessagePollInterval: Duration.millis(options.pollIntervalMs) }
+  const shardingConfig = {
+    ...options.shardingConfig,
+    entityMessagePollInterval: Duration.millis(options.pollIntervalMs)
+  }
   const cluster = options.runner === "socket"
     ? NodeClusterSocket.layer({
       storage: "sql",
