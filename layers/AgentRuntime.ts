@@ -32,7 +32,7 @@ export interface AgentRequest {
 /**
  * The runtime could not answer. `code` becomes the run's `failureCode` (spec §2.20),
  * an upper-case stable name such as `MODEL_UNAVAILABLE`; `retryable` failures are
- * tried again by the job runner before the run is failed.
+ * tried again by the run's workflow before the run is failed.
  */
 export class AgentRuntimeError extends Data.TaggedError("AgentRuntimeError")<{
   readonly code: string

@@ -1,6 +1,6 @@
 /**
  * THE list of areas (`src/<area>/`): the server's handlers and services (`src/server.ts`),
- * the demo seed (`src/db/seed.ts`) and the job runner (`src/jobs/Runner.ts`) are assembled
+ * the demo seed (`src/db/seed.ts`) and the background work (`src/workflows.ts`) are assembled
  * from it. Adding an area is its folder, its line here and its group's `.add` in
  * `src/api/Api.ts` (the contract, which must not import implementations); `ApiLive` does
  * not compile while a group of the contract has no area here.

@@ -78,7 +78,7 @@ export class AnalyticsApi extends HttpApiGroup.make("Analytics")
           statuses: [400, 401, 403, 404, 409, 429, 500, 503],
           summary: "Request an export of an agent's analytics over a date range (CSV or JSONL)",
           description: [
-            "Records the export in state REQUESTED (202) and queues its build on the durable job runner. The build",
+            "Records the export in state REQUESTED (202) and starts its build on the durable engine. The build",
             "moves it to BUILDING, then AVAILABLE with `rowCount`, `downloadToken` and `expiresAt` (7 days after",
             "completion), or FAILED with `errorCode` (`TOO_MANY_ROWS` beyond 1,000,000 rows). TRAFFIC exports hold the",
             "agent's ingested product events; the other types hold its public activity. Rows are those that occurred",

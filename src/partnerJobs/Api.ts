@@ -30,7 +30,7 @@ export class PartnerJobSourcesApi extends HttpApiGroup.make("PartnerJobSources")
           description: "Asks for an immediate sync of a partner job source. `dryRun` (default true) changes nothing " +
             "and returns the source as it is, after the same version and state checks. Applying (`dryRun: false`) " +
             "needs `confirmation` equal to the source's `code`: it sets `nextSyncAt` to now, increments `version` and " +
-            "queues the sync on the background job runner, which fetches `endpointUrl` (partner feed v1, see the " +
+            "starts the sync (a workflow on the durable engine), which fetches `endpointUrl` (partner feed v1, see the " +
             "README) within `requestTimeoutMs` and stores the jobs. Sources also sync on their own every " +
             "`pollIntervalSeconds`.\n\nTransitions: allowed from ACTIVE and DEGRADED (PAUSED, DISABLED → 409 " +
             "`invalid-state`). A sync that fails (network error, timeout, non-2xx, invalid feed) increments " +

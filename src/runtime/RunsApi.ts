@@ -34,7 +34,7 @@ export const sendMessage = HttpApiEndpoint.post("sendMessage", "/api/v1/conversa
         "assistant's answer (PENDING, `contentText` null) and a run (QUEUED, version 1; `triggerType` PLAYGROUND in a " +
         "playground conversation, else MESSAGE) and answers 202 with all three. The two messages take the next two " +
         "`ordinal`s of the conversation (each message one more than the last). The run then runs in the background " +
-        "(durable job runner): the run goes QUEUED → RUNNING → SUCCEEDED and the answer PENDING → STREAMING (its " +
+        "(its AgentRun workflow on the durable engine): the run goes QUEUED → RUNNING → SUCCEEDED and the answer PENDING → STREAMING (its " +
         "`contentText` grows as the agent's runtime produces it) → COMPLETE; if the runtime fails, the run ends FAILED " +
         "with a `failureCode` and the answer FAILED. The demo runtime answers deterministically " +
         "(`demo-echo-1 received: \"<your message, 80 characters at most>\" (<n> words; turn <t> of the conversation).`). " +
