@@ -12,6 +12,7 @@ export interface Budget {
   readonly windowSeconds: number
 }
 import { DefaultEngineOptions, type EngineOptions } from "./Engine.js"
+import { DefaultOutboundOptions, makeOutbound, Outbound, type OutboundOptions } from "./Outbound.js"
 
 /** Bounds on waiting for the database, in milliseconds (see `DB_*` in the README). */
 export interface DbLimits {
@@ -107,6 +108,8 @@ export interface AppConfigShape {
   readonly insecureDevelopmentSecret: boolean
   /** Bounds on waiting for the database. */
   readonly db: DbLimits
+  /** The guarded outbound HTTP client (layers/Outbound.ts): `OUTBOUND_*` (README). */
+  readonly outbound: OutboundOptions
 }
 
 /** The service configuration. */
@@ -151,6 +154,15 @@ const millis = (name: string, fallback: number) =>
     Config.validate({ message: `${name} must be 100..3600000 (milliseconds)`, validation: (n) => n >= 100 && n <= 3_600_000 }),
     Config.withDefault(fallback)
   )
+
+/** An `OUTBOUND_ALLOWED_HOSTS` entry: `host` or `host:port` (a bracketed IPv6 literal allowed). */
+const AllowedHost = Config.string().pipe(
+  Config.map((h) => h.trim().toLowerCase()),
+  Config.validate({
+    message: "each OUTBOUND_ALLOWED_HOSTS entry must be host or host:port (no scheme, no path)",
+    validation: (h) => /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:[0-9]{1,5})?$/.test(h)
+  })
+)
 
 /** Reads and validates the configuration from the environment (`ConfigProvider`). */
 export const loadAppConfig = Effect.gen(function*() {
@@ -226,9 +238,21 @@ export const loadAppConfig = Effect.gen(function*() {
         Config.withDefault(DefaultDbLimits.poolMax)
       ),
       startupTimeoutMs: yield* millis("DB_STARTUP_TIMEOUT_MS", DefaultDbLimits.startupTimeoutMs)
+    },
+    outbound: {
+      allowedHosts: yield* Config.array(AllowedHost, "OUTBOUND_ALLOWED_HOSTS").pipe(Config.withDefault([])),
+      timeoutMs: yield* millis("OUTBOUND_TIMEOUT_MS", DefaultOutboundOptions.timeoutMs),
+      maxBytes: yield* boundedInteger("OUTBOUND_MAX_BYTES", 1024, 104_857_600, DefaultOutboundOptions.maxBytes),
+      maxRedirects: yield* boundedInteger("OUTBOUND_MAX_REDIRECTS", 0, 20, DefaultOutboundOptions.maxRedirects),
+      userAgent: `agent-directory/${yield* Config.string("BUILD_VERSION").pipe(Config.withDefault("1.0.0-dev"))} (+${
+        yield* Config.nested(Origin, "PUBLIC_BASE_URL").pipe(Config.withDefault("http://127.0.0.1:3000"))
+      })`
     }
   } satisfies AppConfigShape
 })
+
+/** The outbound client of the configuration (`AppConfig.outbound`). */
+export const OutboundConfigLive = Layer.effect(Outbound, Effect.map(AppConfig, (config) => makeOutbound(config.outbound)))
 
 /** Configuration from the process environment. */
 export const AppConfigLive = Layer.effect(AppConfig, loadAppConfig)

@@ -4,6 +4,7 @@
  */
 import { Headers, HttpApiBuilder, HttpServer } from "@effect/platform"
 import { Effect, Layer } from "effect"
+import { OutboundConfigLive } from "../layers/AppConfig.js"
 import { AuthLive } from "../layers/Auth.js"
 import { CursorLive } from "../layers/Cursor.js"
 import { IdempotencyLive } from "../layers/Idempotency.js"
@@ -57,7 +58,16 @@ const areaHandlers = Layer.mergeAll(
 export const ApiLive = HttpApiBuilder.api(documentedApi(Api)).pipe(
   Layer.provide(areaHandlers),
   Layer.provide([RequestMiddlewareLive, CorsLive, SessionAuthLive, PublicAuthLive, RateBudgetMiddlewareLive]),
-  Layer.provide([AuthLive, CursorLive, IdempotencyLive, EnvelopeLive, RateBudgetLive, ApiOperationsLive, EdgeCacheLive])
+  Layer.provide([
+    AuthLive,
+    CursorLive,
+    IdempotencyLive,
+    EnvelopeLive,
+    RateBudgetLive,
+    ApiOperationsLive,
+    EdgeCacheLive,
+    OutboundConfigLive
+  ])
 )
 
 /**
