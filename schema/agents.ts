@@ -175,9 +175,9 @@ export const AgentLinkRequest = StrictStruct({
   url: HttpUrl(2000)
 }).annotations({ identifier: "AgentLinkRequest" })
 
+// the message is the length rule's only (not `rule`, which would also hide an item's own error)
 const Links = Schema.Array(AgentLinkRequest).pipe(
-  Schema.maxItems(MaxAgentLinks),
-  Schema.annotations(rule(`must be at most ${MaxAgentLinks} links`))
+  Schema.maxItems(MaxAgentLinks, { message: () => `must be at most ${MaxAgentLinks} links` })
 )
 
 /** The editable fields of an agent, as requests carry them. */
