@@ -78,6 +78,8 @@ export const makeTestServer = (
     readonly accessLog?: (event: AccessEvent) => void
     /** What answers agent runs (default: the deterministic runtime). */
     readonly runtime?: Layer.Layer<AgentRuntime>
+    /** The database (default: a private copy of the seeded one, {@link TestDb}). */
+    readonly db?: typeof TestDb
   } = {}
 ): {
   readonly layer: Layer.Layer<
@@ -95,7 +97,7 @@ export const makeTestServer = (
     Layer.provideMerge(options.edge === true ? EdgeServerTest : NodeHttpServer.layerTest),
     Layer.provideMerge(EdgeCacheLive),
     Layer.provideMerge(backgroundLive(options.runtime ?? AgentRuntimeDeterministic)),
-    Layer.provideMerge(TestDb),
+    Layer.provideMerge(options.db ?? TestDb),
     Layer.provide(IdsSequence("0000000b")),
     Layer.provide(Layer.succeed(AppConfig, testConfig(overrides))),
     Layer.provide(ClockManual(clock)),
