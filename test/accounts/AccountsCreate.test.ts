@@ -5,7 +5,7 @@
  * the account, OWNER of its new workspace, registers an agent there.
  */
 import { expect, layer } from "@effect/vitest"
-import { Effect, Layer, Redacted } from "effect"
+import { Effect, Redacted } from "effect"
 import { spawnSync } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { mkdtempSync, rmSync } from "node:fs"
@@ -70,7 +70,7 @@ const refusals = {
   usage: cli(["--email", "x@example.com", "--password", password], "")
 }
 
-const server = makeTestServer({}, { db: target.db as never })
+const server = makeTestServer({}, { db: target.db })
 
 layer(server.layer, { timeout: 120_000 })("accounts:create", (it) => {
   it("creates the account and its workspace; prints their ids, never the password", () => {
