@@ -22,6 +22,7 @@ import { EnvelopeLive } from "./http/Envelope.js"
 import { HomeLive } from "./http/Home.js"
 import { RateBudgetMiddlewareLive } from "./http/RateBudgetMiddleware.js"
 import { RequestMiddlewareLive } from "./http/RequestMiddleware.js"
+import { securityHeaders } from "./http/SecurityHeaders.js"
 
 /** The operation table of {@link Api} (one instance: layers are shared by reference). */
 const ApiOperationsLive = OperationsLive(Api)
@@ -73,12 +74,12 @@ export const ApiLive = HttpApiBuilder.api(documentedApi(Api)).pipe(
 /**
  * The HTTP app on an `HttpServer`: the API, `GET /openapi.json` (derived from
  * {@link Api}), the Scalar docs UI at `/docs` and `GET /` linking both, with the access log
- * (one line per request).
+ * (one line per request); every response carries the headers of `src/http/SecurityHeaders.ts`.
  */
 export const HttpLive = Layer.unwrapEffect(
   Effect.map(
     Effect.all([EdgeCache, accessWriter]),
-    ([edge, log]) => HttpApiBuilder.serve((app) => accessLog(log)(edge.capture(app)))
+    ([edge, log]) => HttpApiBuilder.serve((app) => accessLog(log)(edge.capture(securityHeaders(app))))
   )
 ).pipe(
   Layer.provide(EdgeCacheLive),

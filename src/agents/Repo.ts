@@ -6,14 +6,16 @@
 import { SqlClient, SqlSchema, type Statement } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import {
+  AgentLink,
   AgentListItem,
   AgentLocator,
   AgentOffer,
   type AgentSort,
+  AgentState,
   AgentTrustSummary,
   FavoriteAgent
 } from "../../schema/agents.js"
-import { DateTimeZ } from "../../schema/common.js"
+import { DateTimeZ, Version } from "../../schema/common.js"
 
 /** Keyset position of a favorite: when it was added (ISO string) and the agent id; newest first. */
 export const FavoritePosition = Schema.Tuple(Schema.String, Schema.String)
@@ -38,6 +40,10 @@ const FavoriteRow = Schema.Struct({ ...FavoriteAgent.fields, favoritedAt: Schema
 const ListRow = Schema.Struct({ ...AgentListItem.fields, sortKey: Schema.String })
 const ProfileRow = Schema.Struct({
   ...AgentListItem.fields,
+  version: Version,
+  state: AgentState,
+  retiredAt: Schema.NullOr(DateTimeZ),
+  links: Schema.Array(AgentLink),
   listedAt: Schema.NullOr(DateTimeZ),
   locators: Schema.Array(AgentLocator),
   trust: AgentTrustSummary,
@@ -124,6 +130,7 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("agent-directory/Ag
       Result: ProfileRow,
       execute: ({ at, id }) =>
         sql`SELECT ${itemColumns}, ${networksAndProtocols}, api_ts(a.listed_at) AS "listedAt",
+              a.version::float8 AS version, a.state, api_ts(a.retired_at) AS "retiredAt", a.links,
               COALESCE((SELECT json_agg(json_build_object('publicId', i.id, 'locator', i.locator, 'networkFamily', i.family,
                           'locatorKind', i.kind, 'network', i.network, 'registry', i.scope, 'nativeId', i.native_id)
                           ORDER BY i.locator COLLATE "C", i.id)

@@ -11,7 +11,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       "data": {
         "accountPublicId": "01900001-0000-7000-8000-000000000002",
         "sessionId": "0000000b-0000-7000-8000-000000000002",
-        "csrfToken": "1ThrsiG29Ro5PNiMjF9FciRsQPp4xV264em8i3jh3O0",
+        "csrfToken": "8_-TMPfKXZCeRKuAg2tpHAJfdZUYhM6tXBLloC3jJiY",
         "expiresAt": "2026-06-01T12:00:00.000Z"
       },
       "meta": {
@@ -126,7 +126,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "apiKey": {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "dda86942852b",
+          "prefix": "a23ba7611e52",
           "scopes": [
             "public:read"
           ],
@@ -140,7 +140,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "expiresAt": null,
           "revokedAt": null
         },
-        "key": "adk_dda86942852b_I-gT6T7TYkU2Hi0V1cdW4JxrBRopvBpspKGdVhauZK4",
+        "key": "adk_a23ba7611e52_nGkHBKqLIRy-psD6L3r4HThC6Grbu5qyfWMEw8Eh9GA",
         "keyDelivery": "SHOWN_ONCE"
       },
       "meta": {
@@ -171,7 +171,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "allowedOrigins": [
             "https://app.demo.agent-directory.dev"
           ],
-          "createdAt": "2026-11-25T06:18:23.177Z",
+          "createdAt": "2026-11-25T12:17:02.413Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -186,7 +186,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "production",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T06:18:23.177Z",
+          "createdAt": "2026-11-25T12:17:02.411Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -201,7 +201,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T06:18:23.176Z",
+          "createdAt": "2026-11-25T12:17:02.385Z",
           "lastUsedAt": null,
           "expiresAt": "2026-04-11T00:00:00.000Z",
           "revokedAt": null
@@ -216,7 +216,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "REVOKED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T06:18:23.173Z",
+          "createdAt": "2026-11-25T12:17:02.367Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -231,7 +231,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "PAUSED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T06:18:23.172Z",
+          "createdAt": "2026-11-25T12:17:02.340Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -246,7 +246,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T06:18:23.171Z",
+          "createdAt": "2026-11-25T12:17:02.329Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -262,7 +262,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T06:18:23.166Z",
+          "createdAt": "2026-11-25T12:17:02.306Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -270,7 +270,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "dda86942852b",
+          "prefix": "a23ba7611e52",
           "scopes": [
             "public:read"
           ],
@@ -310,7 +310,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "environment": "development",
         "state": "REVOKED",
         "allowedOrigins": [],
-        "createdAt": "2026-11-25T06:18:23.172Z",
+        "createdAt": "2026-11-25T12:17:02.340Z",
         "lastUsedAt": null,
         "expiresAt": null,
         "revokedAt": "2026-06-01T00:00:00.000Z"
@@ -603,6 +603,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "x402"
         ],
         "canonicalUrl": "https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000001",
+        "version": 1,
+        "state": "ACTIVE",
+        "retiredAt": null,
+        "links": [],
         "listedAt": "2026-01-01T00:00:00.000Z",
         "locators": [
           {
@@ -895,6 +899,202 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       }
     }
   },
+  "Agents_CreateAgent": {
+    "status": 201,
+    "body": {
+      "data": {
+        "entityId": "0000000b-0000-7000-8000-000000000024",
+        "publicId": "0000000b-0000-7000-8000-000000000024",
+        "canonicalSlug": "iris-indexer",
+        "name": "Iris Indexer",
+        "rank": null,
+        "tagline": "Indexes research papers for other agents",
+        "description": "Iris Indexer reads new papers every night and answers questions about them.",
+        "starCount": "0",
+        "verificationState": "UNVERIFIED",
+        "networks": [],
+        "protocols": [],
+        "canonicalUrl": "https://directory.test/api/v1/agents/0000000b-0000-7000-8000-000000000024",
+        "version": 1,
+        "state": "ACTIVE",
+        "retiredAt": null,
+        "links": [
+          {
+            "label": "Website",
+            "url": "https://iris-indexer.example"
+          }
+        ],
+        "listedAt": "2026-06-01T00:00:00.000Z",
+        "locators": [],
+        "trust": {
+          "ratingPpm": null,
+          "feedbackCount": "0",
+          "verifiedFeedbackCount": "0",
+          "latestFeedbackAt": null
+        },
+        "offers": []
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000023",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Agents_UpdateAgent": {
+    "status": 200,
+    "body": {
+      "data": {
+        "entityId": "01900006-0000-7000-8000-000000000001",
+        "publicId": "01900006-0000-7000-8000-000000000001",
+        "canonicalSlug": "atlas-research",
+        "name": "Atlas Research",
+        "rank": "1",
+        "tagline": "Deep research on demand, with sources",
+        "description": "Atlas Research: an agent of the demo directory.",
+        "starCount": "1520",
+        "verificationState": "VERIFIED",
+        "networks": [
+          "base"
+        ],
+        "protocols": [
+          "erc-8004",
+          "mcp",
+          "x402"
+        ],
+        "canonicalUrl": "https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000001",
+        "version": 2,
+        "state": "ACTIVE",
+        "retiredAt": null,
+        "links": [
+          {
+            "label": "Documentation",
+            "url": "https://atlas-research.example/docs"
+          }
+        ],
+        "listedAt": "2026-01-01T00:00:00.000Z",
+        "locators": [
+          {
+            "publicId": "0190000c-0000-7000-8000-000000000001",
+            "locator": "evm:base:0x8004a6090Cd10A7288092483047B097295Fb8847:1",
+            "networkFamily": "EVM",
+            "locatorKind": "REGISTRY_TOKEN",
+            "network": "base",
+            "registry": "0x8004a6090Cd10A7288092483047B097295Fb8847",
+            "nativeId": "1"
+          },
+          {
+            "publicId": "0190000c-0000-7000-8000-000000000003",
+            "locator": "evm:base:0xA11Ce0000000000000000000000000000000a7a5",
+            "networkFamily": "EVM",
+            "locatorKind": "ADDRESS",
+            "network": "base",
+            "registry": null,
+            "nativeId": "0xA11Ce0000000000000000000000000000000a7a5"
+          }
+        ],
+        "trust": {
+          "ratingPpm": 800000,
+          "feedbackCount": "3",
+          "verifiedFeedbackCount": "2",
+          "latestFeedbackAt": "2026-03-02T00:05:00.000Z"
+        },
+        "offers": [
+          {
+            "id": "01900008-0000-7000-8000-000000000002",
+            "serviceId": "01900007-0000-7000-8000-000000000001",
+            "title": "Pro research plan",
+            "slug": "pro",
+            "description": "Pro research plan of Atlas Research API.",
+            "pricingModel": "FIXED",
+            "publishedAt": "2026-01-06T00:00:00.000Z",
+            "currentPrice": {
+              "id": "0190000d-0000-7000-8000-000000000002",
+              "version": 1,
+              "networkPublicId": "01900004-0000-7000-8000-000000000001",
+              "assetPublicId": "01900005-0000-7000-8000-000000000001",
+              "units": "10000000",
+              "effectiveFrom": "2026-01-04T00:00:00.000Z",
+              "effectiveUntil": null,
+              "x402ResourceTemplate": null
+            }
+          }
+        ]
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000027",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Agents_RetireAgent": {
+    "status": 200,
+    "body": {
+      "data": {
+        "entityId": "01900006-0000-7000-8000-000000000002",
+        "publicId": "01900006-0000-7000-8000-000000000002",
+        "canonicalSlug": "beacon-monitor",
+        "name": "Beacon Monitor",
+        "rank": "2",
+        "tagline": "Uptime and chain monitoring",
+        "description": "Beacon Monitor: an agent of the demo directory.",
+        "starCount": "980",
+        "verificationState": "VERIFIED",
+        "networks": [
+          "base"
+        ],
+        "protocols": [
+          "a2a",
+          "erc-8004"
+        ],
+        "canonicalUrl": "https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000002",
+        "version": 2,
+        "state": "RETIRED",
+        "retiredAt": "2026-06-01T00:00:00.000Z",
+        "links": [],
+        "listedAt": null,
+        "locators": [
+          {
+            "publicId": "0190000c-0000-7000-8000-000000000002",
+            "locator": "evm:base:0x8004a6090Cd10A7288092483047B097295Fb8847:2",
+            "networkFamily": "EVM",
+            "locatorKind": "REGISTRY_TOKEN",
+            "network": "base",
+            "registry": "0x8004a6090Cd10A7288092483047B097295Fb8847",
+            "nativeId": "2"
+          }
+        ],
+        "trust": {
+          "ratingPpm": null,
+          "feedbackCount": "0",
+          "verifiedFeedbackCount": "0",
+          "latestFeedbackAt": null
+        },
+        "offers": []
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-00000000002a",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
   "Services_PublishServiceOffer": {
     "status": 200,
     "body": {
@@ -929,7 +1129,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000023",
+        "requestId": "0000000b-0000-7000-8000-00000000002d",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1163,7 +1363,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000026",
+        "requestId": "0000000b-0000-7000-8000-000000000030",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1242,7 +1442,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "expiresAt": "2026-03-12T01:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000029",
+        "requestId": "0000000b-0000-7000-8000-000000000033",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1257,11 +1457,11 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 200,
     "body": {
       "data": {
-        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fapp.agent-directory.dev%2Foauth%2Fmcp%2Fcallback&scope=crm.read+crm.write&state=tO5TFD6SoJppGLKZbsuePwCjbzdtPZuxsflbDJeWQ4w&code_challenge=R5UsdiuvtdKEbcwPssJa45xLNd9S3oMKYyEe2R5TIDk&code_challenge_method=S256",
+        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fapp.agent-directory.dev%2Foauth%2Fmcp%2Fcallback&scope=crm.read+crm.write&state=ZV06j5PUMgiSAg5Mf1QIfyZKdEEjLcca_aT2R2V2NFs&code_challenge=8_wYKg0POa06eCFXzM8Xvw8ucfvmGb34NzEAmxe52Aw&code_challenge_method=S256",
         "expiresAt": "2026-06-01T00:10:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000002c",
+        "requestId": "0000000b-0000-7000-8000-000000000036",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1277,7 +1477,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": [],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000030",
+        "requestId": "0000000b-0000-7000-8000-00000000003a",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1296,7 +1496,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "launchDraftId": "01900080-0000-7000-8000-000000000001",
         "venue": "REGISTRY_GENESIS",
         "state": "AWAITING_SIGNATURE",
-        "transactionIntentId": "0000000b-0000-7000-8000-000000000034",
+        "transactionIntentId": "0000000b-0000-7000-8000-00000000003e",
         "providerReference": null,
         "expectedAssetLocator": "eip155:8453/erc20:0x000000000000000000000000000000000000003d",
         "observedAssetId": null,
@@ -1341,7 +1541,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000033",
+        "requestId": "0000000b-0000-7000-8000-00000000003d",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1368,7 +1568,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "provider": "demo-issuer",
         "providerRequestId": "demo-01900083-0000-7000-8000-000000000001",
         "instrument": {
-          "publicId": "0000000b-0000-7000-8000-000000000038",
+          "publicId": "0000000b-0000-7000-8000-000000000042",
           "state": "ACTIVE",
           "last4": "5146",
           "expiresAt": "2030-01-01T00:00:00.000Z"
@@ -1378,7 +1578,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000037",
+        "requestId": "0000000b-0000-7000-8000-000000000041",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1393,10 +1593,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-00000000003c",
+        "id": "0000000b-0000-7000-8000-000000000046",
         "workspaceId": "01900002-0000-7000-8000-000000000001",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
-        "publicKeyId": "0000000b-0000-7000-8000-00000000003d",
+        "publicKeyId": "0000000b-0000-7000-8000-000000000047",
         "publicKeyFingerprint": "CukONg4K3oTq-JN_7-cp0tgeIccH-AxVABSVQhw9rHg",
         "state": "PENDING",
         "allowedSignalTypes": [
@@ -1409,7 +1609,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "createdAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000003b",
+        "requestId": "0000000b-0000-7000-8000-000000000045",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1537,7 +1737,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000040",
+        "requestId": "0000000b-0000-7000-8000-00000000004a",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1562,7 +1762,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000043",
+        "requestId": "0000000b-0000-7000-8000-00000000004d",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1578,7 +1778,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": {
         "userMessage": {
-          "id": "0000000b-0000-7000-8000-000000000048",
+          "id": "0000000b-0000-7000-8000-000000000052",
           "ordinal": "3",
           "role": "user",
           "state": "COMPLETE",
@@ -1589,23 +1789,23 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
               "type": "text"
             }
           ],
-          "runId": "0000000b-0000-7000-8000-000000000047",
+          "runId": "0000000b-0000-7000-8000-000000000051",
           "createdAt": "2026-06-01T00:00:00.000Z",
           "completedAt": "2026-06-01T00:00:00.000Z"
         },
         "assistantMessage": {
-          "id": "0000000b-0000-7000-8000-000000000049",
+          "id": "0000000b-0000-7000-8000-000000000053",
           "ordinal": "4",
           "role": "assistant",
           "state": "PENDING",
           "contentText": null,
           "contentParts": [],
-          "runId": "0000000b-0000-7000-8000-000000000047",
+          "runId": "0000000b-0000-7000-8000-000000000051",
           "createdAt": "2026-06-01T00:00:00.000Z",
           "completedAt": null
         },
         "run": {
-          "id": "0000000b-0000-7000-8000-000000000047",
+          "id": "0000000b-0000-7000-8000-000000000051",
           "conversationId": "01900103-0000-7000-8000-000000000002",
           "entityPublicId": "01900006-0000-7000-8000-000000000001",
           "triggerType": "MESSAGE",
@@ -1615,7 +1815,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000046",
+        "requestId": "0000000b-0000-7000-8000-000000000050",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1637,7 +1837,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "dataClearedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000004d",
+        "requestId": "0000000b-0000-7000-8000-000000000056",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1665,7 +1865,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000050",
+        "requestId": "0000000b-0000-7000-8000-000000000059",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1701,7 +1901,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-02-24T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000053",
+        "requestId": "0000000b-0000-7000-8000-00000000005c",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1732,7 +1932,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "responseCount": "1"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000056",
+        "requestId": "0000000b-0000-7000-8000-00000000005f",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1875,7 +2075,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       ],
       "asOf": "2026-06-01T00:00:00.000Z",
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000059",
+        "requestId": "0000000b-0000-7000-8000-000000000062",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1905,7 +2105,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "decisionDigest": "0x7d8fa3825b64daf3fca511c22899c1774912d986aa6b6dc09446bfd25cc8c920"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000005c",
+        "requestId": "0000000b-0000-7000-8000-000000000065",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1938,7 +2138,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000005f",
+        "requestId": "0000000b-0000-7000-8000-000000000068",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1962,13 +2162,13 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ],
         "rejected": [],
         "receipt": {
-          "id": "0000000b-0000-7000-8000-000000000062",
+          "id": "0000000b-0000-7000-8000-00000000006a",
           "durable": true,
           "receivedAt": "2026-06-01T00:00:00.000Z"
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000061",
+        "requestId": "0000000b-0000-7000-8000-000000000069",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1983,7 +2183,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 202,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-000000000066",
+        "id": "0000000b-0000-7000-8000-00000000006e",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
         "exportType": "TRAFFIC",
         "range": {
@@ -2000,7 +2200,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": null
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000065",
+        "requestId": "0000000b-0000-7000-8000-00000000006d",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2032,7 +2232,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": "2026-05-21T00:10:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000006a",
+        "requestId": "0000000b-0000-7000-8000-000000000071",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2353,7 +2553,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000006e",
+        "requestId": "0000000b-0000-7000-8000-000000000075",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2368,8 +2568,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-000000000072",
-        "publicId": "0000000b-0000-7000-8000-000000000073",
+        "id": "0000000b-0000-7000-8000-000000000079",
+        "publicId": "0000000b-0000-7000-8000-00000000007a",
         "workspaceId": "01900002-0000-7000-8000-000000000001",
         "agentPublicId": "01900006-0000-7000-8000-000000000001",
         "orderId": "01900009-0000-7000-8000-000000000004",
@@ -2382,7 +2582,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "startAt": "2026-07-01T00:00:00.000Z",
         "endAt": "2026-07-31T00:00:00.000Z",
         "creative": {
-          "id": "0000000b-0000-7000-8000-000000000074",
+          "id": "0000000b-0000-7000-8000-00000000007b",
           "revision": 1,
           "kind": "TEXT",
           "state": "DRAFT",
@@ -2418,7 +2618,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000071",
+        "requestId": "0000000b-0000-7000-8000-000000000078",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2434,10 +2634,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": {
         "accepted": true,
-        "requestId": "0000000b-0000-7000-8000-000000000075"
+        "requestId": "0000000b-0000-7000-8000-00000000007c"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000075",
+        "requestId": "0000000b-0000-7000-8000-00000000007c",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2453,8 +2653,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": [
         {
-          "id": "0000000b-0000-7000-8000-000000000072",
-          "publicId": "0000000b-0000-7000-8000-000000000073",
+          "id": "0000000b-0000-7000-8000-000000000079",
+          "publicId": "0000000b-0000-7000-8000-00000000007a",
           "workspaceId": "01900002-0000-7000-8000-000000000001",
           "agentPublicId": "01900006-0000-7000-8000-000000000001",
           "orderId": "01900009-0000-7000-8000-000000000004",
@@ -2467,7 +2667,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "startAt": "2026-07-01T00:00:00.000Z",
           "endAt": "2026-07-31T00:00:00.000Z",
           "creative": {
-            "id": "0000000b-0000-7000-8000-000000000074",
+            "id": "0000000b-0000-7000-8000-00000000007b",
             "revision": 1,
             "kind": "TEXT",
             "state": "DRAFT",
@@ -2854,7 +3054,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000078",
+        "requestId": "0000000b-0000-7000-8000-00000000007f",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2923,7 +3123,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000007b",
+        "requestId": "0000000b-0000-7000-8000-000000000082",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",

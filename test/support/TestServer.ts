@@ -81,8 +81,8 @@ export const makeTestServer = (
     readonly accessLog?: (event: AccessEvent) => void
     /** What answers agent runs (default: the deterministic runtime). */
     readonly runtime?: Layer.Layer<AgentRuntime>
-    /** Start from a migrated database with no data at all (a production deployment's first start). */
-    readonly empty?: boolean
+    /** The database (default: a private copy of the seeded one, {@link TestDb}; `testDb(true)`: an empty one). */
+    readonly db?: typeof TestDb
   } = {}
 ): {
   readonly layer: Layer.Layer<
@@ -100,7 +100,7 @@ export const makeTestServer = (
     Layer.provideMerge(options.edge === true ? EdgeServerTest : NodeHttpServer.layerTest),
     Layer.provideMerge(EdgeCacheLive),
     Layer.provideMerge(backgroundLive(options.runtime ?? AgentRuntimeDeterministic)),
-    Layer.provideMerge(options.empty === true ? testDb(true) : TestDb),
+    Layer.provideMerge(options.db ?? TestDb),
     Layer.provide(IdsSequence("0000000b")),
     Layer.provide(Layer.succeed(AppConfig, testConfig(overrides))),
     Layer.provide(ClockManual(clock)),
