@@ -19,6 +19,9 @@
 import { Schema } from "effect"
 import { rule } from "../../schema/common.js"
 
+/** An optional member: absent or of `schema` (never `undefined`, which JSON does not have, so a problem names only the member's rule). */
+const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
+
 const Text = (what: string) => Schema.String.annotations(rule(`${what} must be a string`))
 const NonEmpty = (what: string) =>
   Schema.String.pipe(Schema.minLength(1)).annotations(rule(`${what} must be a non-empty string`))
@@ -32,8 +35,8 @@ const JsonObject = (what: string) =>
 export const A2aAgentInterface = Schema.Struct({
   url: AbsoluteUrl("url"),
   protocolBinding: NonEmpty("protocolBinding"),
-  protocolVersion: Schema.optional(Text("protocolVersion")),
-  tenant: Schema.optional(Text("tenant"))
+  protocolVersion: optional(Text("protocolVersion")),
+  tenant: optional(Text("tenant"))
 })
 
 /** An additional interface of A2A 0.3 (`AgentInterface` there: a URL and its transport). */
@@ -51,18 +54,18 @@ export const A2aAgentProvider = Schema.Struct({
 /** A protocol extension the agent supports (`AgentExtension`). */
 export const A2aAgentExtension = Schema.Struct({
   uri: NonEmpty("uri"),
-  description: Schema.optional(Text("description")),
-  required: Schema.optional(Schema.Boolean),
-  params: Schema.optional(JsonObject("params"))
+  description: optional(Text("description")),
+  required: optional(Schema.Boolean),
+  params: optional(JsonObject("params"))
 })
 
 /** Optional capabilities (`AgentCapabilities`; `stateTransitionHistory` is 0.3's). */
 export const A2aAgentCapabilities = Schema.Struct({
-  streaming: Schema.optional(Schema.Boolean),
-  pushNotifications: Schema.optional(Schema.Boolean),
-  stateTransitionHistory: Schema.optional(Schema.Boolean),
-  extendedAgentCard: Schema.optional(Schema.Boolean),
-  extensions: Schema.optional(Schema.Array(A2aAgentExtension))
+  streaming: optional(Schema.Boolean),
+  pushNotifications: optional(Schema.Boolean),
+  stateTransitionHistory: optional(Schema.Boolean),
+  extendedAgentCard: optional(Schema.Boolean),
+  extensions: optional(Schema.Array(A2aAgentExtension))
 })
 
 /** A security requirement: 1.0 wraps the scheme map (`{schemes: {…}}`), 0.3 is the map itself. */
@@ -74,18 +77,18 @@ export const A2aAgentSkill = Schema.Struct({
   name: NonEmpty("skill name"),
   description: Text("skill description"),
   tags: Strings("skill tags"),
-  examples: Schema.optional(Strings("skill examples")),
-  inputModes: Schema.optional(Strings("skill inputModes")),
-  outputModes: Schema.optional(Strings("skill outputModes")),
-  securityRequirements: Schema.optional(SecurityRequirements("securityRequirements")),
-  security: Schema.optional(SecurityRequirements("security"))
+  examples: optional(Strings("skill examples")),
+  inputModes: optional(Strings("skill inputModes")),
+  outputModes: optional(Strings("skill outputModes")),
+  securityRequirements: optional(SecurityRequirements("securityRequirements")),
+  security: optional(SecurityRequirements("security"))
 })
 
 /** A JWS signature of the card (`AgentCardSignature`, RFC 7515 JSON serialization). */
 export const A2aAgentCardSignature = Schema.Struct({
   protected: NonEmpty("signature protected header"),
   signature: NonEmpty("signature value"),
-  header: Schema.optional(JsonObject("signature header"))
+  header: optional(JsonObject("signature header"))
 })
 
 /** The members of an Agent Card (both revisions; see the module's description). */
@@ -94,25 +97,25 @@ export const A2aAgentCardFields = {
   description: Text("description"),
   version: NonEmpty("version"),
   // A2A 1.0
-  supportedInterfaces: Schema.optional(Schema.Array(A2aAgentInterface)),
+  supportedInterfaces: optional(Schema.Array(A2aAgentInterface)),
   // A2A 0.3
-  protocolVersion: Schema.optional(Text("protocolVersion")),
-  url: Schema.optional(AbsoluteUrl("url")),
-  preferredTransport: Schema.optional(NonEmpty("preferredTransport")),
-  additionalInterfaces: Schema.optional(Schema.Array(A2aLegacyInterface)),
-  supportsAuthenticatedExtendedCard: Schema.optional(Schema.Boolean),
+  protocolVersion: optional(Text("protocolVersion")),
+  url: optional(AbsoluteUrl("url")),
+  preferredTransport: optional(NonEmpty("preferredTransport")),
+  additionalInterfaces: optional(Schema.Array(A2aLegacyInterface)),
+  supportsAuthenticatedExtendedCard: optional(Schema.Boolean),
   // both
-  provider: Schema.optional(A2aAgentProvider),
-  documentationUrl: Schema.optional(AbsoluteUrl("documentationUrl")),
-  iconUrl: Schema.optional(AbsoluteUrl("iconUrl")),
+  provider: optional(A2aAgentProvider),
+  documentationUrl: optional(AbsoluteUrl("documentationUrl")),
+  iconUrl: optional(AbsoluteUrl("iconUrl")),
   capabilities: A2aAgentCapabilities,
-  securitySchemes: Schema.optional(Schema.Record({ key: Schema.String, value: JsonObject("each security scheme") })),
-  securityRequirements: Schema.optional(SecurityRequirements("securityRequirements")),
-  security: Schema.optional(SecurityRequirements("security")),
+  securitySchemes: optional(Schema.Record({ key: Schema.String, value: JsonObject("each security scheme") })),
+  securityRequirements: optional(SecurityRequirements("securityRequirements")),
+  security: optional(SecurityRequirements("security")),
   defaultInputModes: Strings("defaultInputModes"),
   defaultOutputModes: Strings("defaultOutputModes"),
   skills: Schema.Array(A2aAgentSkill),
-  signatures: Schema.optional(Schema.Array(A2aAgentCardSignature))
+  signatures: optional(Schema.Array(A2aAgentCardSignature))
 }
 
 /** An A2A Agent Card: the fields above, with `supportedInterfaces` (1.0) or `url` (0.3). */

@@ -16,6 +16,9 @@
  */
 import { Schema } from "effect"
 import { rule } from "../../schema/common.js"
+
+/** An optional member: absent or of `schema` (never `undefined`, which JSON does not have, so a problem names only the member's rule). */
+const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
 import { toChecksumAddress } from "../identity/Locator.js"
 
 /** The `type` of a version 1 registration file. */
@@ -31,7 +34,7 @@ const Caip10Eip155 = /^eip155:([1-9][0-9]{0,31}):(0x[0-9a-fA-F]{40})$/
 export const Erc8004Endpoint = Schema.Struct({
   name: NonEmpty("endpoint name"),
   endpoint: NonEmpty("endpoint"),
-  version: Schema.optional(Schema.String.annotations(rule("endpoint version must be a string")))
+  version: optional(Schema.String.annotations(rule("endpoint version must be a string")))
 })
 
 /** A registration: the agent's token id in an identity registry. */
@@ -49,11 +52,11 @@ export const Erc8004Registration = Schema.Struct({
 export const Erc8004RegistrationFile = Schema.Struct({
   type: Schema.Literal(Erc8004RegistrationType).annotations(rule(`type must be ${Erc8004RegistrationType}`)),
   name: NonEmpty("name"),
-  description: Schema.optional(Schema.String.annotations(rule("description must be a string"))),
-  image: Schema.optional(Schema.String.annotations(rule("image must be a string"))),
+  description: optional(Schema.String.annotations(rule("description must be a string"))),
+  image: optional(Schema.String.annotations(rule("image must be a string"))),
   endpoints: Schema.Array(Erc8004Endpoint).annotations(rule("endpoints must be an array")),
-  registrations: Schema.optional(Schema.Array(Erc8004Registration).annotations(rule("registrations must be an array"))),
-  supportedTrust: Schema.optional(Schema.Array(Schema.String).annotations(rule("supportedTrust must be an array of strings")))
+  registrations: optional(Schema.Array(Erc8004Registration).annotations(rule("registrations must be an array"))),
+  supportedTrust: optional(Schema.Array(Schema.String).annotations(rule("supportedTrust must be an array of strings")))
 })
 export type Erc8004RegistrationFile = typeof Erc8004RegistrationFile.Type
 
