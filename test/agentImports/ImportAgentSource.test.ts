@@ -226,6 +226,7 @@ layer(server.layer, { excludeTestServices: true })("Agents_ImportAgentSource", (
     Effect.gen(function*() {
       const host = yield* StubHost
       const member = yield* signIn("member") // EDITOR
+      const before = yield* profile(beacon)
       const done = yield* importBeacon(member, "A2A_AGENT_CARD", `${host}/invalid-card.json`)
       expect(done.state).toBe("FAILED")
       expect(done.result).toBeNull()
@@ -241,6 +242,7 @@ layer(server.layer, { excludeTestServices: true })("Agents_ImportAgentSource", (
       expect(byPointer["/provider/url"]).toBe("A2A Agent Card: provider.url must be an absolute URL")
       expect(byPointer["/defaultOutputModes"]).toBe("A2A Agent Card: defaultOutputModes must be an array of strings")
       expect(byPointer["/skills/0/tags"]).toBe("A2A Agent Card: this member is required")
+      expect(yield* profile(beacon)).toEqual(before)
     }))
 
   it.scoped("an ERC-8004 registration file: endpoints stored, registrations as UNPROVEN identity claims (CAIP-2, EIP-55, decimal)", () =>
