@@ -1,5 +1,6 @@
 /** Agents area (spec §2.10, §4.3, §9): favorite agents, the directory list and the agent profile. */
 import { Schema } from "effect"
+import { AgentProfileImportedFields } from "./agentImports.js"
 import { CountString, DateTimeZ, HttpUrl, QueryInt, QueryList, rule, StrictStruct, Uuid, Version, WireString } from "./common.js"
 import { LocatorKind, NetworkFamily } from "./identity.js"
 import { ServiceOfferPrice } from "./services.js"
@@ -144,7 +145,9 @@ export const AgentProfile = Schema.Struct({
   listedAt: Schema.NullOr(DateTimeZ),
   locators: Schema.Array(AgentLocator),
   trust: AgentTrustSummary,
-  offers: Schema.Array(AgentOffer)
+  offers: Schema.Array(AgentOffer),
+  // what imports of the agent's A2A Agent Card and ERC-8004 registration file added (schema/agentImports.ts)
+  ...AgentProfileImportedFields
 }).annotations({ identifier: "AgentProfile" })
 export type AgentProfile = typeof AgentProfile.Type
 

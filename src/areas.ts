@@ -22,6 +22,7 @@ import { RuntimeArea } from "./runtime/Area.js"
 import { WalletsArea } from "./wallets/Area.js"
 import { TrustArea } from "./trust/Area.js"
 import { AgentsArea } from "./agents/Area.js"
+import { AgentImportsArea } from "./agentImports/Area.js"
 import { TokenOperationsArea } from "./tokenOperations/Area.js"
 import { BountiesArea } from "./bounties/Area.js"
 import { PartnerJobsArea } from "./partnerJobs/Area.js"
@@ -34,6 +35,7 @@ export const areas = [
   WorkspacesArea,
   ProtocolsArea,
   AgentsArea,
+  AgentImportsArea,
   ServicesArea,
   CommerceArea,
   McpArea,

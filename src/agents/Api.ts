@@ -104,7 +104,11 @@ export class AgentsApi extends HttpApiGroup.make("Agents")
             "funding or receiving from the agent are not identity and are not shown), the `trust` summary (mean rating in " +
             "ppm, counts and `latestFeedbackAt`, from PUBLISHED feedback only: withdrawn, hidden and pending feedback never " +
             "counts) and the agent's PUBLISHED service `offers`, each with the price in effect now (`currentPrice`, null if " +
-            "none). Agents not (yet) listed in the directory are still reachable here by their UUID.",
+            "none). Agents not (yet) listed in the directory are still reachable here by their UUID.\n\n" +
+            "Imported fields (Agents_ImportAgentSource): from the agent's A2A Agent Card its `provider` (null without one), " +
+            "`skills` and `interfaces` (the first is preferred); from its ERC-8004 registration file its `endpoints` and " +
+            "`identityClaims` (registry tokens by CAIP-2 network, registry contract and token id, `proofState` UNPROVEN " +
+            "until proven; a claim is not a `locators` entry); `sources` names the latest SUCCEEDED import of each kind.",
           errors: [AgentNotFound]
         })
       )

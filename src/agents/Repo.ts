@@ -15,7 +15,9 @@ import {
   AgentTrustSummary,
   FavoriteAgent
 } from "../../schema/agents.js"
+import { AgentProfileImportedFields } from "../../schema/agentImports.js"
 import { DateTimeZ, Version } from "../../schema/common.js"
+import { importedProfileColumns } from "../agentImports/ProfileColumns.js"
 
 /** Keyset position of a favorite: when it was added (ISO string) and the agent id; newest first. */
 export const FavoritePosition = Schema.Tuple(Schema.String, Schema.String)
@@ -47,7 +49,8 @@ const ProfileRow = Schema.Struct({
   listedAt: Schema.NullOr(DateTimeZ),
   locators: Schema.Array(AgentLocator),
   trust: AgentTrustSummary,
-  offers: Schema.Array(AgentOffer)
+  offers: Schema.Array(AgentOffer),
+  ...AgentProfileImportedFields
 })
 
 export class AgentsRepo extends Effect.Service<AgentsRepo>()("agent-directory/AgentsRepo", {
@@ -148,7 +151,8 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("agent-directory/Ag
                             ORDER BY p.effective_from DESC, p.version DESC, p.id LIMIT 1))
                           ORDER BY o.published_at DESC, o.id)
                  FROM service_offers o JOIN services s ON s.id = o.service_id
-                 WHERE s.agent_id = a.id AND o.state = 'PUBLISHED'), '[]'::json) AS offers
+                 WHERE s.agent_id = a.id AND o.state = 'PUBLISHED'), '[]'::json) AS offers,
+              ${importedProfileColumns(sql)}
             FROM agents a WHERE a.id = ${id}`
     })
 
