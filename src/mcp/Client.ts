@@ -83,7 +83,22 @@ const failureCode = (error: unknown, watch: Watch): string => {
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) return "timeout"
   const status = httpStatusOf(error)
   if (status !== undefined) return `http-${status}`
+  if (isNetworkError(error)) return "network-error"
   return "protocol-error"
+}
+
+/** Socket-level failure codes of Node and undici (refused, reset, unresolvable, …). */
+const networkCodes = /^(?:E[A-Z]+|UND_ERR_[A-Z_]+)$/
+
+/** True when the cause chain holds a socket-level failure (WHATWG fetch throws `TypeError("fetch failed")` over it). */
+const isNetworkError = (error: unknown): boolean => {
+  for (let e = error, depth = 0; e !== undefined && e !== null && depth < 8; depth++) {
+    const code = (e as { readonly code?: unknown }).code
+    if (typeof code === "string" && networkCodes.test(code)) return true
+    if (e instanceof TypeError && e.message === "fetch failed") return true
+    e = (e as { readonly cause?: unknown }).cause
+  }
+  return false
 }
 
 /** The HTTP status a transport error reports, if it is one. */
