@@ -11,7 +11,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       "data": {
         "accountPublicId": "01900001-0000-7000-8000-000000000002",
         "sessionId": "0000000b-0000-7000-8000-000000000002",
-        "csrfToken": "1ThrsiG29Ro5PNiMjF9FciRsQPp4xV264em8i3jh3O0",
+        "csrfToken": "WcPcJfDdxpG8VsAKRcnRH1rxxQgWCY4akV5CN3kbswM",
         "expiresAt": "2026-06-01T12:00:00.000Z"
       },
       "meta": {
@@ -126,7 +126,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "apiKey": {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "dda86942852b",
+          "prefix": "7d7977d9a0cf",
           "scopes": [
             "public:read"
           ],
@@ -140,7 +140,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "expiresAt": null,
           "revokedAt": null
         },
-        "key": "adk_dda86942852b_I-gT6T7TYkU2Hi0V1cdW4JxrBRopvBpspKGdVhauZK4",
+        "key": "adk_7d7977d9a0cf_IbsyOcR8hh-kicEwsM-1A51WZ265cB4JTvmSsOsAYLM",
         "keyDelivery": "SHOWN_ONCE"
       },
       "meta": {
@@ -171,7 +171,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "allowedOrigins": [
             "https://app.demo.agent-directory.dev"
           ],
-          "createdAt": "2026-11-25T06:18:23.177Z",
+          "createdAt": "2026-11-25T12:21:50.909Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -186,7 +186,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "production",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T06:18:23.177Z",
+          "createdAt": "2026-11-25T12:21:50.907Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -201,7 +201,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T06:18:23.176Z",
+          "createdAt": "2026-11-25T12:21:50.877Z",
           "lastUsedAt": null,
           "expiresAt": "2026-04-11T00:00:00.000Z",
           "revokedAt": null
@@ -216,7 +216,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "REVOKED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T06:18:23.173Z",
+          "createdAt": "2026-11-25T12:21:50.855Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -231,7 +231,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "PAUSED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T06:18:23.172Z",
+          "createdAt": "2026-11-25T12:21:50.839Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -246,7 +246,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T06:18:23.171Z",
+          "createdAt": "2026-11-25T12:21:50.816Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -262,7 +262,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T06:18:23.166Z",
+          "createdAt": "2026-11-25T12:21:50.768Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -270,7 +270,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "dda86942852b",
+          "prefix": "7d7977d9a0cf",
           "scopes": [
             "public:read"
           ],
@@ -310,7 +310,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "environment": "development",
         "state": "REVOKED",
         "allowedOrigins": [],
-        "createdAt": "2026-11-25T06:18:23.172Z",
+        "createdAt": "2026-11-25T12:21:50.839Z",
         "lastUsedAt": null,
         "expiresAt": null,
         "revokedAt": "2026-06-01T00:00:00.000Z"
@@ -1174,6 +1174,138 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       }
     }
   },
+  "MCP_ListMcpConnections": {
+    "status": 200,
+    "body": {
+      "data": [
+        {
+          "id": "01900102-0000-7000-8000-000000000001",
+          "entityPublicId": "01900006-0000-7000-8000-000000000001",
+          "name": "Atlas docs",
+          "serverUrl": "https://mcp.docs.example/mcp",
+          "transport": "STREAMABLE_HTTP",
+          "state": "CONNECTED",
+          "lastFailure": null,
+          "lastAttemptedAt": null,
+          "catalog": {
+            "digest": "sha256:6b230eb4302d8d18c1d57d14b24ec32aa31777697b68b23b1ea5250cd9b19de1",
+            "protocolVersion": "2025-06-18",
+            "toolCount": 1,
+            "resourceCount": 1,
+            "resourceTemplateCount": 1,
+            "promptCount": 1,
+            "observedAt": "2026-03-12T00:00:00.000Z",
+            "expiresAt": "2026-03-12T01:00:00.000Z",
+            "stale": true
+          },
+          "version": 1,
+          "createdAt": "2026-02-16T00:00:00.000Z",
+          "updatedAt": "2026-02-16T00:00:00.000Z"
+        },
+        {
+          "id": "01900102-0000-7000-8000-000000000002",
+          "entityPublicId": "01900006-0000-7000-8000-000000000001",
+          "name": "CRM",
+          "serverUrl": "https://mcp.crm.example/mcp",
+          "transport": "STREAMABLE_HTTP",
+          "state": "AUTH_REQUIRED",
+          "lastFailure": null,
+          "lastAttemptedAt": null,
+          "catalog": null,
+          "version": 1,
+          "createdAt": "2026-02-16T00:01:00.000Z",
+          "updatedAt": "2026-02-16T00:01:00.000Z"
+        },
+        {
+          "id": "01900102-0000-7000-8000-000000000003",
+          "entityPublicId": "01900006-0000-7000-8000-000000000001",
+          "name": "Local files",
+          "serverUrl": "https://mcp.files.example/mcp",
+          "transport": "STREAMABLE_HTTP",
+          "state": "CONNECTED",
+          "lastFailure": null,
+          "lastAttemptedAt": null,
+          "catalog": {
+            "digest": "sha256:00bcc884523ee052e7ba6c94448e716ba3007684d16a7171e3995b467f42200c",
+            "protocolVersion": "2025-06-18",
+            "toolCount": 1,
+            "resourceCount": 1,
+            "resourceTemplateCount": 1,
+            "promptCount": 1,
+            "observedAt": "2026-03-12T00:00:00.000Z",
+            "expiresAt": "2026-03-12T01:00:00.000Z",
+            "stale": true
+          },
+          "version": 1,
+          "createdAt": "2026-02-16T00:02:00.000Z",
+          "updatedAt": "2026-02-16T00:02:00.000Z"
+        },
+        {
+          "id": "01900102-0000-7000-8000-000000000004",
+          "entityPublicId": "01900006-0000-7000-8000-000000000001",
+          "name": "Old wiki",
+          "serverUrl": "https://mcp.wiki.example/mcp",
+          "transport": "STREAMABLE_HTTP",
+          "state": "DISABLED",
+          "lastFailure": null,
+          "lastAttemptedAt": null,
+          "catalog": null,
+          "version": 1,
+          "createdAt": "2026-02-16T00:03:00.000Z",
+          "updatedAt": "2026-02-16T00:03:00.000Z"
+        }
+      ],
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000029",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "MCP_GetMcpConnection": {
+    "status": 200,
+    "body": {
+      "data": {
+        "id": "01900102-0000-7000-8000-000000000001",
+        "entityPublicId": "01900006-0000-7000-8000-000000000001",
+        "name": "Atlas docs",
+        "serverUrl": "https://mcp.docs.example/mcp",
+        "transport": "STREAMABLE_HTTP",
+        "state": "CONNECTED",
+        "lastFailure": null,
+        "lastAttemptedAt": null,
+        "catalog": {
+          "digest": "sha256:6b230eb4302d8d18c1d57d14b24ec32aa31777697b68b23b1ea5250cd9b19de1",
+          "protocolVersion": "2025-06-18",
+          "toolCount": 1,
+          "resourceCount": 1,
+          "resourceTemplateCount": 1,
+          "promptCount": 1,
+          "observedAt": "2026-03-12T00:00:00.000Z",
+          "expiresAt": "2026-03-12T01:00:00.000Z",
+          "stale": true
+        },
+        "version": 1,
+        "createdAt": "2026-02-16T00:00:00.000Z",
+        "updatedAt": "2026-02-16T00:00:00.000Z"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-00000000002c",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
   "MCP_GetMcpCatalog": {
     "status": 200,
     "body": {
@@ -1235,14 +1367,17 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ],
         "cacheMetadata": {
           "etag": "W/\"demo-1\"",
-          "maxAgeSeconds": 3600
+          "maxAgeSeconds": 3600,
+          "ageSeconds": 6998400,
+          "stale": true,
+          "refreshing": true
         },
         "digest": "sha256:6b230eb4302d8d18c1d57d14b24ec32aa31777697b68b23b1ea5250cd9b19de1",
         "observedAt": "2026-03-12T00:00:00.000Z",
         "expiresAt": "2026-03-12T01:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000029",
+        "requestId": "0000000b-0000-7000-8000-00000000002f",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1257,11 +1392,82 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 200,
     "body": {
       "data": {
-        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fapp.agent-directory.dev%2Foauth%2Fmcp%2Fcallback&scope=crm.read+crm.write&state=tO5TFD6SoJppGLKZbsuePwCjbzdtPZuxsflbDJeWQ4w&code_challenge=R5UsdiuvtdKEbcwPssJa45xLNd9S3oMKYyEe2R5TIDk&code_challenge_method=S256",
+        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fapp.agent-directory.dev%2Foauth%2Fmcp%2Fcallback&scope=crm.read+crm.write&state=Zisx7SWAk0KnX0t_Qeci6JIWEAfRgOnEnFihbreLVm8&code_challenge=WU3J1pY00GPsm0a9b5cc0EJcp5RMF5wx0VXV4iHjlSg&code_challenge_method=S256",
         "expiresAt": "2026-06-01T00:10:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000002c",
+        "requestId": "0000000b-0000-7000-8000-000000000032",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "MCP_CreateMcpConnection": {
+    "status": 201,
+    "body": {
+      "data": {
+        "id": "0000000b-0000-7000-8000-000000000037",
+        "entityPublicId": "01900006-0000-7000-8000-000000000001",
+        "name": "Atlas search",
+        "serverUrl": "https://mcp.search.example/mcp",
+        "transport": "AUTO",
+        "state": "PENDING",
+        "lastFailure": null,
+        "lastAttemptedAt": null,
+        "catalog": null,
+        "version": 1,
+        "createdAt": "2026-06-01T00:00:00.000Z",
+        "updatedAt": "2026-06-01T00:00:00.000Z"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000036",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "MCP_RefreshMcpCatalog": {
+    "status": 202,
+    "body": {
+      "data": {
+        "connection": {
+          "id": "01900102-0000-7000-8000-000000000003",
+          "entityPublicId": "01900006-0000-7000-8000-000000000001",
+          "name": "Local files",
+          "serverUrl": "https://mcp.files.example/mcp",
+          "transport": "STREAMABLE_HTTP",
+          "state": "CONNECTED",
+          "lastFailure": null,
+          "lastAttemptedAt": null,
+          "catalog": {
+            "digest": "sha256:00bcc884523ee052e7ba6c94448e716ba3007684d16a7171e3995b467f42200c",
+            "protocolVersion": "2025-06-18",
+            "toolCount": 1,
+            "resourceCount": 1,
+            "resourceTemplateCount": 1,
+            "promptCount": 1,
+            "observedAt": "2026-03-12T00:00:00.000Z",
+            "expiresAt": "2026-03-12T01:00:00.000Z",
+            "stale": true
+          },
+          "version": 1,
+          "createdAt": "2026-02-16T00:02:00.000Z",
+          "updatedAt": "2026-02-16T00:02:00.000Z"
+        },
+        "requestedAt": "2026-06-01T00:00:00.000Z"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-00000000003a",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1275,9 +1481,55 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
   "Admin_ListJobRuns": {
     "status": 200,
     "body": {
-      "data": [],
+      "data": [
+        {
+          "executionId": "3ed925f992dd5658f28aa71de7cb3cdf",
+          "workflow": "McpCatalogRefresh",
+          "state": "SUCCEEDED",
+          "payload": {
+            "connectionId": "01900102-0000-7000-8000-000000000003",
+            "reason": "requested",
+            "occasion": "0000000b-0000-7000-8000-00000000003b"
+          },
+          "activities": 1,
+          "createdAt": "2026-06-01T00:00:00.000Z",
+          "finishedAt": "2026-06-01T00:00:00.000Z",
+          "lastError": null,
+          "runner": 0
+        },
+        {
+          "executionId": "1f2a8450cd0d472d21a29fd40929dd14",
+          "workflow": "McpCatalogRefresh",
+          "state": "SUCCEEDED",
+          "payload": {
+            "connectionId": "0000000b-0000-7000-8000-000000000037",
+            "reason": "created",
+            "occasion": "0000000b-0000-7000-8000-000000000037"
+          },
+          "activities": 1,
+          "createdAt": "2026-06-01T00:00:00.000Z",
+          "finishedAt": "2026-06-01T00:00:00.000Z",
+          "lastError": null,
+          "runner": 0
+        },
+        {
+          "executionId": "a98d188b49660af80f24d96d873bba4b",
+          "workflow": "McpCatalogRefresh",
+          "state": "SUCCEEDED",
+          "payload": {
+            "connectionId": "01900102-0000-7000-8000-000000000001",
+            "reason": "expired",
+            "occasion": "2026-03-12T01:00:00.000Z"
+          },
+          "activities": 1,
+          "createdAt": "2026-06-01T00:00:00.000Z",
+          "finishedAt": "2026-06-01T00:00:00.000Z",
+          "lastError": null,
+          "runner": 0
+        }
+      ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000030",
+        "requestId": "0000000b-0000-7000-8000-00000000003e",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1296,7 +1548,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "launchDraftId": "01900080-0000-7000-8000-000000000001",
         "venue": "REGISTRY_GENESIS",
         "state": "AWAITING_SIGNATURE",
-        "transactionIntentId": "0000000b-0000-7000-8000-000000000034",
+        "transactionIntentId": "0000000b-0000-7000-8000-000000000042",
         "providerReference": null,
         "expectedAssetLocator": "eip155:8453/erc20:0x000000000000000000000000000000000000003d",
         "observedAssetId": null,
@@ -1341,7 +1593,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000033",
+        "requestId": "0000000b-0000-7000-8000-000000000041",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1368,7 +1620,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "provider": "demo-issuer",
         "providerRequestId": "demo-01900083-0000-7000-8000-000000000001",
         "instrument": {
-          "publicId": "0000000b-0000-7000-8000-000000000038",
+          "publicId": "0000000b-0000-7000-8000-000000000046",
           "state": "ACTIVE",
           "last4": "5146",
           "expiresAt": "2030-01-01T00:00:00.000Z"
@@ -1378,7 +1630,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000037",
+        "requestId": "0000000b-0000-7000-8000-000000000045",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1393,10 +1645,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-00000000003c",
+        "id": "0000000b-0000-7000-8000-00000000004a",
         "workspaceId": "01900002-0000-7000-8000-000000000001",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
-        "publicKeyId": "0000000b-0000-7000-8000-00000000003d",
+        "publicKeyId": "0000000b-0000-7000-8000-00000000004b",
         "publicKeyFingerprint": "CukONg4K3oTq-JN_7-cp0tgeIccH-AxVABSVQhw9rHg",
         "state": "PENDING",
         "allowedSignalTypes": [
@@ -1409,7 +1661,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "createdAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000003b",
+        "requestId": "0000000b-0000-7000-8000-000000000049",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1537,7 +1789,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000040",
+        "requestId": "0000000b-0000-7000-8000-00000000004e",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1562,7 +1814,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000043",
+        "requestId": "0000000b-0000-7000-8000-000000000051",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1578,7 +1830,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": {
         "userMessage": {
-          "id": "0000000b-0000-7000-8000-000000000048",
+          "id": "0000000b-0000-7000-8000-000000000056",
           "ordinal": "3",
           "role": "user",
           "state": "COMPLETE",
@@ -1589,23 +1841,23 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
               "type": "text"
             }
           ],
-          "runId": "0000000b-0000-7000-8000-000000000047",
+          "runId": "0000000b-0000-7000-8000-000000000055",
           "createdAt": "2026-06-01T00:00:00.000Z",
           "completedAt": "2026-06-01T00:00:00.000Z"
         },
         "assistantMessage": {
-          "id": "0000000b-0000-7000-8000-000000000049",
+          "id": "0000000b-0000-7000-8000-000000000057",
           "ordinal": "4",
           "role": "assistant",
           "state": "PENDING",
           "contentText": null,
           "contentParts": [],
-          "runId": "0000000b-0000-7000-8000-000000000047",
+          "runId": "0000000b-0000-7000-8000-000000000055",
           "createdAt": "2026-06-01T00:00:00.000Z",
           "completedAt": null
         },
         "run": {
-          "id": "0000000b-0000-7000-8000-000000000047",
+          "id": "0000000b-0000-7000-8000-000000000055",
           "conversationId": "01900103-0000-7000-8000-000000000002",
           "entityPublicId": "01900006-0000-7000-8000-000000000001",
           "triggerType": "MESSAGE",
@@ -1615,7 +1867,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000046",
+        "requestId": "0000000b-0000-7000-8000-000000000054",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1637,7 +1889,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "dataClearedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000004d",
+        "requestId": "0000000b-0000-7000-8000-00000000005a",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1665,7 +1917,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000050",
+        "requestId": "0000000b-0000-7000-8000-00000000005d",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1701,7 +1953,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-02-24T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000053",
+        "requestId": "0000000b-0000-7000-8000-000000000060",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1732,7 +1984,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "responseCount": "1"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000056",
+        "requestId": "0000000b-0000-7000-8000-000000000063",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1875,7 +2127,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       ],
       "asOf": "2026-06-01T00:00:00.000Z",
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000059",
+        "requestId": "0000000b-0000-7000-8000-000000000066",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1905,7 +2157,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "decisionDigest": "0x7d8fa3825b64daf3fca511c22899c1774912d986aa6b6dc09446bfd25cc8c920"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000005c",
+        "requestId": "0000000b-0000-7000-8000-000000000069",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1938,7 +2190,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000005f",
+        "requestId": "0000000b-0000-7000-8000-00000000006c",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1962,13 +2214,13 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ],
         "rejected": [],
         "receipt": {
-          "id": "0000000b-0000-7000-8000-000000000062",
+          "id": "0000000b-0000-7000-8000-00000000006e",
           "durable": true,
           "receivedAt": "2026-06-01T00:00:00.000Z"
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000061",
+        "requestId": "0000000b-0000-7000-8000-00000000006d",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1983,7 +2235,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 202,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-000000000066",
+        "id": "0000000b-0000-7000-8000-000000000072",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
         "exportType": "TRAFFIC",
         "range": {
@@ -2000,7 +2252,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": null
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000065",
+        "requestId": "0000000b-0000-7000-8000-000000000071",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2032,7 +2284,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": "2026-05-21T00:10:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000006a",
+        "requestId": "0000000b-0000-7000-8000-000000000075",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2353,7 +2605,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000006e",
+        "requestId": "0000000b-0000-7000-8000-000000000079",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2368,8 +2620,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-000000000072",
-        "publicId": "0000000b-0000-7000-8000-000000000073",
+        "id": "0000000b-0000-7000-8000-00000000007d",
+        "publicId": "0000000b-0000-7000-8000-00000000007e",
         "workspaceId": "01900002-0000-7000-8000-000000000001",
         "agentPublicId": "01900006-0000-7000-8000-000000000001",
         "orderId": "01900009-0000-7000-8000-000000000004",
@@ -2382,7 +2634,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "startAt": "2026-07-01T00:00:00.000Z",
         "endAt": "2026-07-31T00:00:00.000Z",
         "creative": {
-          "id": "0000000b-0000-7000-8000-000000000074",
+          "id": "0000000b-0000-7000-8000-00000000007f",
           "revision": 1,
           "kind": "TEXT",
           "state": "DRAFT",
@@ -2418,7 +2670,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000071",
+        "requestId": "0000000b-0000-7000-8000-00000000007c",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2434,10 +2686,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": {
         "accepted": true,
-        "requestId": "0000000b-0000-7000-8000-000000000075"
+        "requestId": "0000000b-0000-7000-8000-000000000080"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000075",
+        "requestId": "0000000b-0000-7000-8000-000000000080",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2453,8 +2705,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": [
         {
-          "id": "0000000b-0000-7000-8000-000000000072",
-          "publicId": "0000000b-0000-7000-8000-000000000073",
+          "id": "0000000b-0000-7000-8000-00000000007d",
+          "publicId": "0000000b-0000-7000-8000-00000000007e",
           "workspaceId": "01900002-0000-7000-8000-000000000001",
           "agentPublicId": "01900006-0000-7000-8000-000000000001",
           "orderId": "01900009-0000-7000-8000-000000000004",
@@ -2467,7 +2719,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "startAt": "2026-07-01T00:00:00.000Z",
           "endAt": "2026-07-31T00:00:00.000Z",
           "creative": {
-            "id": "0000000b-0000-7000-8000-000000000074",
+            "id": "0000000b-0000-7000-8000-00000000007f",
             "revision": 1,
             "kind": "TEXT",
             "state": "DRAFT",
@@ -2854,7 +3106,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000078",
+        "requestId": "0000000b-0000-7000-8000-000000000083",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2923,7 +3175,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000007b",
+        "requestId": "0000000b-0000-7000-8000-000000000086",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
