@@ -5,13 +5,13 @@
  */
 import { HttpApiEndpoint } from "@effect/platform"
 import { Schema } from "effect"
-import { StrictStruct, Uuid } from "../../schema/common.js"
+import { Uuid } from "../../schema/common.js"
 import { Data } from "../../schema/envelope.js"
 import { AgentNotFound, InvalidState, OutboundTargetRefused, RoleRequired } from "../../schema/errors.js"
 import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { operation } from "../api/operation.js"
 import { agentVisibility } from "../runtime/Api.js"
-import { CreateMcpConnectionRequest, McpCatalogRefresh, McpConnection } from "./ConnectionSchemas.js"
+import { CreateMcpConnectionRequest, McpCatalogRefresh, McpConnection, RefreshMcpCatalogRequest } from "../../schema/mcpConnections.js"
 import { ConnectionExists, ConnectionNotFound } from "./Errors.js"
 
 const AgentPath = Schema.Struct({ entityPublicId: Uuid })
@@ -104,7 +104,7 @@ export const refreshMcpCatalog = HttpApiEndpoint.post(
 )
   .setPath(ConnectionPath)
   .setHeaders(IdempotencyKeyRequired)
-  .setPayload(StrictStruct({}).annotations({ identifier: "RefreshMcpCatalogRequest" }))
+  .setPayload(RefreshMcpCatalogRequest)
   .addSuccess(Data(McpCatalogRefresh), { status: 202 })
   .pipe(
     operation({

@@ -3,7 +3,7 @@
  * listed operations, in its conventions: §2.1 types, version for optimistic concurrency).
  */
 import { Schema } from "effect"
-import { DateTimeZ, HttpUrl, StrictStruct, Uuid, Version, WireString, rule } from "../../schema/common.js"
+import { DateTimeZ, HttpUrl, StrictStruct, Uuid, Version, WireString, rule } from "./common.js"
 
 /**
  * How the server is reached: `STREAMABLE_HTTP` (MCP 2025-06-18 Streamable HTTP), `SSE`
@@ -71,6 +71,12 @@ export const CreateMcpConnectionRequest = StrictStruct({
   transport: Schema.optionalWith(McpTransport, { default: () => "AUTO" as const, exact: true })
 }).annotations({ identifier: "CreateMcpConnectionRequest" })
 export type CreateMcpConnectionRequest = typeof CreateMcpConnectionRequest.Type
+
+/** Body of MCP_RefreshMcpCatalog: the empty object `{}`. */
+export const RefreshMcpCatalogRequest = Schema.Record({
+  key: Schema.String,
+  value: Schema.Never.annotations(rule("is not allowed: the body is the empty object {}"))
+}).annotations({ identifier: "RefreshMcpCatalogRequest" })
 
 /** Result of MCP_RefreshMcpCatalog: the connection whose catalog fetch was started, and when. */
 export const McpCatalogRefresh = Schema.Struct({
