@@ -14,8 +14,8 @@
  * 401 (an older server: 404, 405, …), the SSE transport, as the MCP specification's
  * "Backwards compatibility" section and the SDK's client guide describe.
  *
- * Every request is bounded by `timeoutMs`, and the whole fetch by the pages it may read
- * ({@link MaxPages} per list). A 401 is not a crash but {@link CatalogFetchFailure} `auth-required`
+ * Every request is bounded by `timeoutMs`, the whole fetch by {@link WholeFetchRequests}
+ * times that, and each list by {@link MaxPages} pages (a cursor seen twice ends it too). A 401 is not a crash but {@link CatalogFetchFailure} `auth-required`
  * carrying the `resource_metadata` URL of the `WWW-Authenticate` challenge (RFC 9728 §5.1),
  * where the OAuth helper starts its discovery.
  */
@@ -33,6 +33,9 @@ export type McpTransport = "STREAMABLE_HTTP" | "SSE" | "AUTO"
 
 /** The most pages read of one list: a server that keeps answering a `nextCursor` is cut off as a protocol error. */
 export const MaxPages = 100
+
+/** The whole fetch is bounded by this many request timeouts (a slow server's many pages are cut off as `timeout`). */
+export const WholeFetchRequests = 20
 
 /** What a fetch observed: the catalog's content, the transport that answered, and the page counts. */
 export interface ObservedCatalog extends CatalogContent {
@@ -230,9 +233,9 @@ export const fetchCatalog = (input: {
         resourceMetadataUrl: watch.unauthorized ? resourceMetadataOf(watch.challenge) : Option.none()
       })
   }).pipe(
-    // a transport that never settles (a stalled SSE stream) is bounded too: connect + 4 lists of MaxPages pages at most
+    // each request is bounded by timeoutMs; the whole fetch too (a stalled SSE stream, a server paging slowly)
     Effect.timeoutFail({
-      duration: input.timeoutMs * 4,
+      duration: input.timeoutMs * WholeFetchRequests,
       onTimeout: () => new CatalogFetchFailure({ code: "timeout", resourceMetadataUrl: Option.none() })
     })
   )
