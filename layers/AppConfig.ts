@@ -110,6 +110,12 @@ export interface AppConfigShape {
   readonly db: DbLimits
   /** The guarded outbound HTTP client (layers/Outbound.ts): `OUTBOUND_*` (README). */
   readonly outbound: OutboundOptions
+  /**
+   * Fetching MCP catalogs (src/mcp/Client.ts): `MCP_CATALOG_TTL_SECONDS` (how long an
+   * observed catalog is fresh, default 3600) and `MCP_REQUEST_TIMEOUT_MS` (bound on each
+   * MCP request, default 10 000).
+   */
+  readonly mcpCatalog: { readonly ttlSeconds: number; readonly requestTimeoutMs: number }
 }
 
 /** The service configuration. */
@@ -247,6 +253,10 @@ export const loadAppConfig = Effect.gen(function*() {
       userAgent: `agent-directory/${yield* Config.string("BUILD_VERSION").pipe(Config.withDefault("1.0.0-dev"))} (+${
         yield* Config.nested(Origin, "PUBLIC_BASE_URL").pipe(Config.withDefault("http://127.0.0.1:3000"))
       })`
+    },
+    mcpCatalog: {
+      ttlSeconds: yield* boundedInteger("MCP_CATALOG_TTL_SECONDS", 60, 604_800, 3600),
+      requestTimeoutMs: yield* millis("MCP_REQUEST_TIMEOUT_MS", 10_000)
     }
   } satisfies AppConfigShape
 })

@@ -11,7 +11,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       "data": {
         "accountPublicId": "01900001-0000-7000-8000-000000000002",
         "sessionId": "0000000b-0000-7000-8000-000000000002",
-        "csrfToken": "KBHiRuPJtNd6MvLz42sj-j2zSMS__UBhhDHc2gt_IIA",
+        "csrfToken": "WcPcJfDdxpG8VsAKRcnRH1rxxQgWCY4akV5CN3kbswM",
         "expiresAt": "2026-06-01T12:00:00.000Z"
       },
       "meta": {
@@ -126,7 +126,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "apiKey": {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "afc858af09af",
+          "prefix": "7d7977d9a0cf",
           "scopes": [
             "public:read"
           ],
@@ -140,7 +140,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "expiresAt": null,
           "revokedAt": null
         },
-        "key": "adk_afc858af09af_xepKLshsJ-L0j40HTIOnSIvGh_gR86zRofZEnYxT5rc",
+        "key": "adk_7d7977d9a0cf_IbsyOcR8hh-kicEwsM-1A51WZ265cB4JTvmSsOsAYLM",
         "keyDelivery": "SHOWN_ONCE"
       },
       "meta": {
@@ -171,7 +171,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "allowedOrigins": [
             "https://app.demo.agent-directory.dev"
           ],
-          "createdAt": "2026-11-25T12:42:39.830Z",
+          "createdAt": "2026-11-25T12:21:50.909Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -186,7 +186,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "production",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T12:42:39.815Z",
+          "createdAt": "2026-11-25T12:21:50.907Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -201,7 +201,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T12:42:39.809Z",
+          "createdAt": "2026-11-25T12:21:50.877Z",
           "lastUsedAt": null,
           "expiresAt": "2026-04-11T00:00:00.000Z",
           "revokedAt": null
@@ -216,7 +216,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "REVOKED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T12:42:39.803Z",
+          "createdAt": "2026-11-25T12:21:50.855Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -231,7 +231,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "PAUSED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T12:42:39.797Z",
+          "createdAt": "2026-11-25T12:21:50.839Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -246,7 +246,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T12:42:39.793Z",
+          "createdAt": "2026-11-25T12:21:50.816Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -262,7 +262,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T12:42:39.779Z",
+          "createdAt": "2026-11-25T12:21:50.768Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -270,7 +270,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "afc858af09af",
+          "prefix": "7d7977d9a0cf",
           "scopes": [
             "public:read"
           ],
@@ -310,7 +310,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "environment": "development",
         "state": "REVOKED",
         "allowedOrigins": [],
-        "createdAt": "2026-11-25T12:42:39.797Z",
+        "createdAt": "2026-11-25T12:21:50.839Z",
         "lastUsedAt": null,
         "expiresAt": null,
         "revokedAt": "2026-06-01T00:00:00.000Z"
@@ -603,10 +603,6 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "x402"
         ],
         "canonicalUrl": "https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000001",
-        "version": 1,
-        "state": "ACTIVE",
-        "retiredAt": null,
-        "links": [],
         "listedAt": "2026-01-01T00:00:00.000Z",
         "locators": [
           {
@@ -653,96 +649,6 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
               "effectiveUntil": null,
               "x402ResourceTemplate": null
             }
-          }
-        ],
-        "provider": {
-          "organization": "Acme Agents",
-          "url": "https://acme.example"
-        },
-        "skills": [
-          {
-            "id": "literature-review",
-            "name": "Literature review",
-            "description": "Finds and summarises the papers on a question, with citations.",
-            "tags": [
-              "research",
-              "citations"
-            ],
-            "examples": [
-              "Summarise recent work on agent payment protocols"
-            ],
-            "inputModes": [
-              "text/plain"
-            ],
-            "outputModes": [
-              "text/plain",
-              "application/json"
-            ]
-          },
-          {
-            "id": "market-scan",
-            "name": "Market scan",
-            "description": "Lists the vendors of a market with their positioning.",
-            "tags": [
-              "research",
-              "markets"
-            ],
-            "examples": [],
-            "inputModes": [
-              "text/plain"
-            ],
-            "outputModes": [
-              "application/json"
-            ]
-          }
-        ],
-        "interfaces": [
-          {
-            "url": "https://atlas-research.example/a2a/v1",
-            "protocolBinding": "JSONRPC",
-            "protocolVersion": "0.3.0"
-          },
-          {
-            "url": "https://atlas-research.example/a2a/rest",
-            "protocolBinding": "HTTP+JSON",
-            "protocolVersion": "0.3.0"
-          }
-        ],
-        "endpoints": [
-          {
-            "name": "A2A",
-            "endpoint": "https://atlas-research.example/.well-known/agent-card.json",
-            "version": "0.3.0"
-          },
-          {
-            "name": "agentWallet",
-            "endpoint": "eip155:8453:0x1111111111111111111111111111111111111111",
-            "version": null
-          }
-        ],
-        "identityClaims": [
-          {
-            "publicId": "019002a1-0000-7000-8000-000000000001",
-            "networkFamily": "EVM",
-            "locatorKind": "REGISTRY_TOKEN",
-            "network": "eip155:8453",
-            "registry": "0x8004a6090Cd10A7288092483047B097295Fb8847",
-            "nativeId": "1",
-            "proofState": "UNPROVEN"
-          }
-        ],
-        "sources": [
-          {
-            "kind": "A2A_AGENT_CARD",
-            "url": "https://atlas-research.example/.well-known/agent-card.json",
-            "importId": "019002a0-0000-7000-8000-000000000001",
-            "importedAt": "2026-05-21T00:01:00.000Z"
-          },
-          {
-            "kind": "ERC8004_REGISTRATION",
-            "url": "https://atlas-research.example/erc8004.json",
-            "importId": "019002a0-0000-7000-8000-000000000002",
-            "importedAt": "2026-05-21T00:11:00.000Z"
           }
         ]
       },
@@ -989,367 +895,6 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       }
     }
   },
-  "Agents_CreateAgent": {
-    "status": 201,
-    "body": {
-      "data": {
-        "entityId": "0000000b-0000-7000-8000-000000000024",
-        "publicId": "0000000b-0000-7000-8000-000000000024",
-        "canonicalSlug": "iris-indexer",
-        "name": "Iris Indexer",
-        "rank": null,
-        "tagline": "Indexes research papers for other agents",
-        "description": "Iris Indexer reads new papers every night and answers questions about them.",
-        "starCount": "0",
-        "verificationState": "UNVERIFIED",
-        "networks": [],
-        "protocols": [],
-        "canonicalUrl": "https://directory.test/api/v1/agents/0000000b-0000-7000-8000-000000000024",
-        "version": 1,
-        "state": "ACTIVE",
-        "retiredAt": null,
-        "links": [
-          {
-            "label": "Website",
-            "url": "https://iris-indexer.example"
-          }
-        ],
-        "listedAt": "2026-06-01T00:00:00.000Z",
-        "locators": [],
-        "trust": {
-          "ratingPpm": null,
-          "feedbackCount": "0",
-          "verifiedFeedbackCount": "0",
-          "latestFeedbackAt": null
-        },
-        "offers": [],
-        "provider": null,
-        "skills": [],
-        "interfaces": [],
-        "endpoints": [],
-        "identityClaims": [],
-        "sources": []
-      },
-      "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000023",
-        "schemaVersion": "1.0.0",
-        "buildVersion": "test",
-        "generatedAt": "2026-06-01T00:00:00.000Z",
-        "freshness": {
-          "projectedAt": null,
-          "sourceWatermark": null
-        }
-      }
-    }
-  },
-  "Agents_UpdateAgent": {
-    "status": 200,
-    "body": {
-      "data": {
-        "entityId": "01900006-0000-7000-8000-000000000001",
-        "publicId": "01900006-0000-7000-8000-000000000001",
-        "canonicalSlug": "atlas-research",
-        "name": "Atlas Research",
-        "rank": "1",
-        "tagline": "Deep research on demand, with sources",
-        "description": "Atlas Research: an agent of the demo directory.",
-        "starCount": "1520",
-        "verificationState": "VERIFIED",
-        "networks": [
-          "base"
-        ],
-        "protocols": [
-          "erc-8004",
-          "mcp",
-          "x402"
-        ],
-        "canonicalUrl": "https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000001",
-        "version": 2,
-        "state": "ACTIVE",
-        "retiredAt": null,
-        "links": [
-          {
-            "label": "Documentation",
-            "url": "https://atlas-research.example/docs"
-          }
-        ],
-        "listedAt": "2026-01-01T00:00:00.000Z",
-        "locators": [
-          {
-            "publicId": "0190000c-0000-7000-8000-000000000001",
-            "locator": "evm:base:0x8004a6090Cd10A7288092483047B097295Fb8847:1",
-            "networkFamily": "EVM",
-            "locatorKind": "REGISTRY_TOKEN",
-            "network": "base",
-            "registry": "0x8004a6090Cd10A7288092483047B097295Fb8847",
-            "nativeId": "1"
-          },
-          {
-            "publicId": "0190000c-0000-7000-8000-000000000003",
-            "locator": "evm:base:0xA11Ce0000000000000000000000000000000a7a5",
-            "networkFamily": "EVM",
-            "locatorKind": "ADDRESS",
-            "network": "base",
-            "registry": null,
-            "nativeId": "0xA11Ce0000000000000000000000000000000a7a5"
-          }
-        ],
-        "trust": {
-          "ratingPpm": 800000,
-          "feedbackCount": "3",
-          "verifiedFeedbackCount": "2",
-          "latestFeedbackAt": "2026-03-02T00:05:00.000Z"
-        },
-        "offers": [
-          {
-            "id": "01900008-0000-7000-8000-000000000002",
-            "serviceId": "01900007-0000-7000-8000-000000000001",
-            "title": "Pro research plan",
-            "slug": "pro",
-            "description": "Pro research plan of Atlas Research API.",
-            "pricingModel": "FIXED",
-            "publishedAt": "2026-01-06T00:00:00.000Z",
-            "currentPrice": {
-              "id": "0190000d-0000-7000-8000-000000000002",
-              "version": 1,
-              "networkPublicId": "01900004-0000-7000-8000-000000000001",
-              "assetPublicId": "01900005-0000-7000-8000-000000000001",
-              "units": "10000000",
-              "effectiveFrom": "2026-01-04T00:00:00.000Z",
-              "effectiveUntil": null,
-              "x402ResourceTemplate": null
-            }
-          }
-        ],
-        "provider": {
-          "organization": "Acme Agents",
-          "url": "https://acme.example"
-        },
-        "skills": [
-          {
-            "id": "literature-review",
-            "name": "Literature review",
-            "description": "Finds and summarises the papers on a question, with citations.",
-            "tags": [
-              "research",
-              "citations"
-            ],
-            "examples": [
-              "Summarise recent work on agent payment protocols"
-            ],
-            "inputModes": [
-              "text/plain"
-            ],
-            "outputModes": [
-              "text/plain",
-              "application/json"
-            ]
-          },
-          {
-            "id": "market-scan",
-            "name": "Market scan",
-            "description": "Lists the vendors of a market with their positioning.",
-            "tags": [
-              "research",
-              "markets"
-            ],
-            "examples": [],
-            "inputModes": [
-              "text/plain"
-            ],
-            "outputModes": [
-              "application/json"
-            ]
-          }
-        ],
-        "interfaces": [
-          {
-            "url": "https://atlas-research.example/a2a/v1",
-            "protocolBinding": "JSONRPC",
-            "protocolVersion": "0.3.0"
-          },
-          {
-            "url": "https://atlas-research.example/a2a/rest",
-            "protocolBinding": "HTTP+JSON",
-            "protocolVersion": "0.3.0"
-          }
-        ],
-        "endpoints": [
-          {
-            "name": "A2A",
-            "endpoint": "https://atlas-research.example/.well-known/agent-card.json",
-            "version": "0.3.0"
-          },
-          {
-            "name": "agentWallet",
-            "endpoint": "eip155:8453:0x1111111111111111111111111111111111111111",
-            "version": null
-          }
-        ],
-        "identityClaims": [
-          {
-            "publicId": "019002a1-0000-7000-8000-000000000001",
-            "networkFamily": "EVM",
-            "locatorKind": "REGISTRY_TOKEN",
-            "network": "eip155:8453",
-            "registry": "0x8004a6090Cd10A7288092483047B097295Fb8847",
-            "nativeId": "1",
-            "proofState": "UNPROVEN"
-          }
-        ],
-        "sources": [
-          {
-            "kind": "A2A_AGENT_CARD",
-            "url": "https://atlas-research.example/.well-known/agent-card.json",
-            "importId": "019002a0-0000-7000-8000-000000000001",
-            "importedAt": "2026-05-21T00:01:00.000Z"
-          },
-          {
-            "kind": "ERC8004_REGISTRATION",
-            "url": "https://atlas-research.example/erc8004.json",
-            "importId": "019002a0-0000-7000-8000-000000000002",
-            "importedAt": "2026-05-21T00:11:00.000Z"
-          }
-        ]
-      },
-      "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000027",
-        "schemaVersion": "1.0.0",
-        "buildVersion": "test",
-        "generatedAt": "2026-06-01T00:00:00.000Z",
-        "freshness": {
-          "projectedAt": null,
-          "sourceWatermark": null
-        }
-      }
-    }
-  },
-  "Agents_RetireAgent": {
-    "status": 200,
-    "body": {
-      "data": {
-        "entityId": "01900006-0000-7000-8000-000000000002",
-        "publicId": "01900006-0000-7000-8000-000000000002",
-        "canonicalSlug": "beacon-monitor",
-        "name": "Beacon Monitor",
-        "rank": "2",
-        "tagline": "Uptime and chain monitoring",
-        "description": "Beacon Monitor: an agent of the demo directory.",
-        "starCount": "980",
-        "verificationState": "VERIFIED",
-        "networks": [
-          "base"
-        ],
-        "protocols": [
-          "a2a",
-          "erc-8004"
-        ],
-        "canonicalUrl": "https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000002",
-        "version": 2,
-        "state": "RETIRED",
-        "retiredAt": "2026-06-01T00:00:00.000Z",
-        "links": [],
-        "listedAt": null,
-        "locators": [
-          {
-            "publicId": "0190000c-0000-7000-8000-000000000002",
-            "locator": "evm:base:0x8004a6090Cd10A7288092483047B097295Fb8847:2",
-            "networkFamily": "EVM",
-            "locatorKind": "REGISTRY_TOKEN",
-            "network": "base",
-            "registry": "0x8004a6090Cd10A7288092483047B097295Fb8847",
-            "nativeId": "2"
-          }
-        ],
-        "trust": {
-          "ratingPpm": null,
-          "feedbackCount": "0",
-          "verifiedFeedbackCount": "0",
-          "latestFeedbackAt": null
-        },
-        "offers": [],
-        "provider": null,
-        "skills": [],
-        "interfaces": [],
-        "endpoints": [],
-        "identityClaims": [],
-        "sources": []
-      },
-      "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000002a",
-        "schemaVersion": "1.0.0",
-        "buildVersion": "test",
-        "generatedAt": "2026-06-01T00:00:00.000Z",
-        "freshness": {
-          "projectedAt": null,
-          "sourceWatermark": null
-        }
-      }
-    }
-  },
-  "Agents_ImportAgentSource": {
-    "status": 202,
-    "body": {
-      "data": {
-        "id": "0000000b-0000-7000-8000-00000000002e",
-        "entityPublicId": "01900006-0000-7000-8000-000000000001",
-        "kind": "A2A_AGENT_CARD",
-        "url": "https://atlas-research.example/.well-known/agent-card.json",
-        "state": "QUEUED",
-        "reasons": [],
-        "result": null,
-        "createdAt": "2026-06-01T00:00:00.000Z",
-        "updatedAt": "2026-06-01T00:00:00.000Z",
-        "startedAt": null,
-        "finishedAt": null
-      },
-      "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000002d",
-        "schemaVersion": "1.0.0",
-        "buildVersion": "test",
-        "generatedAt": "2026-06-01T00:00:00.000Z",
-        "freshness": {
-          "projectedAt": null,
-          "sourceWatermark": null
-        }
-      }
-    }
-  },
-  "Agents_GetAgentImport": {
-    "status": 200,
-    "body": {
-      "data": {
-        "id": "019002a0-0000-7000-8000-000000000001",
-        "entityPublicId": "01900006-0000-7000-8000-000000000001",
-        "kind": "A2A_AGENT_CARD",
-        "url": "https://atlas-research.example/.well-known/agent-card.json",
-        "state": "SUCCEEDED",
-        "reasons": [],
-        "result": {
-          "name": "Atlas Research",
-          "skills": 2,
-          "interfaces": 2,
-          "endpoints": 0,
-          "identityClaims": 0,
-          "signatures": 0
-        },
-        "createdAt": "2026-05-21T00:00:00.000Z",
-        "updatedAt": "2026-05-21T00:01:00.000Z",
-        "startedAt": "2026-05-21T00:00:00.000Z",
-        "finishedAt": "2026-05-21T00:01:00.000Z"
-      },
-      "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000031",
-        "schemaVersion": "1.0.0",
-        "buildVersion": "test",
-        "generatedAt": "2026-06-01T00:00:00.000Z",
-        "freshness": {
-          "projectedAt": null,
-          "sourceWatermark": null
-        }
-      }
-    }
-  },
   "Services_PublishServiceOffer": {
     "status": 200,
     "body": {
@@ -1384,7 +929,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000034",
+        "requestId": "0000000b-0000-7000-8000-000000000023",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1618,7 +1163,139 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000037",
+        "requestId": "0000000b-0000-7000-8000-000000000026",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "MCP_ListMcpConnections": {
+    "status": 200,
+    "body": {
+      "data": [
+        {
+          "id": "01900102-0000-7000-8000-000000000001",
+          "entityPublicId": "01900006-0000-7000-8000-000000000001",
+          "name": "Atlas docs",
+          "serverUrl": "https://mcp.docs.example/mcp",
+          "transport": "STREAMABLE_HTTP",
+          "state": "CONNECTED",
+          "lastFailure": null,
+          "lastAttemptedAt": null,
+          "catalog": {
+            "digest": "sha256:6b230eb4302d8d18c1d57d14b24ec32aa31777697b68b23b1ea5250cd9b19de1",
+            "protocolVersion": "2025-06-18",
+            "toolCount": 1,
+            "resourceCount": 1,
+            "resourceTemplateCount": 1,
+            "promptCount": 1,
+            "observedAt": "2026-03-12T00:00:00.000Z",
+            "expiresAt": "2026-03-12T01:00:00.000Z",
+            "stale": true
+          },
+          "version": 1,
+          "createdAt": "2026-02-16T00:00:00.000Z",
+          "updatedAt": "2026-02-16T00:00:00.000Z"
+        },
+        {
+          "id": "01900102-0000-7000-8000-000000000002",
+          "entityPublicId": "01900006-0000-7000-8000-000000000001",
+          "name": "CRM",
+          "serverUrl": "https://mcp.crm.example/mcp",
+          "transport": "STREAMABLE_HTTP",
+          "state": "AUTH_REQUIRED",
+          "lastFailure": null,
+          "lastAttemptedAt": null,
+          "catalog": null,
+          "version": 1,
+          "createdAt": "2026-02-16T00:01:00.000Z",
+          "updatedAt": "2026-02-16T00:01:00.000Z"
+        },
+        {
+          "id": "01900102-0000-7000-8000-000000000003",
+          "entityPublicId": "01900006-0000-7000-8000-000000000001",
+          "name": "Local files",
+          "serverUrl": "https://mcp.files.example/mcp",
+          "transport": "STREAMABLE_HTTP",
+          "state": "CONNECTED",
+          "lastFailure": null,
+          "lastAttemptedAt": null,
+          "catalog": {
+            "digest": "sha256:00bcc884523ee052e7ba6c94448e716ba3007684d16a7171e3995b467f42200c",
+            "protocolVersion": "2025-06-18",
+            "toolCount": 1,
+            "resourceCount": 1,
+            "resourceTemplateCount": 1,
+            "promptCount": 1,
+            "observedAt": "2026-03-12T00:00:00.000Z",
+            "expiresAt": "2026-03-12T01:00:00.000Z",
+            "stale": true
+          },
+          "version": 1,
+          "createdAt": "2026-02-16T00:02:00.000Z",
+          "updatedAt": "2026-02-16T00:02:00.000Z"
+        },
+        {
+          "id": "01900102-0000-7000-8000-000000000004",
+          "entityPublicId": "01900006-0000-7000-8000-000000000001",
+          "name": "Old wiki",
+          "serverUrl": "https://mcp.wiki.example/mcp",
+          "transport": "STREAMABLE_HTTP",
+          "state": "DISABLED",
+          "lastFailure": null,
+          "lastAttemptedAt": null,
+          "catalog": null,
+          "version": 1,
+          "createdAt": "2026-02-16T00:03:00.000Z",
+          "updatedAt": "2026-02-16T00:03:00.000Z"
+        }
+      ],
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000029",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "MCP_GetMcpConnection": {
+    "status": 200,
+    "body": {
+      "data": {
+        "id": "01900102-0000-7000-8000-000000000001",
+        "entityPublicId": "01900006-0000-7000-8000-000000000001",
+        "name": "Atlas docs",
+        "serverUrl": "https://mcp.docs.example/mcp",
+        "transport": "STREAMABLE_HTTP",
+        "state": "CONNECTED",
+        "lastFailure": null,
+        "lastAttemptedAt": null,
+        "catalog": {
+          "digest": "sha256:6b230eb4302d8d18c1d57d14b24ec32aa31777697b68b23b1ea5250cd9b19de1",
+          "protocolVersion": "2025-06-18",
+          "toolCount": 1,
+          "resourceCount": 1,
+          "resourceTemplateCount": 1,
+          "promptCount": 1,
+          "observedAt": "2026-03-12T00:00:00.000Z",
+          "expiresAt": "2026-03-12T01:00:00.000Z",
+          "stale": true
+        },
+        "version": 1,
+        "createdAt": "2026-02-16T00:00:00.000Z",
+        "updatedAt": "2026-02-16T00:00:00.000Z"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-00000000002c",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1690,14 +1367,17 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ],
         "cacheMetadata": {
           "etag": "W/\"demo-1\"",
-          "maxAgeSeconds": 3600
+          "maxAgeSeconds": 3600,
+          "ageSeconds": 6998400,
+          "stale": true,
+          "refreshing": true
         },
         "digest": "sha256:6b230eb4302d8d18c1d57d14b24ec32aa31777697b68b23b1ea5250cd9b19de1",
         "observedAt": "2026-03-12T00:00:00.000Z",
         "expiresAt": "2026-03-12T01:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000003a",
+        "requestId": "0000000b-0000-7000-8000-00000000002f",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1712,11 +1392,82 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 200,
     "body": {
       "data": {
-        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fapp.agent-directory.dev%2Foauth%2Fmcp%2Fcallback&scope=crm.read+crm.write&state=DsChtDES6nui-plK9QVm33uLJ5ZSbhA2kdVLqHQiLjk&code_challenge=PMFyq-nHmXHF9MXV-YBqGghjFoKjjj4p_4P4ZbN5mlU&code_challenge_method=S256",
+        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fapp.agent-directory.dev%2Foauth%2Fmcp%2Fcallback&scope=crm.read+crm.write&state=Zisx7SWAk0KnX0t_Qeci6JIWEAfRgOnEnFihbreLVm8&code_challenge=WU3J1pY00GPsm0a9b5cc0EJcp5RMF5wx0VXV4iHjlSg&code_challenge_method=S256",
         "expiresAt": "2026-06-01T00:10:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000003d",
+        "requestId": "0000000b-0000-7000-8000-000000000032",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "MCP_CreateMcpConnection": {
+    "status": 201,
+    "body": {
+      "data": {
+        "id": "0000000b-0000-7000-8000-000000000037",
+        "entityPublicId": "01900006-0000-7000-8000-000000000001",
+        "name": "Atlas search",
+        "serverUrl": "https://mcp.search.example/mcp",
+        "transport": "AUTO",
+        "state": "PENDING",
+        "lastFailure": null,
+        "lastAttemptedAt": null,
+        "catalog": null,
+        "version": 1,
+        "createdAt": "2026-06-01T00:00:00.000Z",
+        "updatedAt": "2026-06-01T00:00:00.000Z"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000036",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "MCP_RefreshMcpCatalog": {
+    "status": 202,
+    "body": {
+      "data": {
+        "connection": {
+          "id": "01900102-0000-7000-8000-000000000003",
+          "entityPublicId": "01900006-0000-7000-8000-000000000001",
+          "name": "Local files",
+          "serverUrl": "https://mcp.files.example/mcp",
+          "transport": "STREAMABLE_HTTP",
+          "state": "CONNECTED",
+          "lastFailure": null,
+          "lastAttemptedAt": null,
+          "catalog": {
+            "digest": "sha256:00bcc884523ee052e7ba6c94448e716ba3007684d16a7171e3995b467f42200c",
+            "protocolVersion": "2025-06-18",
+            "toolCount": 1,
+            "resourceCount": 1,
+            "resourceTemplateCount": 1,
+            "promptCount": 1,
+            "observedAt": "2026-03-12T00:00:00.000Z",
+            "expiresAt": "2026-03-12T01:00:00.000Z",
+            "stale": true
+          },
+          "version": 1,
+          "createdAt": "2026-02-16T00:02:00.000Z",
+          "updatedAt": "2026-02-16T00:02:00.000Z"
+        },
+        "requestedAt": "2026-06-01T00:00:00.000Z"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-00000000003a",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1732,11 +1483,43 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": [
         {
-          "executionId": "11858cd707295d27504666170e86507d",
-          "workflow": "AgentImport",
+          "executionId": "3ed925f992dd5658f28aa71de7cb3cdf",
+          "workflow": "McpCatalogRefresh",
           "state": "SUCCEEDED",
           "payload": {
-            "importId": "0000000b-0000-7000-8000-00000000002e"
+            "connectionId": "01900102-0000-7000-8000-000000000003",
+            "reason": "requested",
+            "occasion": "0000000b-0000-7000-8000-00000000003b"
+          },
+          "activities": 1,
+          "createdAt": "2026-06-01T00:00:00.000Z",
+          "finishedAt": "2026-06-01T00:00:00.000Z",
+          "lastError": null,
+          "runner": 0
+        },
+        {
+          "executionId": "1f2a8450cd0d472d21a29fd40929dd14",
+          "workflow": "McpCatalogRefresh",
+          "state": "SUCCEEDED",
+          "payload": {
+            "connectionId": "0000000b-0000-7000-8000-000000000037",
+            "reason": "created",
+            "occasion": "0000000b-0000-7000-8000-000000000037"
+          },
+          "activities": 1,
+          "createdAt": "2026-06-01T00:00:00.000Z",
+          "finishedAt": "2026-06-01T00:00:00.000Z",
+          "lastError": null,
+          "runner": 0
+        },
+        {
+          "executionId": "a98d188b49660af80f24d96d873bba4b",
+          "workflow": "McpCatalogRefresh",
+          "state": "SUCCEEDED",
+          "payload": {
+            "connectionId": "01900102-0000-7000-8000-000000000001",
+            "reason": "expired",
+            "occasion": "2026-03-12T01:00:00.000Z"
           },
           "activities": 1,
           "createdAt": "2026-06-01T00:00:00.000Z",
@@ -1746,7 +1529,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000041",
+        "requestId": "0000000b-0000-7000-8000-00000000003e",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1765,7 +1548,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "launchDraftId": "01900080-0000-7000-8000-000000000001",
         "venue": "REGISTRY_GENESIS",
         "state": "AWAITING_SIGNATURE",
-        "transactionIntentId": "0000000b-0000-7000-8000-000000000045",
+        "transactionIntentId": "0000000b-0000-7000-8000-000000000042",
         "providerReference": null,
         "expectedAssetLocator": "eip155:8453/erc20:0x000000000000000000000000000000000000003d",
         "observedAssetId": null,
@@ -1810,7 +1593,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000044",
+        "requestId": "0000000b-0000-7000-8000-000000000041",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1837,7 +1620,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "provider": "demo-issuer",
         "providerRequestId": "demo-01900083-0000-7000-8000-000000000001",
         "instrument": {
-          "publicId": "0000000b-0000-7000-8000-000000000049",
+          "publicId": "0000000b-0000-7000-8000-000000000046",
           "state": "ACTIVE",
           "last4": "5146",
           "expiresAt": "2030-01-01T00:00:00.000Z"
@@ -1847,7 +1630,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000048",
+        "requestId": "0000000b-0000-7000-8000-000000000045",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1862,10 +1645,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-00000000004d",
+        "id": "0000000b-0000-7000-8000-00000000004a",
         "workspaceId": "01900002-0000-7000-8000-000000000001",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
-        "publicKeyId": "0000000b-0000-7000-8000-00000000004e",
+        "publicKeyId": "0000000b-0000-7000-8000-00000000004b",
         "publicKeyFingerprint": "CukONg4K3oTq-JN_7-cp0tgeIccH-AxVABSVQhw9rHg",
         "state": "PENDING",
         "allowedSignalTypes": [
@@ -1878,7 +1661,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "createdAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000004c",
+        "requestId": "0000000b-0000-7000-8000-000000000049",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2006,7 +1789,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000051",
+        "requestId": "0000000b-0000-7000-8000-00000000004e",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2031,7 +1814,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000054",
+        "requestId": "0000000b-0000-7000-8000-000000000051",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2047,7 +1830,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": {
         "userMessage": {
-          "id": "0000000b-0000-7000-8000-000000000059",
+          "id": "0000000b-0000-7000-8000-000000000056",
           "ordinal": "3",
           "role": "user",
           "state": "COMPLETE",
@@ -2058,23 +1841,23 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
               "type": "text"
             }
           ],
-          "runId": "0000000b-0000-7000-8000-000000000058",
+          "runId": "0000000b-0000-7000-8000-000000000055",
           "createdAt": "2026-06-01T00:00:00.000Z",
           "completedAt": "2026-06-01T00:00:00.000Z"
         },
         "assistantMessage": {
-          "id": "0000000b-0000-7000-8000-00000000005a",
+          "id": "0000000b-0000-7000-8000-000000000057",
           "ordinal": "4",
           "role": "assistant",
           "state": "PENDING",
           "contentText": null,
           "contentParts": [],
-          "runId": "0000000b-0000-7000-8000-000000000058",
+          "runId": "0000000b-0000-7000-8000-000000000055",
           "createdAt": "2026-06-01T00:00:00.000Z",
           "completedAt": null
         },
         "run": {
-          "id": "0000000b-0000-7000-8000-000000000058",
+          "id": "0000000b-0000-7000-8000-000000000055",
           "conversationId": "01900103-0000-7000-8000-000000000002",
           "entityPublicId": "01900006-0000-7000-8000-000000000001",
           "triggerType": "MESSAGE",
@@ -2084,7 +1867,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000057",
+        "requestId": "0000000b-0000-7000-8000-000000000054",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2106,7 +1889,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "dataClearedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000005d",
+        "requestId": "0000000b-0000-7000-8000-00000000005a",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2134,7 +1917,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000060",
+        "requestId": "0000000b-0000-7000-8000-00000000005d",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2170,7 +1953,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-02-24T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000063",
+        "requestId": "0000000b-0000-7000-8000-000000000060",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2201,7 +1984,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "responseCount": "1"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000066",
+        "requestId": "0000000b-0000-7000-8000-000000000063",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2344,7 +2127,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       ],
       "asOf": "2026-06-01T00:00:00.000Z",
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000069",
+        "requestId": "0000000b-0000-7000-8000-000000000066",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2374,7 +2157,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "decisionDigest": "0x7d8fa3825b64daf3fca511c22899c1774912d986aa6b6dc09446bfd25cc8c920"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000006c",
+        "requestId": "0000000b-0000-7000-8000-000000000069",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2407,7 +2190,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000006f",
+        "requestId": "0000000b-0000-7000-8000-00000000006c",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2431,13 +2214,13 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ],
         "rejected": [],
         "receipt": {
-          "id": "0000000b-0000-7000-8000-000000000071",
+          "id": "0000000b-0000-7000-8000-00000000006e",
           "durable": true,
           "receivedAt": "2026-06-01T00:00:00.000Z"
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000070",
+        "requestId": "0000000b-0000-7000-8000-00000000006d",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2452,7 +2235,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 202,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-000000000075",
+        "id": "0000000b-0000-7000-8000-000000000072",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
         "exportType": "TRAFFIC",
         "range": {
@@ -2469,7 +2252,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": null
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000074",
+        "requestId": "0000000b-0000-7000-8000-000000000071",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2501,7 +2284,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": "2026-05-21T00:10:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000078",
+        "requestId": "0000000b-0000-7000-8000-000000000075",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2822,7 +2605,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000007c",
+        "requestId": "0000000b-0000-7000-8000-000000000079",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2837,8 +2620,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-000000000080",
-        "publicId": "0000000b-0000-7000-8000-000000000081",
+        "id": "0000000b-0000-7000-8000-00000000007d",
+        "publicId": "0000000b-0000-7000-8000-00000000007e",
         "workspaceId": "01900002-0000-7000-8000-000000000001",
         "agentPublicId": "01900006-0000-7000-8000-000000000001",
         "orderId": "01900009-0000-7000-8000-000000000004",
@@ -2851,7 +2634,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "startAt": "2026-07-01T00:00:00.000Z",
         "endAt": "2026-07-31T00:00:00.000Z",
         "creative": {
-          "id": "0000000b-0000-7000-8000-000000000082",
+          "id": "0000000b-0000-7000-8000-00000000007f",
           "revision": 1,
           "kind": "TEXT",
           "state": "DRAFT",
@@ -2887,7 +2670,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000007f",
+        "requestId": "0000000b-0000-7000-8000-00000000007c",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2903,10 +2686,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": {
         "accepted": true,
-        "requestId": "0000000b-0000-7000-8000-000000000083"
+        "requestId": "0000000b-0000-7000-8000-000000000080"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000083",
+        "requestId": "0000000b-0000-7000-8000-000000000080",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2922,8 +2705,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": [
         {
-          "id": "0000000b-0000-7000-8000-000000000080",
-          "publicId": "0000000b-0000-7000-8000-000000000081",
+          "id": "0000000b-0000-7000-8000-00000000007d",
+          "publicId": "0000000b-0000-7000-8000-00000000007e",
           "workspaceId": "01900002-0000-7000-8000-000000000001",
           "agentPublicId": "01900006-0000-7000-8000-000000000001",
           "orderId": "01900009-0000-7000-8000-000000000004",
@@ -2936,7 +2719,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "startAt": "2026-07-01T00:00:00.000Z",
           "endAt": "2026-07-31T00:00:00.000Z",
           "creative": {
-            "id": "0000000b-0000-7000-8000-000000000082",
+            "id": "0000000b-0000-7000-8000-00000000007f",
             "revision": 1,
             "kind": "TEXT",
             "state": "DRAFT",
@@ -3323,7 +3106,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000086",
+        "requestId": "0000000b-0000-7000-8000-000000000083",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3392,7 +3175,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000089",
+        "requestId": "0000000b-0000-7000-8000-000000000086",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",

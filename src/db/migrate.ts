@@ -20,6 +20,7 @@ import agentDirectory from "./migrations/0013_agent_directory.js"
 import adCampaigns from "./migrations/0014_ad_campaigns.js"
 import dropJobQueue from "./migrations/0015_drop_job_queue.js"
 import agentRegistration from "./migrations/0016_agent_registration.js"
+import mcpConnections from "./migrations/0018_mcp_connections.js"
 import agentImports from "./migrations/0020_agent_imports.js"
 
 /** Applies every pending migration; returns the ones applied. Fails with `MigrationError | SqlError`. */
@@ -40,6 +41,7 @@ export const migrate = Migrator.make({})({
     "0014_ad_campaigns": adCampaigns,
     "0015_drop_job_queue": dropJobQueue,
     "0016_agent_registration": agentRegistration,
+    "0018_mcp_connections": mcpConnections,
     "0020_agent_imports": agentImports
   })
 })

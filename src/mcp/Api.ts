@@ -9,6 +9,7 @@ import { operation } from "../api/operation.js"
 import { agentVisibility } from "../runtime/Api.js"
 import { AgentNotFound, ConfigurationMissing, InvalidState, RoleRequired } from "../../schema/errors.js"
 import { ConnectionNotFound } from "./Errors.js"
+import { createMcpConnection, getMcpConnection, listMcpConnections, refreshMcpCatalog } from "./ConnectionsApi.js"
 
 const ConnectionPath = Schema.Struct({ entityPublicId: Uuid, connectionPublicId: Uuid })
 
@@ -31,9 +32,14 @@ export class McpApi extends HttpApiGroup.make("MCP")
             "identity, capabilities, tools, resources, resource templates, prompts and cache metadata (spec §2.16). " +
             "`digest` is `sha256:` + the hex SHA-256 of the canonical JSON (keys sorted, no whitespace) of " +
             "`{protocolVersion, serverIdentity, capabilities, tools, resources, resourceTemplates, prompts}`: it " +
-            "changes exactly when the offer changes, not when it is merely observed again. " + connectionVisibility +
-            " Every workspace role may read it. A connection whose catalog was never observed answers 422 " +
-            "`configuration-missing`.",
+            "changes exactly when the offer changes, not when it is merely observed again. `cacheMetadata` holds how " +
+            "the catalog was observed (for a fetched one: `transport`, `ttlSeconds`, `pages` read of each list) and " +
+            "states its age at the time of the answer: `ageSeconds` (since `observedAt`), `stale` (true once " +
+            "`expiresAt` has passed) and `refreshing` (a fetch of a fresh catalog was started: a read of a stale " +
+            "catalog starts one, once per expiry, unless the connection is DISABLED). A stale catalog is never " +
+            "answered as fresh. " + connectionVisibility +
+            " Every workspace role may read it. A connection whose catalog was never observed (not yet fetched, or " +
+            "its fetches failed) answers 422 `configuration-missing`.",
           errors: [AgentNotFound, ConnectionNotFound, ConfigurationMissing]
         })
       )
@@ -63,5 +69,9 @@ export class McpApi extends HttpApiGroup.make("MCP")
         })
       )
   )
+  .add(createMcpConnection)
+  .add(listMcpConnections)
+  .add(getMcpConnection)
+  .add(refreshMcpCatalog)
   .annotate(OpenApi.Description, "MCP: Model Context Protocol connections of agents")
 {}

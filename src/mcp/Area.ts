@@ -5,11 +5,13 @@ import { McpHttpLive } from "./Http.js"
 import { Mcp } from "./Mcp.js"
 import { McpManifest } from "./manifest.js"
 import { OAuthFlowPurgeLive } from "./Purges.js"
+import { McpConnections } from "./Connections.js"
+import { McpCatalogRefreshWorkflows } from "./CatalogRefresh.js"
 
-/** The mcp area's handlers and its purge of expired OAuth flows (see `src/Area.ts`). */
+/** The mcp area's handlers, its purge of expired OAuth flows and its catalog fetches (see `src/Area.ts`). */
 export const McpArea = {
   name: "mcp",
-  http: McpHttpLive.pipe(Layer.provide([Mcp.Default])),
-  workflows: OAuthFlowPurgeLive,
+  http: McpHttpLive.pipe(Layer.provide([Mcp.Default, McpConnections.Default])),
+  workflows: Layer.mergeAll(OAuthFlowPurgeLive, McpCatalogRefreshWorkflows),
   manifest: McpManifest
 } satisfies Area

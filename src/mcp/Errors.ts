@@ -8,3 +8,8 @@ import { Problem } from "../../schema/problem.js"
 export class ConnectionNotFound extends Problem<ConnectionNotFound>()("ConnectionNotFound", {
   status: 404, type: "connection-not-found", meaning: "no such MCP connection of the agent"
 }) {}
+
+/** 409 `connection-exists`: the agent already has an MCP connection to this server URL. */
+export class ConnectionExists extends Problem<ConnectionExists>()("ConnectionExists", {
+  status: 409, type: "connection-exists", meaning: "the agent already has an MCP connection to this server URL"
+}) {}

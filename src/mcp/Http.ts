@@ -5,10 +5,12 @@ import { currentSession } from "../api/security.js"
 import { Envelope } from "../http/Envelope.js"
 import { group } from "../http/group.js"
 import { Mcp } from "./Mcp.js"
+import { McpConnections } from "./Connections.js"
 
 export const McpHttpLive = group(Api, "MCP", (handlers) =>
   Effect.gen(function*() {
     const mcp = yield* Mcp
+    const connections = yield* McpConnections
     const envelope = yield* Envelope
     return handlers
       .handle("getMcpCatalog", ({ path }) =>
@@ -25,5 +27,27 @@ export const McpHttpLive = group(Api, "MCP", (handlers) =>
             connectionId: path.connectionPublicId,
             accountId: session.accountId,
             scopes: payload.scopes
+          }).pipe(Effect.flatMap(envelope.data))))
+      .handle("createMcpConnection", ({ path, payload }) =>
+        Effect.flatMap(currentSession, (session) =>
+          connections.create({ entityPublicId: path.entityPublicId, accountId: session.accountId, body: payload })
+            .pipe(Effect.flatMap(envelope.data))))
+      .handle("listMcpConnections", ({ path }) =>
+        Effect.flatMap(currentSession, (session) =>
+          connections.list({ entityPublicId: path.entityPublicId, accountId: session.accountId })
+            .pipe(Effect.flatMap(envelope.data))))
+      .handle("getMcpConnection", ({ path }) =>
+        Effect.flatMap(currentSession, (session) =>
+          connections.get({
+            entityPublicId: path.entityPublicId,
+            accountId: session.accountId,
+            connectionId: path.connectionPublicId
+          }).pipe(Effect.flatMap(envelope.data))))
+      .handle("refreshMcpCatalog", ({ path }) =>
+        Effect.flatMap(currentSession, (session) =>
+          connections.refresh({
+            entityPublicId: path.entityPublicId,
+            accountId: session.accountId,
+            connectionId: path.connectionPublicId
           }).pipe(Effect.flatMap(envelope.data))))
   }))

@@ -11,6 +11,9 @@ import { AgentOperators, type WorkspaceRole } from "../agents/Operators.js"
 import { catalogDigest } from "./Digest.js"
 import { authorizationRequest } from "./OAuth.js"
 import { McpRepo } from "./Repo.js"
+import { WorkflowEngine } from "@effect/workflow"
+import { isStale, statedCacheMetadata } from "./CatalogFreshness.js"
+import { startCatalogRefresh } from "./CatalogRefresh.js"
 
 /** How long a begun OAuth authorization stays valid: 10 minutes (OAuth 2.1 §4.1.2 recommends short-lived codes). */
 export const OAuthFlowTtlMs = 10 * 60_000
@@ -27,6 +30,7 @@ export class Mcp extends Effect.Service<Mcp>()("agent-directory/Mcp", {
     const repo = yield* McpRepo
     const operators = yield* AgentOperators
     const ids = yield* Ids
+    const engine = yield* WorkflowEngine.WorkflowEngine
 
     const findConnection = (input: { readonly entityPublicId: string; readonly connectionId: string }) =>
       repo.connection(input).pipe(
@@ -42,7 +46,10 @@ export class Mcp extends Effect.Service<Mcp>()("agent-directory/Mcp", {
 
     /**
      * MCP_GetMcpCatalog: the connection's last observed catalog with its digest (see
-     * `./Digest.ts`). Any active member of the agent's workspace may read it.
+     * `./Digest.ts`) and its age stated in `cacheMetadata` (`./CatalogFreshness.ts`). A
+     * catalog past `expiresAt` is answered as stale, and a fetch of a fresh one is started
+     * (one per expiry; not for a DISABLED connection). Any active member of the agent's
+     * workspace may read it.
      *
      * Fails with `AgentNotFound` (`agent-not-found`, `connection-not-found`),
      * `ConfigurationMissing` (`configuration-missing`: never observed).
@@ -50,14 +57,26 @@ export class Mcp extends Effect.Service<Mcp>()("agent-directory/Mcp", {
     const getCatalog = (input: { readonly entityPublicId: string; readonly connectionId: string; readonly accountId: string }) =>
       Effect.gen(function*() {
         yield* operators.access(input)
-        yield* findConnection(input)
+        const connection = yield* findConnection(input)
         const stored = yield* repo.catalog(input.connectionId).pipe(orDie)
         if (Option.isNone(stored)) {
           return yield* new ConfigurationMissing({
             detail: "The connection's catalog has never been observed; connect the server first."
           })
         }
-        return { ...stored.value, digest: catalogDigest(stored.value) } satisfies McpCatalog
+        const at = yield* now
+        const catalog = stored.value
+        const refreshing = isStale(catalog, at) && connection.state !== "DISABLED"
+        if (refreshing && catalog.expiresAt !== null) {
+          yield* startCatalogRefresh(connection.id, "expired", catalog.expiresAt.toISOString()).pipe(
+            Effect.provideService(WorkflowEngine.WorkflowEngine, engine)
+          )
+        }
+        return {
+          ...catalog,
+          cacheMetadata: statedCacheMetadata(catalog, at, refreshing),
+          digest: catalogDigest(catalog)
+        } satisfies McpCatalog
       })
 
     /**

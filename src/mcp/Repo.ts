@@ -6,7 +6,7 @@ import { McpCatalog } from "../../schema/mcp.js"
 /** A connection as the MCP rules see it; the `oauth*` fields are null when no OAuth metadata is configured. */
 export const Connection = Schema.Struct({
   id: Schema.String,
-  state: Schema.Literal("CONNECTED", "AUTH_REQUIRED", "DISABLED"),
+  state: Schema.Literal("PENDING", "CONNECTED", "AUTH_REQUIRED", "UNREACHABLE", "DISABLED"),
   authorizationEndpoint: Schema.NullOr(Schema.String),
   clientId: Schema.NullOr(Schema.String),
   redirectUri: Schema.NullOr(Schema.String)

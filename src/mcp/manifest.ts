@@ -8,6 +8,20 @@ import { DemoMcpConnections, DemoRuntimeAgents } from "../runtime/demo.js"
 
 /** The mcp area's demo requests, by operationId. */
 export const McpManifest = {
+  // the reads of connections come before MCP_GetMcpCatalog, whose read of a stale demo catalog starts a fetch that
+  // (the demo servers do not exist) makes its connection UNREACHABLE a moment later
+  MCP_ListMcpConnections: {
+    as: "member",
+    path: { entityPublicId: DemoRuntimeAgents.configured },
+    query: {},
+    body: null
+  },
+  MCP_GetMcpConnection: {
+    as: "member",
+    path: { entityPublicId: DemoRuntimeAgents.configured, connectionPublicId: DemoMcpConnections.docs.id },
+    query: {},
+    body: null
+  },
   MCP_GetMcpCatalog: {
     as: "member",
     path: { entityPublicId: DemoRuntimeAgents.configured, connectionPublicId: DemoMcpConnections.docs.id },
@@ -19,5 +33,18 @@ export const McpManifest = {
     path: { entityPublicId: DemoRuntimeAgents.configured, connectionPublicId: DemoMcpConnections.crm.id },
     query: {},
     body: { scopes: ["crm.read", "crm.write"] }
+  },
+  MCP_CreateMcpConnection: {
+    as: "owner",
+    path: { entityPublicId: DemoRuntimeAgents.configured },
+    query: {},
+    body: { name: "Atlas search", serverUrl: "https://mcp.search.example/mcp", transport: "AUTO" },
+    note: "The demo server does not exist: the connection's first fetch leaves it UNREACHABLE (`network-error`)."
+  },
+  MCP_RefreshMcpCatalog: {
+    as: "owner",
+    path: { entityPublicId: DemoRuntimeAgents.configured, connectionPublicId: DemoMcpConnections.local.id },
+    query: {},
+    body: {}
   }
 } satisfies Record<string, ManifestOperation>

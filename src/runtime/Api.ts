@@ -29,8 +29,13 @@ export class RuntimeApi extends HttpApiGroup.make("Runtime")
           statuses: [400, 401, 403, 404, 409, 422, 500],
           summary: "The tools of an agent's runtime",
           description: "Every tool of the agent's runtime (spec §2.15), whatever its state or availability, ordered " +
-            "by `stableName` then `version`. " + agentVisibility + " Every workspace role may read the tools. An agent " +
-            "with no runtime configured answers 422 `configuration-missing`.",
+            "by `stableName` then `version`. " + agentVisibility + " Every workspace role may read the tools. The tools of " +
+            "the agent's MCP connections are among them (`sourceKind` MCP_SERVER, `sourceReference` the connection id, " +
+            "`executorKind` MCP, `stableName` `<connection name slug>.<tool name>`, `definitionDigest` `sha256:` + the hex " +
+            "SHA-256 of the canonical JSON of `remoteDefinition`, the tool as the server listed it): a changed definition " +
+            "is a new `version` (the old one SUPERSEDED), a tool gone from the server's catalog stays, unavailable " +
+            "(REMOVED, `unavailableAt`). An agent with no runtime configured and no such tool answers 422 " +
+            "`configuration-missing`.",
           errors: [AgentNotFound, ConfigurationMissing]
         })
       )

@@ -19,17 +19,20 @@ export class Runtime extends Effect.Service<Runtime>()("agent-directory/Runtime"
      * workspace may read them.
      *
      * Fails with `AgentNotFound` (`agent-not-found`), `Unprocessable`
-     * (`configuration-missing`: the agent has no runtime configured).
+     * (`configuration-missing`: the agent has no runtime configured and no tool from an
+     * MCP connection).
      */
     const listTools = (input: { readonly entityPublicId: string; readonly accountId: string }) =>
       Effect.gen(function*() {
         const access = yield* operators.access(input)
-        if (!access.runtimeConfigured) {
+        const tools = yield* repo.tools(input.entityPublicId).pipe(dieOnStorageFailure)
+        // an agent without a runtime configuration may still have the tools of its MCP connections
+        if (!access.runtimeConfigured && tools.length === 0) {
           return yield* new ConfigurationMissing({
-            detail: "The agent has no runtime configured; configure its runtime first."
+            detail: "The agent has no runtime configured and no tools from MCP connections; configure its runtime first."
           })
         }
-        return yield* repo.tools(input.entityPublicId).pipe(dieOnStorageFailure)
+        return tools
       })
 
     /**

@@ -71,7 +71,13 @@ layer(server.layer)("MCP_GetMcpCatalog", (it) => {
         resources: demo.resources,
         resourceTemplates: demo.resourceTemplates,
         prompts: demo.prompts,
-        cacheMetadata: demo.cacheMetadata,
+        // the demo catalog expired long before the test clock's now: answered stale, its refresh started
+        cacheMetadata: {
+          ...demo.cacheMetadata,
+          ageSeconds: (TestEpoch.getTime() - demo.observedAt.getTime()) / 1000,
+          stale: true,
+          refreshing: true
+        },
         digest: contentDigest(demo),
         observedAt: demo.observedAt.toISOString(),
         expiresAt: demo.expiresAt.toISOString()

@@ -50,6 +50,7 @@ export const testConfig = (overrides: Partial<AppConfigShape> = {}): AppConfigSh
   db: DefaultDbLimits,
   // tests reach their local servers (OAuth, MCP, card hosts) only where they name them
   outbound: { ...DefaultOutboundOptions, userAgent: "agent-directory/test" },
+  mcpCatalog: { ttlSeconds: 3600, requestTimeoutMs: 5000 },
   ...overrides
 })
 

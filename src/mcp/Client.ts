@@ -1,0 +1,242 @@
+/**
+ * Fetching an MCP server's catalog (MCP 2025-06-18: lifecycle, tools, resources,
+ * prompts, pagination) with the reference client, `@modelcontextprotocol/sdk`'s
+ * `Client`, over the guarded outbound fetch (`layers/Outbound.ts`):
+ *
+ * 1. `initialize`: the server's `serverInfo` (our `serverIdentity`), `capabilities` and
+ *    the negotiated `protocolVersion`;
+ * 2. every page (`nextCursor`) of `tools/list`, `resources/list`,
+ *    `resources/templates/list` and `prompts/list`, each only when the server's
+ *    capabilities announce `tools`, `resources` or `prompts` (an unannounced list is `[]`).
+ *
+ * Transports: `STREAMABLE_HTTP`, `SSE` (the 2024-11-05 HTTP+SSE transport) or `AUTO`:
+ * Streamable HTTP first and, when its `initialize` POST is answered with a 4xx other than
+ * 401 (an older server: 404, 405, …), the SSE transport, as the MCP specification's
+ * "Backwards compatibility" section and the SDK's client guide describe.
+ *
+ * Every request is bounded by `timeoutMs`, the whole fetch by {@link WholeFetchRequests}
+ * times that, and each list by {@link MaxPages} pages (a cursor seen twice ends it too). A 401 is not a crash but {@link CatalogFetchFailure} `auth-required`
+ * carrying the `resource_metadata` URL of the `WWW-Authenticate` challenge (RFC 9728 §5.1),
+ * where the OAuth helper starts its discovery.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js"
+import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js"
+import { Data, Effect, Option, Redacted } from "effect"
+import { type OutboundFailureReason, outboundFailureOf } from "../../layers/Outbound.js"
+import type { CatalogContent } from "./Digest.js"
+
+/** How a connection reaches its server (stored in `mcp_connections.transport`). */
+export type McpTransport = "STREAMABLE_HTTP" | "SSE" | "AUTO"
+
+/** The most pages read of one list: a server that keeps answering a `nextCursor` is cut off as a protocol error. */
+export const MaxPages = 100
+
+/** The whole fetch is bounded by this many request timeouts (a slow server's many pages are cut off as `timeout`). */
+export const WholeFetchRequests = 20
+
+/** What a fetch observed: the catalog's content, the transport that answered, and the page counts. */
+export interface ObservedCatalog extends CatalogContent {
+  readonly transport: "STREAMABLE_HTTP" | "SSE"
+  /** Pages read of each list (0 when the capability was not announced). */
+  readonly pages: { readonly tools: number; readonly resources: number; readonly resourceTemplates: number; readonly prompts: number }
+}
+
+/**
+ * Why a catalog could not be fetched. `code`: `auth-required` (the server answered 401),
+ * `target-refused` (the outbound rules refuse the URL), `response-too-large`, `timeout`,
+ * `network-error`, `http-<status>` (another HTTP status) or `protocol-error` (not a
+ * conforming MCP server). `resourceMetadataUrl`: of the 401's challenge, when it named one.
+ */
+export class CatalogFetchFailure extends Data.TaggedError("CatalogFetchFailure")<{
+  readonly code: string
+  readonly resourceMetadataUrl: Option.Option<string>
+}> {}
+
+const outboundCodes: Record<OutboundFailureReason, string> = {
+  scheme: "target-refused",
+  credentials: "target-refused",
+  address: "target-refused",
+  redirects: "target-refused",
+  "too-large": "response-too-large",
+  timeout: "timeout",
+  network: "network-error"
+}
+
+/** The `resource_metadata` parameter of a `WWW-Authenticate: Bearer …` challenge (RFC 9728 §5.1), if any. */
+export const resourceMetadataOf = (challenge: string | null): Option.Option<string> => {
+  const match = challenge === null ? null : /resource_metadata\s*=\s*(?:"([^"]*)"|([^\s,]+))/i.exec(challenge)
+  const url = match === null ? undefined : (match[1] ?? match[2])
+  return url === undefined || url === "" ? Option.none() : Option.some(url)
+}
+
+/** What the fetch saw of the server's HTTP answers (a 401 ends the fetch as `auth-required`). */
+interface Watch {
+  unauthorized: boolean
+  challenge: string | null
+}
+
+/** Maps a thrown value to its failure code. */
+const failureCode = (error: unknown, watch: Watch): string => {
+  if (watch.unauthorized) return "auth-required"
+  const outbound = outboundFailureOf(error)
+  if (outbound !== undefined) return outboundCodes[outbound.reason]
+  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) return "timeout"
+  const status = httpStatusOf(error)
+  if (status !== undefined) return `http-${status}`
+  if (isNetworkError(error)) return "network-error"
+  return "protocol-error"
+}
+
+/** Socket-level failure codes of Node and undici (refused, reset, unresolvable, …). */
+const networkCodes = /^(?:E[A-Z]+|UND_ERR_[A-Z_]+)$/
+
+/** True when the cause chain holds a socket-level failure (WHATWG fetch throws `TypeError("fetch failed")` over it). */
+const isNetworkError = (error: unknown): boolean => {
+  for (let e = error, depth = 0; e !== undefined && e !== null && depth < 8; depth++) {
+    const code = (e as { readonly code?: unknown }).code
+    if (typeof code === "string" && networkCodes.test(code)) return true
+    if (e instanceof TypeError && e.message === "fetch failed") return true
+    e = (e as { readonly cause?: unknown }).cause
+  }
+  return false
+}
+
+/** The HTTP status a transport error reports, if it is one. */
+const httpStatusOf = (error: unknown): number | undefined => {
+  const code = error instanceof StreamableHTTPError || (error instanceof Error && error.name === "SseError")
+    ? (error as { readonly code?: unknown }).code
+    : undefined
+  return typeof code === "number" && code >= 100 && code <= 599 ? code : undefined
+}
+
+/** Reads every page of one list; `read(cursor)` answers one page. */
+const allPages = async <T>(
+  read: (cursor: string | undefined) => Promise<{ readonly items: ReadonlyArray<T>; readonly nextCursor?: string | undefined }>
+): Promise<{ readonly items: Array<T>; readonly pages: number }> => {
+  const items: Array<T> = []
+  const seen = new Set<string>()
+  let cursor: string | undefined = undefined
+  for (let pages = 1;; pages++) {
+    const page = await read(cursor)
+    items.push(...page.items)
+    if (page.nextCursor === undefined) return { items, pages }
+    if (seen.has(page.nextCursor) || pages >= MaxPages) throw new Error("the server's list pagination does not end")
+    seen.add(page.nextCursor)
+    cursor = page.nextCursor
+  }
+}
+
+/** One connect + lists over `transport`; closes the client either way. */
+const observe = async (
+  transport: Transport,
+  kind: "STREAMABLE_HTTP" | "SSE",
+  timeoutMs: number
+): Promise<ObservedCatalog> => {
+  let protocolVersion: string | undefined
+  const setProtocolVersion = transport.setProtocolVersion?.bind(transport)
+  transport.setProtocolVersion = (version: string) => {
+    protocolVersion = version
+    setProtocolVersion?.(version)
+  }
+  const client = new Client({ name: "agent-directory", version: "1.0.0" }, { capabilities: {} })
+  const options = { timeout: timeoutMs, maxTotalTimeout: timeoutMs }
+  try {
+    await client.connect(transport, options)
+    const capabilities = client.getServerCapabilities() ?? {}
+    const serverIdentity = client.getServerVersion() ?? {}
+    const none = { items: [], pages: 0 }
+    const tools = capabilities.tools
+      ? await allPages((cursor) => client.listTools(cursor ? { cursor } : {}, options).then((r) => ({ items: r.tools, nextCursor: r.nextCursor })))
+      : none
+    const resources = capabilities.resources
+      ? await allPages((cursor) =>
+        client.listResources(cursor ? { cursor } : {}, options).then((r) => ({ items: r.resources, nextCursor: r.nextCursor }))
+      )
+      : none
+    const resourceTemplates = capabilities.resources
+      ? await allPages((cursor) =>
+        client.listResourceTemplates(cursor ? { cursor } : {}, options).then((r) => ({
+          items: r.resourceTemplates,
+          nextCursor: r.nextCursor
+        }))
+      )
+      : none
+    const prompts = capabilities.prompts
+      ? await allPages((cursor) => client.listPrompts(cursor ? { cursor } : {}, options).then((r) => ({ items: r.prompts, nextCursor: r.nextCursor })))
+      : none
+    return {
+      protocolVersion: protocolVersion ?? "unknown",
+      serverIdentity,
+      capabilities,
+      tools: tools.items,
+      resources: resources.items,
+      resourceTemplates: resourceTemplates.items,
+      prompts: prompts.items,
+      transport: kind,
+      pages: { tools: tools.pages, resources: resources.pages, resourceTemplates: resourceTemplates.pages, prompts: prompts.pages }
+    }
+  } finally {
+    await client.close().catch(() => undefined)
+  }
+}
+
+/**
+ * Fetches the catalog of the MCP server at `serverUrl` (see the module's description).
+ * `fetch` is the guarded outbound fetch; `accessToken`, when some, is sent as
+ * `Authorization: Bearer` (OAuth 2.1 §5.1.1, MCP authorization). Fails with
+ * {@link CatalogFetchFailure}; never with a defect for anything the server does.
+ */
+export const fetchCatalog = (input: {
+  readonly serverUrl: string
+  readonly transport: McpTransport
+  readonly accessToken: Option.Option<Redacted.Redacted<string>>
+  readonly fetch: typeof globalThis.fetch
+  readonly timeoutMs: number
+}): Effect.Effect<ObservedCatalog, CatalogFetchFailure> => {
+  const watch: Watch = { unauthorized: false, challenge: null }
+  const watchedFetch = (async (url: string | URL | Request, init?: RequestInit) => {
+    const response = await input.fetch(url, init)
+    if (response.status === 401) {
+      watch.unauthorized = true
+      watch.challenge = response.headers.get("www-authenticate")
+    }
+    return response
+  }) as typeof globalThis.fetch
+  const requestInit: RequestInit = Option.match(input.accessToken, {
+    onNone: () => ({}),
+    onSome: (token) => ({ headers: { Authorization: `Bearer ${Redacted.value(token)}` } })
+  })
+  const url = new URL(input.serverUrl)
+  const streamable = () => observe(new StreamableHTTPClientTransport(url, { fetch: watchedFetch, requestInit }), "STREAMABLE_HTTP", input.timeoutMs)
+  const sse = () => observe(new SSEClientTransport(url, { fetch: watchedFetch, requestInit }), "SSE", input.timeoutMs)
+
+  const run = async (): Promise<ObservedCatalog> => {
+    if (input.transport === "STREAMABLE_HTTP") return streamable()
+    if (input.transport === "SSE") return sse()
+    try {
+      return await streamable()
+    } catch (error) {
+      const status = httpStatusOf(error)
+      // only an HTTP 4xx (not 401) to the initialize POST means "an older server": try SSE
+      if (watch.unauthorized || status === undefined || status < 400 || status > 499) throw error
+      return sse()
+    }
+  }
+  return Effect.tryPromise({
+    try: run,
+    catch: (error) =>
+      new CatalogFetchFailure({
+        code: failureCode(error, watch),
+        resourceMetadataUrl: watch.unauthorized ? resourceMetadataOf(watch.challenge) : Option.none()
+      })
+  }).pipe(
+    // each request is bounded by timeoutMs; the whole fetch too (a stalled SSE stream, a server paging slowly)
+    Effect.timeoutFail({
+      duration: input.timeoutMs * WholeFetchRequests,
+      onTimeout: () => new CatalogFetchFailure({ code: "timeout", resourceMetadataUrl: Option.none() })
+    })
+  )
+}
