@@ -46,7 +46,8 @@ export const AgentImportResult = Schema.Struct({
   interfaces: Schema.Int,
   endpoints: Schema.Int,
   identityClaims: Schema.Int,
-  signatures: Schema.Int
+  signatures: Schema.Int,
+  tools: Schema.Int
 }).annotations({ identifier: "AgentImportResult" })
 export type AgentImportResult = typeof AgentImportResult.Type
 

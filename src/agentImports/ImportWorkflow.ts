@@ -16,7 +16,11 @@ import { Activity, Workflow } from "@effect/workflow"
 import { Effect, Either, Option, Schema } from "effect"
 import { now } from "../../layers/Clock.js"
 import { retryTransient } from "../../layers/Engine.js"
+import { AppConfig } from "../../layers/AppConfig.js"
 import { Ids } from "../../layers/Ids.js"
+import { Outbound } from "../../layers/Outbound.js"
+import { fetchCatalog, type ObservedCatalog } from "../mcp/Client.js"
+import { McpConnections } from "../mcp/Connections.js"
 import type { AgentImportResult } from "../../schema/agentImports.js"
 import { A2aAgentCard, cardInterfaces } from "./A2aAgentCard.js"
 import { Erc8004RegistrationFile, registrationLocator } from "./Erc8004Registration.js"
@@ -37,7 +41,13 @@ const decodeOptions = { errors: "all", onExcessProperty: "ignore" } as const
 const validate = <A, I>(schema: Schema.Schema<A, I>, json: unknown, format: string) =>
   Schema.decodeUnknown(schema, decodeOptions)(json).pipe(Effect.mapError((e) => schemaFailure(e, format)))
 
-const emptyResult: AgentImportResult = { name: null, skills: 0, interfaces: 0, endpoints: 0, identityClaims: 0, signatures: 0 }
+const emptyResult: AgentImportResult = { name: null, skills: 0, interfaces: 0, endpoints: 0, identityClaims: 0, signatures: 0, tools: 0 }
+
+/** The `name` of an MCP server's `serverInfo`, if it gave one. */
+const serverName = (serverInfo: unknown): string | null => {
+  const name = (serverInfo as { readonly name?: unknown } | null)?.name
+  return typeof name === "string" ? name : null
+}
 
 /**
  * The work of one kind: fetches and validates, and returns the effect that stores the
@@ -97,14 +107,34 @@ const work = (importId: string, target: ImportTarget) =>
         }
       }
       case "MCP_SERVER": {
-        // ---- MCP connection: the ONE call site to wire at merge (issue 20, item 4) ----
-        // Create the agent's MCP connection to `target.url` through the MCP area's service
-        // (its "create a connection for an agent" method, which fetches the server's catalog)
-        // and return its counts as the result. Until that service exists the import fails here.
-        return yield* ImportFailed.of(
-          "not-yet-supported",
-          "importing an MCP server (creating the agent's MCP connection) is not available yet"
+        // The server must answer as an MCP server (initialize and its lists) or ask for
+        // OAuth (a 401: the connection is then added AUTH_REQUIRED, completed through
+        // MCP_BeginMcpOAuth); the connection's own refresh then stores the catalog.
+        const config = yield* AppConfig
+        const outbound = yield* Outbound
+        const observed = yield* fetchCatalog({
+          serverUrl: target.url,
+          transport: "AUTO",
+          accessToken: Option.none(),
+          fetch: outbound.fetch,
+          timeoutMs: config.mcpCatalog.requestTimeoutMs
+        }).pipe(
+          Effect.map(Option.some),
+          Effect.catchAll((failure) =>
+            failure.code === "auth-required"
+              ? Effect.succeed(Option.none<ObservedCatalog>())
+              : ImportFailed.of(failure.code, "the URL did not answer as an MCP server (initialize and its lists)")
+          )
         )
+        const connections = yield* McpConnections
+        return {
+          store: connections.ensureForAgent({ agentId: target.agentId, serverUrl: target.url, transport: "AUTO" }),
+          result: {
+            ...emptyResult,
+            name: Option.match(observed, { onNone: () => null, onSome: (c) => serverName(c.serverIdentity) }),
+            tools: Option.match(observed, { onNone: () => 0, onSome: (c) => (Array.isArray(c.tools) ? c.tools.length : 0) })
+          }
+        }
       }
     }
   })
@@ -123,5 +153,5 @@ export const AgentImportLive = AgentImportWorkflow.toLayer(({ importId }) =>
         onLeft: (failure) => Effect.flatMap(now, (at) => repo.fail(importId, failure.reasons, at)),
         onRight: ({ result, store }) => Effect.zipRight(store, Effect.flatMap(now, (at) => repo.succeed(importId, result, at)))
       }))
-    }).pipe(retryTransient, Effect.orDie, Effect.provide(AgentImportsRepo.Default))
+    }).pipe(retryTransient, Effect.orDie, Effect.provide([AgentImportsRepo.Default, McpConnections.Default]))
   }))

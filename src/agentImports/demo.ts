@@ -75,7 +75,7 @@ export const seedAgentImports = Effect.gen(function*() {
   const at = (n: number) => demoTime(140, n)
   const card = DemoAgentCard
   const result = (r: Record<string, unknown>) =>
-    JSON.stringify({ name: "Atlas Research", skills: 0, interfaces: 0, endpoints: 0, identityClaims: 0, signatures: 0, ...r })
+    JSON.stringify({ name: "Atlas Research", skills: 0, interfaces: 0, endpoints: 0, identityClaims: 0, signatures: 0, tools: 0, ...r })
   yield* sql`INSERT INTO agent_imports ${
     sql.insert([
       { ...DemoImports.atlasCard, state: "SUCCEEDED", reasons: "[]", result: result({ skills: 2, interfaces: 2 }), n: 0 },

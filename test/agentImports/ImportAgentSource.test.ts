@@ -15,6 +15,7 @@ import { DemoAgentCard, DemoImports } from "../../src/agentImports/demo.js"
 import { Erc8004RegistrationType } from "../../src/agentImports/Erc8004Registration.js"
 import { DemoAgents, DemoRegistries } from "../../src/agents/demo.js"
 import { testConfig } from "../support/config.js"
+import { TestMcpServer } from "../support/mcpServer.js"
 import { call, expectMeta, expectProblem, type Session, signIn } from "../support/http.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
 
@@ -172,7 +173,7 @@ layer(server.layer, { excludeTestServices: true })("Agents_ImportAgentSource", (
       expect(done).toMatchObject({
         state: "SUCCEEDED",
         reasons: [],
-        result: { name: "Beacon Monitor", skills: 2, interfaces: 2, endpoints: 0, identityClaims: 0, signatures: 1 },
+        result: { name: "Beacon Monitor", skills: 2, interfaces: 2, endpoints: 0, identityClaims: 0, signatures: 1, tools: 0 },
         startedAt: TestEpoch.toISOString(),
         finishedAt: TestEpoch.toISOString()
       })
@@ -252,7 +253,7 @@ layer(server.layer, { excludeTestServices: true })("Agents_ImportAgentSource", (
       const done = yield* importBeacon(owner, "ERC8004_REGISTRATION", `${host}/erc8004.json`)
       expect(done).toMatchObject({
         state: "SUCCEEDED",
-        result: { name: "Beacon Monitor", skills: 0, interfaces: 0, endpoints: 2, identityClaims: 2, signatures: 0 }
+        result: { name: "Beacon Monitor", skills: 0, interfaces: 0, endpoints: 2, identityClaims: 2, signatures: 0, tools: 0 }
       })
       const p = yield* profile(beacon)
       expect(p.endpoints).toEqual([
@@ -275,7 +276,7 @@ layer(server.layer, { excludeTestServices: true })("Agents_ImportAgentSource", (
       expect((yield* profile(beacon)).identityClaims).toEqual(p.identityClaims)
     }))
 
-  it.scoped("FAILED with the reason, never a hang: 404, not JSON, slow (timeout), huge (size cap), a redirect to the metadata address, MCP not yet", () =>
+  it.scoped("FAILED with the reason, never a hang: 404, not JSON, slow (timeout), huge (size cap), a redirect to the metadata address, a URL that is not an MCP server", () =>
     Effect.gen(function*() {
       const host = yield* StubHost
       const owner = yield* signIn("owner")
@@ -295,7 +296,42 @@ layer(server.layer, { excludeTestServices: true })("Agents_ImportAgentSource", (
       const refused = yield* reasonOf("A2A_AGENT_CARD", "/to-metadata")
       expect(refused.code).toBe("target-refused")
       expect(refused.detail).toMatch(/link-local/)
-      expect((yield* reasonOf("MCP_SERVER", "/mcp")).code).toBe("not-yet-supported")
+      // the card host is no MCP server (404 to initialize, then to the SSE fallback): the import fails, no connection is added
+      expect(yield* reasonOf("MCP_SERVER", "/mcp")).toEqual({
+        code: "protocol-error", detail: "the URL did not answer as an MCP server (initialize and its lists)", pointer: null
+      })
+      const sql = yield* SqlClient.SqlClient
+      expect(yield* sql`SELECT 1 FROM mcp_connections WHERE server_url = ${`${host}/mcp`}`).toEqual([])
+    }))
+
+  it.scoped("an MCP server becomes the agent's MCP connection with its catalog; an OAuth-protected one is added AUTH_REQUIRED", () =>
+    Effect.gen(function*() {
+      const mcp = yield* TestMcpServer()
+      const owner = yield* signIn("owner")
+      const done = yield* importBeacon(owner, "MCP_SERVER", `${mcp.origin}/mcp`)
+      expect(done).toMatchObject({ state: "SUCCEEDED", reasons: [], result: { name: "test-mcp", tools: 5, skills: 0 } })
+      // the connection's own refresh stores the live catalog (bounded wait)
+      const connections = `/api/v1/agents/${beacon}/mcp/connections`
+      const deadline = Date.now() + 20_000
+      let connection: { id: string; state: string; serverUrl: string } | undefined
+      while (Date.now() < deadline) {
+        const list = yield* call("GET", connections, { session: owner })
+        expect(list.status, list.text).toBe(200)
+        connection = list.body.data.find((c: { serverUrl: string }) => c.serverUrl === `${mcp.origin}/mcp`)
+        if (connection?.state === "CONNECTED") break
+        yield* Effect.sleep("50 millis")
+      }
+      expect(connection?.state).toBe("CONNECTED")
+      const catalog = yield* call("GET", `${connections}/${connection!.id}/catalog`, { session: owner })
+      expect(catalog.status, catalog.text).toBe(200)
+      expect(catalog.body.data.tools.map((t: { name: string }) => t.name)).toEqual(["alpha", "bravo", "charlie", "delta", "echo"])
+      // importing the same server again reuses the connection
+      expect((yield* importBeacon(owner, "MCP_SERVER", `${mcp.origin}/mcp`)).state).toBe("SUCCEEDED")
+      const sql = yield* SqlClient.SqlClient
+      expect(yield* sql`SELECT 1 FROM mcp_connections WHERE server_url = ${`${mcp.origin}/mcp`}`).toHaveLength(1)
+
+      const protectedImport = yield* importBeacon(owner, "MCP_SERVER", `${mcp.origin}/protected`)
+      expect(protectedImport).toMatchObject({ state: "SUCCEEDED", result: { name: null, tools: 0 } })
     }))
 
   it.scoped("refused at creation: the metadata address and a loopback host not in OUTBOUND_ALLOWED_HOSTS (400, /url); bad bodies", () =>
