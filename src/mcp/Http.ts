@@ -5,10 +5,12 @@ import { currentSession } from "../api/security.js"
 import { Envelope } from "../http/Envelope.js"
 import { group } from "../http/group.js"
 import { Mcp } from "./Mcp.js"
+import { McpOAuth } from "./McpOAuth.js"
 
 export const McpHttpLive = group(Api, "MCP", (handlers) =>
   Effect.gen(function*() {
     const mcp = yield* Mcp
+    const mcpOAuth = yield* McpOAuth
     const envelope = yield* Envelope
     return handlers
       .handle("getMcpCatalog", ({ path }) =>
@@ -20,10 +22,13 @@ export const McpHttpLive = group(Api, "MCP", (handlers) =>
           }).pipe(Effect.flatMap(envelope.data))))
       .handle("beginMcpOAuth", ({ path, payload }) =>
         Effect.flatMap(currentSession, (session) =>
-          mcp.beginOAuth({
+          mcpOAuth.beginOAuth({
             entityPublicId: path.entityPublicId,
             connectionId: path.connectionPublicId,
             accountId: session.accountId,
             scopes: payload.scopes
           }).pipe(Effect.flatMap(envelope.data))))
+      .handle("completeMcpOAuth", ({ urlParams }) =>
+        Effect.flatMap(currentSession, (session) =>
+          mcpOAuth.completeOAuth({ accountId: session.accountId, query: urlParams }).pipe(Effect.flatMap(envelope.data))))
   }))

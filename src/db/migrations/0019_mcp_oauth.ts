@@ -3,11 +3,14 @@
  *
  * - `mcp_connections` keeps what discovery found, so a second authorization needs no
  *   round trips: `oauth_resource` (the MCP server's canonical URI, RFC 8707 `resource`),
- *   `oauth_resource_metadata_url` (where its RFC 9728 metadata was read),
+ *   `oauth_resource_metadata_url` (where its RFC 9728 metadata was read; a connection
+ *   that met a 401 may store the challenge's `resource_metadata` here for discovery to start from),
+ *   `oauth_resource_scopes` (its `scopes_supported`),
  *   `oauth_as_metadata` (the authorization server's RFC 8414 / OIDC metadata document),
  *   `oauth_client_source` (CONFIGURED from `MCP_OAUTH_CLIENTS`, REGISTERED by RFC 7591
  *   dynamic registration, or SEEDED: the row's client id came with the data),
- *   `oauth_client_secret` (a registered client's secret, sealed like the tokens) and
+ *   `oauth_client_secret` (a registered client's secret, sealed like the tokens),
+ *   `oauth_client_auth_method` (its RFC 7591 `token_endpoint_auth_method`) and
  *   `oauth_discovered_at` (when; a discovery older than a day is made again).
  *   `oauth_client_id`, `oauth_authorization_endpoint`, `oauth_issuer` and
  *   `oauth_redirect_uri` of 0010 hold the rest.
@@ -25,9 +28,11 @@ export default Effect.gen(function*() {
 ALTER TABLE mcp_connections
   ADD COLUMN IF NOT EXISTS oauth_resource text,
   ADD COLUMN IF NOT EXISTS oauth_resource_metadata_url text,
+  ADD COLUMN IF NOT EXISTS oauth_resource_scopes text[],
   ADD COLUMN IF NOT EXISTS oauth_as_metadata jsonb,
   ADD COLUMN IF NOT EXISTS oauth_client_source text CHECK (oauth_client_source IN ('CONFIGURED','REGISTERED','SEEDED')),
   ADD COLUMN IF NOT EXISTS oauth_client_secret text,
+  ADD COLUMN IF NOT EXISTS oauth_client_auth_method text,
   ADD COLUMN IF NOT EXISTS oauth_discovered_at timestamptz;
 
 CREATE TABLE mcp_oauth_tokens (
