@@ -178,6 +178,7 @@ export const discover = (
           continue
         }
         as = await oauth.processDiscoveryResponse(issuerUrl, response)
+        break
       }
       if (as === undefined) return fail("the authorization server publishes no metadata (RFC 8414 or OpenID Connect Discovery)")
       if (as.authorization_endpoint === undefined || as.token_endpoint === undefined) {
