@@ -19,6 +19,8 @@ import { randomUUID } from "node:crypto"
 import { afterAll } from "vitest"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { makeOutbound, Outbound } from "../../layers/Outbound.js"
+import { purgeExpiredOAuthFlows } from "../../src/mcp/Purges.js"
+import { McpRepo } from "../../src/mcp/Repo.js"
 import { McpTokens } from "../../src/mcp/Tokens.js"
 import { DemoRuntimeAgents } from "../../src/runtime/demo.js"
 import { call, expectMeta, expectProblem, type Session, signIn } from "../support/http.js"
@@ -205,7 +207,8 @@ layer(server.layer)("MCP OAuth to the end", (it) => {
       expect(refreshed.expiresAt).toBe(new Date(TestEpoch.getTime() + 3600_000 - 30_000 + 3600_000).toISOString())
       expect(yield* listTools(mcpA.url, first)).toEqual(["ping"])
 
-      // purged with the other expired flows by now (PurgeMcpOAuthFlows): unknown
+      // an expired flow is purged (PurgeMcpOAuthFlows, run here rather than waited for): then unknown
+      yield* purgeExpiredOAuthFlows.pipe(Effect.provide(McpRepo.Default), Effect.withClock(server.clock), Effect.orDie)
       expectProblem(yield* land(redirect, owner), 400, "oauth-state-invalid")
     }))
 
@@ -260,7 +263,10 @@ layer(server.layer)("MCP OAuth to the end", (it) => {
       const landed = yield* land(redirect, owner)
       expect(landed.status, landed.text).toBe(200)
 
-      // expired: 10 minutes after it began
+      // expired: 10 minutes after it began (begun just after a quarter hour, so the purge of expired
+      // flows, every 15 minutes, does not delete it first)
+      const quarter = 15 * 60_000
+      server.clock.advance(quarter - (server.clock.unsafeCurrentTimeMillis() % quarter) + 1_000)
       const late = yield* begin(connectionId, owner)
       const lateRedirect = yield* authorize(late.body.data.authorizationUrl)
       server.clock.advance(10 * 60_000)
