@@ -72,7 +72,7 @@ export const CompleteMcpOAuthQuery = Schema.Struct({
   iss: Schema.optional(Schema.String.pipe(Schema.maxLength(2000)).annotations({
     description: "The issuer of the answer (RFC 9207), checked when the server announces it."
   }))
-}).annotations({ identifier: "CompleteMcpOAuthQuery" })
+})
 export type CompleteMcpOAuthQuery = typeof CompleteMcpOAuthQuery.Type
 
 /** Result of MCP_CompleteMcpOAuth: the authorized connection (its tokens are never shown). */

@@ -8,9 +8,8 @@ import { BeginMcpOAuthRequest, McpCatalog, McpOAuthAuthorization } from "../../s
 import { operation } from "../api/operation.js"
 import { agentVisibility } from "../runtime/Api.js"
 import { AgentNotFound, ConfigurationMissing, InvalidState, RoleRequired } from "../../schema/errors.js"
-import { ConnectionNotFound } from "./Errors.js"
 import { CompleteMcpOAuth } from "./OAuthApi.js"
-import { OAuthClientRegistrationFailed, OAuthDiscoveryFailed } from "./OAuthErrors.js"
+import { ConnectionNotFound, OAuthClientRegistrationFailed, OAuthDiscoveryFailed } from "./Errors.js"
 
 const ConnectionPath = Schema.Struct({ entityPublicId: Uuid, connectionPublicId: Uuid })
 

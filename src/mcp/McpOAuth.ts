@@ -20,13 +20,13 @@ import { Outbound, outboundFailureOf } from "../../layers/Outbound.js"
 import { ConfigurationMissing, InvalidState } from "../../schema/errors.js"
 import type { CompleteMcpOAuthQuery, McpOAuthAuthorization, McpOAuthCompletion } from "../../schema/mcp.js"
 import { AgentOperators } from "../agents/Operators.js"
-import { ConnectionNotFound } from "./Errors.js"
 import { McpConnectRoles, OAuthFlowTtlMs } from "./Mcp.js"
 import { authorizationRequest } from "./OAuth.js"
 import { clientAuthentication, clientFor } from "./OAuthClient.js"
 import { canonicalResource, discover, oauthOptions, reasonOf } from "./OAuthDiscovery.js"
 import {
   AuthorizationServerUnavailable,
+  ConnectionNotFound,
   OAuthAuthorizationDenied,
   OAuthClientRegistrationFailed,
   OAuthDiscoveryFailed,
@@ -34,7 +34,7 @@ import {
   OAuthFlowExpired,
   OAuthGrantRefused,
   OAuthStateInvalid
-} from "./OAuthErrors.js"
+} from "./Errors.js"
 import { type OAuthConnection, McpOAuthRepo } from "./OAuthRepo.js"
 import { McpRepo } from "./Repo.js"
 import { authorizationServerOf, McpTokens } from "./Tokens.js"

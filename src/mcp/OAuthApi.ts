@@ -14,7 +14,7 @@ import {
   OAuthFlowExpired,
   OAuthGrantRefused,
   OAuthStateInvalid
-} from "./OAuthErrors.js"
+} from "./Errors.js"
 
 /** `GET /api/v1/mcp/oauth/callback` (MCP_CompleteMcpOAuth). */
 export const CompleteMcpOAuth = HttpApiEndpoint.get("completeMcpOAuth", "/api/v1/mcp/oauth/callback")

@@ -161,7 +161,7 @@ export const startMcpServer = async (as: LocalAuthorizationServer, options: { re
     }
     const mcp = new McpServer({ name: "oauth-test-server", version: "1.0.0" })
     mcp.registerTool("ping", { description: "Answers pong" }, () => ({ content: [{ type: "text", text: "pong" }] }))
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined })
+    const transport = new StreamableHTTPServerTransport({}) // stateless: no session id
     res.on("close", () => {
       void transport.close()
       void mcp.close()
