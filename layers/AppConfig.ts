@@ -3,7 +3,7 @@
  * and validated at start-up (a bad value stops the server with a clear message).
  */
 import { hkdfSync } from "node:crypto"
-import { Config, Context, Effect, Layer, LogLevel, Option, Redacted } from "effect"
+import { Config, ConfigError, Context, Effect, Either, Layer, LogLevel, Option, Redacted } from "effect"
 import { ExactOriginRule, isExactOrigin } from "../schema/origin.js"
 
 /** A request budget: `limit` units of x-rate-cost per `windowSeconds` (spec §8). */
@@ -13,6 +13,8 @@ export interface Budget {
 }
 import { DefaultEngineOptions, type EngineOptions } from "./Engine.js"
 import { DefaultOutboundOptions, makeOutbound, Outbound, type OutboundOptions } from "./Outbound.js"
+import { type McpOAuthOptions, parseMcpOAuthClients } from "./McpOAuthConfig.js"
+import { parseTokenKeys, type TokenKey } from "./TokenCipher.js"
 
 /** Bounds on waiting for the database, in milliseconds (see `DB_*` in the README). */
 export interface DbLimits {
@@ -116,6 +118,8 @@ export interface AppConfigShape {
    * MCP request, default 10 000).
    */
   readonly mcpCatalog: { readonly ttlSeconds: number; readonly requestTimeoutMs: number }
+  /** MCP OAuth (src/mcp/McpOAuth.ts): `MCP_TOKEN_KEYS`, `MCP_OAUTH_CLIENTS` (README). */
+  readonly mcpOAuth: McpOAuthOptions
 }
 
 /** The service configuration. */
@@ -167,6 +171,29 @@ const AllowedHost = Config.string().pipe(
   Config.validate({
     message: "each OUTBOUND_ALLOWED_HOSTS entry must be host or host:port (no scheme, no path)",
     validation: (h) => /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:[0-9]{1,5})?$/.test(h)
+  })
+)
+
+/**
+ * `MCP_TOKEN_KEYS` (the key ring sealing MCP OAuth tokens at rest, layers/TokenCipher.ts);
+ * unset → one key derived from `APP_SECRET`, kid `app`.
+ */
+const mcpTokenKeys = (secretValue: string) =>
+  Config.option(Config.redacted("MCP_TOKEN_KEYS")).pipe(
+    Config.mapOrFail((text) => {
+      if (Option.isNone(text) || Redacted.value(text.value).trim() === "") {
+        return Either.right<ReadonlyArray<TokenKey>>([{ kid: "app", key: deriveKey(secretValue, "mcp-oauth-tokens") }])
+      }
+      const ring = parseTokenKeys(Redacted.value(text.value))
+      return typeof ring === "string" ? Either.left(ConfigError.InvalidData([], ring)) : Either.right(ring)
+    })
+  )
+
+/** `MCP_OAUTH_CLIENTS`: the OAuth clients registered by hand, JSON keyed by issuer (layers/McpOAuthConfig.ts). */
+const mcpOAuthClients = Config.option(Config.redacted("MCP_OAUTH_CLIENTS")).pipe(
+  Config.mapOrFail((text) => {
+    const parsed = parseMcpOAuthClients(Option.match(text, { onNone: () => "", onSome: Redacted.value }))
+    return typeof parsed === "string" ? Either.left(ConfigError.InvalidData([], parsed)) : Either.right(parsed)
   })
 )
 
@@ -257,6 +284,10 @@ export const loadAppConfig = Effect.gen(function*() {
     mcpCatalog: {
       ttlSeconds: yield* boundedInteger("MCP_CATALOG_TTL_SECONDS", 60, 604_800, 3600),
       requestTimeoutMs: yield* millis("MCP_REQUEST_TIMEOUT_MS", 10_000)
+    },
+    mcpOAuth: {
+      tokenKeys: yield* mcpTokenKeys(secretValue),
+      clients: yield* mcpOAuthClients
     }
   } satisfies AppConfigShape
 })

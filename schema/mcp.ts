@@ -51,3 +51,39 @@ export const McpOAuthAuthorization = Schema.Struct({
   expiresAt: DateTimeZ
 }).annotations({ identifier: "McpOAuthAuthorization" })
 export type McpOAuthAuthorization = typeof McpOAuthAuthorization.Type
+
+/**
+ * Query of MCP_CompleteMcpOAuth: the authorization response (RFC 6749 §4.1.2, §4.1.2.1;
+ * RFC 9207 `iss`) the authorization server sends the browser back with. Other
+ * parameters a server adds are ignored.
+ */
+export const CompleteMcpOAuthQuery = Schema.Struct({
+  state: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(512)).annotations({
+    description: "The `state` of the authorization URL MCP_BeginMcpOAuth returned (single use)."
+  }),
+  code: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(4096)).annotations({
+    description: "The authorization code (RFC 6749 §4.1.2)."
+  })),
+  error: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200)).annotations({
+    description: "The authorization server's error code instead of a code (RFC 6749 §4.1.2.1), e.g. `access_denied`."
+  })),
+  error_description: Schema.optional(Schema.String.pipe(Schema.maxLength(2000))),
+  error_uri: Schema.optional(Schema.String.pipe(Schema.maxLength(2000))),
+  iss: Schema.optional(Schema.String.pipe(Schema.maxLength(2000)).annotations({
+    description: "The issuer of the answer (RFC 9207), checked when the server announces it."
+  }))
+})
+export type CompleteMcpOAuthQuery = typeof CompleteMcpOAuthQuery.Type
+
+/** Result of MCP_CompleteMcpOAuth: the authorized connection (its tokens are never shown). */
+export const McpOAuthCompletion = Schema.Struct({
+  entityPublicId: Uuid,
+  connectionPublicId: Uuid,
+  /** The connection's state after the authorization: CONNECTED. */
+  connectionState: Schema.Literal("CONNECTED", "AUTH_REQUIRED", "DISABLED"),
+  /** The scopes granted (the token response's `scope`, else those requested). */
+  scopes: Schema.Array(Schema.String),
+  /** When the access token expires (it is refreshed before then), null when the server did not say. */
+  accessTokenExpiresAt: Schema.NullOr(DateTimeZ)
+}).annotations({ identifier: "McpOAuthCompletion" })
+export type McpOAuthCompletion = typeof McpOAuthCompletion.Type

@@ -11,7 +11,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       "data": {
         "accountPublicId": "01900001-0000-7000-8000-000000000002",
         "sessionId": "0000000b-0000-7000-8000-000000000002",
-        "csrfToken": "WcPcJfDdxpG8VsAKRcnRH1rxxQgWCY4akV5CN3kbswM",
+        "csrfToken": "wZB3BkSpeX1s_7BWZK36tVsPoJlPOGJrPuDcXpUZ9nc",
         "expiresAt": "2026-06-01T12:00:00.000Z"
       },
       "meta": {
@@ -126,7 +126,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "apiKey": {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "7d7977d9a0cf",
+          "prefix": "592b17116fb0",
           "scopes": [
             "public:read"
           ],
@@ -140,7 +140,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "expiresAt": null,
           "revokedAt": null
         },
-        "key": "adk_7d7977d9a0cf_IbsyOcR8hh-kicEwsM-1A51WZ265cB4JTvmSsOsAYLM",
+        "key": "adk_592b17116fb0_K0IcR93bROzcAYpfXSnoG4pKzJHCL3VVAME2gaBQZPI",
         "keyDelivery": "SHOWN_ONCE"
       },
       "meta": {
@@ -171,7 +171,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "allowedOrigins": [
             "https://app.demo.agent-directory.dev"
           ],
-          "createdAt": "2026-11-25T12:21:50.909Z",
+          "createdAt": "2026-11-25T12:38:27.305Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -186,7 +186,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "production",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T12:21:50.907Z",
+          "createdAt": "2026-11-25T12:38:27.302Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -201,7 +201,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T12:21:50.877Z",
+          "createdAt": "2026-11-25T12:38:27.285Z",
           "lastUsedAt": null,
           "expiresAt": "2026-04-11T00:00:00.000Z",
           "revokedAt": null
@@ -216,7 +216,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "REVOKED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T12:21:50.855Z",
+          "createdAt": "2026-11-25T12:38:27.265Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -231,7 +231,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "PAUSED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T12:21:50.839Z",
+          "createdAt": "2026-11-25T12:38:27.254Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -246,7 +246,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T12:21:50.816Z",
+          "createdAt": "2026-11-25T12:38:27.212Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -262,7 +262,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T12:21:50.768Z",
+          "createdAt": "2026-11-25T12:38:27.187Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -270,7 +270,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "7d7977d9a0cf",
+          "prefix": "592b17116fb0",
           "scopes": [
             "public:read"
           ],
@@ -310,7 +310,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "environment": "development",
         "state": "REVOKED",
         "allowedOrigins": [],
-        "createdAt": "2026-11-25T12:21:50.839Z",
+        "createdAt": "2026-11-25T12:38:27.254Z",
         "lastUsedAt": null,
         "expiresAt": null,
         "revokedAt": "2026-06-01T00:00:00.000Z"
@@ -1174,138 +1174,6 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       }
     }
   },
-  "MCP_ListMcpConnections": {
-    "status": 200,
-    "body": {
-      "data": [
-        {
-          "id": "01900102-0000-7000-8000-000000000001",
-          "entityPublicId": "01900006-0000-7000-8000-000000000001",
-          "name": "Atlas docs",
-          "serverUrl": "https://mcp.docs.example/mcp",
-          "transport": "STREAMABLE_HTTP",
-          "state": "CONNECTED",
-          "lastFailure": null,
-          "lastAttemptedAt": null,
-          "catalog": {
-            "digest": "sha256:6b230eb4302d8d18c1d57d14b24ec32aa31777697b68b23b1ea5250cd9b19de1",
-            "protocolVersion": "2025-06-18",
-            "toolCount": 1,
-            "resourceCount": 1,
-            "resourceTemplateCount": 1,
-            "promptCount": 1,
-            "observedAt": "2026-03-12T00:00:00.000Z",
-            "expiresAt": "2026-03-12T01:00:00.000Z",
-            "stale": true
-          },
-          "version": 1,
-          "createdAt": "2026-02-16T00:00:00.000Z",
-          "updatedAt": "2026-02-16T00:00:00.000Z"
-        },
-        {
-          "id": "01900102-0000-7000-8000-000000000002",
-          "entityPublicId": "01900006-0000-7000-8000-000000000001",
-          "name": "CRM",
-          "serverUrl": "https://mcp.crm.example/mcp",
-          "transport": "STREAMABLE_HTTP",
-          "state": "AUTH_REQUIRED",
-          "lastFailure": null,
-          "lastAttemptedAt": null,
-          "catalog": null,
-          "version": 1,
-          "createdAt": "2026-02-16T00:01:00.000Z",
-          "updatedAt": "2026-02-16T00:01:00.000Z"
-        },
-        {
-          "id": "01900102-0000-7000-8000-000000000003",
-          "entityPublicId": "01900006-0000-7000-8000-000000000001",
-          "name": "Local files",
-          "serverUrl": "https://mcp.files.example/mcp",
-          "transport": "STREAMABLE_HTTP",
-          "state": "CONNECTED",
-          "lastFailure": null,
-          "lastAttemptedAt": null,
-          "catalog": {
-            "digest": "sha256:00bcc884523ee052e7ba6c94448e716ba3007684d16a7171e3995b467f42200c",
-            "protocolVersion": "2025-06-18",
-            "toolCount": 1,
-            "resourceCount": 1,
-            "resourceTemplateCount": 1,
-            "promptCount": 1,
-            "observedAt": "2026-03-12T00:00:00.000Z",
-            "expiresAt": "2026-03-12T01:00:00.000Z",
-            "stale": true
-          },
-          "version": 1,
-          "createdAt": "2026-02-16T00:02:00.000Z",
-          "updatedAt": "2026-02-16T00:02:00.000Z"
-        },
-        {
-          "id": "01900102-0000-7000-8000-000000000004",
-          "entityPublicId": "01900006-0000-7000-8000-000000000001",
-          "name": "Old wiki",
-          "serverUrl": "https://mcp.wiki.example/mcp",
-          "transport": "STREAMABLE_HTTP",
-          "state": "DISABLED",
-          "lastFailure": null,
-          "lastAttemptedAt": null,
-          "catalog": null,
-          "version": 1,
-          "createdAt": "2026-02-16T00:03:00.000Z",
-          "updatedAt": "2026-02-16T00:03:00.000Z"
-        }
-      ],
-      "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000029",
-        "schemaVersion": "1.0.0",
-        "buildVersion": "test",
-        "generatedAt": "2026-06-01T00:00:00.000Z",
-        "freshness": {
-          "projectedAt": null,
-          "sourceWatermark": null
-        }
-      }
-    }
-  },
-  "MCP_GetMcpConnection": {
-    "status": 200,
-    "body": {
-      "data": {
-        "id": "01900102-0000-7000-8000-000000000001",
-        "entityPublicId": "01900006-0000-7000-8000-000000000001",
-        "name": "Atlas docs",
-        "serverUrl": "https://mcp.docs.example/mcp",
-        "transport": "STREAMABLE_HTTP",
-        "state": "CONNECTED",
-        "lastFailure": null,
-        "lastAttemptedAt": null,
-        "catalog": {
-          "digest": "sha256:6b230eb4302d8d18c1d57d14b24ec32aa31777697b68b23b1ea5250cd9b19de1",
-          "protocolVersion": "2025-06-18",
-          "toolCount": 1,
-          "resourceCount": 1,
-          "resourceTemplateCount": 1,
-          "promptCount": 1,
-          "observedAt": "2026-03-12T00:00:00.000Z",
-          "expiresAt": "2026-03-12T01:00:00.000Z",
-          "stale": true
-        },
-        "version": 1,
-        "createdAt": "2026-02-16T00:00:00.000Z",
-        "updatedAt": "2026-02-16T00:00:00.000Z"
-      },
-      "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000002c",
-        "schemaVersion": "1.0.0",
-        "buildVersion": "test",
-        "generatedAt": "2026-06-01T00:00:00.000Z",
-        "freshness": {
-          "projectedAt": null,
-          "sourceWatermark": null
-        }
-      }
-    }
-  },
   "MCP_GetMcpCatalog": {
     "status": 200,
     "body": {
@@ -1367,17 +1235,14 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ],
         "cacheMetadata": {
           "etag": "W/\"demo-1\"",
-          "maxAgeSeconds": 3600,
-          "ageSeconds": 6998400,
-          "stale": true,
-          "refreshing": true
+          "maxAgeSeconds": 3600
         },
         "digest": "sha256:6b230eb4302d8d18c1d57d14b24ec32aa31777697b68b23b1ea5250cd9b19de1",
         "observedAt": "2026-03-12T00:00:00.000Z",
         "expiresAt": "2026-03-12T01:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000002f",
+        "requestId": "0000000b-0000-7000-8000-000000000029",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1392,82 +1257,11 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 200,
     "body": {
       "data": {
-        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fapp.agent-directory.dev%2Foauth%2Fmcp%2Fcallback&scope=crm.read+crm.write&state=Zisx7SWAk0KnX0t_Qeci6JIWEAfRgOnEnFihbreLVm8&code_challenge=WU3J1pY00GPsm0a9b5cc0EJcp5RMF5wx0VXV4iHjlSg&code_challenge_method=S256",
+        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fdirectory.test%2Fapi%2Fv1%2Fmcp%2Foauth%2Fcallback&scope=crm.read+crm.write&state=x6unEX2-TL-QtjO1oJ1f_148XKpjWaUh8AAr_C84w-w&code_challenge=NnJxyZA8ZyiqVNFpZJcmeb4guSuoVSALhn_HdligCdQ&code_challenge_method=S256&resource=https%3A%2F%2Fmcp.crm.example%2Fmcp",
         "expiresAt": "2026-06-01T00:10:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000032",
-        "schemaVersion": "1.0.0",
-        "buildVersion": "test",
-        "generatedAt": "2026-06-01T00:00:00.000Z",
-        "freshness": {
-          "projectedAt": null,
-          "sourceWatermark": null
-        }
-      }
-    }
-  },
-  "MCP_CreateMcpConnection": {
-    "status": 201,
-    "body": {
-      "data": {
-        "id": "0000000b-0000-7000-8000-000000000037",
-        "entityPublicId": "01900006-0000-7000-8000-000000000001",
-        "name": "Atlas search",
-        "serverUrl": "https://mcp.search.example/mcp",
-        "transport": "AUTO",
-        "state": "PENDING",
-        "lastFailure": null,
-        "lastAttemptedAt": null,
-        "catalog": null,
-        "version": 1,
-        "createdAt": "2026-06-01T00:00:00.000Z",
-        "updatedAt": "2026-06-01T00:00:00.000Z"
-      },
-      "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000036",
-        "schemaVersion": "1.0.0",
-        "buildVersion": "test",
-        "generatedAt": "2026-06-01T00:00:00.000Z",
-        "freshness": {
-          "projectedAt": null,
-          "sourceWatermark": null
-        }
-      }
-    }
-  },
-  "MCP_RefreshMcpCatalog": {
-    "status": 202,
-    "body": {
-      "data": {
-        "connection": {
-          "id": "01900102-0000-7000-8000-000000000003",
-          "entityPublicId": "01900006-0000-7000-8000-000000000001",
-          "name": "Local files",
-          "serverUrl": "https://mcp.files.example/mcp",
-          "transport": "STREAMABLE_HTTP",
-          "state": "CONNECTED",
-          "lastFailure": null,
-          "lastAttemptedAt": null,
-          "catalog": {
-            "digest": "sha256:00bcc884523ee052e7ba6c94448e716ba3007684d16a7171e3995b467f42200c",
-            "protocolVersion": "2025-06-18",
-            "toolCount": 1,
-            "resourceCount": 1,
-            "resourceTemplateCount": 1,
-            "promptCount": 1,
-            "observedAt": "2026-03-12T00:00:00.000Z",
-            "expiresAt": "2026-03-12T01:00:00.000Z",
-            "stale": true
-          },
-          "version": 1,
-          "createdAt": "2026-02-16T00:02:00.000Z",
-          "updatedAt": "2026-02-16T00:02:00.000Z"
-        },
-        "requestedAt": "2026-06-01T00:00:00.000Z"
-      },
-      "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000003a",
+        "requestId": "0000000b-0000-7000-8000-00000000002c",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1481,55 +1275,9 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
   "Admin_ListJobRuns": {
     "status": 200,
     "body": {
-      "data": [
-        {
-          "executionId": "3ed925f992dd5658f28aa71de7cb3cdf",
-          "workflow": "McpCatalogRefresh",
-          "state": "SUCCEEDED",
-          "payload": {
-            "connectionId": "01900102-0000-7000-8000-000000000003",
-            "reason": "requested",
-            "occasion": "0000000b-0000-7000-8000-00000000003b"
-          },
-          "activities": 1,
-          "createdAt": "2026-06-01T00:00:00.000Z",
-          "finishedAt": "2026-06-01T00:00:00.000Z",
-          "lastError": null,
-          "runner": 0
-        },
-        {
-          "executionId": "1f2a8450cd0d472d21a29fd40929dd14",
-          "workflow": "McpCatalogRefresh",
-          "state": "SUCCEEDED",
-          "payload": {
-            "connectionId": "0000000b-0000-7000-8000-000000000037",
-            "reason": "created",
-            "occasion": "0000000b-0000-7000-8000-000000000037"
-          },
-          "activities": 1,
-          "createdAt": "2026-06-01T00:00:00.000Z",
-          "finishedAt": "2026-06-01T00:00:00.000Z",
-          "lastError": null,
-          "runner": 0
-        },
-        {
-          "executionId": "a98d188b49660af80f24d96d873bba4b",
-          "workflow": "McpCatalogRefresh",
-          "state": "SUCCEEDED",
-          "payload": {
-            "connectionId": "01900102-0000-7000-8000-000000000001",
-            "reason": "expired",
-            "occasion": "2026-03-12T01:00:00.000Z"
-          },
-          "activities": 1,
-          "createdAt": "2026-06-01T00:00:00.000Z",
-          "finishedAt": "2026-06-01T00:00:00.000Z",
-          "lastError": null,
-          "runner": 0
-        }
-      ],
+      "data": [],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000003e",
+        "requestId": "0000000b-0000-7000-8000-000000000030",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1548,7 +1296,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "launchDraftId": "01900080-0000-7000-8000-000000000001",
         "venue": "REGISTRY_GENESIS",
         "state": "AWAITING_SIGNATURE",
-        "transactionIntentId": "0000000b-0000-7000-8000-000000000042",
+        "transactionIntentId": "0000000b-0000-7000-8000-000000000034",
         "providerReference": null,
         "expectedAssetLocator": "eip155:8453/erc20:0x000000000000000000000000000000000000003d",
         "observedAssetId": null,
@@ -1593,7 +1341,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000041",
+        "requestId": "0000000b-0000-7000-8000-000000000033",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1620,7 +1368,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "provider": "demo-issuer",
         "providerRequestId": "demo-01900083-0000-7000-8000-000000000001",
         "instrument": {
-          "publicId": "0000000b-0000-7000-8000-000000000046",
+          "publicId": "0000000b-0000-7000-8000-000000000038",
           "state": "ACTIVE",
           "last4": "5146",
           "expiresAt": "2030-01-01T00:00:00.000Z"
@@ -1630,7 +1378,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000045",
+        "requestId": "0000000b-0000-7000-8000-000000000037",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1645,10 +1393,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-00000000004a",
+        "id": "0000000b-0000-7000-8000-00000000003c",
         "workspaceId": "01900002-0000-7000-8000-000000000001",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
-        "publicKeyId": "0000000b-0000-7000-8000-00000000004b",
+        "publicKeyId": "0000000b-0000-7000-8000-00000000003d",
         "publicKeyFingerprint": "CukONg4K3oTq-JN_7-cp0tgeIccH-AxVABSVQhw9rHg",
         "state": "PENDING",
         "allowedSignalTypes": [
@@ -1661,7 +1409,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "createdAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000049",
+        "requestId": "0000000b-0000-7000-8000-00000000003b",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1789,7 +1537,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000004e",
+        "requestId": "0000000b-0000-7000-8000-000000000040",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1814,7 +1562,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000051",
+        "requestId": "0000000b-0000-7000-8000-000000000043",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1830,7 +1578,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": {
         "userMessage": {
-          "id": "0000000b-0000-7000-8000-000000000056",
+          "id": "0000000b-0000-7000-8000-000000000048",
           "ordinal": "3",
           "role": "user",
           "state": "COMPLETE",
@@ -1841,23 +1589,23 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
               "type": "text"
             }
           ],
-          "runId": "0000000b-0000-7000-8000-000000000055",
+          "runId": "0000000b-0000-7000-8000-000000000047",
           "createdAt": "2026-06-01T00:00:00.000Z",
           "completedAt": "2026-06-01T00:00:00.000Z"
         },
         "assistantMessage": {
-          "id": "0000000b-0000-7000-8000-000000000057",
+          "id": "0000000b-0000-7000-8000-000000000049",
           "ordinal": "4",
           "role": "assistant",
           "state": "PENDING",
           "contentText": null,
           "contentParts": [],
-          "runId": "0000000b-0000-7000-8000-000000000055",
+          "runId": "0000000b-0000-7000-8000-000000000047",
           "createdAt": "2026-06-01T00:00:00.000Z",
           "completedAt": null
         },
         "run": {
-          "id": "0000000b-0000-7000-8000-000000000055",
+          "id": "0000000b-0000-7000-8000-000000000047",
           "conversationId": "01900103-0000-7000-8000-000000000002",
           "entityPublicId": "01900006-0000-7000-8000-000000000001",
           "triggerType": "MESSAGE",
@@ -1867,7 +1615,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000054",
+        "requestId": "0000000b-0000-7000-8000-000000000046",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1889,7 +1637,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "dataClearedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000005a",
+        "requestId": "0000000b-0000-7000-8000-00000000004c",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1917,7 +1665,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000005d",
+        "requestId": "0000000b-0000-7000-8000-00000000004f",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1953,7 +1701,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-02-24T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000060",
+        "requestId": "0000000b-0000-7000-8000-000000000052",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1984,7 +1732,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "responseCount": "1"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000063",
+        "requestId": "0000000b-0000-7000-8000-000000000055",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2127,7 +1875,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       ],
       "asOf": "2026-06-01T00:00:00.000Z",
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000066",
+        "requestId": "0000000b-0000-7000-8000-000000000058",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2157,7 +1905,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "decisionDigest": "0x7d8fa3825b64daf3fca511c22899c1774912d986aa6b6dc09446bfd25cc8c920"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000069",
+        "requestId": "0000000b-0000-7000-8000-00000000005b",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2190,7 +1938,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000006c",
+        "requestId": "0000000b-0000-7000-8000-00000000005e",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2214,13 +1962,13 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ],
         "rejected": [],
         "receipt": {
-          "id": "0000000b-0000-7000-8000-00000000006e",
+          "id": "0000000b-0000-7000-8000-000000000060",
           "durable": true,
           "receivedAt": "2026-06-01T00:00:00.000Z"
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000006d",
+        "requestId": "0000000b-0000-7000-8000-00000000005f",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2235,7 +1983,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 202,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-000000000072",
+        "id": "0000000b-0000-7000-8000-000000000064",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
         "exportType": "TRAFFIC",
         "range": {
@@ -2252,7 +2000,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": null
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000071",
+        "requestId": "0000000b-0000-7000-8000-000000000063",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2284,7 +2032,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": "2026-05-21T00:10:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000075",
+        "requestId": "0000000b-0000-7000-8000-000000000067",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2605,7 +2353,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000079",
+        "requestId": "0000000b-0000-7000-8000-00000000006b",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2620,8 +2368,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-00000000007d",
-        "publicId": "0000000b-0000-7000-8000-00000000007e",
+        "id": "0000000b-0000-7000-8000-00000000006f",
+        "publicId": "0000000b-0000-7000-8000-000000000070",
         "workspaceId": "01900002-0000-7000-8000-000000000001",
         "agentPublicId": "01900006-0000-7000-8000-000000000001",
         "orderId": "01900009-0000-7000-8000-000000000004",
@@ -2634,7 +2382,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "startAt": "2026-07-01T00:00:00.000Z",
         "endAt": "2026-07-31T00:00:00.000Z",
         "creative": {
-          "id": "0000000b-0000-7000-8000-00000000007f",
+          "id": "0000000b-0000-7000-8000-000000000071",
           "revision": 1,
           "kind": "TEXT",
           "state": "DRAFT",
@@ -2670,7 +2418,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000007c",
+        "requestId": "0000000b-0000-7000-8000-00000000006e",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2686,10 +2434,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": {
         "accepted": true,
-        "requestId": "0000000b-0000-7000-8000-000000000080"
+        "requestId": "0000000b-0000-7000-8000-000000000072"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000080",
+        "requestId": "0000000b-0000-7000-8000-000000000072",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2705,8 +2453,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": [
         {
-          "id": "0000000b-0000-7000-8000-00000000007d",
-          "publicId": "0000000b-0000-7000-8000-00000000007e",
+          "id": "0000000b-0000-7000-8000-00000000006f",
+          "publicId": "0000000b-0000-7000-8000-000000000070",
           "workspaceId": "01900002-0000-7000-8000-000000000001",
           "agentPublicId": "01900006-0000-7000-8000-000000000001",
           "orderId": "01900009-0000-7000-8000-000000000004",
@@ -2719,7 +2467,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "startAt": "2026-07-01T00:00:00.000Z",
           "endAt": "2026-07-31T00:00:00.000Z",
           "creative": {
-            "id": "0000000b-0000-7000-8000-00000000007f",
+            "id": "0000000b-0000-7000-8000-000000000071",
             "revision": 1,
             "kind": "TEXT",
             "state": "DRAFT",
@@ -3106,7 +2854,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000083",
+        "requestId": "0000000b-0000-7000-8000-000000000075",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3175,7 +2923,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000086",
+        "requestId": "0000000b-0000-7000-8000-000000000078",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",

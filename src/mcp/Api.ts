@@ -8,8 +8,9 @@ import { BeginMcpOAuthRequest, McpCatalog, McpOAuthAuthorization } from "../../s
 import { operation } from "../api/operation.js"
 import { agentVisibility } from "../runtime/Api.js"
 import { AgentNotFound, ConfigurationMissing, InvalidState, RoleRequired } from "../../schema/errors.js"
-import { ConnectionNotFound } from "./Errors.js"
+import { ConnectionNotFound, OAuthClientRegistrationFailed, OAuthDiscoveryFailed } from "./Errors.js"
 import { createMcpConnection, getMcpConnection, listMcpConnections, refreshMcpCatalog } from "./ConnectionsApi.js"
+import { CompleteMcpOAuth } from "./OAuthApi.js"
 
 const ConnectionPath = Schema.Struct({ entityPublicId: Uuid, connectionPublicId: Uuid })
 
@@ -57,15 +58,33 @@ export class McpApi extends HttpApiGroup.make("MCP")
           cache: "none",
           statuses: [400, 401, 403, 404, 409, 422, 500],
           summary: "Begin an OAuth 2.1 authorization (PKCE) of an agent's MCP connection",
-          description: "Builds the OAuth 2.1 authorization URL of the connection's authorization server: " +
-            "`response_type=code`, `client_id`, `redirect_uri`, `scope` (the requested `scopes` space-separated; " +
-            "omitted when none; at most 50, each an RFC 6749 scope-token of 1-200 chars), a random `state` and a PKCE " +
-            "`code_challenge` with `code_challenge_method=S256`. The code verifier and the state are kept on the " +
-            "server until `expiresAt` (10 minutes); send the user to `authorizationUrl`. " + connectionVisibility +
+          description: "Starts the authorization of the connection's MCP server (MCP authorization, revision " +
+            "2025-06-18). Discovery: the server's 401 `WWW-Authenticate` `resource_metadata` (else the RFC 9728 " +
+            "well-known URI of the server) → its protected-resource metadata (RFC 9728) → the first authorization " +
+            "server's metadata (RFC 8414, else OpenID Connect Discovery). The client: the one `MCP_OAUTH_CLIENTS` " +
+            "names for that issuer, else one registered now by dynamic client registration (RFC 7591) when the " +
+            "server offers a `registration_endpoint`. What was found is kept on the connection and reused for 24 " +
+            "hours. Then the authorization URL: `response_type=code`, `client_id`, `redirect_uri` " +
+            "(`{PUBLIC_BASE_URL}/api/v1/mcp/oauth/callback`, MCP_CompleteMcpOAuth), `scope` (the requested `scopes` " +
+            "space-separated, else the metadata's `scopes_supported`; omitted when none; at most 50, each an RFC 6749 " +
+            "scope-token of 1-200 chars), a random `state`, a PKCE `code_challenge` with " +
+            "`code_challenge_method=S256`, and `resource` (RFC 8707: the MCP server's canonical URI). The code " +
+            "verifier and the state are kept on the server until `expiresAt` (10 minutes); send the user to " +
+            "`authorizationUrl` in a browser signed in as the same account. " + connectionVisibility +
             " Needs the OWNER, ADMIN, EDITOR or OPERATOR role (403 `role-required` otherwise). A DISABLED " +
-            "connection answers 409 `invalid-state`; a connection without OAuth metadata 422 " +
-            "`configuration-missing`. Replaying the Idempotency-Key returns the same URL.",
-          errors: [RoleRequired, AgentNotFound, ConnectionNotFound, InvalidState, ConfigurationMissing]
+            "connection answers 409 `invalid-state`; metadata that cannot be discovered 422 " +
+            "`oauth-discovery-failed`; a refused registration 422 `oauth-client-registration-failed`; no " +
+            "registration endpoint and no configured client 422 `configuration-missing`. Every fetch goes through " +
+            "the guarded outbound client (`OUTBOUND_ALLOWED_HOSTS`). Replaying the Idempotency-Key returns the same URL.",
+          errors: [
+            RoleRequired,
+            AgentNotFound,
+            ConnectionNotFound,
+            InvalidState,
+            ConfigurationMissing,
+            OAuthDiscoveryFailed,
+            OAuthClientRegistrationFailed
+          ]
         })
       )
   )
@@ -73,5 +92,6 @@ export class McpApi extends HttpApiGroup.make("MCP")
   .add(listMcpConnections)
   .add(getMcpConnection)
   .add(refreshMcpCatalog)
+  .add(CompleteMcpOAuth)
   .annotate(OpenApi.Description, "MCP: Model Context Protocol connections of agents")
 {}

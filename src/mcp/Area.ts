@@ -3,6 +3,7 @@ import { Layer } from "effect"
 import type { Area } from "../Area.js"
 import { McpHttpLive } from "./Http.js"
 import { Mcp } from "./Mcp.js"
+import { McpOAuth } from "./McpOAuth.js"
 import { McpManifest } from "./manifest.js"
 import { OAuthFlowPurgeLive } from "./Purges.js"
 import { McpConnections } from "./Connections.js"
@@ -11,7 +12,7 @@ import { McpCatalogRefreshWorkflows } from "./CatalogRefresh.js"
 /** The mcp area's handlers, its purge of expired OAuth flows and its catalog fetches (see `src/Area.ts`). */
 export const McpArea = {
   name: "mcp",
-  http: McpHttpLive.pipe(Layer.provide([Mcp.Default, McpConnections.Default])),
+  http: McpHttpLive.pipe(Layer.provide([Mcp.Default, McpConnections.Default, McpOAuth.Default])),
   workflows: Layer.mergeAll(OAuthFlowPurgeLive, McpCatalogRefreshWorkflows),
   manifest: McpManifest
 } satisfies Area

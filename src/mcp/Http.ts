@@ -6,11 +6,13 @@ import { Envelope } from "../http/Envelope.js"
 import { group } from "../http/group.js"
 import { Mcp } from "./Mcp.js"
 import { McpConnections } from "./Connections.js"
+import { McpOAuth } from "./McpOAuth.js"
 
 export const McpHttpLive = group(Api, "MCP", (handlers) =>
   Effect.gen(function*() {
     const mcp = yield* Mcp
     const connections = yield* McpConnections
+    const mcpOAuth = yield* McpOAuth
     const envelope = yield* Envelope
     return handlers
       .handle("getMcpCatalog", ({ path }) =>
@@ -22,7 +24,7 @@ export const McpHttpLive = group(Api, "MCP", (handlers) =>
           }).pipe(Effect.flatMap(envelope.data))))
       .handle("beginMcpOAuth", ({ path, payload }) =>
         Effect.flatMap(currentSession, (session) =>
-          mcp.beginOAuth({
+          mcpOAuth.beginOAuth({
             entityPublicId: path.entityPublicId,
             connectionId: path.connectionPublicId,
             accountId: session.accountId,
@@ -50,4 +52,7 @@ export const McpHttpLive = group(Api, "MCP", (handlers) =>
             accountId: session.accountId,
             connectionId: path.connectionPublicId
           }).pipe(Effect.flatMap(envelope.data))))
+      .handle("completeMcpOAuth", ({ urlParams }) =>
+        Effect.flatMap(currentSession, (session) =>
+          mcpOAuth.completeOAuth({ accountId: session.accountId, query: urlParams }).pipe(Effect.flatMap(envelope.data))))
   }))

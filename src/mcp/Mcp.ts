@@ -2,16 +2,14 @@
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect, Option } from "effect"
 import type { ParseError } from "effect/ParseResult"
-import { ConfigurationMissing, InvalidState } from "../../schema/errors.js"
+import { ConfigurationMissing } from "../../schema/errors.js"
 import { ConnectionNotFound } from "./Errors.js"
-import type { McpCatalog, McpOAuthAuthorization } from "../../schema/mcp.js"
-import { now } from "../../layers/Clock.js"
-import { Ids } from "../../layers/Ids.js"
+import type { McpCatalog } from "../../schema/mcp.js"
 import { AgentOperators, type WorkspaceRole } from "../agents/Operators.js"
 import { catalogDigest } from "./Digest.js"
-import { authorizationRequest } from "./OAuth.js"
 import { McpRepo } from "./Repo.js"
 import { WorkflowEngine } from "@effect/workflow"
+import { now } from "../../layers/Clock.js"
 import { isStale, statedCacheMetadata } from "./CatalogFreshness.js"
 import { startCatalogRefresh } from "./CatalogRefresh.js"
 
@@ -24,12 +22,11 @@ export const McpConnectRoles: ReadonlyArray<WorkspaceRole> = ["OWNER", "ADMIN", 
 /** Infrastructure failures are defects (rendered as 500/503 by the request middleware). */
 const orDie = <A, R>(effect: Effect.Effect<A, SqlError | ParseError, R>): Effect.Effect<A, never, R> => Effect.orDie(effect)
 
-/** MCP catalogs and OAuth. Requires `SqlClient`, `Ids`. */
+/** MCP catalogs (OAuth is `./McpOAuth.ts`). Requires `SqlClient`. */
 export class Mcp extends Effect.Service<Mcp>()("agent-directory/Mcp", {
   effect: Effect.gen(function*() {
     const repo = yield* McpRepo
     const operators = yield* AgentOperators
-    const ids = yield* Ids
     const engine = yield* WorkflowEngine.WorkflowEngine
 
     const findConnection = (input: { readonly entityPublicId: string; readonly connectionId: string }) =>
@@ -79,52 +76,7 @@ export class Mcp extends Effect.Service<Mcp>()("agent-directory/Mcp", {
         } satisfies McpCatalog
       })
 
-    /**
-     * MCP_BeginMcpOAuth: starts an OAuth 2.1 authorization (code flow with PKCE S256)
-     * against the connection's authorization server, stores the verifier and state
-     * until `expiresAt` (now + 10 minutes), and returns the URL to send the user to.
-     * Needs the OWNER, ADMIN, EDITOR or OPERATOR role.
-     *
-     * Fails with `AgentNotFound` (`agent-not-found`, `connection-not-found`), `Forbidden`
-     * (`role-required`), `InvalidState` (`invalid-state`: the connection is DISABLED),
-     * `ConfigurationMissing` (`configuration-missing`: no OAuth metadata).
-     */
-    const beginOAuth = (input: {
-      readonly entityPublicId: string
-      readonly connectionId: string
-      readonly accountId: string
-      readonly scopes: ReadonlyArray<string>
-    }) =>
-      Effect.gen(function*() {
-        yield* operators.access({ ...input, roles: { allowed: McpConnectRoles, action: "Connecting an MCP server" } })
-        const connection = yield* findConnection(input)
-        if (connection.state === "DISABLED") {
-          return yield* new InvalidState({ detail: "The connection is DISABLED; enable it before authorizing." })
-        }
-        const { authorizationEndpoint, clientId, redirectUri } = connection
-        if (authorizationEndpoint === null || clientId === null || redirectUri === null) {
-          return yield* new ConfigurationMissing({
-            detail: "The connection has no OAuth authorization server configured."
-          })
-        }
-        const request = yield* authorizationRequest({ authorizationEndpoint, clientId, redirectUri }, input.scopes)
-        const createdAt = yield* now
-        const expiresAt = new Date(createdAt.getTime() + OAuthFlowTtlMs)
-        yield* repo.insertFlow({
-          id: yield* ids.next,
-          connectionId: connection.id,
-          accountId: input.accountId,
-          state: request.state,
-          codeVerifier: request.codeVerifier,
-          scopes: input.scopes,
-          redirectUri,
-          createdAt,
-          expiresAt
-        }).pipe(orDie)
-        return { authorizationUrl: request.authorizationUrl, expiresAt } satisfies McpOAuthAuthorization
-      })
-
-    return { getCatalog, beginOAuth }
+    return { getCatalog }
   }),
   dependencies: [McpRepo.Default, AgentOperators.Default]
 }) {}

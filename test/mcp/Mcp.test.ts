@@ -138,12 +138,14 @@ layer(server.layer)("MCP_BeginMcpOAuth", (it) => {
       expect(`${url.origin}${url.pathname}`).toBe(oauth.authorizationEndpoint)
       const params = Object.fromEntries(url.searchParams)
       expect(Object.keys(params).sort()).toEqual([
-        "client_id", "code_challenge", "code_challenge_method", "redirect_uri", "response_type", "scope", "state"
+        "client_id", "code_challenge", "code_challenge_method", "redirect_uri", "resource", "response_type", "scope", "state"
       ])
       expect(params).toMatchObject({
         response_type: "code",
         client_id: oauth.clientId,
-        redirect_uri: oauth.redirectUri,
+        // the seeded connection's client and endpoint are used as they are; the redirect is always ours
+        redirect_uri: "https://directory.test/api/v1/mcp/oauth/callback",
+        resource: DemoMcpConnections.crm.serverUrl,
         scope: "crm.read crm.write",
         code_challenge_method: "S256"
       })
@@ -202,7 +204,7 @@ layer(server.layer)("MCP_BeginMcpOAuth", (it) => {
       expectProblem(yield* beginOAuth("crm", {}, { session, idempotencyKey: null }), 400, "idempotency-key-required")
     }))
 
-  it.effect("403 role-required for a VIEWER; 404; 409 invalid-state (DISABLED); 422 configuration-missing (no OAuth)", () =>
+  it.effect("403 role-required for a VIEWER; 404; 409 invalid-state (DISABLED); 422 oauth-discovery-failed (no OAuth, server unreachable)", () =>
     Effect.gen(function*() {
       const before = (yield* flows).length
       expectProblem(yield* beginOAuth("crm", {}, { session: yield* signIn("admin") }), 403, "role-required")
@@ -210,7 +212,8 @@ layer(server.layer)("MCP_BeginMcpOAuth", (it) => {
       expectProblem(yield* beginOAuth("foreign", {}, { session: owner }, DemoRuntimeAgents.foreign), 404, "agent-not-found")
       expectProblem(yield* beginOAuth("foreign", {}, { session: owner }), 404, "connection-not-found")
       expectProblem(yield* beginOAuth("disabled", {}, { session: owner }), 409, "invalid-state")
-      expectProblem(yield* beginOAuth("local", {}, { session: owner }), 422, "configuration-missing")
+      // no OAuth metadata stored: discovery is tried, and the demo server's name does not resolve
+      expectProblem(yield* beginOAuth("local", {}, { session: owner }), 422, "oauth-discovery-failed")
       expect((yield* flows).length).toBe(before)
     }))
 
