@@ -19,6 +19,7 @@ import analytics from "./migrations/0012_analytics.js"
 import agentDirectory from "./migrations/0013_agent_directory.js"
 import adCampaigns from "./migrations/0014_ad_campaigns.js"
 import dropJobQueue from "./migrations/0015_drop_job_queue.js"
+import identityProofs from "./migrations/0017_identity_proofs.js"
 
 /** Applies every pending migration; returns the ones applied. Fails with `MigrationError | SqlError`. */
 export const migrate = Migrator.make({})({
@@ -36,6 +37,7 @@ export const migrate = Migrator.make({})({
     "0012_analytics": analytics,
     "0013_agent_directory": agentDirectory,
     "0014_ad_campaigns": adCampaigns,
-    "0015_drop_job_queue": dropJobQueue
+    "0015_drop_job_queue": dropJobQueue,
+    "0017_identity_proofs": identityProofs
   })
 })
