@@ -3,7 +3,7 @@
  * and validated at start-up (a bad value stops the server with a clear message).
  */
 import { hkdfSync } from "node:crypto"
-import { Config, Context, Effect, Layer, LogLevel, Option, Redacted } from "effect"
+import { Config, ConfigError, Context, Effect, Either, Layer, LogLevel, Option, Redacted } from "effect"
 import { ExactOriginRule, isExactOrigin } from "../schema/origin.js"
 
 /** A request budget: `limit` units of x-rate-cost per `windowSeconds` (spec §8). */
@@ -107,6 +107,11 @@ export interface AppConfigShape {
   readonly insecureDevelopmentSecret: boolean
   /** Bounds on waiting for the database. */
   readonly db: DbLimits
+  /**
+   * JSON-RPC endpoints by CAIP-2 chain id (`CHAIN_RPC_URLS`, `eip155:8453=https://…,eip155:1=…`;
+   * empty by default): where registry tokens' `ownerOf` is read when an identity is proven.
+   */
+  readonly chainRpcUrls: ReadonlyMap<string, string>
 }
 
 /** The service configuration. */
@@ -151,6 +156,33 @@ const millis = (name: string, fallback: number) =>
     Config.validate({ message: `${name} must be 100..3600000 (milliseconds)`, validation: (n) => n >= 100 && n <= 3_600_000 }),
     Config.withDefault(fallback)
   )
+
+/**
+ * Parses `CHAIN_RPC_URLS`: comma-separated `<CAIP-2 chain id>=<http(s) URL>` entries, each chain
+ * once. Returns the map, or the rule the text breaks.
+ */
+export const parseChainRpcUrls = (text: string): ReadonlyMap<string, string> | string => {
+  const map = new Map<string, string>()
+  for (const raw of text.split(",")) {
+    const entry = raw.trim()
+    if (entry === "") continue
+    const at = entry.indexOf("=")
+    const chain = at < 0 ? "" : entry.slice(0, at).trim()
+    if (!/^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/.test(chain)) {
+      return "CHAIN_RPC_URLS entries must be <CAIP-2 chain id>=<URL> (e.g. eip155:8453=https://…)"
+    }
+    let url: URL
+    try {
+      url = new URL(entry.slice(at + 1).trim())
+    } catch {
+      return "each CHAIN_RPC_URLS URL must be an absolute http or https URL"
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") return "each CHAIN_RPC_URLS URL must be an absolute http or https URL"
+    if (map.has(chain)) return "CHAIN_RPC_URLS names a chain twice"
+    map.set(chain, url.toString())
+  }
+  return map
+}
 
 /** Reads and validates the configuration from the environment (`ConfigProvider`). */
 export const loadAppConfig = Effect.gen(function*() {
@@ -226,7 +258,16 @@ export const loadAppConfig = Effect.gen(function*() {
         Config.withDefault(DefaultDbLimits.poolMax)
       ),
       startupTimeoutMs: yield* millis("DB_STARTUP_TIMEOUT_MS", DefaultDbLimits.startupTimeoutMs)
-    }
+    },
+    chainRpcUrls: yield* Config.string("CHAIN_RPC_URLS").pipe(
+      Config.withDefault(""),
+      Config.mapOrFail((text) => {
+        const parsed = parseChainRpcUrls(text)
+        return typeof parsed === "string"
+          ? Either.left(ConfigError.InvalidData(["CHAIN_RPC_URLS"], parsed))
+          : Either.right(parsed)
+      })
+    )
   } satisfies AppConfigShape
 })
 

@@ -47,6 +47,7 @@ export const testConfig = (overrides: Partial<AppConfigShape> = {}): AppConfigSh
   engine: { ...DefaultEngineOptions, pollIntervalMs: 50 },
   metrics: Option.none(),
   db: DefaultDbLimits,
+  chainRpcUrls: new Map(),
   ...overrides
 })
 
