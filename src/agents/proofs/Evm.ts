@@ -14,7 +14,8 @@ import {
   getAddress,
   http,
   isHex,
-  recoverMessageAddress
+  recoverMessageAddress,
+  RpcRequestError
 } from "viem"
 import { ChainRpcUnavailable, SignatureInvalid, SignerNotTokenOwner } from "../IdentityErrors.js"
 import { ProofFetchTimeoutMs, proofFetch } from "./fetch.js"
@@ -72,8 +73,13 @@ export const proveTokenOwner = (input: {
         }),
       catch: (error) => {
         const e = error as BaseError
+        // the node answered that the call reverts (viem's decoded revert, or a node such as ganache that only says
+        // "revert" in its JSON-RPC error) or that no contract is there: the token has no owner to match
         const reverted = typeof e.walk === "function" &&
-          e.walk((c) => c instanceof ContractFunctionRevertedError || c instanceof ContractFunctionZeroDataError) !== null
+          e.walk((c) =>
+            c instanceof ContractFunctionRevertedError || c instanceof ContractFunctionZeroDataError ||
+            (c instanceof RpcRequestError && /revert/i.test(c.details))
+          ) !== null
         return reverted
           ? new SignerNotTokenOwner({ detail: "The registry has no owner of this token on the chain (no such token, or not an ERC-721)." })
           : new ChainRpcUnavailable({ detail: `The JSON-RPC endpoint of ${input.chain} did not answer.`, retryAfter: 30 })
