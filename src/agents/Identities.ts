@@ -47,8 +47,8 @@ import {
   IdentityChallengeUsed,
   type SignatureInvalid,
   type SignerNotTokenOwner
-} from "./IdentityErrors.js"
-import type { IdentityChallenge, ProofMethod, ProvenIdentity } from "./IdentitySchemas.js"
+} from "./Errors.js"
+import type { IdentityChallenge, ProofMethod, ProvenIdentity } from "../../schema/identityProofs.js"
 import { AgentOperators, type WorkspaceRole } from "./Operators.js"
 import { didKeyKey, didWebKeys } from "./proofs/DidWeb.js"
 import { proveEd25519, svmKey } from "./proofs/Ed25519.js"

@@ -17,13 +17,13 @@ import {
   IdentityChallengeUsed,
   SignatureInvalid,
   SignerNotTokenOwner
-} from "./IdentityErrors.js"
+} from "./Errors.js"
 import {
   CreateIdentityChallengeRequest,
   IdentityChallenge,
   ProveIdentityRequest,
   ProvenIdentity
-} from "./IdentitySchemas.js"
+} from "../../schema/identityProofs.js"
 
 const writers = " Needs the OWNER, ADMIN or EDITOR role in that workspace (403 `role-required` otherwise)."
 

@@ -8,7 +8,7 @@ import { Effect, Option, Schema } from "effect"
 import { AgentLocator, VerificationState } from "../../schema/agents.js"
 import type { Locator } from "../identity/Locator.js"
 import { dieOnStorageFailure } from "../db/storageFailure.js"
-import type { ProofMethod } from "./IdentitySchemas.js"
+import type { ProofMethod } from "../../schema/identityProofs.js"
 
 /** A stored challenge, as a proof reads it. */
 export interface ChallengeRow {

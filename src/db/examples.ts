@@ -11,7 +11,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       "data": {
         "accountPublicId": "01900001-0000-7000-8000-000000000002",
         "sessionId": "0000000b-0000-7000-8000-000000000002",
-        "csrfToken": "1ThrsiG29Ro5PNiMjF9FciRsQPp4xV264em8i3jh3O0",
+        "csrfToken": "_wsL-hh76OtebzmZ9VdD-1mNCBKpnUay0l3EUEoq64c",
         "expiresAt": "2026-06-01T12:00:00.000Z"
       },
       "meta": {
@@ -126,7 +126,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "apiKey": {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "dda86942852b",
+          "prefix": "cb97b26d9eb0",
           "scopes": [
             "public:read"
           ],
@@ -140,7 +140,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "expiresAt": null,
           "revokedAt": null
         },
-        "key": "adk_dda86942852b_I-gT6T7TYkU2Hi0V1cdW4JxrBRopvBpspKGdVhauZK4",
+        "key": "adk_cb97b26d9eb0_D8ymiX7eFeNC3nxgdAcMGm6ekszN4TiCbhb-MyUYYDk",
         "keyDelivery": "SHOWN_ONCE"
       },
       "meta": {
@@ -171,7 +171,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "allowedOrigins": [
             "https://app.demo.agent-directory.dev"
           ],
-          "createdAt": "2026-11-25T06:18:23.177Z",
+          "createdAt": "2026-11-25T12:24:22.562Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -186,7 +186,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "production",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T06:18:23.177Z",
+          "createdAt": "2026-11-25T12:24:22.511Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -201,7 +201,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T06:18:23.176Z",
+          "createdAt": "2026-11-25T12:24:22.472Z",
           "lastUsedAt": null,
           "expiresAt": "2026-04-11T00:00:00.000Z",
           "revokedAt": null
@@ -216,7 +216,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "REVOKED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T06:18:23.173Z",
+          "createdAt": "2026-11-25T12:24:22.457Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -231,7 +231,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "PAUSED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T06:18:23.172Z",
+          "createdAt": "2026-11-25T12:24:22.455Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -246,7 +246,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T06:18:23.171Z",
+          "createdAt": "2026-11-25T12:24:22.447Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -262,7 +262,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T06:18:23.166Z",
+          "createdAt": "2026-11-25T12:24:22.435Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -270,7 +270,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "dda86942852b",
+          "prefix": "cb97b26d9eb0",
           "scopes": [
             "public:read"
           ],
@@ -310,7 +310,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "environment": "development",
         "state": "REVOKED",
         "allowedOrigins": [],
-        "createdAt": "2026-11-25T06:18:23.172Z",
+        "createdAt": "2026-11-25T12:24:22.455Z",
         "lastUsedAt": null,
         "expiresAt": null,
         "revokedAt": "2026-06-01T00:00:00.000Z"
@@ -611,8 +611,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
             "networkFamily": "EVM",
             "locatorKind": "REGISTRY_TOKEN",
             "network": "base",
+            "caip2": "eip155:8453",
             "registry": "0x8004a6090Cd10A7288092483047B097295Fb8847",
-            "nativeId": "1"
+            "nativeId": "1",
+            "provenAt": null
           },
           {
             "publicId": "0190000c-0000-7000-8000-000000000003",
@@ -620,8 +622,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
             "networkFamily": "EVM",
             "locatorKind": "ADDRESS",
             "network": "base",
+            "caip2": "eip155:8453",
             "registry": null,
-            "nativeId": "0xA11Ce0000000000000000000000000000000a7a5"
+            "nativeId": "0xA11Ce0000000000000000000000000000000a7a5",
+            "provenAt": null
           }
         ],
         "trust": {
@@ -895,6 +899,54 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       }
     }
   },
+  "Agents_CreateIdentityChallenge": {
+    "status": 201,
+    "body": {
+      "data": {
+        "challengeId": "0000000b-0000-7000-8000-000000000024",
+        "message": "directory.test wants you to prove control of an identity for an agent:\nevm:base:0x70997970C51812dc3A010C7d01b50e0d17dc79C8\n\nSign to bind this identity to the agent Beacon Monitor (01900006-0000-7000-8000-000000000002) in the Agent Directory. Signing costs nothing and authorizes no transaction.\n\nURI: https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000002\nVersion: 1\nChain ID: eip155:8453\nNonce: 1183c1c21fdb632be7987f1d550c25be\nIssued At: 2026-06-01T00:00:00.000Z\nExpiration Time: 2026-06-01T00:10:00.000Z\nRequest ID: 0000000b-0000-7000-8000-000000000024",
+        "expiresAt": "2026-06-01T00:10:00.000Z"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000023",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Agents_ProveIdentity": {
+    "status": 201,
+    "body": {
+      "data": {
+        "publicId": "0000000b-0000-7000-8000-000000000028",
+        "locator": "evm:base:0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+        "networkFamily": "EVM",
+        "locatorKind": "ADDRESS",
+        "network": "base",
+        "caip2": "eip155:8453",
+        "registry": null,
+        "nativeId": "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+        "provenAt": "2026-06-01T00:00:00.000Z",
+        "proofMethod": "EIP191",
+        "verificationState": "VERIFIED"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000027",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
   "Services_PublishServiceOffer": {
     "status": 200,
     "body": {
@@ -929,7 +981,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000023",
+        "requestId": "0000000b-0000-7000-8000-00000000002b",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1163,7 +1215,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000026",
+        "requestId": "0000000b-0000-7000-8000-00000000002e",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1242,7 +1294,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "expiresAt": "2026-03-12T01:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000029",
+        "requestId": "0000000b-0000-7000-8000-000000000031",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1257,11 +1309,11 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 200,
     "body": {
       "data": {
-        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fapp.agent-directory.dev%2Foauth%2Fmcp%2Fcallback&scope=crm.read+crm.write&state=tO5TFD6SoJppGLKZbsuePwCjbzdtPZuxsflbDJeWQ4w&code_challenge=R5UsdiuvtdKEbcwPssJa45xLNd9S3oMKYyEe2R5TIDk&code_challenge_method=S256",
+        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fapp.agent-directory.dev%2Foauth%2Fmcp%2Fcallback&scope=crm.read+crm.write&state=qniXpVYkmuUd4i9qz5GprXDvtIdqcbwz5-SplWbbVYM&code_challenge=TTXYSz9Gkg1N_E00IgcNYYu-amswRmtEU9fljvg2MFQ&code_challenge_method=S256",
         "expiresAt": "2026-06-01T00:10:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000002c",
+        "requestId": "0000000b-0000-7000-8000-000000000034",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1277,7 +1329,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": [],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000030",
+        "requestId": "0000000b-0000-7000-8000-000000000038",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1296,7 +1348,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "launchDraftId": "01900080-0000-7000-8000-000000000001",
         "venue": "REGISTRY_GENESIS",
         "state": "AWAITING_SIGNATURE",
-        "transactionIntentId": "0000000b-0000-7000-8000-000000000034",
+        "transactionIntentId": "0000000b-0000-7000-8000-00000000003c",
         "providerReference": null,
         "expectedAssetLocator": "eip155:8453/erc20:0x000000000000000000000000000000000000003d",
         "observedAssetId": null,
@@ -1341,7 +1393,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000033",
+        "requestId": "0000000b-0000-7000-8000-00000000003b",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1368,7 +1420,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "provider": "demo-issuer",
         "providerRequestId": "demo-01900083-0000-7000-8000-000000000001",
         "instrument": {
-          "publicId": "0000000b-0000-7000-8000-000000000038",
+          "publicId": "0000000b-0000-7000-8000-000000000040",
           "state": "ACTIVE",
           "last4": "5146",
           "expiresAt": "2030-01-01T00:00:00.000Z"
@@ -1378,7 +1430,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000037",
+        "requestId": "0000000b-0000-7000-8000-00000000003f",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1393,10 +1445,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-00000000003c",
+        "id": "0000000b-0000-7000-8000-000000000044",
         "workspaceId": "01900002-0000-7000-8000-000000000001",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
-        "publicKeyId": "0000000b-0000-7000-8000-00000000003d",
+        "publicKeyId": "0000000b-0000-7000-8000-000000000045",
         "publicKeyFingerprint": "CukONg4K3oTq-JN_7-cp0tgeIccH-AxVABSVQhw9rHg",
         "state": "PENDING",
         "allowedSignalTypes": [
@@ -1409,7 +1461,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "createdAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000003b",
+        "requestId": "0000000b-0000-7000-8000-000000000043",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1537,7 +1589,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000040",
+        "requestId": "0000000b-0000-7000-8000-000000000048",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1562,7 +1614,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000043",
+        "requestId": "0000000b-0000-7000-8000-00000000004b",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1578,7 +1630,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": {
         "userMessage": {
-          "id": "0000000b-0000-7000-8000-000000000048",
+          "id": "0000000b-0000-7000-8000-000000000050",
           "ordinal": "3",
           "role": "user",
           "state": "COMPLETE",
@@ -1589,23 +1641,23 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
               "type": "text"
             }
           ],
-          "runId": "0000000b-0000-7000-8000-000000000047",
+          "runId": "0000000b-0000-7000-8000-00000000004f",
           "createdAt": "2026-06-01T00:00:00.000Z",
           "completedAt": "2026-06-01T00:00:00.000Z"
         },
         "assistantMessage": {
-          "id": "0000000b-0000-7000-8000-000000000049",
+          "id": "0000000b-0000-7000-8000-000000000051",
           "ordinal": "4",
           "role": "assistant",
           "state": "PENDING",
           "contentText": null,
           "contentParts": [],
-          "runId": "0000000b-0000-7000-8000-000000000047",
+          "runId": "0000000b-0000-7000-8000-00000000004f",
           "createdAt": "2026-06-01T00:00:00.000Z",
           "completedAt": null
         },
         "run": {
-          "id": "0000000b-0000-7000-8000-000000000047",
+          "id": "0000000b-0000-7000-8000-00000000004f",
           "conversationId": "01900103-0000-7000-8000-000000000002",
           "entityPublicId": "01900006-0000-7000-8000-000000000001",
           "triggerType": "MESSAGE",
@@ -1615,7 +1667,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000046",
+        "requestId": "0000000b-0000-7000-8000-00000000004e",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1637,7 +1689,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "dataClearedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000004d",
+        "requestId": "0000000b-0000-7000-8000-000000000054",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1665,7 +1717,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000050",
+        "requestId": "0000000b-0000-7000-8000-000000000057",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1701,7 +1753,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-02-24T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000053",
+        "requestId": "0000000b-0000-7000-8000-00000000005a",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1732,7 +1784,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "responseCount": "1"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000056",
+        "requestId": "0000000b-0000-7000-8000-00000000005d",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1875,7 +1927,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       ],
       "asOf": "2026-06-01T00:00:00.000Z",
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000059",
+        "requestId": "0000000b-0000-7000-8000-000000000060",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1905,7 +1957,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "decisionDigest": "0x7d8fa3825b64daf3fca511c22899c1774912d986aa6b6dc09446bfd25cc8c920"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000005c",
+        "requestId": "0000000b-0000-7000-8000-000000000063",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1938,7 +1990,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000005f",
+        "requestId": "0000000b-0000-7000-8000-000000000066",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1962,13 +2014,13 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ],
         "rejected": [],
         "receipt": {
-          "id": "0000000b-0000-7000-8000-000000000062",
+          "id": "0000000b-0000-7000-8000-000000000068",
           "durable": true,
           "receivedAt": "2026-06-01T00:00:00.000Z"
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000061",
+        "requestId": "0000000b-0000-7000-8000-000000000067",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1983,7 +2035,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 202,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-000000000066",
+        "id": "0000000b-0000-7000-8000-00000000006c",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
         "exportType": "TRAFFIC",
         "range": {
@@ -2000,7 +2052,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": null
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000065",
+        "requestId": "0000000b-0000-7000-8000-00000000006b",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2032,7 +2084,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": "2026-05-21T00:10:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000006a",
+        "requestId": "0000000b-0000-7000-8000-00000000006f",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2353,7 +2405,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000006e",
+        "requestId": "0000000b-0000-7000-8000-000000000073",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2368,8 +2420,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-000000000072",
-        "publicId": "0000000b-0000-7000-8000-000000000073",
+        "id": "0000000b-0000-7000-8000-000000000077",
+        "publicId": "0000000b-0000-7000-8000-000000000078",
         "workspaceId": "01900002-0000-7000-8000-000000000001",
         "agentPublicId": "01900006-0000-7000-8000-000000000001",
         "orderId": "01900009-0000-7000-8000-000000000004",
@@ -2382,7 +2434,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "startAt": "2026-07-01T00:00:00.000Z",
         "endAt": "2026-07-31T00:00:00.000Z",
         "creative": {
-          "id": "0000000b-0000-7000-8000-000000000074",
+          "id": "0000000b-0000-7000-8000-000000000079",
           "revision": 1,
           "kind": "TEXT",
           "state": "DRAFT",
@@ -2418,7 +2470,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000071",
+        "requestId": "0000000b-0000-7000-8000-000000000076",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2434,10 +2486,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": {
         "accepted": true,
-        "requestId": "0000000b-0000-7000-8000-000000000075"
+        "requestId": "0000000b-0000-7000-8000-00000000007a"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000075",
+        "requestId": "0000000b-0000-7000-8000-00000000007a",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2453,8 +2505,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": [
         {
-          "id": "0000000b-0000-7000-8000-000000000072",
-          "publicId": "0000000b-0000-7000-8000-000000000073",
+          "id": "0000000b-0000-7000-8000-000000000077",
+          "publicId": "0000000b-0000-7000-8000-000000000078",
           "workspaceId": "01900002-0000-7000-8000-000000000001",
           "agentPublicId": "01900006-0000-7000-8000-000000000001",
           "orderId": "01900009-0000-7000-8000-000000000004",
@@ -2467,7 +2519,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "startAt": "2026-07-01T00:00:00.000Z",
           "endAt": "2026-07-31T00:00:00.000Z",
           "creative": {
-            "id": "0000000b-0000-7000-8000-000000000074",
+            "id": "0000000b-0000-7000-8000-000000000079",
             "revision": 1,
             "kind": "TEXT",
             "state": "DRAFT",
@@ -2854,7 +2906,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000078",
+        "requestId": "0000000b-0000-7000-8000-00000000007d",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2923,7 +2975,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000007b",
+        "requestId": "0000000b-0000-7000-8000-000000000080",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",

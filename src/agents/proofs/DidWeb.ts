@@ -12,7 +12,7 @@
 import { base58, base64urlnopad } from "@scure/base"
 import { type DIDDocument, type DIDResolutionResult, type DIDResolver, Resolver, type VerificationMethod } from "did-resolver"
 import { Effect } from "effect"
-import { DidNotResolvable } from "../IdentityErrors.js"
+import { DidNotResolvable } from "../Errors.js"
 import { ed25519FromMultibase } from "./Ed25519.js"
 import { proofFetch } from "./fetch.js"
 

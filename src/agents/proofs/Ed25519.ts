@@ -8,7 +8,7 @@
 import { ed25519 } from "@noble/curves/ed25519.js"
 import { base58, base64urlnopad, utf8 } from "@scure/base"
 import { Effect } from "effect"
-import { SignatureInvalid } from "../IdentityErrors.js"
+import { SignatureInvalid } from "../Errors.js"
 
 /** The multicodec prefix of an Ed25519 public key (`ed-pub`, varint 0xed 0x01). */
 const ED25519_PUB = [0xed, 0x01] as const

@@ -17,7 +17,7 @@ import {
   recoverMessageAddress,
   RpcRequestError
 } from "viem"
-import { ChainRpcUnavailable, SignatureInvalid, SignerNotTokenOwner } from "../IdentityErrors.js"
+import { ChainRpcUnavailable, SignatureInvalid, SignerNotTokenOwner } from "../Errors.js"
 import { ProofFetchTimeoutMs, proofFetch } from "./fetch.js"
 
 const ownerOfAbi = [{

@@ -1,5 +1,5 @@
 /**
- * The problem causes of proving control of an agent identity (Agents_CreateIdentityChallenge,
+ * The problem causes of the Agents area: proving control of an agent identity (Agents_CreateIdentityChallenge,
  * Agents_ProveIdentity); spec §7: 410 challenge expired, 422 proof invalid. Each names the
  * rule that failed, never the value sent (no signature, address or message in a detail).
  * The shared causes (`ChallengeExpired`, `ConfigurationMissing`, …) are in `schema/errors.ts`.

@@ -1,13 +1,12 @@
 /**
  * Proof of control of an agent identity (issue 20): the bodies and results of
- * Agents_CreateIdentityChallenge and Agents_ProveIdentity. Shapes are ours (the spec names
+ * Agents_CreateIdentityChallenge and Agents_ProveIdentity (src/agents/IdentitiesApi.ts). Shapes are ours (the spec names
  * neither); the locator fields are those of the spec §9 batch line (`LocatorInput`).
  */
 import { Schema } from "effect"
-import { AgentLocator, VerificationState } from "../../schema/agents.js"
-import { DateTimeZ, StrictStruct, Uuid, WireString } from "../../schema/common.js"
-import { LocatorInput } from "../../schema/identity.js"
-import { DemoProofs } from "./IdentitiesDemo.js"
+import { AgentLocator, VerificationState } from "./agents.js"
+import { DateTimeZ, StrictStruct, Uuid, WireString } from "./common.js"
+import { LocatorInput } from "./identity.js"
 
 /**
  * Body of Agents_CreateIdentityChallenge: the locator to prove, in the fields of the spec §9
@@ -16,8 +15,7 @@ import { DemoProofs } from "./IdentitiesDemo.js"
  * its `registry`), SVM `ASSET` (its base58 key signs), `DID` (`did:key` Ed25519, `did:web`).
  */
 export const CreateIdentityChallengeRequest = StrictStruct(LocatorInput.fields).annotations({
-  identifier: "CreateIdentityChallengeRequest",
-  examples: [DemoProofs.challengeRequest]
+  identifier: "CreateIdentityChallengeRequest"
 })
 
 /**
@@ -38,10 +36,7 @@ export type IdentityChallenge = typeof IdentityChallenge.Type
 export const ProveIdentityRequest = StrictStruct({
   challengeId: Uuid,
   signature: WireString(1, 1024)
-}).annotations({
-  identifier: "ProveIdentityRequest",
-  examples: [{ challengeId: DemoProofs.challenge.id, signature: DemoProofs.challenge.signature }]
-})
+}).annotations({ identifier: "ProveIdentityRequest" })
 
 /**
  * The proven locator (201): the agent's registry-bound locator (as on its profile, `provenAt`
