@@ -12,6 +12,7 @@ export interface Budget {
   readonly windowSeconds: number
 }
 import { DefaultEngineOptions, type EngineOptions } from "./Engine.js"
+import { DefaultOutboundOptions, makeOutbound, Outbound, type OutboundOptions } from "./Outbound.js"
 
 /** Bounds on waiting for the database, in milliseconds (see `DB_*` in the README). */
 export interface DbLimits {
@@ -107,6 +108,8 @@ export interface AppConfigShape {
   readonly insecureDevelopmentSecret: boolean
   /** Bounds on waiting for the database. */
   readonly db: DbLimits
+  /** The guarded outbound HTTP client (layers/Outbound.ts): `OUTBOUND_*` (README). */
+  readonly outbound: OutboundOptions
   /**
    * JSON-RPC endpoints by CAIP-2 chain id (`CHAIN_RPC_URLS`, `eip155:8453=https://…,eip155:1=…`;
    * empty by default): where registry tokens' `ownerOf` is read when an identity is proven.
@@ -157,6 +160,14 @@ const millis = (name: string, fallback: number) =>
     Config.withDefault(fallback)
   )
 
+/** An `OUTBOUND_ALLOWED_HOSTS` entry: `host` or `host:port` (a bracketed IPv6 literal allowed). */
+const AllowedHost = Config.string().pipe(
+  Config.map((h) => h.trim().toLowerCase()),
+  Config.validate({
+    message: "each OUTBOUND_ALLOWED_HOSTS entry must be host or host:port (no scheme, no path)",
+    validation: (h) => /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:[0-9]{1,5})?$/.test(h)
+  })
+)
 /**
  * Parses `CHAIN_RPC_URLS`: comma-separated `<CAIP-2 chain id>=<http(s) URL>` entries, each chain
  * once. Returns the map, or the rule the text breaks.
@@ -267,9 +278,21 @@ export const loadAppConfig = Effect.gen(function*() {
           ? Either.left(ConfigError.InvalidData(["CHAIN_RPC_URLS"], parsed))
           : Either.right(parsed)
       })
-    )
+    ),
+    outbound: {
+      allowedHosts: yield* Config.array(AllowedHost, "OUTBOUND_ALLOWED_HOSTS").pipe(Config.withDefault([])),
+      timeoutMs: yield* millis("OUTBOUND_TIMEOUT_MS", DefaultOutboundOptions.timeoutMs),
+      maxBytes: yield* boundedInteger("OUTBOUND_MAX_BYTES", 1024, 104_857_600, DefaultOutboundOptions.maxBytes),
+      maxRedirects: yield* boundedInteger("OUTBOUND_MAX_REDIRECTS", 0, 20, DefaultOutboundOptions.maxRedirects),
+      userAgent: `agent-directory/${yield* Config.string("BUILD_VERSION").pipe(Config.withDefault("1.0.0-dev"))} (+${
+        yield* Config.nested(Origin, "PUBLIC_BASE_URL").pipe(Config.withDefault("http://127.0.0.1:3000"))
+      })`
+    }
   } satisfies AppConfigShape
 })
+
+/** The outbound client of the configuration (`AppConfig.outbound`). */
+export const OutboundConfigLive = Layer.effect(Outbound, Effect.map(AppConfig, (config) => makeOutbound(config.outbound)))
 
 /** Configuration from the process environment. */
 export const AppConfigLive = Layer.effect(AppConfig, loadAppConfig)

@@ -1,6 +1,7 @@
 /** Agents area (spec §2.10, §4.3, §9): favorite agents, the directory list and the agent profile. */
 import { Schema } from "effect"
-import { CountString, DateTimeZ, QueryInt, QueryList, rule, Uuid, WireString } from "./common.js"
+import { AgentProfileImportedFields } from "./agentImports.js"
+import { CountString, DateTimeZ, HttpUrl, QueryInt, QueryList, rule, StrictStruct, Uuid, Version, WireString } from "./common.js"
 import { LocatorKind, NetworkFamily } from "./identity.js"
 import { ServiceOfferPrice } from "./services.js"
 
@@ -120,18 +121,115 @@ export const AgentOffer = Schema.Struct({
   currentPrice: Schema.NullOr(ServiceOfferPrice)
 }).annotations({ identifier: "AgentOffer" })
 
+/** Where an agent is in its life: ACTIVE (listed), or RETIRED (left the directory list for good; its profile stays). */
+export const AgentState = Schema.Literal("ACTIVE", "RETIRED")
+export type AgentState = typeof AgentState.Type
+
+/** One link of an agent's profile: a label (1-100 characters) and an absolute http(s) URL (at most 2000). */
+export const AgentLink = Schema.Struct({
+  label: Schema.String,
+  url: Schema.String
+}).annotations({ identifier: "AgentLink" })
+export type AgentLink = typeof AgentLink.Type
+
+/** At most this many links per agent. */
+export const MaxAgentLinks = 20
+
 /**
  * The canonical agent profile (Agents_GetAgent, spec §9): identity (`entityId` = `publicId`,
  * canonical slug and URL), the spec §2.10 fields, networks and protocols, registry-bound
- * locators, trust summary and published offers.
+ * locators, trust summary and published offers; and the registration's own fields:
+ * `version` (optimistic concurrency of Agents_UpdateAgent and Agents_RetireAgent),
+ * `state` with `retiredAt`, and `links`.
  */
 export const AgentProfile = Schema.Struct({
   entityId: Uuid,
   ...AgentListItem.fields,
   canonicalUrl: Schema.String,
+  version: Version,
+  state: AgentState,
+  retiredAt: Schema.NullOr(DateTimeZ),
+  links: Schema.Array(AgentLink),
   listedAt: Schema.NullOr(DateTimeZ),
   locators: Schema.Array(AgentLocator),
   trust: AgentTrustSummary,
-  offers: Schema.Array(AgentOffer)
+  offers: Schema.Array(AgentOffer),
+  // what imports of the agent's A2A Agent Card and ERC-8004 registration file added (schema/agentImports.ts)
+  ...AgentProfileImportedFields
 }).annotations({ identifier: "AgentProfile" })
 export type AgentProfile = typeof AgentProfile.Type
+
+const slugRule = "must be 3-64 characters of lower-case letters, digits and single hyphens, starting with a letter " +
+  "and ending with a letter or digit"
+
+/**
+ * A canonical slug as a request field: 3-64 characters of `a-z`, `0-9` and single `-`,
+ * starting with a letter and ending with a letter or digit (`atlas-research`). Unique
+ * across agents (a taken one is 409 `slug-taken`).
+ */
+export const CanonicalSlug = Schema.String.pipe(
+  Schema.minLength(3),
+  Schema.maxLength(64),
+  Schema.pattern(/^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/),
+  Schema.annotations({ ...rule(slugRule), description: slugRule.replace(/^must be /, "") })
+)
+
+/** A display name: 1-160 characters, not only white space. */
+const AgentName = WireString(1, 160).pipe(
+  Schema.filter((s) => s.trim().length > 0),
+  Schema.annotations(rule("must be a string of 1-160 characters, not only white space, without U+0000"))
+)
+
+/** One link in a request: `label` 1-100 characters, `url` an absolute http(s) URL of at most 2000. */
+export const AgentLinkRequest = StrictStruct({
+  label: WireString(1, 100),
+  url: HttpUrl(2000)
+}).annotations({ identifier: "AgentLinkRequest" })
+
+// the message is the length rule's only (not `rule`, which would also hide an item's own error)
+const Links = Schema.Array(AgentLinkRequest).pipe(
+  Schema.maxItems(MaxAgentLinks, { message: () => `must be at most ${MaxAgentLinks} links` })
+)
+
+/** The editable fields of an agent, as requests carry them. */
+const editable = {
+  name: AgentName,
+  canonicalSlug: CanonicalSlug,
+  tagline: Schema.NullOr(WireString(1, 200)),
+  description: WireString(0, 10000),
+  links: Links
+}
+
+/**
+ * Body of Agents_CreateAgent: the operating workspace (`workspaceId`), `name`,
+ * `canonicalSlug`; optional `tagline` (1-200 or null, default null), `description`
+ * (0-10000, default empty) and `links` (default none).
+ */
+export const CreateAgentRequest = StrictStruct({
+  workspaceId: Uuid,
+  name: editable.name,
+  canonicalSlug: editable.canonicalSlug,
+  tagline: Schema.optionalWith(editable.tagline, { default: () => null, exact: true }),
+  description: Schema.optionalWith(editable.description, { default: () => "", exact: true }),
+  links: Schema.optionalWith(editable.links, { default: () => [], exact: true })
+}).annotations({ identifier: "CreateAgentRequest" })
+export type CreateAgentRequest = typeof CreateAgentRequest.Type
+
+/**
+ * Body of Agents_UpdateAgent (merge-patch-like): `expectedVersion` and the fields to
+ * change; an absent field stays as it is, `tagline: null` clears the tagline, `links`
+ * replaces the whole list. At least one field besides `expectedVersion`.
+ */
+export const UpdateAgentRequest = StrictStruct({
+  expectedVersion: Version,
+  name: Schema.optionalWith(editable.name, { exact: true }),
+  canonicalSlug: Schema.optionalWith(editable.canonicalSlug, { exact: true }),
+  tagline: Schema.optionalWith(editable.tagline, { exact: true }),
+  description: Schema.optionalWith(editable.description, { exact: true }),
+  links: Schema.optionalWith(editable.links, { exact: true })
+}).annotations({ identifier: "UpdateAgentRequest" })
+export type UpdateAgentRequest = typeof UpdateAgentRequest.Type
+
+/** Body of Agents_RetireAgent: the version the caller read. */
+export const RetireAgentRequest = StrictStruct({ expectedVersion: Version }).annotations({ identifier: "RetireAgentRequest" })
+export type RetireAgentRequest = typeof RetireAgentRequest.Type

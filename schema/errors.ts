@@ -48,6 +48,14 @@ export class ConfirmationMismatch extends Problem<ConfirmationMismatch>()("Confi
   status: 400, type: "confirmation-mismatch", meaning: "`confirmation` is not the expected text"
 }) {}
 
+/** 400 `outbound-target-refused`: a URL given for the server to fetch breaks the outbound rules (layers/Outbound.ts); `errors` names the field and the rule. */
+export class OutboundTargetRefused extends Problem<OutboundTargetRefused>()("OutboundTargetRefused", {
+  status: 400,
+  type: "outbound-target-refused",
+  meaning:
+    "a URL the server is asked to fetch is not http(s), carries credentials, or its host is a loopback, private, link-local, metadata or other non-public address not named in `OUTBOUND_ALLOWED_HOSTS`"
+}) {}
+
 // ---- 401: no valid credential
 
 /** 401 `unauthenticated`: no valid session or API key; one identical body whatever the cause (spec §5.3). */

@@ -22,6 +22,7 @@ import { RuntimeArea } from "./runtime/Area.js"
 import { WalletsArea } from "./wallets/Area.js"
 import { TrustArea } from "./trust/Area.js"
 import { AgentsArea } from "./agents/Area.js"
+import { AgentImportsArea } from "./agentImports/Area.js"
 import { AgentIdentitiesArea } from "./agents/IdentitiesArea.js"
 import { TokenOperationsArea } from "./tokenOperations/Area.js"
 import { BountiesArea } from "./bounties/Area.js"
@@ -35,6 +36,7 @@ export const areas = [
   WorkspacesArea,
   ProtocolsArea,
   AgentsArea,
+  AgentImportsArea,
   AgentIdentitiesArea,
   ServicesArea,
   CommerceArea,

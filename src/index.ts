@@ -49,11 +49,29 @@ export { MetricsServer, MetricsServerLive } from "./jobs/Metrics.js"
 export { seedDemoData } from "./db/seed.js"
 
 // cross-cutting layers
-export { AppConfig, AppConfigLive, type AppConfigShape, type DbLimits, DefaultDbLimits, loadAppConfig } from "../layers/AppConfig.js"
+export {
+  AppConfig,
+  AppConfigLive,
+  type AppConfigShape,
+  type DbLimits,
+  DefaultDbLimits,
+  loadAppConfig,
+  OutboundConfigLive
+} from "../layers/AppConfig.js"
 export { Auth, AuthLive } from "../layers/Auth.js"
 export { ClockManual, makeManualClock, type ManualClock, now } from "../layers/Clock.js"
 export { Cursor, CursorLive } from "../layers/Cursor.js"
 export { DefaultEngineOptions, EngineLive, type EngineOptions } from "../layers/Engine.js"
+export {
+  DefaultOutboundOptions,
+  isPublicAddress,
+  makeOutbound,
+  Outbound,
+  OutboundFailure,
+  outboundFailureOf,
+  OutboundLive,
+  type OutboundOptions
+} from "../layers/Outbound.js"
 export { DbEmbedded, DbLive, DbServer, type Migrations } from "../layers/Db.js"
 export { Idempotency, IdempotencyLive } from "../layers/Idempotency.js"
 export { RateBudget, RateBudgetLive } from "../layers/RateBudget.js"

@@ -4,6 +4,7 @@
  */
 import { Headers, HttpApiBuilder, HttpServer } from "@effect/platform"
 import { Effect, Layer } from "effect"
+import { OutboundConfigLive } from "../layers/AppConfig.js"
 import { AuthLive } from "../layers/Auth.js"
 import { CursorLive } from "../layers/Cursor.js"
 import { IdempotencyLive } from "../layers/Idempotency.js"
@@ -21,6 +22,7 @@ import { EnvelopeLive } from "./http/Envelope.js"
 import { HomeLive } from "./http/Home.js"
 import { RateBudgetMiddlewareLive } from "./http/RateBudgetMiddleware.js"
 import { RequestMiddlewareLive } from "./http/RequestMiddleware.js"
+import { securityHeaders } from "./http/SecurityHeaders.js"
 
 /** The operation table of {@link Api} (one instance: layers are shared by reference). */
 const ApiOperationsLive = OperationsLive(Api)
@@ -57,18 +59,27 @@ const areaHandlers = Layer.mergeAll(
 export const ApiLive = HttpApiBuilder.api(documentedApi(Api)).pipe(
   Layer.provide(areaHandlers),
   Layer.provide([RequestMiddlewareLive, CorsLive, SessionAuthLive, PublicAuthLive, RateBudgetMiddlewareLive]),
-  Layer.provide([AuthLive, CursorLive, IdempotencyLive, EnvelopeLive, RateBudgetLive, ApiOperationsLive, EdgeCacheLive])
+  Layer.provide([
+    AuthLive,
+    CursorLive,
+    IdempotencyLive,
+    EnvelopeLive,
+    RateBudgetLive,
+    ApiOperationsLive,
+    EdgeCacheLive,
+    OutboundConfigLive
+  ])
 )
 
 /**
  * The HTTP app on an `HttpServer`: the API, `GET /openapi.json` (derived from
  * {@link Api}), the Scalar docs UI at `/docs` and `GET /` linking both, with the access log
- * (one line per request).
+ * (one line per request); every response carries the headers of `src/http/SecurityHeaders.ts`.
  */
 export const HttpLive = Layer.unwrapEffect(
   Effect.map(
     Effect.all([EdgeCache, accessWriter]),
-    ([edge, log]) => HttpApiBuilder.serve((app) => accessLog(log)(edge.capture(app)))
+    ([edge, log]) => HttpApiBuilder.serve((app) => accessLog(log)(edge.capture(securityHeaders(app))))
   )
 ).pipe(
   Layer.provide(EdgeCacheLive),

@@ -5,7 +5,7 @@
  */
 import { Effect, Layer, Option } from "effect"
 import { type AgentRuntime, AgentRuntimeDeterministic } from "../layers/AgentRuntime.js"
-import { AppConfig } from "../layers/AppConfig.js"
+import { AppConfig, OutboundConfigLive } from "../layers/AppConfig.js"
 import { EngineLive } from "../layers/Engine.js"
 import type { Area } from "./Area.js"
 import { areas } from "./areas.js"
@@ -17,8 +17,8 @@ type Needs<L> = L extends Layer.Layer<infer _A, infer _E, infer R> ? R : never
 
 /**
  * Every area's workflows and cron jobs. Requires what they need: the engine
- * (`WorkflowEngine`, `Sharding`), `SqlClient` and the `AgentRuntime` that answers agent
- * runs (`AgentRuntimeDeterministic` by default).
+ * (`WorkflowEngine`, `Sharding`), `SqlClient`, the `AgentRuntime` that answers agent
+ * runs (`AgentRuntimeDeterministic` by default) and the guarded `Outbound` client.
  */
 export const WorkflowsLive = Layer.mergeAll(
   Layer.empty,
@@ -39,7 +39,7 @@ export const ServiceEngineLive = Layer.unwrapEffect(
  * requires `SqlClient` and `AppConfig`.
  */
 export const backgroundLive = (runtime: Layer.Layer<AgentRuntime>) =>
-  WorkflowsLive.pipe(Layer.provide(runtime), Layer.provideMerge(ServiceEngineLive))
+  WorkflowsLive.pipe(Layer.provide([runtime, OutboundConfigLive]), Layer.provideMerge(ServiceEngineLive))
 
 /** {@link backgroundLive} with the deterministic runtime (the demo's and the default). */
 export const BackgroundLive = backgroundLive(AgentRuntimeDeterministic)

@@ -1,13 +1,47 @@
 /** Agents area contract (spec §4.3, §9): the directory list, agent profiles, favorite agents and identity resolution. */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { AgentListItem, AgentPath, AgentProfile, FavoriteAgent, ListAgentsQuery, ListFavoriteAgentsQuery } from "../../schema/agents.js"
+import {
+  AgentListItem,
+  AgentPath,
+  AgentProfile,
+  CreateAgentRequest,
+  FavoriteAgent,
+  ListAgentsQuery,
+  ListFavoriteAgentsQuery,
+  RetireAgentRequest,
+  UpdateAgentRequest
+} from "../../schema/agents.js"
 import { ActivityItem, GetPublicAgentActivityQuery } from "../../schema/analytics.js"
 import { Uuid } from "../../schema/common.js"
 import { Data, Page } from "../../schema/envelope.js"
 import { ResolveAgentIdentitiesRequest, ResolveAgentIdentitiesResult } from "../../schema/identity.js"
+import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { operation } from "../api/operation.js"
-import { AgentNotFound, InvalidCursor } from "../../schema/errors.js"
+import { LocationOf } from "../api/location.js"
+import {
+  AgentNotFound,
+  Conflict,
+  InvalidCursor,
+  InvalidRequest,
+  InvalidState,
+  RoleRequired,
+  VersionConflict,
+  WorkspaceNotFound
+} from "../../schema/errors.js"
+import { SlugTaken } from "./Errors.js"
+
+/** The profile's canonical path, from a profile envelope (decoded or on the wire). */
+const profilePath = (body: unknown): string | undefined => {
+  const id = (body as { readonly data?: { readonly entityId?: unknown } } | null)?.data?.entityId
+  return typeof id === "string" ? `/api/v1/agents/${id}` : undefined
+}
+
+const commandRules = "Needs a session with its CSRF token and an `Idempotency-Key` (a replay answers the first " +
+  "result); the caller must be an OWNER, ADMIN or EDITOR of the agent's workspace (other roles: 403 " +
+  "`role-required`; an agent of a workspace the caller is not a member of is 404 `agent-not-found`). Refusals come " +
+  "in one order: 404, 403, 409 `version-conflict` (`expectedVersion` is not the current `version`), 409 " +
+  "`invalid-state` (a RETIRED agent), then 409 `slug-taken`."
 
 export class AgentsApi extends HttpApiGroup.make("Agents")
   .add(
@@ -70,7 +104,11 @@ export class AgentsApi extends HttpApiGroup.make("Agents")
             "funding or receiving from the agent are not identity and are not shown), the `trust` summary (mean rating in " +
             "ppm, counts and `latestFeedbackAt`, from PUBLISHED feedback only: withdrawn, hidden and pending feedback never " +
             "counts) and the agent's PUBLISHED service `offers`, each with the price in effect now (`currentPrice`, null if " +
-            "none). Agents not (yet) listed in the directory are still reachable here by their UUID.",
+            "none). Agents not (yet) listed in the directory are still reachable here by their UUID.\n\n" +
+            "Imported fields (Agents_ImportAgentSource): from the agent's A2A Agent Card its `provider` (null without one), " +
+            "`skills` and `interfaces` (the first is preferred); from its ERC-8004 registration file its `endpoints` and " +
+            "`identityClaims` (registry tokens by CAIP-2 network, registry contract and token id, `proofState` UNPROVEN " +
+            "until proven; a claim is not a `locators` entry); `sources` names the latest SUCCEEDED import of each kind.",
           errors: [AgentNotFound]
         })
       )
@@ -123,5 +161,76 @@ export class AgentsApi extends HttpApiGroup.make("Agents")
         })
       )
   )
-  .annotate(OpenApi.Description, "Agents: identity, favorites and activity")
+  .add(
+    HttpApiEndpoint.post("createAgent", "/api/v1/agents")
+      .setHeaders(IdempotencyKeyRequired)
+      .setPayload(CreateAgentRequest)
+      .addSuccess(Data(AgentProfile), { status: 201 })
+      .annotate(LocationOf, profilePath)
+      .pipe(
+        operation({
+          id: "Agents_CreateAgent",
+          auth: "required-user",
+          cache: "none",
+          statuses: [400, 401, 403, 404, 409, 500, 503],
+          summary: "Register an agent in the directory (UNVERIFIED, listed at once)",
+          description: "Registers an agent operated by the workspace `workspaceId` and answers 201 with its profile, " +
+            "exactly as Agents_GetAgent shows it, and its URL in `Location`. The agent is ACTIVE, UNVERIFIED, unranked, " +
+            "at `version` 1 and listed now (`listedAt`), so Agents_ListAgents shows it immediately.\n\n" +
+            "Fields: `name` (1-160 characters, not only white space), `canonicalSlug` (3-64 characters of `a-z`, `0-9` " +
+            "and single `-`, starting with a letter and ending with a letter or digit; unique across agents: a taken one " +
+            "is 409 `slug-taken`), `tagline` (1-200 or null, default null), `description` (0-10000, default empty), " +
+            "`links` (at most 20 `{label 1-100, url: absolute http(s) URL up to 2000}`, default none).\n\n" +
+            "Needs a session with its CSRF token and an `Idempotency-Key`; the caller must be an OWNER, ADMIN or EDITOR of " +
+            "the workspace (other roles: 403 `role-required`); a workspace the caller is not a member of is 404 " +
+            "`workspace-not-found`. Session-only: no API key scope writes agents (spec §5.3).",
+          errors: [WorkspaceNotFound, RoleRequired, SlugTaken]
+        })
+      )
+  )
+  .add(
+    HttpApiEndpoint.patch("updateAgent", "/api/v1/agents/:entityPublicId")
+      .setPath(AgentPath)
+      .setHeaders(IdempotencyKeyRequired)
+      .setPayload(UpdateAgentRequest)
+      .addSuccess(Data(AgentProfile))
+      .pipe(
+        operation({
+          id: "Agents_UpdateAgent",
+          auth: "required-user",
+          cache: "none",
+          statuses: [400, 401, 403, 404, 409, 500, 503],
+          summary: "Edit an agent's profile fields (partial, optimistic concurrency)",
+          description: "Changes the fields present in the body and answers 200 with the profile at `version` + 1, in the " +
+            "manner of a JSON merge patch (RFC 7396) sent as `application/json`: an absent field stays as it is, " +
+            "`tagline: null` clears the tagline, `links` replaces the whole list. `expectedVersion` is the `version` the " +
+            "caller read; at least one other field is required (400 otherwise). Field rules as in Agents_CreateAgent. " +
+            commandRules,
+          errors: [InvalidRequest, AgentNotFound, RoleRequired, VersionConflict, InvalidState, SlugTaken, Conflict]
+        })
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("retireAgent", "/api/v1/agents/:entityPublicId/retire")
+      .setPath(AgentPath)
+      .setHeaders(IdempotencyKeyRequired)
+      .setPayload(RetireAgentRequest)
+      .addSuccess(Data(AgentProfile))
+      .pipe(
+        operation({
+          id: "Agents_RetireAgent",
+          auth: "required-user",
+          cache: "none",
+          statuses: [400, 401, 403, 404, 409, 500, 503],
+          summary: "Retire an agent: it leaves the directory list; its profile stays, marked RETIRED",
+          description: "Moves an ACTIVE agent to RETIRED and answers 200 with its profile (`state: RETIRED`, `retiredAt`, " +
+            "`listedAt: null`, `version` + 1). Agents_ListAgents no longer lists it; Agents_GetAgent keeps answering " +
+            "200 with that profile (its identities, trust and offers stay as evidence). Retiring is final: there is no " +
+            "way back, and a retired agent cannot be edited (409 `invalid-state`). Body: `expectedVersion`. " +
+            commandRules.replace(", then 409 `slug-taken`", ""),
+          errors: [AgentNotFound, RoleRequired, VersionConflict, InvalidState, Conflict]
+        })
+      )
+  )
+  .annotate(OpenApi.Description, "Agents: identity, registration, favorites and activity")
 {}

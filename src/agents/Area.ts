@@ -1,9 +1,10 @@
-/** The agents area: the agent directory: list, profile, favorites, resolve, activity. Listed in `src/areas.ts`. */
+/** The agents area: the agent directory: list, profile, registration (create, update, retire), favorites, resolve, activity. Listed in `src/areas.ts`. */
 import { Layer } from "effect"
 import type { Area } from "../Area.js"
 import { AgentsHttpLive } from "./Http.js"
 import { Agents } from "./Agents.js"
 import { AgentsRepo } from "./Repo.js"
+import { Registration } from "./Registration.js"
 import { ActivityRepo } from "./ActivityRepo.js"
 import { Resolver } from "../identity/Resolver.js"
 import { seedAgents } from "./demo.js"
@@ -12,7 +13,10 @@ import { AgentsManifest } from "./manifest.js"
 /** The agents area's handlers and demo seed (see `src/Area.ts`). */
 export const AgentsArea = {
   name: "agents",
-  http: AgentsHttpLive.pipe(Layer.provide([Agents.Default, AgentsRepo.Default, ActivityRepo.Default, Resolver.Default])),
+  http: AgentsHttpLive.pipe(
+    Layer.provide(Registration.Default),
+    Layer.provide([Agents.Default, AgentsRepo.Default, ActivityRepo.Default, Resolver.Default])
+  ),
   seed: seedAgents,
   manifest: AgentsManifest
 } satisfies Area

@@ -1,10 +1,15 @@
 /**
- * The problem causes of the Agents area: proving control of an agent identity (Agents_CreateIdentityChallenge,
- * Agents_ProveIdentity); spec §7: 410 challenge expired, 422 proof invalid. Each names the
- * rule that failed, never the value sent (no signature, address or message in a detail).
- * The shared causes (`ChallengeExpired`, `ConfigurationMissing`, …) are in `schema/errors.ts`.
+ * The problem causes of the agents area's own commands: registration, and proving control of
+ * an identity (spec §7: 410 challenge expired, 422 proof invalid; each names the rule, never the
+ * value). The shared ones are in `schema/errors.ts`. Each is one `Schema.TaggedError` (see `Problem` in
+ * `schema/problem.ts`) with its status and `type` slug.
  */
 import { Problem } from "../../schema/problem.js"
+
+/** 409 `slug-taken`: another agent holds the `canonicalSlug` (slugs are unique across the directory). */
+export class SlugTaken extends Problem<SlugTaken>()("SlugTaken", {
+  status: 409, type: "slug-taken", meaning: "`canonicalSlug` is taken by another agent"
+}) {}
 
 /** 404 `identity-challenge-not-found`: no challenge of this id for this agent (or purged after expiry). */
 export class IdentityChallengeNotFound extends Problem<IdentityChallengeNotFound>()("IdentityChallengeNotFound", {

@@ -11,6 +11,7 @@ import { AgentNotFound } from "../../schema/errors.js"
 import { ActivityPosition, ActivityRepo } from "./ActivityRepo.js"
 import { AgentsRepo, FavoritePosition } from "./Repo.js"
 import { group } from "../http/group.js"
+import { Registration } from "./Registration.js"
 
 export const AgentsHttpLive = group(Api, "Agents", (handlers) =>
   Effect.gen(function*() {
@@ -20,6 +21,7 @@ export const AgentsHttpLive = group(Api, "Agents", (handlers) =>
     const envelope = yield* Envelope
     const resolver = yield* Resolver
     const activity = yield* ActivityRepo
+    const registration = yield* Registration
     return handlers.handle("listFavoriteAgents", ({ urlParams }) =>
       Effect.gen(function*() {
         const session = yield* currentSession
@@ -41,6 +43,17 @@ export const AgentsHttpLive = group(Api, "Agents", (handlers) =>
           return yield* envelope.page(page.rows, page.nextCursor)
         }))
       .handle("getAgent", ({ path }) => agents.profile(path.entityPublicId).pipe(Effect.flatMap(envelope.data)))
+      .handle("createAgent", ({ payload }) =>
+        Effect.flatMap(currentSession, (s) =>
+          registration.create({ body: payload, accountId: s.accountId }).pipe(Effect.flatMap(envelope.data))))
+      .handle("updateAgent", ({ path, payload }) =>
+        Effect.flatMap(currentSession, (s) =>
+          registration.update({ entityPublicId: path.entityPublicId, body: payload, accountId: s.accountId })
+            .pipe(Effect.flatMap(envelope.data))))
+      .handle("retireAgent", ({ path, payload }) =>
+        Effect.flatMap(currentSession, (s) =>
+          registration.retire({ entityPublicId: path.entityPublicId, body: payload, accountId: s.accountId })
+            .pipe(Effect.flatMap(envelope.data))))
       .handle("resolveAgentIdentities", ({ payload }) =>
         resolver.resolveAll(payload.locators).pipe(Effect.flatMap((results) => envelope.data({ results }))))
       .handle("getPublicAgentActivity", ({ path, urlParams }) =>

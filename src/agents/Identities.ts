@@ -9,7 +9,8 @@
  *   `agent-not-found` for anyone else, 403 `role-required` for other roles).
  * - Provable locators: EVM ADDRESS (EIP-191 signature by the address), EVM REGISTRY_TOKEN with
  *   its registry (the signer must be `ownerOf(tokenId)` on the chain, read through
- *   `CHAIN_RPC_URLS` of the network's CAIP-2 id; unconfigured → 422 `configuration-missing`),
+ *   `CHAIN_RPC_URLS` of the network's CAIP-2 id; unconfigured → 422 `configuration-missing`; the RPC
+ *   and did:web requests go through the guarded outbound client),
  *   SVM ASSET (Ed25519 by its base58 key), DID `did:key` (Ed25519) and `did:web` (an Ed25519
  *   key of its document's `authentication`). Off-chain registry keys cannot be proven (400).
  * - A challenge lives {@link ChallengeTtlMs} (10 minutes, from Clock) and proves once: a
@@ -26,6 +27,7 @@ import { randomBytes } from "node:crypto"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { now } from "../../layers/Clock.js"
 import { Ids } from "../../layers/Ids.js"
+import { Outbound } from "../../layers/Outbound.js"
 import {
   AgentNotFound,
   ChallengeExpired,
@@ -103,6 +105,7 @@ export class Identities extends Effect.Service<Identities>()("agent-directory/Id
     const resolver = yield* Resolver
     const config = yield* AppConfig
     const ids = yield* Ids
+    const outbound = yield* Outbound
 
     const access = (entityPublicId: string, accountId: string, action: string) =>
       operators.access({ entityPublicId, accountId, roles: { allowed: writers, action } })
@@ -196,6 +199,7 @@ export class Identities extends Effect.Service<Identities>()("agent-directory/Id
           case "REGISTRY_TOKEN": {
             const chain = (yield* repo.caip2Of(c.network)) ?? ""
             yield* proveTokenOwner({
+              fetch: outbound.fetch,
               rpcUrl: yield* rpcUrl(chain),
               chain,
               registry: c.scope!,
@@ -214,7 +218,7 @@ export class Identities extends Effect.Service<Identities>()("agent-directory/Id
               yield* proveEd25519([didKeyKey(parsed.id)!], c.message, signature, "base64url")
               return "DID_KEY" as const
             }
-            yield* proveEd25519(yield* didWebKeys(parsed.did), c.message, signature, "base64url")
+            yield* proveEd25519(yield* didWebKeys(parsed.did, outbound.fetch), c.message, signature, "base64url")
             return "DID_WEB" as const
           }
         }
@@ -253,8 +257,8 @@ export class Identities extends Effect.Service<Identities>()("agent-directory/Id
         yield* repo.markUsed(challenge.id, at)
         const bound = yield* repo.bindProven(challenge, method, at, yield* ids.next)
         const agents = yield* repo.boundAgents(challenge.locator)
-        if (agents.length > 1) yield* repo.markConflicted(agents)
-        else yield* repo.markVerified(agentId)
+        if (agents.length > 1) yield* repo.markConflicted(agents, at)
+        else yield* repo.markVerified(agentId, at)
         return { ...bound, proofMethod: method, verificationState: yield* repo.verificationState(agentId) }
       })
 

@@ -133,14 +133,20 @@ export class IdentitiesRepo extends Effect.Service<IdentitiesRepo>()("agent-dire
         dieOnStorageFailure
       )
 
-    /** Marks agents CONFLICTED (a locator bound to several of them), except REVOKED ones. */
-    const markConflicted = (agentIds: ReadonlyArray<string>) =>
-      sql`UPDATE agents SET verification_state = 'CONFLICTED'
-          WHERE id IN ${sql.in(agentIds)} AND verification_state <> 'REVOKED'`.pipe(Effect.asVoid, dieOnStorageFailure)
+    /**
+     * Marks agents CONFLICTED (a locator bound to several of them), except REVOKED ones; a profile
+     * whose state changes gets version + 1 and `updated_at` (its optimistic-concurrency counter).
+     */
+    const markConflicted = (agentIds: ReadonlyArray<string>, at: Date) =>
+      sql`UPDATE agents SET verification_state = 'CONFLICTED', version = version + 1, updated_at = ${at}
+          WHERE id IN ${sql.in(agentIds)} AND verification_state NOT IN ('REVOKED', 'CONFLICTED')`.pipe(
+        Effect.asVoid,
+        dieOnStorageFailure
+      )
 
-    /** Marks an agent VERIFIED when it was UNVERIFIED, PARTIAL or EXPIRED (CONFLICTED and REVOKED stay). */
-    const markVerified = (agentId: string) =>
-      sql`UPDATE agents SET verification_state = 'VERIFIED'
+    /** Marks an agent VERIFIED when it was UNVERIFIED, PARTIAL or EXPIRED (CONFLICTED and REVOKED stay); version + 1. */
+    const markVerified = (agentId: string, at: Date) =>
+      sql`UPDATE agents SET verification_state = 'VERIFIED', version = version + 1, updated_at = ${at}
           WHERE id = ${agentId} AND verification_state IN ('UNVERIFIED', 'PARTIAL', 'EXPIRED')`.pipe(
         Effect.asVoid,
         dieOnStorageFailure

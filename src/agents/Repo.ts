@@ -6,14 +6,18 @@
 import { SqlClient, SqlSchema, type Statement } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import {
+  AgentLink,
   AgentListItem,
   AgentLocator,
   AgentOffer,
   type AgentSort,
+  AgentState,
   AgentTrustSummary,
   FavoriteAgent
 } from "../../schema/agents.js"
-import { DateTimeZ } from "../../schema/common.js"
+import { AgentProfileImportedFields } from "../../schema/agentImports.js"
+import { DateTimeZ, Version } from "../../schema/common.js"
+import { importedProfileColumns } from "../agentImports/ProfileColumns.js"
 
 /** Keyset position of a favorite: when it was added (ISO string) and the agent id; newest first. */
 export const FavoritePosition = Schema.Tuple(Schema.String, Schema.String)
@@ -38,10 +42,15 @@ const FavoriteRow = Schema.Struct({ ...FavoriteAgent.fields, favoritedAt: Schema
 const ListRow = Schema.Struct({ ...AgentListItem.fields, sortKey: Schema.String })
 const ProfileRow = Schema.Struct({
   ...AgentListItem.fields,
+  version: Version,
+  state: AgentState,
+  retiredAt: Schema.NullOr(DateTimeZ),
+  links: Schema.Array(AgentLink),
   listedAt: Schema.NullOr(DateTimeZ),
   locators: Schema.Array(AgentLocator),
   trust: AgentTrustSummary,
-  offers: Schema.Array(AgentOffer)
+  offers: Schema.Array(AgentOffer),
+  ...AgentProfileImportedFields
 })
 
 export class AgentsRepo extends Effect.Service<AgentsRepo>()("agent-directory/AgentsRepo", {
@@ -126,6 +135,7 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("agent-directory/Ag
       Result: ProfileRow,
       execute: ({ at, id }) =>
         sql`SELECT ${itemColumns}, ${networksAndProtocols}, api_ts(a.listed_at) AS "listedAt",
+              a.version::float8 AS version, a.state, api_ts(a.retired_at) AS "retiredAt", a.links,
               COALESCE((SELECT json_agg(json_build_object('publicId', i.id, 'locator', i.locator, 'networkFamily', i.family,
                           'locatorKind', i.kind, 'network', i.network,
                           'caip2', (SELECT n.caip2 FROM networks n WHERE n.key = i.network),
@@ -145,7 +155,8 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("agent-directory/Ag
                             ORDER BY p.effective_from DESC, p.version DESC, p.id LIMIT 1))
                           ORDER BY o.published_at DESC, o.id)
                  FROM service_offers o JOIN services s ON s.id = o.service_id
-                 WHERE s.agent_id = a.id AND o.state = 'PUBLISHED'), '[]'::json) AS offers
+                 WHERE s.agent_id = a.id AND o.state = 'PUBLISHED'), '[]'::json) AS offers,
+              ${importedProfileColumns(sql)}
             FROM agents a WHERE a.id = ${id}`
     })
 

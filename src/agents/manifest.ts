@@ -4,6 +4,7 @@
  * `/docs`, checked by test/demo/Manifest.test.ts).
  */
 import type { ManifestOperation } from "../Area.js"
+import { DemoWorkspaces } from "../workspaces/demo.js"
 import { DemoAgents, DemoResolveLocators } from "./demo.js"
 
 /** The agents area's demo requests, by operationId. */
@@ -23,5 +24,30 @@ export const AgentsManifest = {
     path: { entityPublicId: DemoAgents[0].id },
     query: { limit: 5, sourceKinds: "CHAIN_OBSERVATION" },
     body: null
-  }
+  },
+  // registration (issue 20): a new agent of Acme; Atlas edited at its seeded version 1; Beacon retired
+  Agents_CreateAgent: {
+    as: "owner",
+    path: {},
+    query: {},
+    body: {
+      workspaceId: DemoWorkspaces.acme.id,
+      name: "Iris Indexer",
+      canonicalSlug: "iris-indexer",
+      tagline: "Indexes research papers for other agents",
+      description: "Iris Indexer reads new papers every night and answers questions about them.",
+      links: [{ label: "Website", url: "https://iris-indexer.example" }]
+    }
+  },
+  Agents_UpdateAgent: {
+    as: "owner",
+    path: { entityPublicId: DemoAgents[0].id },
+    query: {},
+    body: {
+      expectedVersion: 1,
+      tagline: "Deep research on demand, with sources",
+      links: [{ label: "Documentation", url: "https://atlas-research.example/docs" }]
+    }
+  },
+  Agents_RetireAgent: { as: "owner", path: { entityPublicId: DemoAgents[1].id }, query: {}, body: { expectedVersion: 1 } }
 } satisfies Record<string, ManifestOperation>

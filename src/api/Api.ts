@@ -9,6 +9,7 @@ import { AccountsApi } from "../accounts/Api.js"
 import { AdsApi } from "../ads/Api.js"
 import { AdminApi } from "../jobs/Api.js"
 import { AgentsApi } from "../agents/Api.js"
+import { AgentImportsApi } from "../agentImports/Api.js"
 import { AgentIdentitiesApi } from "../agents/IdentitiesApi.js"
 import { BountyDisputesApi } from "../bounties/Api.js"
 import { AnalyticsApi } from "../analytics/Api.js"
@@ -77,6 +78,7 @@ export class Api extends withoutFrameworkErrors(HttpApi.make("AgentDirectoryApi"
   .add(AccountsApi)
   .add(AdminApi)
   .add(AgentsApi)
+  .add(AgentImportsApi)
   .add(AgentIdentitiesApi)
   .add(BountyDisputesApi)
   .add(AnalyticsApi)

@@ -11,7 +11,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       "data": {
         "accountPublicId": "01900001-0000-7000-8000-000000000002",
         "sessionId": "0000000b-0000-7000-8000-000000000002",
-        "csrfToken": "_wsL-hh76OtebzmZ9VdD-1mNCBKpnUay0l3EUEoq64c",
+        "csrfToken": "KBHiRuPJtNd6MvLz42sj-j2zSMS__UBhhDHc2gt_IIA",
         "expiresAt": "2026-06-01T12:00:00.000Z"
       },
       "meta": {
@@ -126,7 +126,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "apiKey": {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "cb97b26d9eb0",
+          "prefix": "afc858af09af",
           "scopes": [
             "public:read"
           ],
@@ -140,7 +140,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "expiresAt": null,
           "revokedAt": null
         },
-        "key": "adk_cb97b26d9eb0_D8ymiX7eFeNC3nxgdAcMGm6ekszN4TiCbhb-MyUYYDk",
+        "key": "adk_afc858af09af_xepKLshsJ-L0j40HTIOnSIvGh_gR86zRofZEnYxT5rc",
         "keyDelivery": "SHOWN_ONCE"
       },
       "meta": {
@@ -171,7 +171,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "allowedOrigins": [
             "https://app.demo.agent-directory.dev"
           ],
-          "createdAt": "2026-11-25T12:24:22.562Z",
+          "createdAt": "2026-11-25T12:42:39.830Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -186,7 +186,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "production",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T12:24:22.511Z",
+          "createdAt": "2026-11-25T12:42:39.815Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -201,7 +201,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T12:24:22.472Z",
+          "createdAt": "2026-11-25T12:42:39.809Z",
           "lastUsedAt": null,
           "expiresAt": "2026-04-11T00:00:00.000Z",
           "revokedAt": null
@@ -216,7 +216,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "REVOKED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T12:24:22.457Z",
+          "createdAt": "2026-11-25T12:42:39.803Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -231,7 +231,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "PAUSED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T12:24:22.455Z",
+          "createdAt": "2026-11-25T12:42:39.797Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -246,7 +246,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T12:24:22.447Z",
+          "createdAt": "2026-11-25T12:42:39.793Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -262,7 +262,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T12:24:22.435Z",
+          "createdAt": "2026-11-25T12:42:39.779Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -270,7 +270,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "cb97b26d9eb0",
+          "prefix": "afc858af09af",
           "scopes": [
             "public:read"
           ],
@@ -310,7 +310,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "environment": "development",
         "state": "REVOKED",
         "allowedOrigins": [],
-        "createdAt": "2026-11-25T12:24:22.455Z",
+        "createdAt": "2026-11-25T12:42:39.797Z",
         "lastUsedAt": null,
         "expiresAt": null,
         "revokedAt": "2026-06-01T00:00:00.000Z"
@@ -603,6 +603,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "x402"
         ],
         "canonicalUrl": "https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000001",
+        "version": 1,
+        "state": "ACTIVE",
+        "retiredAt": null,
+        "links": [],
         "listedAt": "2026-01-01T00:00:00.000Z",
         "locators": [
           {
@@ -611,10 +615,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
             "networkFamily": "EVM",
             "locatorKind": "REGISTRY_TOKEN",
             "network": "base",
-            "caip2": "eip155:8453",
             "registry": "0x8004a6090Cd10A7288092483047B097295Fb8847",
-            "nativeId": "1",
-            "provenAt": null
+            "nativeId": "1"
           },
           {
             "publicId": "0190000c-0000-7000-8000-000000000003",
@@ -622,10 +624,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
             "networkFamily": "EVM",
             "locatorKind": "ADDRESS",
             "network": "base",
-            "caip2": "eip155:8453",
             "registry": null,
-            "nativeId": "0xA11Ce0000000000000000000000000000000a7a5",
-            "provenAt": null
+            "nativeId": "0xA11Ce0000000000000000000000000000000a7a5"
           }
         ],
         "trust": {
@@ -653,6 +653,96 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
               "effectiveUntil": null,
               "x402ResourceTemplate": null
             }
+          }
+        ],
+        "provider": {
+          "organization": "Acme Agents",
+          "url": "https://acme.example"
+        },
+        "skills": [
+          {
+            "id": "literature-review",
+            "name": "Literature review",
+            "description": "Finds and summarises the papers on a question, with citations.",
+            "tags": [
+              "research",
+              "citations"
+            ],
+            "examples": [
+              "Summarise recent work on agent payment protocols"
+            ],
+            "inputModes": [
+              "text/plain"
+            ],
+            "outputModes": [
+              "text/plain",
+              "application/json"
+            ]
+          },
+          {
+            "id": "market-scan",
+            "name": "Market scan",
+            "description": "Lists the vendors of a market with their positioning.",
+            "tags": [
+              "research",
+              "markets"
+            ],
+            "examples": [],
+            "inputModes": [
+              "text/plain"
+            ],
+            "outputModes": [
+              "application/json"
+            ]
+          }
+        ],
+        "interfaces": [
+          {
+            "url": "https://atlas-research.example/a2a/v1",
+            "protocolBinding": "JSONRPC",
+            "protocolVersion": "0.3.0"
+          },
+          {
+            "url": "https://atlas-research.example/a2a/rest",
+            "protocolBinding": "HTTP+JSON",
+            "protocolVersion": "0.3.0"
+          }
+        ],
+        "endpoints": [
+          {
+            "name": "A2A",
+            "endpoint": "https://atlas-research.example/.well-known/agent-card.json",
+            "version": "0.3.0"
+          },
+          {
+            "name": "agentWallet",
+            "endpoint": "eip155:8453:0x1111111111111111111111111111111111111111",
+            "version": null
+          }
+        ],
+        "identityClaims": [
+          {
+            "publicId": "019002a1-0000-7000-8000-000000000001",
+            "networkFamily": "EVM",
+            "locatorKind": "REGISTRY_TOKEN",
+            "network": "eip155:8453",
+            "registry": "0x8004a6090Cd10A7288092483047B097295Fb8847",
+            "nativeId": "1",
+            "proofState": "UNPROVEN"
+          }
+        ],
+        "sources": [
+          {
+            "kind": "A2A_AGENT_CARD",
+            "url": "https://atlas-research.example/.well-known/agent-card.json",
+            "importId": "019002a0-0000-7000-8000-000000000001",
+            "importedAt": "2026-05-21T00:01:00.000Z"
+          },
+          {
+            "kind": "ERC8004_REGISTRATION",
+            "url": "https://atlas-research.example/erc8004.json",
+            "importId": "019002a0-0000-7000-8000-000000000002",
+            "importedAt": "2026-05-21T00:11:00.000Z"
           }
         ]
       },
@@ -899,13 +989,46 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       }
     }
   },
-  "Agents_CreateIdentityChallenge": {
+  "Agents_CreateAgent": {
     "status": 201,
     "body": {
       "data": {
-        "challengeId": "0000000b-0000-7000-8000-000000000024",
-        "message": "directory.test wants you to prove control of an identity for an agent:\nevm:base:0x70997970C51812dc3A010C7d01b50e0d17dc79C8\n\nSign to bind this identity to the agent Beacon Monitor (01900006-0000-7000-8000-000000000002) in the Agent Directory. Signing costs nothing and authorizes no transaction.\n\nURI: https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000002\nVersion: 1\nChain ID: eip155:8453\nNonce: 1183c1c21fdb632be7987f1d550c25be\nIssued At: 2026-06-01T00:00:00.000Z\nExpiration Time: 2026-06-01T00:10:00.000Z\nRequest ID: 0000000b-0000-7000-8000-000000000024",
-        "expiresAt": "2026-06-01T00:10:00.000Z"
+        "entityId": "0000000b-0000-7000-8000-000000000024",
+        "publicId": "0000000b-0000-7000-8000-000000000024",
+        "canonicalSlug": "iris-indexer",
+        "name": "Iris Indexer",
+        "rank": null,
+        "tagline": "Indexes research papers for other agents",
+        "description": "Iris Indexer reads new papers every night and answers questions about them.",
+        "starCount": "0",
+        "verificationState": "UNVERIFIED",
+        "networks": [],
+        "protocols": [],
+        "canonicalUrl": "https://directory.test/api/v1/agents/0000000b-0000-7000-8000-000000000024",
+        "version": 1,
+        "state": "ACTIVE",
+        "retiredAt": null,
+        "links": [
+          {
+            "label": "Website",
+            "url": "https://iris-indexer.example"
+          }
+        ],
+        "listedAt": "2026-06-01T00:00:00.000Z",
+        "locators": [],
+        "trust": {
+          "ratingPpm": null,
+          "feedbackCount": "0",
+          "verifiedFeedbackCount": "0",
+          "latestFeedbackAt": null
+        },
+        "offers": [],
+        "provider": null,
+        "skills": [],
+        "interfaces": [],
+        "endpoints": [],
+        "identityClaims": [],
+        "sources": []
       },
       "meta": {
         "requestId": "0000000b-0000-7000-8000-000000000023",
@@ -919,24 +1042,304 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       }
     }
   },
-  "Agents_ProveIdentity": {
-    "status": 201,
+  "Agents_UpdateAgent": {
+    "status": 200,
     "body": {
       "data": {
-        "publicId": "0000000b-0000-7000-8000-000000000028",
-        "locator": "evm:base:0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
-        "networkFamily": "EVM",
-        "locatorKind": "ADDRESS",
-        "network": "base",
-        "caip2": "eip155:8453",
-        "registry": null,
-        "nativeId": "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
-        "provenAt": "2026-06-01T00:00:00.000Z",
-        "proofMethod": "EIP191",
-        "verificationState": "VERIFIED"
+        "entityId": "01900006-0000-7000-8000-000000000001",
+        "publicId": "01900006-0000-7000-8000-000000000001",
+        "canonicalSlug": "atlas-research",
+        "name": "Atlas Research",
+        "rank": "1",
+        "tagline": "Deep research on demand, with sources",
+        "description": "Atlas Research: an agent of the demo directory.",
+        "starCount": "1520",
+        "verificationState": "VERIFIED",
+        "networks": [
+          "base"
+        ],
+        "protocols": [
+          "erc-8004",
+          "mcp",
+          "x402"
+        ],
+        "canonicalUrl": "https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000001",
+        "version": 2,
+        "state": "ACTIVE",
+        "retiredAt": null,
+        "links": [
+          {
+            "label": "Documentation",
+            "url": "https://atlas-research.example/docs"
+          }
+        ],
+        "listedAt": "2026-01-01T00:00:00.000Z",
+        "locators": [
+          {
+            "publicId": "0190000c-0000-7000-8000-000000000001",
+            "locator": "evm:base:0x8004a6090Cd10A7288092483047B097295Fb8847:1",
+            "networkFamily": "EVM",
+            "locatorKind": "REGISTRY_TOKEN",
+            "network": "base",
+            "registry": "0x8004a6090Cd10A7288092483047B097295Fb8847",
+            "nativeId": "1"
+          },
+          {
+            "publicId": "0190000c-0000-7000-8000-000000000003",
+            "locator": "evm:base:0xA11Ce0000000000000000000000000000000a7a5",
+            "networkFamily": "EVM",
+            "locatorKind": "ADDRESS",
+            "network": "base",
+            "registry": null,
+            "nativeId": "0xA11Ce0000000000000000000000000000000a7a5"
+          }
+        ],
+        "trust": {
+          "ratingPpm": 800000,
+          "feedbackCount": "3",
+          "verifiedFeedbackCount": "2",
+          "latestFeedbackAt": "2026-03-02T00:05:00.000Z"
+        },
+        "offers": [
+          {
+            "id": "01900008-0000-7000-8000-000000000002",
+            "serviceId": "01900007-0000-7000-8000-000000000001",
+            "title": "Pro research plan",
+            "slug": "pro",
+            "description": "Pro research plan of Atlas Research API.",
+            "pricingModel": "FIXED",
+            "publishedAt": "2026-01-06T00:00:00.000Z",
+            "currentPrice": {
+              "id": "0190000d-0000-7000-8000-000000000002",
+              "version": 1,
+              "networkPublicId": "01900004-0000-7000-8000-000000000001",
+              "assetPublicId": "01900005-0000-7000-8000-000000000001",
+              "units": "10000000",
+              "effectiveFrom": "2026-01-04T00:00:00.000Z",
+              "effectiveUntil": null,
+              "x402ResourceTemplate": null
+            }
+          }
+        ],
+        "provider": {
+          "organization": "Acme Agents",
+          "url": "https://acme.example"
+        },
+        "skills": [
+          {
+            "id": "literature-review",
+            "name": "Literature review",
+            "description": "Finds and summarises the papers on a question, with citations.",
+            "tags": [
+              "research",
+              "citations"
+            ],
+            "examples": [
+              "Summarise recent work on agent payment protocols"
+            ],
+            "inputModes": [
+              "text/plain"
+            ],
+            "outputModes": [
+              "text/plain",
+              "application/json"
+            ]
+          },
+          {
+            "id": "market-scan",
+            "name": "Market scan",
+            "description": "Lists the vendors of a market with their positioning.",
+            "tags": [
+              "research",
+              "markets"
+            ],
+            "examples": [],
+            "inputModes": [
+              "text/plain"
+            ],
+            "outputModes": [
+              "application/json"
+            ]
+          }
+        ],
+        "interfaces": [
+          {
+            "url": "https://atlas-research.example/a2a/v1",
+            "protocolBinding": "JSONRPC",
+            "protocolVersion": "0.3.0"
+          },
+          {
+            "url": "https://atlas-research.example/a2a/rest",
+            "protocolBinding": "HTTP+JSON",
+            "protocolVersion": "0.3.0"
+          }
+        ],
+        "endpoints": [
+          {
+            "name": "A2A",
+            "endpoint": "https://atlas-research.example/.well-known/agent-card.json",
+            "version": "0.3.0"
+          },
+          {
+            "name": "agentWallet",
+            "endpoint": "eip155:8453:0x1111111111111111111111111111111111111111",
+            "version": null
+          }
+        ],
+        "identityClaims": [
+          {
+            "publicId": "019002a1-0000-7000-8000-000000000001",
+            "networkFamily": "EVM",
+            "locatorKind": "REGISTRY_TOKEN",
+            "network": "eip155:8453",
+            "registry": "0x8004a6090Cd10A7288092483047B097295Fb8847",
+            "nativeId": "1",
+            "proofState": "UNPROVEN"
+          }
+        ],
+        "sources": [
+          {
+            "kind": "A2A_AGENT_CARD",
+            "url": "https://atlas-research.example/.well-known/agent-card.json",
+            "importId": "019002a0-0000-7000-8000-000000000001",
+            "importedAt": "2026-05-21T00:01:00.000Z"
+          },
+          {
+            "kind": "ERC8004_REGISTRATION",
+            "url": "https://atlas-research.example/erc8004.json",
+            "importId": "019002a0-0000-7000-8000-000000000002",
+            "importedAt": "2026-05-21T00:11:00.000Z"
+          }
+        ]
       },
       "meta": {
         "requestId": "0000000b-0000-7000-8000-000000000027",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Agents_RetireAgent": {
+    "status": 200,
+    "body": {
+      "data": {
+        "entityId": "01900006-0000-7000-8000-000000000002",
+        "publicId": "01900006-0000-7000-8000-000000000002",
+        "canonicalSlug": "beacon-monitor",
+        "name": "Beacon Monitor",
+        "rank": "2",
+        "tagline": "Uptime and chain monitoring",
+        "description": "Beacon Monitor: an agent of the demo directory.",
+        "starCount": "980",
+        "verificationState": "VERIFIED",
+        "networks": [
+          "base"
+        ],
+        "protocols": [
+          "a2a",
+          "erc-8004"
+        ],
+        "canonicalUrl": "https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000002",
+        "version": 2,
+        "state": "RETIRED",
+        "retiredAt": "2026-06-01T00:00:00.000Z",
+        "links": [],
+        "listedAt": null,
+        "locators": [
+          {
+            "publicId": "0190000c-0000-7000-8000-000000000002",
+            "locator": "evm:base:0x8004a6090Cd10A7288092483047B097295Fb8847:2",
+            "networkFamily": "EVM",
+            "locatorKind": "REGISTRY_TOKEN",
+            "network": "base",
+            "registry": "0x8004a6090Cd10A7288092483047B097295Fb8847",
+            "nativeId": "2"
+          }
+        ],
+        "trust": {
+          "ratingPpm": null,
+          "feedbackCount": "0",
+          "verifiedFeedbackCount": "0",
+          "latestFeedbackAt": null
+        },
+        "offers": [],
+        "provider": null,
+        "skills": [],
+        "interfaces": [],
+        "endpoints": [],
+        "identityClaims": [],
+        "sources": []
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-00000000002a",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Agents_ImportAgentSource": {
+    "status": 202,
+    "body": {
+      "data": {
+        "id": "0000000b-0000-7000-8000-00000000002e",
+        "entityPublicId": "01900006-0000-7000-8000-000000000001",
+        "kind": "A2A_AGENT_CARD",
+        "url": "https://atlas-research.example/.well-known/agent-card.json",
+        "state": "QUEUED",
+        "reasons": [],
+        "result": null,
+        "createdAt": "2026-06-01T00:00:00.000Z",
+        "updatedAt": "2026-06-01T00:00:00.000Z",
+        "startedAt": null,
+        "finishedAt": null
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-00000000002d",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Agents_GetAgentImport": {
+    "status": 200,
+    "body": {
+      "data": {
+        "id": "019002a0-0000-7000-8000-000000000001",
+        "entityPublicId": "01900006-0000-7000-8000-000000000001",
+        "kind": "A2A_AGENT_CARD",
+        "url": "https://atlas-research.example/.well-known/agent-card.json",
+        "state": "SUCCEEDED",
+        "reasons": [],
+        "result": {
+          "name": "Atlas Research",
+          "skills": 2,
+          "interfaces": 2,
+          "endpoints": 0,
+          "identityClaims": 0,
+          "signatures": 0
+        },
+        "createdAt": "2026-05-21T00:00:00.000Z",
+        "updatedAt": "2026-05-21T00:01:00.000Z",
+        "startedAt": "2026-05-21T00:00:00.000Z",
+        "finishedAt": "2026-05-21T00:01:00.000Z"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000031",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -981,7 +1384,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000002b",
+        "requestId": "0000000b-0000-7000-8000-000000000034",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1215,7 +1618,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000002e",
+        "requestId": "0000000b-0000-7000-8000-000000000037",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1294,7 +1697,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "expiresAt": "2026-03-12T01:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000031",
+        "requestId": "0000000b-0000-7000-8000-00000000003a",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1309,11 +1712,11 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 200,
     "body": {
       "data": {
-        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fapp.agent-directory.dev%2Foauth%2Fmcp%2Fcallback&scope=crm.read+crm.write&state=qniXpVYkmuUd4i9qz5GprXDvtIdqcbwz5-SplWbbVYM&code_challenge=TTXYSz9Gkg1N_E00IgcNYYu-amswRmtEU9fljvg2MFQ&code_challenge_method=S256",
+        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fapp.agent-directory.dev%2Foauth%2Fmcp%2Fcallback&scope=crm.read+crm.write&state=DsChtDES6nui-plK9QVm33uLJ5ZSbhA2kdVLqHQiLjk&code_challenge=PMFyq-nHmXHF9MXV-YBqGghjFoKjjj4p_4P4ZbN5mlU&code_challenge_method=S256",
         "expiresAt": "2026-06-01T00:10:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000034",
+        "requestId": "0000000b-0000-7000-8000-00000000003d",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1327,9 +1730,23 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
   "Admin_ListJobRuns": {
     "status": 200,
     "body": {
-      "data": [],
+      "data": [
+        {
+          "executionId": "11858cd707295d27504666170e86507d",
+          "workflow": "AgentImport",
+          "state": "SUCCEEDED",
+          "payload": {
+            "importId": "0000000b-0000-7000-8000-00000000002e"
+          },
+          "activities": 1,
+          "createdAt": "2026-06-01T00:00:00.000Z",
+          "finishedAt": "2026-06-01T00:00:00.000Z",
+          "lastError": null,
+          "runner": 0
+        }
+      ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000038",
+        "requestId": "0000000b-0000-7000-8000-000000000041",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1348,7 +1765,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "launchDraftId": "01900080-0000-7000-8000-000000000001",
         "venue": "REGISTRY_GENESIS",
         "state": "AWAITING_SIGNATURE",
-        "transactionIntentId": "0000000b-0000-7000-8000-00000000003c",
+        "transactionIntentId": "0000000b-0000-7000-8000-000000000045",
         "providerReference": null,
         "expectedAssetLocator": "eip155:8453/erc20:0x000000000000000000000000000000000000003d",
         "observedAssetId": null,
@@ -1393,7 +1810,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000003b",
+        "requestId": "0000000b-0000-7000-8000-000000000044",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1420,7 +1837,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "provider": "demo-issuer",
         "providerRequestId": "demo-01900083-0000-7000-8000-000000000001",
         "instrument": {
-          "publicId": "0000000b-0000-7000-8000-000000000040",
+          "publicId": "0000000b-0000-7000-8000-000000000049",
           "state": "ACTIVE",
           "last4": "5146",
           "expiresAt": "2030-01-01T00:00:00.000Z"
@@ -1430,7 +1847,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000003f",
+        "requestId": "0000000b-0000-7000-8000-000000000048",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1445,10 +1862,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-000000000044",
+        "id": "0000000b-0000-7000-8000-00000000004d",
         "workspaceId": "01900002-0000-7000-8000-000000000001",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
-        "publicKeyId": "0000000b-0000-7000-8000-000000000045",
+        "publicKeyId": "0000000b-0000-7000-8000-00000000004e",
         "publicKeyFingerprint": "CukONg4K3oTq-JN_7-cp0tgeIccH-AxVABSVQhw9rHg",
         "state": "PENDING",
         "allowedSignalTypes": [
@@ -1461,7 +1878,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "createdAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000043",
+        "requestId": "0000000b-0000-7000-8000-00000000004c",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1589,7 +2006,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000048",
+        "requestId": "0000000b-0000-7000-8000-000000000051",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1614,7 +2031,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000004b",
+        "requestId": "0000000b-0000-7000-8000-000000000054",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1630,7 +2047,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": {
         "userMessage": {
-          "id": "0000000b-0000-7000-8000-000000000050",
+          "id": "0000000b-0000-7000-8000-000000000059",
           "ordinal": "3",
           "role": "user",
           "state": "COMPLETE",
@@ -1641,23 +2058,23 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
               "type": "text"
             }
           ],
-          "runId": "0000000b-0000-7000-8000-00000000004f",
+          "runId": "0000000b-0000-7000-8000-000000000058",
           "createdAt": "2026-06-01T00:00:00.000Z",
           "completedAt": "2026-06-01T00:00:00.000Z"
         },
         "assistantMessage": {
-          "id": "0000000b-0000-7000-8000-000000000051",
+          "id": "0000000b-0000-7000-8000-00000000005a",
           "ordinal": "4",
           "role": "assistant",
           "state": "PENDING",
           "contentText": null,
           "contentParts": [],
-          "runId": "0000000b-0000-7000-8000-00000000004f",
+          "runId": "0000000b-0000-7000-8000-000000000058",
           "createdAt": "2026-06-01T00:00:00.000Z",
           "completedAt": null
         },
         "run": {
-          "id": "0000000b-0000-7000-8000-00000000004f",
+          "id": "0000000b-0000-7000-8000-000000000058",
           "conversationId": "01900103-0000-7000-8000-000000000002",
           "entityPublicId": "01900006-0000-7000-8000-000000000001",
           "triggerType": "MESSAGE",
@@ -1667,7 +2084,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000004e",
+        "requestId": "0000000b-0000-7000-8000-000000000057",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1689,7 +2106,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "dataClearedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000054",
+        "requestId": "0000000b-0000-7000-8000-00000000005d",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1717,7 +2134,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000057",
+        "requestId": "0000000b-0000-7000-8000-000000000060",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1753,7 +2170,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-02-24T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000005a",
+        "requestId": "0000000b-0000-7000-8000-000000000063",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1784,7 +2201,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "responseCount": "1"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000005d",
+        "requestId": "0000000b-0000-7000-8000-000000000066",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1927,7 +2344,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       ],
       "asOf": "2026-06-01T00:00:00.000Z",
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000060",
+        "requestId": "0000000b-0000-7000-8000-000000000069",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1957,7 +2374,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "decisionDigest": "0x7d8fa3825b64daf3fca511c22899c1774912d986aa6b6dc09446bfd25cc8c920"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000063",
+        "requestId": "0000000b-0000-7000-8000-00000000006c",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1990,7 +2407,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000066",
+        "requestId": "0000000b-0000-7000-8000-00000000006f",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2014,13 +2431,13 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ],
         "rejected": [],
         "receipt": {
-          "id": "0000000b-0000-7000-8000-000000000068",
+          "id": "0000000b-0000-7000-8000-000000000071",
           "durable": true,
           "receivedAt": "2026-06-01T00:00:00.000Z"
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000067",
+        "requestId": "0000000b-0000-7000-8000-000000000070",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2035,7 +2452,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 202,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-00000000006c",
+        "id": "0000000b-0000-7000-8000-000000000075",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
         "exportType": "TRAFFIC",
         "range": {
@@ -2052,7 +2469,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": null
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000006b",
+        "requestId": "0000000b-0000-7000-8000-000000000074",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2084,7 +2501,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": "2026-05-21T00:10:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000006f",
+        "requestId": "0000000b-0000-7000-8000-000000000078",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2405,7 +2822,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000073",
+        "requestId": "0000000b-0000-7000-8000-00000000007c",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2420,8 +2837,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-000000000077",
-        "publicId": "0000000b-0000-7000-8000-000000000078",
+        "id": "0000000b-0000-7000-8000-000000000080",
+        "publicId": "0000000b-0000-7000-8000-000000000081",
         "workspaceId": "01900002-0000-7000-8000-000000000001",
         "agentPublicId": "01900006-0000-7000-8000-000000000001",
         "orderId": "01900009-0000-7000-8000-000000000004",
@@ -2434,7 +2851,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "startAt": "2026-07-01T00:00:00.000Z",
         "endAt": "2026-07-31T00:00:00.000Z",
         "creative": {
-          "id": "0000000b-0000-7000-8000-000000000079",
+          "id": "0000000b-0000-7000-8000-000000000082",
           "revision": 1,
           "kind": "TEXT",
           "state": "DRAFT",
@@ -2470,7 +2887,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000076",
+        "requestId": "0000000b-0000-7000-8000-00000000007f",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2486,10 +2903,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": {
         "accepted": true,
-        "requestId": "0000000b-0000-7000-8000-00000000007a"
+        "requestId": "0000000b-0000-7000-8000-000000000083"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000007a",
+        "requestId": "0000000b-0000-7000-8000-000000000083",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2505,8 +2922,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": [
         {
-          "id": "0000000b-0000-7000-8000-000000000077",
-          "publicId": "0000000b-0000-7000-8000-000000000078",
+          "id": "0000000b-0000-7000-8000-000000000080",
+          "publicId": "0000000b-0000-7000-8000-000000000081",
           "workspaceId": "01900002-0000-7000-8000-000000000001",
           "agentPublicId": "01900006-0000-7000-8000-000000000001",
           "orderId": "01900009-0000-7000-8000-000000000004",
@@ -2519,7 +2936,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "startAt": "2026-07-01T00:00:00.000Z",
           "endAt": "2026-07-31T00:00:00.000Z",
           "creative": {
-            "id": "0000000b-0000-7000-8000-000000000079",
+            "id": "0000000b-0000-7000-8000-000000000082",
             "revision": 1,
             "kind": "TEXT",
             "state": "DRAFT",
@@ -2906,7 +3323,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000007d",
+        "requestId": "0000000b-0000-7000-8000-000000000086",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2975,7 +3392,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000080",
+        "requestId": "0000000b-0000-7000-8000-000000000089",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",

@@ -19,7 +19,9 @@ import analytics from "./migrations/0012_analytics.js"
 import agentDirectory from "./migrations/0013_agent_directory.js"
 import adCampaigns from "./migrations/0014_ad_campaigns.js"
 import dropJobQueue from "./migrations/0015_drop_job_queue.js"
+import agentRegistration from "./migrations/0016_agent_registration.js"
 import identityProofs from "./migrations/0017_identity_proofs.js"
+import agentImports from "./migrations/0020_agent_imports.js"
 
 /** Applies every pending migration; returns the ones applied. Fails with `MigrationError | SqlError`. */
 export const migrate = Migrator.make({})({
@@ -38,6 +40,8 @@ export const migrate = Migrator.make({})({
     "0013_agent_directory": agentDirectory,
     "0014_ad_campaigns": adCampaigns,
     "0015_drop_job_queue": dropJobQueue,
-    "0017_identity_proofs": identityProofs
+    "0016_agent_registration": agentRegistration,
+    "0017_identity_proofs": identityProofs,
+    "0020_agent_imports": agentImports
   })
 })

@@ -50,8 +50,8 @@ export interface VersionedCommand<A, R extends VersionedRow, E1, R1, E2, R2, NF,
   readonly current: Effect.Effect<Option.Option<R>, E2, R2>
   /** The 404 cause of this resource. */
   readonly notFound: () => NF
-  /** The refusal when every generic rule holds (default: 409 `conflict`). */
-  readonly otherwise?: (row: R) => O
+  /** The refusal when every generic rule holds (undefined, or no `otherwise`: 409 `conflict`). */
+  readonly otherwise?: (row: R) => O | undefined
 }
 
 /**

@@ -1,16 +1,34 @@
 /**
- * The API reference UI at `/docs` (Scalar). It loads nothing from outside the
- * server: `HttpApiScalar.layer` inlines the Scalar bundle shipped in
- * `@effect/platform` (not the CDN of `layerCdn`), and `withDefaultFonts: false`
- * stops it fetching its web fonts, so the page works offline against `npm start`.
+ * The API reference UI at `/docs` (Scalar), under a strict Content Security Policy.
+ *
+ * It loads nothing from outside the server: the Scalar bundle shipped in
+ * `@effect/platform` (the one `HttpApiScalar.layer` inlines, not the CDN of `layerCdn`)
+ * is served as its own file, `GET /docs/scalar.js`, and `withDefaultFonts: false` stops
+ * it fetching web fonts. The page itself has no inline script: the OpenAPI description
+ * is a JSON data block (`<script type="application/json">`, never executed) and
+ * Scalar's configuration is its `data-configuration` attribute, which is what
+ * HttpApiScalar's inline script would set. So the policy is
+ *
+ *     default-src 'none'; script-src 'self'; style-src 'self' 'nonce-<n>'; img-src 'self' data:;
+ *     font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'
+ *
+ * Scalar (a Vue app) writes its CSS as `<style>` elements at run time. Rather than
+ * allowing inline styles (`'unsafe-inline'`), each page gets a fresh nonce (128 random
+ * bits) on its script tag, and the served script starts with a few lines that give every
+ * `<style>` element created by `document.createElement` that nonce: only the page's own
+ * same-origin script can make styles the browser applies. Images may be `data:` URIs
+ * (Scalar's icons). `Referrer-Policy: no-referrer`: links out of the docs send no URL.
  *
  * Scalar fills the first API-key scheme of an operation with a placeholder
  * (`X-API-Key: YOUR_SECRET_TOKEN`, a sure 401) even where the key is optional, so
  * in development, where the demo data set is loaded, the panel is pre-filled with
  * the demo public API key instead; other environments get no key.
  */
-import { type HttpApi, HttpApiScalar } from "@effect/platform"
+import { HttpApi, HttpApiBuilder, HttpServerResponse, OpenApi } from "@effect/platform"
 import { Effect, Layer } from "effect"
+import { randomBytes } from "node:crypto"
+import { createRequire } from "node:module"
+import { dirname, join } from "node:path"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { DemoApiKeys } from "../accounts/demo.js"
 
@@ -22,13 +40,96 @@ const demoAuthentication = {
   }
 }
 
-/** Serves the docs UI of the served `HttpApi` at `/docs`. Requires `AppConfig`. */
-export const DocsLive: Layer.Layer<never, never, HttpApi.Api | AppConfig> = Layer.unwrapEffect(
-  Effect.map(AppConfig, (config) => {
-    const scalar: HttpApiScalar.ScalarConfig = {
+/** Where the docs page and its script are served. */
+export const DocsPaths = { page: "/docs", script: "/docs/scalar.js" } as const
+
+/** The Content-Security-Policy of the docs page whose style nonce is `nonce`. */
+export const docsContentSecurityPolicy = (nonce: string): string =>
+  [
+    "default-src 'none'",
+    "script-src 'self'",
+    `style-src 'self' 'nonce-${nonce}'`,
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'"
+  ].join("; ")
+
+/**
+ * Run first by the served script: `<style>` elements created through `document.createElement`
+ * carry the nonce of the script tag that loaded it (see the module docs).
+ */
+const styleNonceShim = `(function () {
+  var script = document.currentScript;
+  var nonce = script && script.nonce;
+  if (!nonce) return;
+  var create = Document.prototype.createElement;
+  Document.prototype.createElement = function (tagName, options) {
+    var element = create.call(this, tagName, options);
+    if (String(tagName).toLowerCase() === "style") element.nonce = nonce;
+    return element;
+  };
+})();
+`
+
+/** The Scalar bundle `@effect/platform` ships (its internal module, not in the package's exports map). */
+const scalarBundle = Effect.sync(() => {
+  const require = createRequire(import.meta.url)
+  const file = join(dirname(require.resolve("@effect/platform/HttpApiScalar")), "internal", "httpApiScalar.js")
+  return (require(file) as { readonly javascript: string }).javascript
+})
+
+/** `</script>`-safe JSON for a data block (as `@effect/platform`'s html helper does). */
+const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c")
+const attribute = (text: string) =>
+  text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
+
+/** Serves the docs page of the served `HttpApi` at `/docs` and its script at `/docs/scalar.js`. Requires `AppConfig`. */
+export const DocsLive: Layer.Layer<never, never, HttpApi.Api | AppConfig> = HttpApiBuilder.Router.use((router) =>
+  Effect.gen(function*() {
+    const config = yield* AppConfig
+    const { api } = yield* HttpApi.Api
+    const spec = OpenApi.fromApi(api)
+    const scalarConfig = {
+      _integration: "html",
       withDefaultFonts: false,
       ...(config.environment === "development" ? demoAuthentication : {})
     }
-    return HttpApiScalar.layer({ path: "/docs", scalar })
+    const script = styleNonceShim + (yield* scalarBundle)
+    const page = (nonce: string) =>
+      `<!doctype html>
+<html>
+  <head>
+    <meta charset="utf-8" />
+    <title>${attribute(spec.info.title)}</title>
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+  </head>
+  <body>
+    <script id="api-reference" type="application/json" data-configuration="${attribute(JSON.stringify(scalarConfig))}">
+      ${scriptJson(spec)}
+    </script>
+    <script src="${DocsPaths.script}" nonce="${nonce}"></script>
+  </body>
+</html>`
+    yield* router.get(
+      DocsPaths.page,
+      Effect.sync(() => {
+        const nonce = randomBytes(16).toString("base64")
+        return HttpServerResponse.html(page(nonce)).pipe(HttpServerResponse.setHeaders({
+          "content-security-policy": docsContentSecurityPolicy(nonce),
+          "referrer-policy": "no-referrer",
+          "cache-control": "no-store"
+        }))
+      })
+    )
+    yield* router.get(
+      DocsPaths.script,
+      Effect.succeed(HttpServerResponse.text(script, {
+        contentType: "text/javascript; charset=utf-8",
+        headers: { "cache-control": "public, max-age=3600", "referrer-policy": "no-referrer" }
+      }))
+    )
   })
 )

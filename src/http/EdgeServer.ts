@@ -9,9 +9,10 @@
 import { HttpServer, HttpServerError } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
-import { createServer, type Server } from "node:http"
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { ListenOptions } from "node:net"
 import { EdgeCache } from "./EdgeCache.js"
+import { setOnNodeResponse } from "./SecurityHeaders.js"
 
 const make = (evaluate: () => Server, options: ListenOptions) =>
   Effect.gen(function*() {
@@ -42,7 +43,12 @@ const make = (evaluate: () => Server, options: ListenOptions) =>
           const handler = yield* (middleware === undefined
             ? NodeHttpServer.makeHandler(app)
             : NodeHttpServer.makeHandler(app, middleware))
-          const listener = edge.listener(handler)
+          const cached = edge.listener(handler)
+          // the edge cache answers without the pipeline: the security headers are set here for every answer
+          const listener = (req: IncomingMessage, res: ServerResponse) => {
+            setOnNodeResponse(res)
+            cached(req, res)
+          }
           yield* Effect.addFinalizer(() => Effect.sync(() => server.off("request", listener)))
           server.on("request", listener)
         })

@@ -34,7 +34,9 @@
  * ```
  *
  * An endpoint annotated with `ReplayAs` (src/api/replay.ts) stores, and so replays,
- * that form of its success instead of the first response.
+ * that form of its success instead of the first response; one annotated with
+ * `LocationOf` (src/api/location.ts) answers its success, replays included, with a
+ * `Location` header.
  *
  * `handleRaw` (the handler reads the body itself) is refused on operations with an
  * idempotency policy: the fingerprint needs the decoded payload.
@@ -42,6 +44,8 @@
 import {
   type HttpApi,
   HttpApiBuilder,
+  HttpApp,
+  HttpServerResponse,
   type HttpApiEndpoint,
   type HttpApiGroup,
   type HttpApiMiddleware,
@@ -55,6 +59,7 @@ import * as AST from "effect/SchemaAST"
 import { Idempotency, IdempotencyConflict } from "../../layers/Idempotency.js"
 import { currentRequest } from "../../layers/RequestContext.js"
 import { Policy } from "../api/operation.js"
+import { LocationOf } from "../api/location.js"
 import { ReplayAs } from "../api/replay.js"
 import { CurrentPrincipal, type Principal } from "../api/security.js"
 import { problemResponse } from "./RequestMiddleware.js"
@@ -133,9 +138,40 @@ const makeWrap = (sql: SqlClient.SqlClient, idempotency: Idempotency["Type"]) =>
         (conflict) => Effect.map(currentRequest, (info) => problemResponse(conflict, info))
       )
     )
-    return Effect.catchIf(run, isSqlError, Effect.die)
+    return withLocation(endpoint, successStatus, Effect.catchIf(run, isSqlError, Effect.die))
   }
 }
+
+/** The JSON of a replayed (or otherwise pre-rendered) response's body, or undefined. */
+const bodyJson = (response: HttpServerResponse.HttpServerResponse): unknown => {
+  if (response.body._tag !== "Uint8Array") return undefined
+  try {
+    return JSON.parse(new TextDecoder().decode(response.body.body))
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Adds the `Location` header of an endpoint annotated with `LocationOf` to its success,
+ * first answer and replay alike (a replay is a pre-rendered response with the success status).
+ */
+const withLocation = <A, E, R>(
+  endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps,
+  successStatus: number,
+  self: Effect.Effect<A, E, R>
+): Effect.Effect<A, E, R> =>
+  Option.match(Context.getOption(endpoint.annotations, LocationOf), {
+    onNone: () => self,
+    onSome: (locationOf) =>
+      Effect.tap(self, (result) => {
+        const location = HttpServerResponse.isServerResponse(result)
+          ? (result.status === successStatus ? locationOf(bodyJson(result)) : undefined)
+          : locationOf(result)
+        return location === undefined ? Effect.void : HttpApp.appendPreResponseHandler((_, response) =>
+          Effect.succeed(response.status === successStatus ? HttpServerResponse.setHeader(response, "location", location) : response))
+      })
+  })
 
 type Options = { readonly uninterruptible?: boolean | undefined } | undefined
 

@@ -2,8 +2,9 @@
  * The partner feed sync on the durable engine (spec §2.18): a `PartnerJobSync` workflow
  * per source and due instant (started by Jobs_SyncPartnerJobSource in its transaction,
  * or by the every-minute `PartnerJobSyncDue` cron for sources whose `nextSyncAt` has
- * come) fetches the source's `endpointUrl` with Effect's `HttpClient` within
- * `requestTimeoutMs`, validates the body as {@link PartnerFeed} v1 and upserts its jobs,
+ * come) fetches the source's `endpointUrl` through the guarded outbound client
+ * (layers/Outbound.ts: public addresses only unless `OUTBOUND_ALLOWED_HOSTS` names the
+ * host, a size cap) within `requestTimeoutMs`, validates the body as {@link PartnerFeed} v1 and upserts its jobs,
  * in one activity. The outcome is recorded on the source (failure count,
  * DEGRADED/ACTIVE, next sync = now + pollIntervalSeconds); the workflow succeeds either
  * way, so the poll interval, not retries, paces a failing partner.
@@ -14,11 +15,12 @@
  * so it is a new one. The cron fires once per occurrence across runners (`ClusterCron`).
  */
 import { ClusterCron } from "@effect/cluster"
-import { FetchHttpClient, HttpClient, HttpClientRequest, HttpClientResponse } from "@effect/platform"
+import { HttpClient, HttpClientRequest, HttpClientResponse } from "@effect/platform"
 import { Activity, Workflow } from "@effect/workflow"
 import { Cron, Data, Duration, Effect, Either, Layer, Option, Schema } from "effect"
 import { now } from "../../layers/Clock.js"
 import { retryTransient } from "../../layers/Engine.js"
+import { Outbound, type OutboundFailureReason, outboundFailureOf } from "../../layers/Outbound.js"
 import { PartnerFeed } from "../../schema/partnerJobs.js"
 import { PartnerJobsRepo } from "./Repo.js"
 
@@ -32,27 +34,50 @@ export const PartnerJobSync = Workflow.make({
   idempotencyKey: ({ dueAt, sourceId, version }) => `${sourceId}@${version}@${dueAt}`
 })
 
-/** Why a fetch failed, stored as the source's `last_failure` (`timeout`, `http-<status>`, `invalid-feed`, `network-error`). */
+/**
+ * Why a fetch failed, stored as the source's `last_failure`: `timeout`, `http-<status>`,
+ * `invalid-feed`, `network-error`, `target-refused` (the outbound rules refuse the URL:
+ * scheme, credentials, a non-public address, too many redirects) or `response-too-large`.
+ */
 class FeedFailure extends Data.TaggedError("FeedFailure")<{ readonly code: string }> {}
+
+const outboundCodes: Record<OutboundFailureReason, string> = {
+  scheme: "target-refused",
+  credentials: "target-refused",
+  address: "target-refused",
+  redirects: "target-refused",
+  "too-large": "response-too-large",
+  timeout: "timeout",
+  network: "network-error"
+}
+
+/** The failure code of an error of the HTTP client, `fallback` unless the outbound rules said why. */
+const feedFailure = (fallback: string) => (error: unknown) =>
+  new FeedFailure({ code: outboundCodes[outboundFailureOf(error)?.reason ?? "network"] ?? fallback })
 
 /** Fetches and validates a partner feed. Fails with {@link FeedFailure}. */
 export const fetchFeed = (endpointUrl: string, timeoutMs: number) =>
   Effect.gen(function*() {
     const client = yield* HttpClient.HttpClient
     const response = yield* client.execute(HttpClientRequest.get(endpointUrl).pipe(HttpClientRequest.acceptJson)).pipe(
-      Effect.mapError(() => new FeedFailure({ code: "network-error" }))
+      Effect.mapError(feedFailure("network-error"))
     )
     if (response.status < 200 || response.status > 299) return yield* new FeedFailure({ code: `http-${response.status}` })
     return yield* HttpClientResponse.schemaBodyJson(PartnerFeed)(response).pipe(
-      Effect.mapError(() => new FeedFailure({ code: "invalid-feed" }))
+      Effect.mapError((error) =>
+        outboundFailureOf(error) === undefined ? new FeedFailure({ code: "invalid-feed" }) : feedFailure("invalid-feed")(error)
+      )
     )
   }).pipe(
     Effect.scoped,
     Effect.timeoutFail({ duration: Duration.millis(timeoutMs), onTimeout: () => new FeedFailure({ code: "timeout" }) })
   )
 
-/** What the sync uses besides `SqlClient`: the repository and an HTTP client (fetch). */
-const SyncDependencies = Layer.mergeAll(PartnerJobsRepo.Default, FetchHttpClient.layer)
+/** What the sync uses besides `SqlClient`: the repository and the guarded HTTP client. */
+const SyncDependencies = Layer.mergeAll(
+  PartnerJobsRepo.Default,
+  Layer.unwrapEffect(Effect.map(Outbound, (outbound) => outbound.httpClient))
+)
 
 /** The sync workflow's implementation (needs `SqlClient` and the engine). */
 const PartnerJobSyncLive = PartnerJobSync.toLayer(({ sourceId }) =>

@@ -19,6 +19,7 @@ import { DemoProofs } from "../../src/agents/IdentitiesDemo.js"
 import { purgeExpiredIdentityChallenges } from "../../src/agents/IdentityChallengePurge.js"
 import { IdentitiesRepo } from "../../src/agents/IdentitiesRepo.js"
 import { call, expectMeta, expectProblem, type Session, signIn } from "../support/http.js"
+import { testConfig } from "../support/config.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
 import { pause } from "../support/time.js"
 
@@ -33,7 +34,8 @@ await new Promise<void>((resolve) => didServer.listen(0, "127.0.0.1", resolve))
 const didPort = (didServer.address() as AddressInfo).port
 const didWeb = `did:web:127.0.0.1%3A${didPort}`
 
-const server = makeTestServer()
+// the local did:web host is reachable only because it is allowed (the outbound client refuses loopback otherwise)
+const server = makeTestServer({ outbound: { ...testConfig().outbound, allowedHosts: [`127.0.0.1:${didPort}`] } })
 const atlas = DemoAgents[0].id
 const beacon = DemoAgents[1].id
 const minute = 60_000
@@ -79,6 +81,7 @@ layer(server.layer)("identity proofs", (it) => {
       expect(c.message).toContain(`Issued At: ${new Date(at).toISOString()}`)
       expect(c.message).toContain(`Request ID: ${c.challengeId}`)
 
+      const versionBefore = (yield* call("GET", `/api/v1/agents/${beacon}`)).body.data.version
       const reply = yield* prove(beacon, c.challengeId, yield* Effect.promise(() => account.signMessage({ message: c.message })), owner)
       expect(reply.status, reply.text).toBe(201)
       expectMeta(reply)
@@ -97,6 +100,7 @@ layer(server.layer)("identity proofs", (it) => {
       })
       const profile = yield* call("GET", `/api/v1/agents/${beacon}`)
       expect(profile.body.data.verificationState).toBe("VERIFIED")
+      expect(profile.body.data.version).toBe(versionBefore + 1) // the state moved: the profile's version too
       expect(profile.body.data.locators).toContainEqual(
         expect.objectContaining({ nativeId: account.address, provenAt: new Date(at).toISOString() })
       )

@@ -16,6 +16,7 @@ import { createPublicClient, createWalletClient, defineChain, getAddress, http }
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { DemoAgents } from "../../src/agents/demo.js"
 import { call, expectProblem, type Session, signIn } from "../support/http.js"
+import { testConfig } from "../support/config.js"
 import { makeTestServer } from "../support/TestServer.js"
 
 const require = createRequire(import.meta.url)
@@ -65,8 +66,10 @@ await reader.waitForTransactionReceipt({
   hash: await wallet.writeContract({ address: registry, abi: artifact.abi, functionName: "mint", args: [owner.address, 42n] })
 })
 
+// the chain's endpoints are reached through the outbound client, which allows these local hosts only
 const server = makeTestServer({
-  chainRpcUrls: new Map([["eip155:8453", rpcUrl], ["eip155:1", "http://127.0.0.1:9/"]])
+  chainRpcUrls: new Map([["eip155:8453", rpcUrl], ["eip155:1", "http://127.0.0.1:9/"]]),
+  outbound: { ...testConfig().outbound, allowedHosts: [`127.0.0.1:${port}`, "127.0.0.1:9"] }
 })
 const atlas = DemoAgents[0].id
 

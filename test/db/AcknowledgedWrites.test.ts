@@ -27,7 +27,7 @@ const onPostgres = (process.env["DATABASE_URL"] ?? "") !== ""
 describe("acknowledged writes survive connections cut mid-traffic", () => {
   it.live.skipIf(!onPostgres)("every 200 sign-in's session is stored; the others are dependency-unavailable", () =>
     Effect.gen(function*() {
-      const url = new URL(yield* cloneTemplate)
+      const url = new URL(yield* cloneTemplate())
       const proxy = yield* tcpProxy(url.hostname, Number(url.port || "5432"))
       const proxied = new URL(url)
       proxied.hostname = "127.0.0.1"

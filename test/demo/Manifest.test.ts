@@ -18,7 +18,7 @@ const request = (operationId: string, op: ManifestOperation) =>
   Effect.gen(function*() {
     const entry = [...operations.entries()].find(([, o]) => o.policy.operationId === operationId)
     expect(entry, operationId).toBeDefined()
-    const [method, pattern] = entry![0].split(" ") as ["GET" | "POST" | "DELETE", string]
+    const [method, pattern] = entry![0].split(" ") as ["GET" | "POST" | "DELETE" | "PATCH", string]
     const path = pattern.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(op.path[name]!))
     const query = new URLSearchParams(Object.entries(op.query).map(([k, v]): [string, string] => [k, String(v)])).toString()
     const options: CallOptions = {

@@ -12,6 +12,7 @@ import { randomUUID } from "node:crypto"
 import { DemoJobSources, type DemoJobSourceName } from "../../src/partnerJobs/demo.js"
 import { PartnerJobSync } from "../../src/partnerJobs/Sync.js"
 import { call, expectMeta, expectProblem, type Session, signIn } from "../support/http.js"
+import { testConfig } from "../support/config.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
 
 const pathOf = (id: string) => `/api/v1/admin/jobs/sources/${id}/sync`
@@ -53,7 +54,8 @@ const StubPartner = Effect.acquireRelease(
   })))
 ).pipe(Effect.map((server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`))
 
-const server = makeTestServer()
+// the stub partner listens on 127.0.0.1, which the outbound client reaches only when named
+const server = makeTestServer({ outbound: { ...testConfig().outbound, allowedHosts: ["127.0.0.1"] } })
 
 /**
  * Waits (at most 20 s) until `name`'s sync has recorded its outcome (`next_sync_at`
@@ -156,6 +158,17 @@ layer(server.layer, { excludeTestServices: true })("Jobs_SyncPartnerJobSource", 
       expect(Date.now() - started).toBeLessThan(14_000) // gave up at requestTimeoutMs (1000), not when the partner answered
       // a DEGRADED source can still be synced by hand
       expect(yield* run("/ok")).toMatchObject({ state: "ACTIVE", failureCount: 0, lastFailure: null })
+      // a partner URL pointing at the cloud metadata address (or any non-public one not allowed) is never fetched
+      const refused = (url: string) =>
+        Effect.gen(function*() {
+          yield* setEndpoint("active", url)
+          const version = (yield* readSource("active")).version
+          const reply = yield* sync(admin, "active", { expectedVersion: version, reason: "try again", dryRun: false, confirmation: "gigboard" })
+          expect(reply.status, reply.text).toBe(202)
+          return yield* awaitSynced("active")
+        })
+      expect(yield* refused("http://169.254.169.254/latest/meta-data/")).toMatchObject({ failureCount: 1, lastFailure: "target-refused" })
+      expect(yield* refused("http://[::ffff:10.0.0.1]/feed")).toMatchObject({ failureCount: 2, lastFailure: "target-refused" })
     }))
 
   it.scoped("the every-minute schedule syncs each source when its nextSyncAt comes (pollIntervalSeconds)", () =>

@@ -34,6 +34,9 @@ const expected = {
   Admin_ListJobRuns: { method: "get", path: "/api/v1/admin/jobs", tag: "Admin", auth: "required-admin", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 500, 503] },
   Agents_ListAgents: { method: "get", path: "/api/v1/agents", tag: "Agents", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 500, 503] },
   Agents_GetAgent: { method: "get", path: "/api/v1/agents/{entityPublicId}", tag: "Agents", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },
+  Agents_CreateAgent: { method: "post", path: "/api/v1/agents", tag: "Agents", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [201, 400, 401, 403, 404, 409, 500, 503] },
+  Agents_UpdateAgent: { method: "patch", path: "/api/v1/agents/{entityPublicId}", tag: "Agents", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 500, 503] },
+  Agents_RetireAgent: { method: "post", path: "/api/v1/agents/{entityPublicId}/retire", tag: "Agents", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 500, 503] },
   Agents_ListFavoriteAgents: { method: "get", path: "/api/v1/agents/favorites", tag: "Agents", auth: "required-user", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 500, 503] },
   // named in spec §9, shape ours: public read, no Idempotency-Key (read-only)
   Agents_ResolveAgentIdentities: { method: "post", path: "/api/v1/resolve/agent-identities", tag: "Agents", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 429, 500, 503] },
@@ -75,7 +78,10 @@ const expected = {
   Growth_ReviewAdCampaign: { method: "post", path: "/api/v1/admin/ads/campaigns/{campaignId}/review", tag: "Growth", auth: "required-admin", cache: "none", scopes: [], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 500, 503] },
   Growth_ListAdCampaigns: { method: "get", path: "/api/v1/ads/campaigns", tag: "Growth", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 500, 503] },
   Growth_CreateAdCampaign: { method: "post", path: "/api/v1/ads/campaigns", tag: "Growth", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [201, 400, 401, 403, 404, 409, 500, 503] },
-  Growth_RecordAdEvent: { method: "post", path: "/api/v1/ads/events", tag: "Growth", auth: "public", cache: "none", scopes: ["public:read"], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 500, 503] }
+  Growth_RecordAdEvent: { method: "post", path: "/api/v1/ads/events", tag: "Growth", auth: "public", cache: "none", scopes: ["public:read"], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 500, 503] },
+  // issue 20 agent imports (extensions under the Agents tag)
+  Agents_ImportAgentSource: { method: "post", path: "/api/v1/agents/{entityPublicId}/imports", tag: "Agents", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 429, 500, 503] },
+  Agents_GetAgentImport: { method: "get", path: "/api/v1/agents/{entityPublicId}/imports/{importId}", tag: "Agents", auth: "required-user", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] }
 } as const
 
 const server = makeTestServer()
@@ -293,9 +299,10 @@ layer(server.layer)("GET /docs and GET /", (it) => {
       const withoutScripts = html.replace(/<script(?![^>]*\bsrc=)[^>]*>[\s\S]*?<\/script>/g, "")
       expect(withoutScripts).not.toMatch(/https?:\/\//)
       expect(html).not.toMatch(/<(script|link|img)[^>]+(src|href)="https?:/)
-      const config = /dataset\.configuration = JSON\.stringify\((\{.*?\})\)/.exec(html)
+      // the configuration is the data block's attribute (no inline script: the page runs under a CSP, SecurityHeaders.test.ts)
+      const config = /data-configuration="([^"]*)"/.exec(html)
       // in development the request panel is pre-filled with the demo public key, not Scalar's "YOUR_SECRET_TOKEN"
-      expect(JSON.parse(config![1]!)).toMatchObject({
+      expect(JSON.parse(config![1]!.replace(/&quot;/g, "\"").replace(/&amp;/g, "&"))).toMatchObject({
         withDefaultFonts: false,
         authentication: { securitySchemes: { apiKeyAuth: { value: demoManifest.apiKeys.public.key } } }
       })

@@ -27,9 +27,9 @@ import { testConfig } from "./config.js"
 /** When the test clock starts: after the demo data, before its sessions would expire. */
 export const TestEpoch = new Date("2026-06-01T00:00:00.000Z")
 
-/** PostgreSQL run: the URL of a new clone of the seeded template database. */
-export const cloneTemplate = Effect.gen(function*() {
-  const template = inject("templateDatabase")
+/** PostgreSQL run: the URL of a new clone of the seeded (or, `empty`, the migrated-only) template database. */
+export const cloneTemplate = (empty = false) => Effect.gen(function*() {
+  const template = inject(empty ? "emptyDatabase" : "templateDatabase")
   const url = process.env["DATABASE_URL"]!
   const name = `${template}_c_${randomBytes(6).toString("hex")}`
   yield* Effect.promise(async () => {
@@ -46,12 +46,15 @@ export const cloneTemplate = Effect.gen(function*() {
   return cloneUrl.toString()
 })
 
-/** A private copy of the seeded database for one test file. */
-export const TestDb = Layer.unwrapEffect(Effect.gen(function*() {
-  const dump = inject("templateDump")
+/** A private copy of the seeded database (or, `empty`, of a migrated database with no data) for one test file. */
+export const testDb = (empty = false) => Layer.unwrapEffect(Effect.gen(function*() {
+  const dump = inject(empty ? "emptyDump" : "templateDump")
   if (dump !== "") return DbEmbedded({ dataDir: "memory://", loadDataDir: new Blob([readFileSync(dump)]) }, migrate)
-  return DbServer(Redacted.make(yield* cloneTemplate), migrate)
+  return DbServer(Redacted.make(yield* cloneTemplate(empty)), migrate)
 }))
+
+/** A private copy of the seeded database for one test file. */
+export const TestDb = testDb()
 
 /**
  * `npm start`'s server on a free port, with the edge cache in front
@@ -78,6 +81,8 @@ export const makeTestServer = (
     readonly accessLog?: (event: AccessEvent) => void
     /** What answers agent runs (default: the deterministic runtime). */
     readonly runtime?: Layer.Layer<AgentRuntime>
+    /** The database (default: a private copy of the seeded one, {@link TestDb}; `testDb(true)`: an empty one). */
+    readonly db?: typeof TestDb
   } = {}
 ): {
   readonly layer: Layer.Layer<
@@ -95,7 +100,7 @@ export const makeTestServer = (
     Layer.provideMerge(options.edge === true ? EdgeServerTest : NodeHttpServer.layerTest),
     Layer.provideMerge(EdgeCacheLive),
     Layer.provideMerge(backgroundLive(options.runtime ?? AgentRuntimeDeterministic)),
-    Layer.provideMerge(TestDb),
+    Layer.provideMerge(options.db ?? TestDb),
     Layer.provide(IdsSequence("0000000b")),
     Layer.provide(Layer.succeed(AppConfig, testConfig(overrides))),
     Layer.provide(ClockManual(clock)),

@@ -2,6 +2,7 @@
 import { Layer, LogLevel, Option, Redacted } from "effect"
 import { hkdfSync } from "node:crypto"
 import { DefaultEngineOptions } from "../../layers/Engine.js"
+import { DefaultOutboundOptions } from "../../layers/Outbound.js"
 import { AppConfig, type AppConfigShape, DefaultDbLimits, deriveKey, DevelopmentSecret } from "../../layers/AppConfig.js"
 
 const secret = "test-secret-test-secret-test-secret-0123"
@@ -47,6 +48,8 @@ export const testConfig = (overrides: Partial<AppConfigShape> = {}): AppConfigSh
   engine: { ...DefaultEngineOptions, pollIntervalMs: 50 },
   metrics: Option.none(),
   db: DefaultDbLimits,
+  // tests reach their local servers (OAuth, MCP, card hosts) only where they name them
+  outbound: { ...DefaultOutboundOptions, userAgent: "agent-directory/test" },
   chainRpcUrls: new Map(),
   ...overrides
 })

@@ -24,6 +24,10 @@ declare module "vitest" {
     templateDump: string
     /** PostgreSQL mode: name of the seeded template database. */
     templateDatabase: string
+    /** Embedded mode: path of the migrated, empty data directory dump (a production deployment's first start). */
+    emptyDump: string
+    /** PostgreSQL mode: name of the migrated, empty template database. */
+    emptyDatabase: string
   }
 }
 
@@ -40,19 +44,26 @@ export default async function setup(project: TestProject) {
   const url = process.env["DATABASE_URL"]
   if (url === undefined || url === "") {
     const path = join(tmpdir(), `adapi-template-${process.pid}.tar.gz`)
+    const emptyPath = join(tmpdir(), `adapi-template-empty-${process.pid}.tar.gz`)
     await Effect.runPromise(Effect.gen(function*() {
       const pglite = yield* Effect.promise(async () => {
         const db = new PGlite()
         await db.waitReady
         return db
       })
-      yield* Effect.promise(() => seed(DbEmbedded({ dataDir: "memory://", pglite }, migrate)))
-      const dump = yield* Effect.promise(() => pglite.dumpDataDir("gzip"))
-      writeFileSync(path, Buffer.from(yield* Effect.promise(() => dump.arrayBuffer())))
+      const db = DbEmbedded({ dataDir: "memory://", pglite }, migrate)
+      const save = (to: string) =>
+        Effect.promise(async () => writeFileSync(to, Buffer.from(await (await pglite.dumpDataDir("gzip")).arrayBuffer())))
+      yield* Effect.promise(() => Effect.runPromise(Effect.scoped(Layer.build(db))))
+      yield* save(emptyPath)
+      yield* Effect.promise(() => seed(db))
+      yield* save(path)
       yield* Effect.promise(() => pglite.close())
     }))
     project.provide("templateDump", path)
     project.provide("templateDatabase", "")
+    project.provide("emptyDump", emptyPath)
+    project.provide("emptyDatabase", "")
     return
   }
   const name = `adapi_template_${process.pid}`
@@ -63,15 +74,29 @@ export default async function setup(project: TestProject) {
   const templateUrl = new URL(url)
   templateUrl.pathname = `/${name}`
   await seed(DbServer(Redacted.make(templateUrl.toString()), migrate))
+  const emptyName = `adapi_template_empty_${process.pid}`
+  await admin.query(`DROP DATABASE IF EXISTS ${emptyName}`)
+  await admin.query(`CREATE DATABASE ${emptyName}`)
+  const emptyUrl = new URL(url)
+  emptyUrl.pathname = `/${emptyName}`
+  await Effect.runPromise(Effect.scoped(Layer.build(DbServer(Redacted.make(emptyUrl.toString()), migrate))) as Effect.Effect<unknown, unknown>)
   project.provide("templateDump", "")
   project.provide("templateDatabase", name)
+  project.provide("emptyDump", "")
+  project.provide("emptyDatabase", emptyName)
   return async () => {
     const clones = await admin.query<{ datname: string }>(
       `SELECT datname FROM pg_database WHERE datname LIKE $1`,
       [`${name}_c_%`]
     )
     for (const { datname } of clones.rows) await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`)
+    const emptyClones = await admin.query<{ datname: string }>(
+      `SELECT datname FROM pg_database WHERE datname LIKE $1`,
+      [`${emptyName}_c_%`]
+    )
+    for (const { datname } of emptyClones.rows) await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`)
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+    await admin.query(`DROP DATABASE IF EXISTS ${emptyName} WITH (FORCE)`)
     await admin.end()
   }
 }

@@ -40,7 +40,7 @@ export interface Reply {
 const commands = new Set(["POST", "DELETE", "PUT", "PATCH"])
 
 /** Sends one request to the test server. */
-export const call = (method: "GET" | "POST" | "DELETE", path: string, options: CallOptions = {}) =>
+export const call = (method: "GET" | "POST" | "DELETE" | "PATCH", path: string, options: CallOptions = {}) =>
   Effect.gen(function*() {
     const client = yield* HttpClient.HttpClient
     const headers: Record<string, string> = {}

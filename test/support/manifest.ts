@@ -17,7 +17,7 @@ const operations = operationTable(Api).byRoute
 export const routeOf = (operationId: string) => {
   const entry = [...operations.entries()].find(([, o]) => o.policy.operationId === operationId)
   expect(entry, operationId).toBeDefined()
-  return entry![0].split(" ") as ["GET" | "POST" | "DELETE", string]
+  return entry![0].split(" ") as ["GET" | "POST" | "DELETE" | "PATCH", string]
 }
 
 /** Sends the manifest request `op` of `operationId`. */

@@ -5,16 +5,16 @@
  * through `did-resolver` with this small `web` method; its keys are the Ed25519 verification
  * methods its `authentication` relation names (Ed25519VerificationKey2020 or Multikey with
  * `publicKeyMultibase`, Ed25519VerificationKey2018 with `publicKeyBase58`, JsonWebKey2020 with
- * an OKP/Ed25519 `publicKeyJwk`). A loopback host (`127.0.0.1`, `localhost`, `[::1]`) is read
- * over plain http: such a host is only reachable when the operator allows it
- * (`OUTBOUND_ALLOWED_HOSTS`), which local tests do.
+ * an OKP/Ed25519 `publicKeyJwk`). Fetched through the outbound client. A loopback host
+ * (`127.0.0.1`, `localhost`, `[::1]`) is read over plain http: the outbound client refuses it
+ * unless the operator allows it (`OUTBOUND_ALLOWED_HOSTS`), which local tests do.
  */
 import { base58, base64urlnopad } from "@scure/base"
 import { type DIDDocument, type DIDResolutionResult, type DIDResolver, Resolver, type VerificationMethod } from "did-resolver"
 import { Effect } from "effect"
 import { DidNotResolvable } from "../Errors.js"
 import { ed25519FromMultibase } from "./Ed25519.js"
-import { proofFetch } from "./fetch.js"
+import { type ProofFetch, withProofTimeout } from "./fetch.js"
 
 /** Largest DID document read, in bytes. */
 const MaxDocumentBytes = 64 * 1024
@@ -41,11 +41,11 @@ const notFound = (error: string): DIDResolutionResult => ({
   didResolutionMetadata: { error }
 })
 
-/** The `web` method for `did-resolver`: fetches and checks the document (its `id` must be the DID). */
-const web: DIDResolver = async (did, parsed) => {
+/** The `web` method for `did-resolver` over `fetch`: fetches and checks the document (its `id` must be the DID). */
+const webMethod = (fetch: ProofFetch): DIDResolver => async (did, parsed) => {
   const url = didWebUrl(parsed.id)
   if (url === undefined) return notFound("invalidDid")
-  const response = await proofFetch(url, { headers: { accept: "application/did+json, application/json" } })
+  const response = await fetch(url, { headers: { accept: "application/did+json, application/json" } })
   if (!response.ok) return notFound("notFound")
   const body = await response.arrayBuffer()
   if (body.byteLength > MaxDocumentBytes) return notFound("documentTooLarge")
@@ -54,7 +54,6 @@ const web: DIDResolver = async (did, parsed) => {
   return { didDocument: document, didDocumentMetadata: {}, didResolutionMetadata: { contentType: "application/did+json" } }
 }
 
-const resolver = new Resolver({ web })
 
 /** The Ed25519 public key of one verification method, or undefined when it is not one. */
 const ed25519Of = (method: VerificationMethod): Uint8Array | undefined => {
@@ -97,9 +96,9 @@ export const authenticationKeys = (document: DIDDocument): ReadonlyArray<Uint8Ar
  * The Ed25519 authentication keys of a did:web DID. Fails with `DidNotResolvable` when the
  * document cannot be fetched (timeout, status, size, JSON) or names no Ed25519 key.
  */
-export const didWebKeys = (did: string): Effect.Effect<ReadonlyArray<Uint8Array>, DidNotResolvable> =>
+export const didWebKeys = (did: string, fetch: ProofFetch): Effect.Effect<ReadonlyArray<Uint8Array>, DidNotResolvable> =>
   Effect.tryPromise({
-    try: () => resolver.resolve(did),
+    try: () => new Resolver({ web: webMethod(withProofTimeout(fetch)) }).resolve(did),
     catch: () => new DidNotResolvable({ detail: "The did:web document could not be read." })
   }).pipe(
     Effect.flatMap((result) => {

@@ -18,7 +18,7 @@ import {
   RpcRequestError
 } from "viem"
 import { ChainRpcUnavailable, SignatureInvalid, SignerNotTokenOwner } from "../Errors.js"
-import { ProofFetchTimeoutMs, proofFetch } from "./fetch.js"
+import { type ProofFetch, ProofFetchTimeoutMs, withProofTimeout } from "./fetch.js"
 
 const ownerOfAbi = [{
   type: "function",
@@ -51,6 +51,8 @@ export const proveAddress = (address: string, message: string, signature: string
  * `ChainRpcUnavailable` (the endpoint did not answer within the proof timeout).
  */
 export const proveTokenOwner = (input: {
+  /** The outbound client's fetch. */
+  readonly fetch: ProofFetch
   readonly rpcUrl: string
   readonly chain: string
   readonly registry: string
@@ -61,7 +63,7 @@ export const proveTokenOwner = (input: {
   Effect.gen(function*() {
     const signer = yield* recoverSigner(input.message, input.signature)
     const client = createPublicClient({
-      transport: http(input.rpcUrl, { fetchFn: proofFetch, timeout: ProofFetchTimeoutMs, retryCount: 0 })
+      transport: http(input.rpcUrl, { fetchFn: withProofTimeout(input.fetch), timeout: ProofFetchTimeoutMs, retryCount: 0 })
     })
     const owner = yield* Effect.tryPromise({
       try: () =>
