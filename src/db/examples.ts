@@ -11,7 +11,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       "data": {
         "accountPublicId": "01900001-0000-7000-8000-000000000002",
         "sessionId": "0000000b-0000-7000-8000-000000000002",
-        "csrfToken": "KBHiRuPJtNd6MvLz42sj-j2zSMS__UBhhDHc2gt_IIA",
+        "csrfToken": "O6R7igQWABoxoSqeXpTXQaDETsA3-YJvpELjcZp1irQ",
         "expiresAt": "2026-06-01T12:00:00.000Z"
       },
       "meta": {
@@ -126,7 +126,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "apiKey": {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "afc858af09af",
+          "prefix": "4a6034ad1356",
           "scopes": [
             "public:read"
           ],
@@ -140,7 +140,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "expiresAt": null,
           "revokedAt": null
         },
-        "key": "adk_afc858af09af_xepKLshsJ-L0j40HTIOnSIvGh_gR86zRofZEnYxT5rc",
+        "key": "adk_4a6034ad1356_XAjsHGyXrYXa9jo6ed1satC_oA1Hlakqet665JLwXGs",
         "keyDelivery": "SHOWN_ONCE"
       },
       "meta": {
@@ -171,7 +171,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "allowedOrigins": [
             "https://app.demo.agent-directory.dev"
           ],
-          "createdAt": "2026-11-25T12:42:39.830Z",
+          "createdAt": "2026-11-25T12:55:31.030Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -186,7 +186,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "production",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T12:42:39.815Z",
+          "createdAt": "2026-11-25T12:55:31.028Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -201,7 +201,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T12:42:39.809Z",
+          "createdAt": "2026-11-25T12:55:31.019Z",
           "lastUsedAt": null,
           "expiresAt": "2026-04-11T00:00:00.000Z",
           "revokedAt": null
@@ -216,7 +216,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "REVOKED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T12:42:39.803Z",
+          "createdAt": "2026-11-25T12:55:31.011Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -231,7 +231,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "PAUSED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T12:42:39.797Z",
+          "createdAt": "2026-11-25T12:55:31.009Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -246,7 +246,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T12:42:39.793Z",
+          "createdAt": "2026-11-25T12:55:30.992Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -262,7 +262,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T12:42:39.779Z",
+          "createdAt": "2026-11-25T12:55:30.985Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -270,7 +270,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "afc858af09af",
+          "prefix": "4a6034ad1356",
           "scopes": [
             "public:read"
           ],
@@ -310,7 +310,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "environment": "development",
         "state": "REVOKED",
         "allowedOrigins": [],
-        "createdAt": "2026-11-25T12:42:39.797Z",
+        "createdAt": "2026-11-25T12:55:31.009Z",
         "lastUsedAt": null,
         "expiresAt": null,
         "revokedAt": "2026-06-01T00:00:00.000Z"
@@ -615,8 +615,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
             "networkFamily": "EVM",
             "locatorKind": "REGISTRY_TOKEN",
             "network": "base",
+            "caip2": "eip155:8453",
             "registry": "0x8004a6090Cd10A7288092483047B097295Fb8847",
-            "nativeId": "1"
+            "nativeId": "1",
+            "provenAt": null
           },
           {
             "publicId": "0190000c-0000-7000-8000-000000000003",
@@ -624,8 +626,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
             "networkFamily": "EVM",
             "locatorKind": "ADDRESS",
             "network": "base",
+            "caip2": "eip155:8453",
             "registry": null,
-            "nativeId": "0xA11Ce0000000000000000000000000000000a7a5"
+            "nativeId": "0xA11Ce0000000000000000000000000000000a7a5",
+            "provenAt": null
           }
         ],
         "trust": {
@@ -1081,8 +1085,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
             "networkFamily": "EVM",
             "locatorKind": "REGISTRY_TOKEN",
             "network": "base",
+            "caip2": "eip155:8453",
             "registry": "0x8004a6090Cd10A7288092483047B097295Fb8847",
-            "nativeId": "1"
+            "nativeId": "1",
+            "provenAt": null
           },
           {
             "publicId": "0190000c-0000-7000-8000-000000000003",
@@ -1090,8 +1096,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
             "networkFamily": "EVM",
             "locatorKind": "ADDRESS",
             "network": "base",
+            "caip2": "eip155:8453",
             "registry": null,
-            "nativeId": "0xA11Ce0000000000000000000000000000000a7a5"
+            "nativeId": "0xA11Ce0000000000000000000000000000000a7a5",
+            "provenAt": null
           }
         ],
         "trust": {
@@ -1257,8 +1265,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
             "networkFamily": "EVM",
             "locatorKind": "REGISTRY_TOKEN",
             "network": "base",
+            "caip2": "eip155:8453",
             "registry": "0x8004a6090Cd10A7288092483047B097295Fb8847",
-            "nativeId": "2"
+            "nativeId": "2",
+            "provenAt": null
           }
         ],
         "trust": {
@@ -1350,6 +1360,54 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       }
     }
   },
+  "Agents_CreateIdentityChallenge": {
+    "status": 201,
+    "body": {
+      "data": {
+        "challengeId": "0000000b-0000-7000-8000-000000000035",
+        "message": "directory.test wants you to prove control of an identity for an agent:\nevm:base:0x70997970C51812dc3A010C7d01b50e0d17dc79C8\n\nSign to bind this identity to the agent Beacon Monitor (01900006-0000-7000-8000-000000000002) in the Agent Directory. Signing costs nothing and authorizes no transaction.\n\nURI: https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000002\nVersion: 1\nChain ID: eip155:8453\nNonce: dfdb382c2eda33bc6a615404af9ed8d0\nIssued At: 2026-06-01T00:00:00.000Z\nExpiration Time: 2026-06-01T00:10:00.000Z\nRequest ID: 0000000b-0000-7000-8000-000000000035",
+        "expiresAt": "2026-06-01T00:10:00.000Z"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000034",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Agents_ProveIdentity": {
+    "status": 201,
+    "body": {
+      "data": {
+        "publicId": "0000000b-0000-7000-8000-000000000039",
+        "locator": "evm:base:0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+        "networkFamily": "EVM",
+        "locatorKind": "ADDRESS",
+        "network": "base",
+        "caip2": "eip155:8453",
+        "registry": null,
+        "nativeId": "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+        "provenAt": "2026-06-01T00:00:00.000Z",
+        "proofMethod": "EIP191",
+        "verificationState": "VERIFIED"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000038",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
   "Services_PublishServiceOffer": {
     "status": 200,
     "body": {
@@ -1384,7 +1442,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000034",
+        "requestId": "0000000b-0000-7000-8000-00000000003c",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1618,7 +1676,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000037",
+        "requestId": "0000000b-0000-7000-8000-00000000003f",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1697,7 +1755,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "expiresAt": "2026-03-12T01:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000003a",
+        "requestId": "0000000b-0000-7000-8000-000000000042",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1712,11 +1770,11 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 200,
     "body": {
       "data": {
-        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fapp.agent-directory.dev%2Foauth%2Fmcp%2Fcallback&scope=crm.read+crm.write&state=DsChtDES6nui-plK9QVm33uLJ5ZSbhA2kdVLqHQiLjk&code_challenge=PMFyq-nHmXHF9MXV-YBqGghjFoKjjj4p_4P4ZbN5mlU&code_challenge_method=S256",
+        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fapp.agent-directory.dev%2Foauth%2Fmcp%2Fcallback&scope=crm.read+crm.write&state=2yQQWyOxadCGspsugWAeW59k280d79Q5rXyNISZbMPs&code_challenge=5637tjif9PtEBAwr9mw0Aec3E6F14cZbQIp_TG3PLs0&code_challenge_method=S256",
         "expiresAt": "2026-06-01T00:10:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000003d",
+        "requestId": "0000000b-0000-7000-8000-000000000045",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1746,7 +1804,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000041",
+        "requestId": "0000000b-0000-7000-8000-000000000049",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1765,7 +1823,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "launchDraftId": "01900080-0000-7000-8000-000000000001",
         "venue": "REGISTRY_GENESIS",
         "state": "AWAITING_SIGNATURE",
-        "transactionIntentId": "0000000b-0000-7000-8000-000000000045",
+        "transactionIntentId": "0000000b-0000-7000-8000-00000000004d",
         "providerReference": null,
         "expectedAssetLocator": "eip155:8453/erc20:0x000000000000000000000000000000000000003d",
         "observedAssetId": null,
@@ -1810,7 +1868,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000044",
+        "requestId": "0000000b-0000-7000-8000-00000000004c",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1837,7 +1895,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "provider": "demo-issuer",
         "providerRequestId": "demo-01900083-0000-7000-8000-000000000001",
         "instrument": {
-          "publicId": "0000000b-0000-7000-8000-000000000049",
+          "publicId": "0000000b-0000-7000-8000-000000000051",
           "state": "ACTIVE",
           "last4": "5146",
           "expiresAt": "2030-01-01T00:00:00.000Z"
@@ -1847,7 +1905,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000048",
+        "requestId": "0000000b-0000-7000-8000-000000000050",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1862,10 +1920,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-00000000004d",
+        "id": "0000000b-0000-7000-8000-000000000055",
         "workspaceId": "01900002-0000-7000-8000-000000000001",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
-        "publicKeyId": "0000000b-0000-7000-8000-00000000004e",
+        "publicKeyId": "0000000b-0000-7000-8000-000000000056",
         "publicKeyFingerprint": "CukONg4K3oTq-JN_7-cp0tgeIccH-AxVABSVQhw9rHg",
         "state": "PENDING",
         "allowedSignalTypes": [
@@ -1878,7 +1936,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "createdAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000004c",
+        "requestId": "0000000b-0000-7000-8000-000000000054",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2006,7 +2064,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000051",
+        "requestId": "0000000b-0000-7000-8000-000000000059",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2031,7 +2089,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000054",
+        "requestId": "0000000b-0000-7000-8000-00000000005c",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2047,7 +2105,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": {
         "userMessage": {
-          "id": "0000000b-0000-7000-8000-000000000059",
+          "id": "0000000b-0000-7000-8000-000000000061",
           "ordinal": "3",
           "role": "user",
           "state": "COMPLETE",
@@ -2058,23 +2116,23 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
               "type": "text"
             }
           ],
-          "runId": "0000000b-0000-7000-8000-000000000058",
+          "runId": "0000000b-0000-7000-8000-000000000060",
           "createdAt": "2026-06-01T00:00:00.000Z",
           "completedAt": "2026-06-01T00:00:00.000Z"
         },
         "assistantMessage": {
-          "id": "0000000b-0000-7000-8000-00000000005a",
+          "id": "0000000b-0000-7000-8000-000000000062",
           "ordinal": "4",
           "role": "assistant",
           "state": "PENDING",
           "contentText": null,
           "contentParts": [],
-          "runId": "0000000b-0000-7000-8000-000000000058",
+          "runId": "0000000b-0000-7000-8000-000000000060",
           "createdAt": "2026-06-01T00:00:00.000Z",
           "completedAt": null
         },
         "run": {
-          "id": "0000000b-0000-7000-8000-000000000058",
+          "id": "0000000b-0000-7000-8000-000000000060",
           "conversationId": "01900103-0000-7000-8000-000000000002",
           "entityPublicId": "01900006-0000-7000-8000-000000000001",
           "triggerType": "MESSAGE",
@@ -2084,7 +2142,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000057",
+        "requestId": "0000000b-0000-7000-8000-00000000005f",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2106,7 +2164,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "dataClearedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000005d",
+        "requestId": "0000000b-0000-7000-8000-000000000065",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2134,7 +2192,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000060",
+        "requestId": "0000000b-0000-7000-8000-000000000068",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2170,7 +2228,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-02-24T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000063",
+        "requestId": "0000000b-0000-7000-8000-00000000006b",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2201,7 +2259,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "responseCount": "1"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000066",
+        "requestId": "0000000b-0000-7000-8000-00000000006e",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2344,7 +2402,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       ],
       "asOf": "2026-06-01T00:00:00.000Z",
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000069",
+        "requestId": "0000000b-0000-7000-8000-000000000071",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2374,7 +2432,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "decisionDigest": "0x7d8fa3825b64daf3fca511c22899c1774912d986aa6b6dc09446bfd25cc8c920"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000006c",
+        "requestId": "0000000b-0000-7000-8000-000000000074",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2407,7 +2465,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000006f",
+        "requestId": "0000000b-0000-7000-8000-000000000077",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2431,13 +2489,13 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ],
         "rejected": [],
         "receipt": {
-          "id": "0000000b-0000-7000-8000-000000000071",
+          "id": "0000000b-0000-7000-8000-000000000079",
           "durable": true,
           "receivedAt": "2026-06-01T00:00:00.000Z"
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000070",
+        "requestId": "0000000b-0000-7000-8000-000000000078",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2452,7 +2510,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 202,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-000000000075",
+        "id": "0000000b-0000-7000-8000-00000000007d",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
         "exportType": "TRAFFIC",
         "range": {
@@ -2469,7 +2527,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": null
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000074",
+        "requestId": "0000000b-0000-7000-8000-00000000007c",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2501,7 +2559,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": "2026-05-21T00:10:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000078",
+        "requestId": "0000000b-0000-7000-8000-000000000080",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2822,7 +2880,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000007c",
+        "requestId": "0000000b-0000-7000-8000-000000000084",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2837,8 +2895,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-000000000080",
-        "publicId": "0000000b-0000-7000-8000-000000000081",
+        "id": "0000000b-0000-7000-8000-000000000088",
+        "publicId": "0000000b-0000-7000-8000-000000000089",
         "workspaceId": "01900002-0000-7000-8000-000000000001",
         "agentPublicId": "01900006-0000-7000-8000-000000000001",
         "orderId": "01900009-0000-7000-8000-000000000004",
@@ -2851,7 +2909,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "startAt": "2026-07-01T00:00:00.000Z",
         "endAt": "2026-07-31T00:00:00.000Z",
         "creative": {
-          "id": "0000000b-0000-7000-8000-000000000082",
+          "id": "0000000b-0000-7000-8000-00000000008a",
           "revision": 1,
           "kind": "TEXT",
           "state": "DRAFT",
@@ -2887,7 +2945,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000007f",
+        "requestId": "0000000b-0000-7000-8000-000000000087",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2903,10 +2961,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": {
         "accepted": true,
-        "requestId": "0000000b-0000-7000-8000-000000000083"
+        "requestId": "0000000b-0000-7000-8000-00000000008b"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000083",
+        "requestId": "0000000b-0000-7000-8000-00000000008b",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2922,8 +2980,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": [
         {
-          "id": "0000000b-0000-7000-8000-000000000080",
-          "publicId": "0000000b-0000-7000-8000-000000000081",
+          "id": "0000000b-0000-7000-8000-000000000088",
+          "publicId": "0000000b-0000-7000-8000-000000000089",
           "workspaceId": "01900002-0000-7000-8000-000000000001",
           "agentPublicId": "01900006-0000-7000-8000-000000000001",
           "orderId": "01900009-0000-7000-8000-000000000004",
@@ -2936,7 +2994,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "startAt": "2026-07-01T00:00:00.000Z",
           "endAt": "2026-07-31T00:00:00.000Z",
           "creative": {
-            "id": "0000000b-0000-7000-8000-000000000082",
+            "id": "0000000b-0000-7000-8000-00000000008a",
             "revision": 1,
             "kind": "TEXT",
             "state": "DRAFT",
@@ -3323,7 +3381,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000086",
+        "requestId": "0000000b-0000-7000-8000-00000000008e",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3392,7 +3450,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000089",
+        "requestId": "0000000b-0000-7000-8000-000000000091",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
