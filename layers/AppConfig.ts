@@ -120,6 +120,11 @@ export interface AppConfigShape {
   readonly mcpCatalog: { readonly ttlSeconds: number; readonly requestTimeoutMs: number }
   /** MCP OAuth (src/mcp/McpOAuth.ts): `MCP_TOKEN_KEYS`, `MCP_OAUTH_CLIENTS` (README). */
   readonly mcpOAuth: McpOAuthOptions
+  /**
+   * JSON-RPC endpoints by CAIP-2 chain id (`CHAIN_RPC_URLS`, `eip155:8453=https://…,eip155:1=…`;
+   * empty by default): where registry tokens' `ownerOf` is read when an identity is proven.
+   */
+  readonly chainRpcUrls: ReadonlyMap<string, string>
 }
 
 /** The service configuration. */
@@ -173,6 +178,32 @@ const AllowedHost = Config.string().pipe(
     validation: (h) => /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:[0-9]{1,5})?$/.test(h)
   })
 )
+/**
+ * Parses `CHAIN_RPC_URLS`: comma-separated `<CAIP-2 chain id>=<http(s) URL>` entries, each chain
+ * once. Returns the map, or the rule the text breaks.
+ */
+export const parseChainRpcUrls = (text: string): ReadonlyMap<string, string> | string => {
+  const map = new Map<string, string>()
+  for (const raw of text.split(",")) {
+    const entry = raw.trim()
+    if (entry === "") continue
+    const at = entry.indexOf("=")
+    const chain = at < 0 ? "" : entry.slice(0, at).trim()
+    if (!/^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/.test(chain)) {
+      return "CHAIN_RPC_URLS entries must be <CAIP-2 chain id>=<URL> (e.g. eip155:8453=https://…)"
+    }
+    let url: URL
+    try {
+      url = new URL(entry.slice(at + 1).trim())
+    } catch {
+      return "each CHAIN_RPC_URLS URL must be an absolute http or https URL"
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") return "each CHAIN_RPC_URLS URL must be an absolute http or https URL"
+    if (map.has(chain)) return "CHAIN_RPC_URLS names a chain twice"
+    map.set(chain, url.toString())
+  }
+  return map
+}
 
 /**
  * `MCP_TOKEN_KEYS` (the key ring sealing MCP OAuth tokens at rest, layers/TokenCipher.ts);
@@ -272,6 +303,15 @@ export const loadAppConfig = Effect.gen(function*() {
       ),
       startupTimeoutMs: yield* millis("DB_STARTUP_TIMEOUT_MS", DefaultDbLimits.startupTimeoutMs)
     },
+    chainRpcUrls: yield* Config.string("CHAIN_RPC_URLS").pipe(
+      Config.withDefault(""),
+      Config.mapOrFail((text) => {
+        const parsed = parseChainRpcUrls(text)
+        return typeof parsed === "string"
+          ? Either.left(ConfigError.InvalidData(["CHAIN_RPC_URLS"], parsed))
+          : Either.right(parsed)
+      })
+    ),
     outbound: {
       allowedHosts: yield* Config.array(AllowedHost, "OUTBOUND_ALLOWED_HOSTS").pipe(Config.withDefault([])),
       timeoutMs: yield* millis("OUTBOUND_TIMEOUT_MS", DefaultOutboundOptions.timeoutMs),

@@ -35,17 +35,20 @@ const KeyPattern = /^[a-z0-9][a-z0-9._-]{0,99}$/
 /** A network or protocol key filter value: 1-100 lower-case letters, digits, `.`, `_`, `-`. */
 const KeyFilter = Schema.String.pipe(Schema.pattern(KeyPattern))
 const keyRule = "must be a key of 1-100 lower-case letters, digits, '.', '_' or '-'"
+/** A network filter value: a network key, or a CAIP-2 chain id (`eip155:8453`; namespace `[-a-z0-9]{3,8}`, reference `[-_a-zA-Z0-9]{1,32}`). */
+const NetworkFilter = Schema.String.pipe(Schema.pattern(/^(?:[a-z0-9][a-z0-9._-]{0,99}|[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32})$/))
+const networkRule = "must be a network key (1-100 lower-case letters, digits, '.', '_' or '-') or a CAIP-2 chain id"
 
 /**
  * Query of Agents_ListAgents (spec §9; filters shaped like spec §4.3's activity filters).
- * Repeated filters: `networks` (network keys, max 20), `protocols` (protocol catalog keys,
+ * Repeated filters: `networks` (network keys or CAIP-2 chain ids, max 20), `protocols` (protocol catalog keys,
  * max 20), `verificationStates` (max 6); values of one filter are alternatives, filters
  * combine with AND. `q`: 1-200 characters, matched case-insensitively inside name, tagline
  * or canonical slug. `sort`: rank (default), name or newest. `limit` 1-100 (default 25),
  * `cursor` 1-2048 characters.
  */
 export const ListAgentsQuery = Schema.Struct({
-  networks: QueryList(KeyFilter, 20, keyRule),
+  networks: QueryList(NetworkFilter, 20, networkRule),
   protocols: QueryList(KeyFilter, 20, keyRule),
   verificationStates: QueryList(
     VerificationState,
@@ -75,8 +78,10 @@ export const AgentPath = Schema.Struct({ entityPublicId: Uuid })
 
 /**
  * A registry-bound locator of an agent (spec §9): its own public UUID, the canonical
- * locator string and its parts. Observed (funded/transferred) addresses are not identity
- * and never appear here.
+ * locator string and its parts (`network` the network key, `caip2` its CAIP-2 chain id; both
+ * null for DIDs and off-chain keys), and `provenAt`, when control of it was proven by a
+ * signature (Agents_ProveIdentity; null when it was bound otherwise). Observed
+ * (funded/transferred) addresses are not identity and never appear here.
  */
 export const AgentLocator = Schema.Struct({
   publicId: Uuid,
@@ -84,9 +89,12 @@ export const AgentLocator = Schema.Struct({
   networkFamily: NetworkFamily,
   locatorKind: LocatorKind,
   network: Schema.NullOr(Schema.String),
+  caip2: Schema.NullOr(Schema.String),
   registry: Schema.NullOr(Schema.String),
-  nativeId: Schema.String
+  nativeId: Schema.String,
+  provenAt: Schema.NullOr(DateTimeZ)
 }).annotations({ identifier: "AgentLocator" })
+export type AgentLocator = typeof AgentLocator.Type
 
 /**
  * Trust summary of an agent, from its PUBLISHED feedback only (withdrawn, hidden and

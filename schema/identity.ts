@@ -38,9 +38,10 @@ const OptionalText = (max: number) => Schema.optionalWith(Schema.NullOr(Text(max
 
 /**
  * One locator to resolve, as the legacy batch line and the resolve endpoint give it.
- * `network` is a network key or UUID (EVM, SVM); `registry` is the EVM registry contract
- * or the off-chain registry; `protocol` is the SVM asset scheme; `nativeId` is the token id,
- * address, base58 locator, DID or registry key.
+ * `network` is a network key, UUID or CAIP-2 chain id (`eip155:8453`; EVM, SVM); `registry` is
+ * the EVM registry contract or the off-chain registry; `protocol` is the SVM asset scheme;
+ * `nativeId` is the token id, address (or CAIP-10 account id `eip155:8453:0x…`), base58 locator,
+ * DID or registry key.
  */
 export const LocatorInput = Schema.Struct({
   networkFamily: NetworkFamily,

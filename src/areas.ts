@@ -23,6 +23,7 @@ import { WalletsArea } from "./wallets/Area.js"
 import { TrustArea } from "./trust/Area.js"
 import { AgentsArea } from "./agents/Area.js"
 import { AgentImportsArea } from "./agentImports/Area.js"
+import { AgentIdentitiesArea } from "./agents/IdentitiesArea.js"
 import { TokenOperationsArea } from "./tokenOperations/Area.js"
 import { BountiesArea } from "./bounties/Area.js"
 import { PartnerJobsArea } from "./partnerJobs/Area.js"
@@ -36,6 +37,7 @@ export const areas = [
   ProtocolsArea,
   AgentsArea,
   AgentImportsArea,
+  AgentIdentitiesArea,
   ServicesArea,
   CommerceArea,
   McpArea,

@@ -35,7 +35,7 @@ export class ActivityRepo extends Effect.Service<ActivityRepo>()("agent-director
             FROM agent_activity a LEFT JOIN networks n ON n.id = a.network_id
            WHERE a.agent_id = ${r.agentId}
              ${r.sourceKinds.length === 0 ? sql`` : sql`AND a.source_kind IN ${sql.in(r.sourceKinds)}`}
-             ${r.networks.length === 0 ? sql`` : sql`AND n.key IN ${sql.in(r.networks)}`}
+             ${r.networks.length === 0 ? sql`` : sql`AND (n.key IN ${sql.in(r.networks)} OR n.caip2 IN ${sql.in(r.networks)})`}
              ${r.activityKeys.length === 0 ? sql`` : sql`AND a.activity_key IN ${sql.in(r.activityKeys)}`}
              ${r.after === null ? sql`` : sql`AND (a.occurred_at, a.id) < (${r.after[0]}::timestamptz, ${r.after[1]}::uuid)`}
            ORDER BY a.occurred_at DESC, a.id DESC

@@ -75,7 +75,7 @@ export class AgentsApi extends HttpApiGroup.make("Agents")
           errors: [InvalidCursor],
           summary: "List the agent directory with typed filters, a text query and signed cursors (spec §9)",
           description: "The listed agents of the directory, `limit` per page (1-100, default 25).\n\n" +
-            "- **Filters** (repeat a parameter for several values: `?networks=base&networks=solana`): `networks` (network keys, " +
+            "- **Filters** (repeat a parameter for several values: `?networks=base&networks=solana`): `networks` (network keys or CAIP-2 chain ids such as `eip155:8453`, " +
             "max 20; an agent is on a network through a registry-bound locator there, never through an address it merely " +
             "funded or received from), `protocols` (protocol catalog keys, max 20), `verificationStates` (max 6). Values of " +
             "one filter are alternatives; different filters must all hold.\n" +
@@ -129,7 +129,9 @@ export class AgentsApi extends HttpApiGroup.make("Agents")
           summary: "Resolve up to 100 chain or registry locators to canonical agent identities (spec §9)",
           description: "Each locator gets UNIQUE, AMBIGUOUS, CONFLICTED, NOT_FOUND or INVALID with machine-readable reasons, " +
             "in request order. Only registry-bound locators identify an agent: an address merely observed " +
-            "(funded or transferred) resolves to NOT_FOUND. Read-only; no Idempotency-Key."
+            "(funded or transferred) resolves to NOT_FOUND. `network` is a network key, UUID or CAIP-2 chain id " +
+            "(`eip155:8453`; a malformed CAIP-2 id is NETWORK_MALFORMED, an unknown one NETWORK_UNKNOWN); an EVM " +
+            "address may be a CAIP-10 account id (`eip155:8453:0x…`, then `network` may be null). Read-only; no Idempotency-Key."
         })
       )
   )
@@ -152,7 +154,7 @@ export class AgentsApi extends HttpApiGroup.make("Agents")
           description: "The agent's public activity items (spec §2.21), newest first (`occurredAt`, then `publicId`), " +
             "`limit` per page (1-100, default 25). Filters, each a repeated query parameter, combine with AND and " +
             "values of one filter with OR: `sourceKinds` (at most 4 of DOMAIN_EVENT, CHAIN_OBSERVATION, " +
-            "PROVIDER_OBSERVATION, PRODUCT_EVIDENCE), `networks` (at most 20 network keys, 1-100 chars; items without a " +
+            "PROVIDER_OBSERVATION, PRODUCT_EVIDENCE), `networks` (at most 20 network keys or CAIP-2 chain ids, 1-100 chars; items without a " +
             "network never match), `activityKeys` (at most 20, 1-150 chars). `nextCursor` (max 4096 chars) is signed and " +
             "bound to the agent and the filters: sent with other filters it is a 400 `invalid-cursor`. An unknown agent is a 404.",
           errors: [AgentNotFound, InvalidCursor]

@@ -30,7 +30,7 @@ export const FavoritePosition = Schema.Tuple(Schema.String, Schema.String)
 export const ListPosition = Schema.Tuple(Schema.String, Schema.String)
 export type ListPosition = typeof ListPosition.Type
 
-/** Filters of the directory list; an empty array does not filter. */
+/** Filters of the directory list; an empty array does not filter. `networks`: keys or CAIP-2 ids. */
 export interface AgentFilters {
   readonly networks: ReadonlyArray<string>
   readonly protocols: ReadonlyArray<string>
@@ -109,8 +109,10 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("agent-directory/Ag
 
     const filterClauses = (f: AgentFilters) => [
       sql`a.listed_at IS NOT NULL`,
+      // a network named by key, or by CAIP-2 id (identities store the key)
       ...(f.networks.length === 0 ? [] : [sql`EXISTS (SELECT 1 FROM agent_identities i WHERE i.agent_id = a.id
-        AND i.binding = 'REGISTRY_BOUND' AND i.network IN ${sql.in(f.networks)})`]),
+        AND i.binding = 'REGISTRY_BOUND' AND (i.network IN ${sql.in(f.networks)}
+          OR i.network IN (SELECT n.key FROM networks n WHERE n.caip2 IN ${sql.in(f.networks)})))`]),
       ...(f.protocols.length === 0 ? [] : [sql`EXISTS (SELECT 1 FROM agent_protocols p WHERE p.agent_id = a.id
         AND p.protocol_key IN ${sql.in(f.protocols)})`]),
       ...(f.verificationStates.length === 0 ? [] : [sql`a.verification_state IN ${sql.in(f.verificationStates)}`]),
@@ -135,7 +137,9 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("agent-directory/Ag
         sql`SELECT ${itemColumns}, ${networksAndProtocols}, api_ts(a.listed_at) AS "listedAt",
               a.version::float8 AS version, a.state, api_ts(a.retired_at) AS "retiredAt", a.links,
               COALESCE((SELECT json_agg(json_build_object('publicId', i.id, 'locator', i.locator, 'networkFamily', i.family,
-                          'locatorKind', i.kind, 'network', i.network, 'registry', i.scope, 'nativeId', i.native_id)
+                          'locatorKind', i.kind, 'network', i.network,
+                          'caip2', (SELECT n.caip2 FROM networks n WHERE n.key = i.network),
+                          'registry', i.scope, 'nativeId', i.native_id, 'provenAt', api_ts(i.proven_at))
                           ORDER BY i.locator COLLATE "C", i.id)
                  FROM agent_identities i WHERE i.agent_id = a.id AND i.binding = 'REGISTRY_BOUND'), '[]'::json) AS locators,
               (SELECT json_build_object('ratingPpm', t.average_rating_ppm, 'feedbackCount', t.feedback_count::text,

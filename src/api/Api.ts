@@ -10,6 +10,7 @@ import { AdsApi } from "../ads/Api.js"
 import { AdminApi } from "../jobs/Api.js"
 import { AgentsApi } from "../agents/Api.js"
 import { AgentImportsApi } from "../agentImports/Api.js"
+import { AgentIdentitiesApi } from "../agents/IdentitiesApi.js"
 import { BountyDisputesApi } from "../bounties/Api.js"
 import { AnalyticsApi } from "../analytics/Api.js"
 import { CommerceApi } from "../commerce/Api.js"
@@ -78,6 +79,7 @@ export class Api extends withoutFrameworkErrors(HttpApi.make("AgentDirectoryApi"
   .add(AdminApi)
   .add(AgentsApi)
   .add(AgentImportsApi)
+  .add(AgentIdentitiesApi)
   .add(BountyDisputesApi)
   .add(AnalyticsApi)
   .add(CommerceApi)

@@ -17,10 +17,14 @@ const id = demoId
 /** Instant `days` after 2026-01-01T00:00:00Z (plus `minutes`). */
 export const demoTime = (days: number, minutes = 0) => new Date(Date.UTC(2026, 0, 1) + days * 86_400_000 + minutes * 60_000)
 
-/** Networks (reference data). */
+/**
+ * Networks (reference data), with their CAIP-2 chain ids. Migration 0017 inserts these rows
+ * (same UUIDs) into every database, so production names them too; the seed skips them there.
+ */
 export const DemoNetworks = {
-  base: { id: id(4, 1), key: "base", family: "EVM", displayName: "Base" },
-  solana: { id: id(4, 2), key: "solana", family: "SVM", displayName: "Solana" }
+  base: { id: id(4, 1), key: "base", family: "EVM", displayName: "Base", caip2: "eip155:8453" },
+  solana: { id: id(4, 2), key: "solana", family: "SVM", displayName: "Solana", caip2: "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp" },
+  ethereum: { id: id(4, 3), key: "ethereum", family: "EVM", displayName: "Ethereum", caip2: "eip155:1" }
 } as const
 
 /** Assets (reference data). */

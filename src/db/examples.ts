@@ -11,7 +11,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       "data": {
         "accountPublicId": "01900001-0000-7000-8000-000000000002",
         "sessionId": "0000000b-0000-7000-8000-000000000002",
-        "csrfToken": "wZB3BkSpeX1s_7BWZK36tVsPoJlPOGJrPuDcXpUZ9nc",
+        "csrfToken": "O6R7igQWABoxoSqeXpTXQaDETsA3-YJvpELjcZp1irQ",
         "expiresAt": "2026-06-01T12:00:00.000Z"
       },
       "meta": {
@@ -126,7 +126,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "apiKey": {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "592b17116fb0",
+          "prefix": "4a6034ad1356",
           "scopes": [
             "public:read"
           ],
@@ -140,7 +140,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "expiresAt": null,
           "revokedAt": null
         },
-        "key": "adk_592b17116fb0_K0IcR93bROzcAYpfXSnoG4pKzJHCL3VVAME2gaBQZPI",
+        "key": "adk_4a6034ad1356_XAjsHGyXrYXa9jo6ed1satC_oA1Hlakqet665JLwXGs",
         "keyDelivery": "SHOWN_ONCE"
       },
       "meta": {
@@ -171,7 +171,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "allowedOrigins": [
             "https://app.demo.agent-directory.dev"
           ],
-          "createdAt": "2026-11-25T12:38:27.305Z",
+          "createdAt": "2026-11-25T12:55:31.030Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -186,7 +186,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "production",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T12:38:27.302Z",
+          "createdAt": "2026-11-25T12:55:31.028Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -201,7 +201,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T12:38:27.285Z",
+          "createdAt": "2026-11-25T12:55:31.019Z",
           "lastUsedAt": null,
           "expiresAt": "2026-04-11T00:00:00.000Z",
           "revokedAt": null
@@ -216,7 +216,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "REVOKED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T12:38:27.265Z",
+          "createdAt": "2026-11-25T12:55:31.011Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -231,7 +231,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "PAUSED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T12:38:27.254Z",
+          "createdAt": "2026-11-25T12:55:31.009Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -246,7 +246,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T12:38:27.212Z",
+          "createdAt": "2026-11-25T12:55:30.992Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -262,7 +262,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T12:38:27.187Z",
+          "createdAt": "2026-11-25T12:55:30.985Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -270,7 +270,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "592b17116fb0",
+          "prefix": "4a6034ad1356",
           "scopes": [
             "public:read"
           ],
@@ -310,7 +310,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "environment": "development",
         "state": "REVOKED",
         "allowedOrigins": [],
-        "createdAt": "2026-11-25T12:38:27.254Z",
+        "createdAt": "2026-11-25T12:55:31.009Z",
         "lastUsedAt": null,
         "expiresAt": null,
         "revokedAt": "2026-06-01T00:00:00.000Z"
@@ -603,6 +603,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "x402"
         ],
         "canonicalUrl": "https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000001",
+        "version": 1,
+        "state": "ACTIVE",
+        "retiredAt": null,
+        "links": [],
         "listedAt": "2026-01-01T00:00:00.000Z",
         "locators": [
           {
@@ -611,8 +615,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
             "networkFamily": "EVM",
             "locatorKind": "REGISTRY_TOKEN",
             "network": "base",
+            "caip2": "eip155:8453",
             "registry": "0x8004a6090Cd10A7288092483047B097295Fb8847",
-            "nativeId": "1"
+            "nativeId": "1",
+            "provenAt": null
           },
           {
             "publicId": "0190000c-0000-7000-8000-000000000003",
@@ -620,8 +626,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
             "networkFamily": "EVM",
             "locatorKind": "ADDRESS",
             "network": "base",
+            "caip2": "eip155:8453",
             "registry": null,
-            "nativeId": "0xA11Ce0000000000000000000000000000000a7a5"
+            "nativeId": "0xA11Ce0000000000000000000000000000000a7a5",
+            "provenAt": null
           }
         ],
         "trust": {
@@ -649,6 +657,96 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
               "effectiveUntil": null,
               "x402ResourceTemplate": null
             }
+          }
+        ],
+        "provider": {
+          "organization": "Acme Agents",
+          "url": "https://acme.example"
+        },
+        "skills": [
+          {
+            "id": "literature-review",
+            "name": "Literature review",
+            "description": "Finds and summarises the papers on a question, with citations.",
+            "tags": [
+              "research",
+              "citations"
+            ],
+            "examples": [
+              "Summarise recent work on agent payment protocols"
+            ],
+            "inputModes": [
+              "text/plain"
+            ],
+            "outputModes": [
+              "text/plain",
+              "application/json"
+            ]
+          },
+          {
+            "id": "market-scan",
+            "name": "Market scan",
+            "description": "Lists the vendors of a market with their positioning.",
+            "tags": [
+              "research",
+              "markets"
+            ],
+            "examples": [],
+            "inputModes": [
+              "text/plain"
+            ],
+            "outputModes": [
+              "application/json"
+            ]
+          }
+        ],
+        "interfaces": [
+          {
+            "url": "https://atlas-research.example/a2a/v1",
+            "protocolBinding": "JSONRPC",
+            "protocolVersion": "0.3.0"
+          },
+          {
+            "url": "https://atlas-research.example/a2a/rest",
+            "protocolBinding": "HTTP+JSON",
+            "protocolVersion": "0.3.0"
+          }
+        ],
+        "endpoints": [
+          {
+            "name": "A2A",
+            "endpoint": "https://atlas-research.example/.well-known/agent-card.json",
+            "version": "0.3.0"
+          },
+          {
+            "name": "agentWallet",
+            "endpoint": "eip155:8453:0x1111111111111111111111111111111111111111",
+            "version": null
+          }
+        ],
+        "identityClaims": [
+          {
+            "publicId": "019002a1-0000-7000-8000-000000000001",
+            "networkFamily": "EVM",
+            "locatorKind": "REGISTRY_TOKEN",
+            "network": "eip155:8453",
+            "registry": "0x8004a6090Cd10A7288092483047B097295Fb8847",
+            "nativeId": "1",
+            "proofState": "UNPROVEN"
+          }
+        ],
+        "sources": [
+          {
+            "kind": "A2A_AGENT_CARD",
+            "url": "https://atlas-research.example/.well-known/agent-card.json",
+            "importId": "019002a0-0000-7000-8000-000000000001",
+            "importedAt": "2026-05-21T00:01:00.000Z"
+          },
+          {
+            "kind": "ERC8004_REGISTRATION",
+            "url": "https://atlas-research.example/erc8004.json",
+            "importId": "019002a0-0000-7000-8000-000000000002",
+            "importedAt": "2026-05-21T00:11:00.000Z"
           }
         ]
       },
@@ -895,6 +993,421 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       }
     }
   },
+  "Agents_CreateAgent": {
+    "status": 201,
+    "body": {
+      "data": {
+        "entityId": "0000000b-0000-7000-8000-000000000024",
+        "publicId": "0000000b-0000-7000-8000-000000000024",
+        "canonicalSlug": "iris-indexer",
+        "name": "Iris Indexer",
+        "rank": null,
+        "tagline": "Indexes research papers for other agents",
+        "description": "Iris Indexer reads new papers every night and answers questions about them.",
+        "starCount": "0",
+        "verificationState": "UNVERIFIED",
+        "networks": [],
+        "protocols": [],
+        "canonicalUrl": "https://directory.test/api/v1/agents/0000000b-0000-7000-8000-000000000024",
+        "version": 1,
+        "state": "ACTIVE",
+        "retiredAt": null,
+        "links": [
+          {
+            "label": "Website",
+            "url": "https://iris-indexer.example"
+          }
+        ],
+        "listedAt": "2026-06-01T00:00:00.000Z",
+        "locators": [],
+        "trust": {
+          "ratingPpm": null,
+          "feedbackCount": "0",
+          "verifiedFeedbackCount": "0",
+          "latestFeedbackAt": null
+        },
+        "offers": [],
+        "provider": null,
+        "skills": [],
+        "interfaces": [],
+        "endpoints": [],
+        "identityClaims": [],
+        "sources": []
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000023",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Agents_UpdateAgent": {
+    "status": 200,
+    "body": {
+      "data": {
+        "entityId": "01900006-0000-7000-8000-000000000001",
+        "publicId": "01900006-0000-7000-8000-000000000001",
+        "canonicalSlug": "atlas-research",
+        "name": "Atlas Research",
+        "rank": "1",
+        "tagline": "Deep research on demand, with sources",
+        "description": "Atlas Research: an agent of the demo directory.",
+        "starCount": "1520",
+        "verificationState": "VERIFIED",
+        "networks": [
+          "base"
+        ],
+        "protocols": [
+          "erc-8004",
+          "mcp",
+          "x402"
+        ],
+        "canonicalUrl": "https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000001",
+        "version": 2,
+        "state": "ACTIVE",
+        "retiredAt": null,
+        "links": [
+          {
+            "label": "Documentation",
+            "url": "https://atlas-research.example/docs"
+          }
+        ],
+        "listedAt": "2026-01-01T00:00:00.000Z",
+        "locators": [
+          {
+            "publicId": "0190000c-0000-7000-8000-000000000001",
+            "locator": "evm:base:0x8004a6090Cd10A7288092483047B097295Fb8847:1",
+            "networkFamily": "EVM",
+            "locatorKind": "REGISTRY_TOKEN",
+            "network": "base",
+            "caip2": "eip155:8453",
+            "registry": "0x8004a6090Cd10A7288092483047B097295Fb8847",
+            "nativeId": "1",
+            "provenAt": null
+          },
+          {
+            "publicId": "0190000c-0000-7000-8000-000000000003",
+            "locator": "evm:base:0xA11Ce0000000000000000000000000000000a7a5",
+            "networkFamily": "EVM",
+            "locatorKind": "ADDRESS",
+            "network": "base",
+            "caip2": "eip155:8453",
+            "registry": null,
+            "nativeId": "0xA11Ce0000000000000000000000000000000a7a5",
+            "provenAt": null
+          }
+        ],
+        "trust": {
+          "ratingPpm": 800000,
+          "feedbackCount": "3",
+          "verifiedFeedbackCount": "2",
+          "latestFeedbackAt": "2026-03-02T00:05:00.000Z"
+        },
+        "offers": [
+          {
+            "id": "01900008-0000-7000-8000-000000000002",
+            "serviceId": "01900007-0000-7000-8000-000000000001",
+            "title": "Pro research plan",
+            "slug": "pro",
+            "description": "Pro research plan of Atlas Research API.",
+            "pricingModel": "FIXED",
+            "publishedAt": "2026-01-06T00:00:00.000Z",
+            "currentPrice": {
+              "id": "0190000d-0000-7000-8000-000000000002",
+              "version": 1,
+              "networkPublicId": "01900004-0000-7000-8000-000000000001",
+              "assetPublicId": "01900005-0000-7000-8000-000000000001",
+              "units": "10000000",
+              "effectiveFrom": "2026-01-04T00:00:00.000Z",
+              "effectiveUntil": null,
+              "x402ResourceTemplate": null
+            }
+          }
+        ],
+        "provider": {
+          "organization": "Acme Agents",
+          "url": "https://acme.example"
+        },
+        "skills": [
+          {
+            "id": "literature-review",
+            "name": "Literature review",
+            "description": "Finds and summarises the papers on a question, with citations.",
+            "tags": [
+              "research",
+              "citations"
+            ],
+            "examples": [
+              "Summarise recent work on agent payment protocols"
+            ],
+            "inputModes": [
+              "text/plain"
+            ],
+            "outputModes": [
+              "text/plain",
+              "application/json"
+            ]
+          },
+          {
+            "id": "market-scan",
+            "name": "Market scan",
+            "description": "Lists the vendors of a market with their positioning.",
+            "tags": [
+              "research",
+              "markets"
+            ],
+            "examples": [],
+            "inputModes": [
+              "text/plain"
+            ],
+            "outputModes": [
+              "application/json"
+            ]
+          }
+        ],
+        "interfaces": [
+          {
+            "url": "https://atlas-research.example/a2a/v1",
+            "protocolBinding": "JSONRPC",
+            "protocolVersion": "0.3.0"
+          },
+          {
+            "url": "https://atlas-research.example/a2a/rest",
+            "protocolBinding": "HTTP+JSON",
+            "protocolVersion": "0.3.0"
+          }
+        ],
+        "endpoints": [
+          {
+            "name": "A2A",
+            "endpoint": "https://atlas-research.example/.well-known/agent-card.json",
+            "version": "0.3.0"
+          },
+          {
+            "name": "agentWallet",
+            "endpoint": "eip155:8453:0x1111111111111111111111111111111111111111",
+            "version": null
+          }
+        ],
+        "identityClaims": [
+          {
+            "publicId": "019002a1-0000-7000-8000-000000000001",
+            "networkFamily": "EVM",
+            "locatorKind": "REGISTRY_TOKEN",
+            "network": "eip155:8453",
+            "registry": "0x8004a6090Cd10A7288092483047B097295Fb8847",
+            "nativeId": "1",
+            "proofState": "UNPROVEN"
+          }
+        ],
+        "sources": [
+          {
+            "kind": "A2A_AGENT_CARD",
+            "url": "https://atlas-research.example/.well-known/agent-card.json",
+            "importId": "019002a0-0000-7000-8000-000000000001",
+            "importedAt": "2026-05-21T00:01:00.000Z"
+          },
+          {
+            "kind": "ERC8004_REGISTRATION",
+            "url": "https://atlas-research.example/erc8004.json",
+            "importId": "019002a0-0000-7000-8000-000000000002",
+            "importedAt": "2026-05-21T00:11:00.000Z"
+          }
+        ]
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000027",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Agents_RetireAgent": {
+    "status": 200,
+    "body": {
+      "data": {
+        "entityId": "01900006-0000-7000-8000-000000000002",
+        "publicId": "01900006-0000-7000-8000-000000000002",
+        "canonicalSlug": "beacon-monitor",
+        "name": "Beacon Monitor",
+        "rank": "2",
+        "tagline": "Uptime and chain monitoring",
+        "description": "Beacon Monitor: an agent of the demo directory.",
+        "starCount": "980",
+        "verificationState": "VERIFIED",
+        "networks": [
+          "base"
+        ],
+        "protocols": [
+          "a2a",
+          "erc-8004"
+        ],
+        "canonicalUrl": "https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000002",
+        "version": 2,
+        "state": "RETIRED",
+        "retiredAt": "2026-06-01T00:00:00.000Z",
+        "links": [],
+        "listedAt": null,
+        "locators": [
+          {
+            "publicId": "0190000c-0000-7000-8000-000000000002",
+            "locator": "evm:base:0x8004a6090Cd10A7288092483047B097295Fb8847:2",
+            "networkFamily": "EVM",
+            "locatorKind": "REGISTRY_TOKEN",
+            "network": "base",
+            "caip2": "eip155:8453",
+            "registry": "0x8004a6090Cd10A7288092483047B097295Fb8847",
+            "nativeId": "2",
+            "provenAt": null
+          }
+        ],
+        "trust": {
+          "ratingPpm": null,
+          "feedbackCount": "0",
+          "verifiedFeedbackCount": "0",
+          "latestFeedbackAt": null
+        },
+        "offers": [],
+        "provider": null,
+        "skills": [],
+        "interfaces": [],
+        "endpoints": [],
+        "identityClaims": [],
+        "sources": []
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-00000000002a",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Agents_ImportAgentSource": {
+    "status": 202,
+    "body": {
+      "data": {
+        "id": "0000000b-0000-7000-8000-00000000002e",
+        "entityPublicId": "01900006-0000-7000-8000-000000000001",
+        "kind": "A2A_AGENT_CARD",
+        "url": "https://atlas-research.example/.well-known/agent-card.json",
+        "state": "QUEUED",
+        "reasons": [],
+        "result": null,
+        "createdAt": "2026-06-01T00:00:00.000Z",
+        "updatedAt": "2026-06-01T00:00:00.000Z",
+        "startedAt": null,
+        "finishedAt": null
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-00000000002d",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Agents_GetAgentImport": {
+    "status": 200,
+    "body": {
+      "data": {
+        "id": "019002a0-0000-7000-8000-000000000001",
+        "entityPublicId": "01900006-0000-7000-8000-000000000001",
+        "kind": "A2A_AGENT_CARD",
+        "url": "https://atlas-research.example/.well-known/agent-card.json",
+        "state": "SUCCEEDED",
+        "reasons": [],
+        "result": {
+          "name": "Atlas Research",
+          "skills": 2,
+          "interfaces": 2,
+          "endpoints": 0,
+          "identityClaims": 0,
+          "signatures": 0
+        },
+        "createdAt": "2026-05-21T00:00:00.000Z",
+        "updatedAt": "2026-05-21T00:01:00.000Z",
+        "startedAt": "2026-05-21T00:00:00.000Z",
+        "finishedAt": "2026-05-21T00:01:00.000Z"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000031",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Agents_CreateIdentityChallenge": {
+    "status": 201,
+    "body": {
+      "data": {
+        "challengeId": "0000000b-0000-7000-8000-000000000035",
+        "message": "directory.test wants you to prove control of an identity for an agent:\nevm:base:0x70997970C51812dc3A010C7d01b50e0d17dc79C8\n\nSign to bind this identity to the agent Beacon Monitor (01900006-0000-7000-8000-000000000002) in the Agent Directory. Signing costs nothing and authorizes no transaction.\n\nURI: https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000002\nVersion: 1\nChain ID: eip155:8453\nNonce: dfdb382c2eda33bc6a615404af9ed8d0\nIssued At: 2026-06-01T00:00:00.000Z\nExpiration Time: 2026-06-01T00:10:00.000Z\nRequest ID: 0000000b-0000-7000-8000-000000000035",
+        "expiresAt": "2026-06-01T00:10:00.000Z"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000034",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Agents_ProveIdentity": {
+    "status": 201,
+    "body": {
+      "data": {
+        "publicId": "0000000b-0000-7000-8000-000000000039",
+        "locator": "evm:base:0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+        "networkFamily": "EVM",
+        "locatorKind": "ADDRESS",
+        "network": "base",
+        "caip2": "eip155:8453",
+        "registry": null,
+        "nativeId": "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+        "provenAt": "2026-06-01T00:00:00.000Z",
+        "proofMethod": "EIP191",
+        "verificationState": "VERIFIED"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000038",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
   "Services_PublishServiceOffer": {
     "status": 200,
     "body": {
@@ -929,7 +1442,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000023",
+        "requestId": "0000000b-0000-7000-8000-00000000003c",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1163,7 +1676,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000026",
+        "requestId": "0000000b-0000-7000-8000-00000000003f",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1242,7 +1755,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "expiresAt": "2026-03-12T01:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000029",
+        "requestId": "0000000b-0000-7000-8000-000000000042",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1257,11 +1770,11 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 200,
     "body": {
       "data": {
-        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fdirectory.test%2Fapi%2Fv1%2Fmcp%2Foauth%2Fcallback&scope=crm.read+crm.write&state=x6unEX2-TL-QtjO1oJ1f_148XKpjWaUh8AAr_C84w-w&code_challenge=NnJxyZA8ZyiqVNFpZJcmeb4guSuoVSALhn_HdligCdQ&code_challenge_method=S256&resource=https%3A%2F%2Fmcp.crm.example%2Fmcp",
+        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fapp.agent-directory.dev%2Foauth%2Fmcp%2Fcallback&scope=crm.read+crm.write&state=2yQQWyOxadCGspsugWAeW59k280d79Q5rXyNISZbMPs&code_challenge=5637tjif9PtEBAwr9mw0Aec3E6F14cZbQIp_TG3PLs0&code_challenge_method=S256",
         "expiresAt": "2026-06-01T00:10:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000002c",
+        "requestId": "0000000b-0000-7000-8000-000000000045",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1275,9 +1788,23 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
   "Admin_ListJobRuns": {
     "status": 200,
     "body": {
-      "data": [],
+      "data": [
+        {
+          "executionId": "11858cd707295d27504666170e86507d",
+          "workflow": "AgentImport",
+          "state": "SUCCEEDED",
+          "payload": {
+            "importId": "0000000b-0000-7000-8000-00000000002e"
+          },
+          "activities": 1,
+          "createdAt": "2026-06-01T00:00:00.000Z",
+          "finishedAt": "2026-06-01T00:00:00.000Z",
+          "lastError": null,
+          "runner": 0
+        }
+      ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000030",
+        "requestId": "0000000b-0000-7000-8000-000000000049",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1296,7 +1823,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "launchDraftId": "01900080-0000-7000-8000-000000000001",
         "venue": "REGISTRY_GENESIS",
         "state": "AWAITING_SIGNATURE",
-        "transactionIntentId": "0000000b-0000-7000-8000-000000000034",
+        "transactionIntentId": "0000000b-0000-7000-8000-00000000004d",
         "providerReference": null,
         "expectedAssetLocator": "eip155:8453/erc20:0x000000000000000000000000000000000000003d",
         "observedAssetId": null,
@@ -1341,7 +1868,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000033",
+        "requestId": "0000000b-0000-7000-8000-00000000004c",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1368,7 +1895,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "provider": "demo-issuer",
         "providerRequestId": "demo-01900083-0000-7000-8000-000000000001",
         "instrument": {
-          "publicId": "0000000b-0000-7000-8000-000000000038",
+          "publicId": "0000000b-0000-7000-8000-000000000051",
           "state": "ACTIVE",
           "last4": "5146",
           "expiresAt": "2030-01-01T00:00:00.000Z"
@@ -1378,7 +1905,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000037",
+        "requestId": "0000000b-0000-7000-8000-000000000050",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1393,10 +1920,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-00000000003c",
+        "id": "0000000b-0000-7000-8000-000000000055",
         "workspaceId": "01900002-0000-7000-8000-000000000001",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
-        "publicKeyId": "0000000b-0000-7000-8000-00000000003d",
+        "publicKeyId": "0000000b-0000-7000-8000-000000000056",
         "publicKeyFingerprint": "CukONg4K3oTq-JN_7-cp0tgeIccH-AxVABSVQhw9rHg",
         "state": "PENDING",
         "allowedSignalTypes": [
@@ -1409,7 +1936,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "createdAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000003b",
+        "requestId": "0000000b-0000-7000-8000-000000000054",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1537,7 +2064,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000040",
+        "requestId": "0000000b-0000-7000-8000-000000000059",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1562,7 +2089,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000043",
+        "requestId": "0000000b-0000-7000-8000-00000000005c",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1578,7 +2105,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": {
         "userMessage": {
-          "id": "0000000b-0000-7000-8000-000000000048",
+          "id": "0000000b-0000-7000-8000-000000000061",
           "ordinal": "3",
           "role": "user",
           "state": "COMPLETE",
@@ -1589,23 +2116,23 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
               "type": "text"
             }
           ],
-          "runId": "0000000b-0000-7000-8000-000000000047",
+          "runId": "0000000b-0000-7000-8000-000000000060",
           "createdAt": "2026-06-01T00:00:00.000Z",
           "completedAt": "2026-06-01T00:00:00.000Z"
         },
         "assistantMessage": {
-          "id": "0000000b-0000-7000-8000-000000000049",
+          "id": "0000000b-0000-7000-8000-000000000062",
           "ordinal": "4",
           "role": "assistant",
           "state": "PENDING",
           "contentText": null,
           "contentParts": [],
-          "runId": "0000000b-0000-7000-8000-000000000047",
+          "runId": "0000000b-0000-7000-8000-000000000060",
           "createdAt": "2026-06-01T00:00:00.000Z",
           "completedAt": null
         },
         "run": {
-          "id": "0000000b-0000-7000-8000-000000000047",
+          "id": "0000000b-0000-7000-8000-000000000060",
           "conversationId": "01900103-0000-7000-8000-000000000002",
           "entityPublicId": "01900006-0000-7000-8000-000000000001",
           "triggerType": "MESSAGE",
@@ -1615,7 +2142,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000046",
+        "requestId": "0000000b-0000-7000-8000-00000000005f",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1637,7 +2164,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "dataClearedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000004c",
+        "requestId": "0000000b-0000-7000-8000-000000000065",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1665,7 +2192,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000004f",
+        "requestId": "0000000b-0000-7000-8000-000000000068",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1701,7 +2228,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-02-24T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000052",
+        "requestId": "0000000b-0000-7000-8000-00000000006b",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1732,7 +2259,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "responseCount": "1"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000055",
+        "requestId": "0000000b-0000-7000-8000-00000000006e",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1875,7 +2402,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       ],
       "asOf": "2026-06-01T00:00:00.000Z",
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000058",
+        "requestId": "0000000b-0000-7000-8000-000000000071",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1905,7 +2432,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "decisionDigest": "0x7d8fa3825b64daf3fca511c22899c1774912d986aa6b6dc09446bfd25cc8c920"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000005b",
+        "requestId": "0000000b-0000-7000-8000-000000000074",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1938,7 +2465,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000005e",
+        "requestId": "0000000b-0000-7000-8000-000000000077",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1962,13 +2489,13 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ],
         "rejected": [],
         "receipt": {
-          "id": "0000000b-0000-7000-8000-000000000060",
+          "id": "0000000b-0000-7000-8000-000000000079",
           "durable": true,
           "receivedAt": "2026-06-01T00:00:00.000Z"
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000005f",
+        "requestId": "0000000b-0000-7000-8000-000000000078",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1983,7 +2510,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 202,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-000000000064",
+        "id": "0000000b-0000-7000-8000-00000000007d",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
         "exportType": "TRAFFIC",
         "range": {
@@ -2000,7 +2527,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": null
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000063",
+        "requestId": "0000000b-0000-7000-8000-00000000007c",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2032,7 +2559,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": "2026-05-21T00:10:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000067",
+        "requestId": "0000000b-0000-7000-8000-000000000080",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2353,7 +2880,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000006b",
+        "requestId": "0000000b-0000-7000-8000-000000000084",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2368,8 +2895,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-00000000006f",
-        "publicId": "0000000b-0000-7000-8000-000000000070",
+        "id": "0000000b-0000-7000-8000-000000000088",
+        "publicId": "0000000b-0000-7000-8000-000000000089",
         "workspaceId": "01900002-0000-7000-8000-000000000001",
         "agentPublicId": "01900006-0000-7000-8000-000000000001",
         "orderId": "01900009-0000-7000-8000-000000000004",
@@ -2382,7 +2909,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "startAt": "2026-07-01T00:00:00.000Z",
         "endAt": "2026-07-31T00:00:00.000Z",
         "creative": {
-          "id": "0000000b-0000-7000-8000-000000000071",
+          "id": "0000000b-0000-7000-8000-00000000008a",
           "revision": 1,
           "kind": "TEXT",
           "state": "DRAFT",
@@ -2418,7 +2945,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000006e",
+        "requestId": "0000000b-0000-7000-8000-000000000087",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2434,10 +2961,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": {
         "accepted": true,
-        "requestId": "0000000b-0000-7000-8000-000000000072"
+        "requestId": "0000000b-0000-7000-8000-00000000008b"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000072",
+        "requestId": "0000000b-0000-7000-8000-00000000008b",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2453,8 +2980,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": [
         {
-          "id": "0000000b-0000-7000-8000-00000000006f",
-          "publicId": "0000000b-0000-7000-8000-000000000070",
+          "id": "0000000b-0000-7000-8000-000000000088",
+          "publicId": "0000000b-0000-7000-8000-000000000089",
           "workspaceId": "01900002-0000-7000-8000-000000000001",
           "agentPublicId": "01900006-0000-7000-8000-000000000001",
           "orderId": "01900009-0000-7000-8000-000000000004",
@@ -2467,7 +2994,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "startAt": "2026-07-01T00:00:00.000Z",
           "endAt": "2026-07-31T00:00:00.000Z",
           "creative": {
-            "id": "0000000b-0000-7000-8000-000000000071",
+            "id": "0000000b-0000-7000-8000-00000000008a",
             "revision": 1,
             "kind": "TEXT",
             "state": "DRAFT",
@@ -2854,7 +3381,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000075",
+        "requestId": "0000000b-0000-7000-8000-00000000008e",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2923,7 +3450,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000078",
+        "requestId": "0000000b-0000-7000-8000-000000000091",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",

@@ -20,6 +20,7 @@ import agentDirectory from "./migrations/0013_agent_directory.js"
 import adCampaigns from "./migrations/0014_ad_campaigns.js"
 import dropJobQueue from "./migrations/0015_drop_job_queue.js"
 import agentRegistration from "./migrations/0016_agent_registration.js"
+import identityProofs from "./migrations/0017_identity_proofs.js"
 import mcpConnections from "./migrations/0018_mcp_connections.js"
 import mcpOAuth from "./migrations/0019_mcp_oauth.js"
 import agentImports from "./migrations/0020_agent_imports.js"
@@ -42,6 +43,7 @@ export const migrate = Migrator.make({})({
     "0014_ad_campaigns": adCampaigns,
     "0015_drop_job_queue": dropJobQueue,
     "0016_agent_registration": agentRegistration,
+    "0017_identity_proofs": identityProofs,
     "0018_mcp_connections": mcpConnections,
     "0019_mcp_oauth": mcpOAuth,
     "0020_agent_imports": agentImports

@@ -20,8 +20,14 @@ export const seedDemoData = Effect.gen(function*() {
   yield* sql.withTransaction(Effect.gen(function*() {
     // the reference data every area uses
     yield* sql`INSERT INTO networks ${
-      sql.insert(Object.values(DemoNetworks).map((n) => ({ id: n.id, key: n.key, family: n.family, display_name: n.displayName })))
-    }`
+      sql.insert(Object.values(DemoNetworks).map((n) => ({
+        id: n.id,
+        key: n.key,
+        family: n.family,
+        display_name: n.displayName,
+        caip2: n.caip2
+      })))
+    } ON CONFLICT (key) DO NOTHING`
     yield* sql`INSERT INTO assets ${
       sql.insert(Object.values(DemoAssets).map((a) => ({
         id: a.id,

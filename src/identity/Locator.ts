@@ -118,26 +118,83 @@ const tokenId = (raw: string): string | ResolutionReason => {
 const SLUG = /^[a-z0-9][a-z0-9._-]{0,99}$/
 const REGISTRY_KEY = /^[\x21-\x7e]{1,200}$/
 
-/** The key of a network given by key or UUID (any case), if it is known and of `family`. */
-const networkKey = (
-  given: string | null,
-  family: NetworkFamily,
-  networks: ReadonlyMap<string, { readonly key: string; readonly family: string }>
-): string | ResolutionReason => {
+/**
+ * A CAIP-2 chain id (`namespace:reference`, https://chainagnostic.org/CAIPs/caip-2): namespace
+ * `[-a-z0-9]{3,8}`, reference `[-_a-zA-Z0-9]{1,32}` (case-sensitive: a Solana genesis hash is base58).
+ */
+export const CAIP2 = /^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/
+/** A CAIP-10 account id: a CAIP-2 chain id, `:` and the account address (`[-.%a-zA-Z0-9]{1,128}`). */
+const CAIP10 = /^([-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}):([-.%a-zA-Z0-9]{1,128})$/
+
+/**
+ * The network lookup of {@link normaliseLocator}: network keys and UUIDs in lower case, and
+ * CAIP-2 ids as stored (exact case) → the network's key and family. Keys and UUIDs never
+ * contain `:`, so the three kinds of names cannot collide.
+ */
+export type NetworkLookup = ReadonlyMap<string, { readonly key: string; readonly family: string }>
+
+/** Builds a {@link NetworkLookup} from network rows. */
+export const networkLookup = (
+  rows: ReadonlyArray<{ readonly id: string; readonly key: string; readonly family: string; readonly caip2: string | null }>
+): NetworkLookup => {
+  const map = new Map<string, { key: string; family: string }>()
+  for (const r of rows) {
+    const entry = { key: r.key, family: r.family }
+    map.set(r.key.toLowerCase(), entry)
+    map.set(r.id.toLowerCase(), entry)
+    if (r.caip2 !== null) map.set(r.caip2, entry)
+  }
+  return map
+}
+
+/**
+ * The key of a network given by key or UUID (any case) or by CAIP-2 id (exact), if it is known
+ * and of `family`. A name with `:` that breaks the CAIP-2 syntax is `NETWORK_MALFORMED`; a
+ * well-formed but unknown one is `NETWORK_UNKNOWN`, as an unknown key is.
+ */
+const networkKey = (given: string | null, family: NetworkFamily, networks: NetworkLookup): string | ResolutionReason => {
   if (given === null) return reason("NETWORK_REQUIRED", "network")
-  const found = networks.get(given.trim().toLowerCase())
+  const name = given.trim()
+  let found: { readonly key: string; readonly family: string } | undefined
+  if (name.includes(":")) {
+    if (!CAIP2.test(name)) return reason("NETWORK_MALFORMED", "network")
+    found = networks.get(name)
+  } else {
+    found = networks.get(name.toLowerCase())
+  }
   if (found === undefined) return reason("NETWORK_UNKNOWN", "network")
   return found.family === family ? found.key : reason("NETWORK_FAMILY_MISMATCH", "network")
 }
 
 /**
- * Normalises one locator. `networks` maps network keys and UUIDs (lower case) to
- * {key, family}; an unknown network or one of another family is invalid.
+ * An EVM address given as a CAIP-10 account id (`eip155:8453:0xabc…`): its network (the CAIP-2
+ * part, which must agree with `network` when that is given too) and its address.
  */
-export const normaliseLocator = (
-  input: LocatorInput,
-  networks: ReadonlyMap<string, { readonly key: string; readonly family: string }>
-): Normalised => {
+const caip10Address = (
+  nativeRaw: string,
+  given: string | null,
+  family: NetworkFamily,
+  networks: NetworkLookup
+): { readonly net: string | ResolutionReason; readonly address: string } | undefined => {
+  const m = CAIP10.exec(nativeRaw)
+  if (m === null) return undefined
+  const net = networkKey(m[1]!, family, networks)
+  if (typeof net !== "string") return { net: { code: net.code, field: "nativeId" }, address: m[2]! }
+  if (given !== null) {
+    const named = networkKey(given, family, networks)
+    if (typeof named !== "string") return { net: named, address: m[2]! }
+    if (named !== net) return { net: reason("NETWORK_MISMATCH", "network"), address: m[2]! }
+  }
+  return { net, address: m[2]! }
+}
+
+/**
+ * Normalises one locator. `networks` (see {@link networkLookup}) names networks by key, UUID
+ * or CAIP-2 id; an unknown network or one of another family is invalid. An EVM address may be
+ * given as a CAIP-10 account id in `nativeId`, `network` then being optional. A locator that
+ * names its network by CAIP-2 normalises to the same canonical string as by key.
+ */
+export const normaliseLocator = (input: LocatorInput, networks: NetworkLookup): Normalised => {
   const { locatorKind: kind, networkFamily: family } = input
   if (!KINDS_BY_FAMILY[family].includes(kind)) return invalid(reason("KIND_NOT_IN_FAMILY", "locatorKind"))
   const nativeRaw = String(input.nativeId).trim()
@@ -155,8 +212,9 @@ export const normaliseLocator = (
       return invalidOf(net, token, registry)
     }
     case "ADDRESS": {
-      const net = network()
-      const address = evmAddress(nativeRaw, "nativeId")
+      const caip10 = caip10Address(nativeRaw, input.network, family, networks)
+      const net = caip10?.net ?? network()
+      const address = evmAddress(caip10?.address ?? nativeRaw, "nativeId")
       if (typeof net === "string" && typeof address === "string") {
         return ok(family, kind, net, null, address, false)
       }

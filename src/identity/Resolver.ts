@@ -13,7 +13,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import type { LocatorInput, Resolution, ResolutionCandidate, ResolutionReason } from "../../schema/identity.js"
-import { type Locator, type Normalised, normaliseLocator } from "./Locator.js"
+import { type Locator, type Normalised, networkLookup, normaliseLocator } from "./Locator.js"
 import { canonicalAgentUrl } from "./CanonicalUrl.js"
 
 /** An identity row as `decide` reads it (uuids as text). */
@@ -104,17 +104,11 @@ export class Resolver extends Effect.Service<Resolver>()("agent-directory/Resolv
     const config = yield* AppConfig
     const agentUrl = (entityId: string) => canonicalAgentUrl(config.publicBaseUrl, entityId)
 
-    /** Network keys and UUIDs (lower case) → key and family. */
+    /** Network keys and UUIDs (lower case) and CAIP-2 ids → key and family. */
     const networks = Effect.map(
-      sql<{ id: string; key: string; family: string }>`SELECT id::text AS id, key, family FROM networks`,
-      (rows) => {
-        const map = new Map<string, { key: string; family: string }>()
-        for (const r of rows) {
-          map.set(r.key.toLowerCase(), r)
-          map.set(r.id.toLowerCase(), r)
-        }
-        return map as ReadonlyMap<string, { readonly key: string; readonly family: string }>
-      }
+      sql<{ id: string; key: string; family: string; caip2: string | null }>`
+        SELECT id::text AS id, key, family, caip2 FROM networks`,
+      networkLookup
     )
 
     // Unnamed statements (public @effect/sql API: a pg named statement needs a driver query config;

@@ -41,8 +41,10 @@ layer(server.layer)("Agents_GetAgent", (it) => {
           networkFamily: "EVM",
           locatorKind: "REGISTRY_TOKEN",
           network: "base",
+          caip2: "eip155:8453",
           registry: DemoRegistries.erc8004,
-          nativeId: "1"
+          nativeId: "1",
+          provenAt: null
         },
         {
           publicId: "0190000c-0000-7000-8000-000000000003",
@@ -50,8 +52,10 @@ layer(server.layer)("Agents_GetAgent", (it) => {
           networkFamily: "EVM",
           locatorKind: "ADDRESS",
           network: "base",
+          caip2: "eip155:8453",
           registry: null,
-          nativeId: "0xA11Ce0000000000000000000000000000000a7a5"
+          nativeId: "0xA11Ce0000000000000000000000000000000a7a5",
+          provenAt: null
         }
       ])
       expect(JSON.stringify(p)).not.toMatch(/F00D/i)

@@ -44,6 +44,8 @@ const PerRequest: Record<string, ReadonlyArray<readonly [string, Rule]>> = {
   "*": [["meta.requestId", placeholder("*", "meta.requestId")], ["meta.generatedAt", placeholder("*", "meta.generatedAt")]],
   // random secrets minted by the request
   Accounts_SignIn: [["data.csrfToken", placeholder("Accounts_SignIn", "data.csrfToken")]],
+  // the challenge's nonce is random; the rest of the message is compared
+  Agents_CreateIdentityChallenge: [["data.message", (m) => m.replace(/\nNonce: [0-9a-f]+\n/, "\nNonce: <nonce>\n")]],
   Accounts_CreateApiKey: [
     ["data.key", placeholder("Accounts_CreateApiKey", "data.key")],
     ["data.apiKey.prefix", placeholder("Accounts_CreateApiKey", "data.apiKey.prefix")]

@@ -42,6 +42,9 @@ const expected = {
   Agents_ResolveAgentIdentities: { method: "post", path: "/api/v1/resolve/agent-identities", tag: "Agents", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 429, 500, 503] },
   // issue 11: analytics (tag Social; reading and downloading an export are ours) and public activity
   Agents_GetPublicAgentActivity: { method: "get", path: "/api/v1/agents/{entityPublicId}/activity", tag: "Agents", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, cost: 2, statuses: [200, 400, 401, 403, 404, 500, 503] },
+  // ours (issue 20 item 2): proof of control of an agent identity
+  Agents_CreateIdentityChallenge: { method: "post", path: "/api/v1/agents/{entityPublicId}/identity-challenges", tag: "Agents", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [201, 400, 401, 403, 404, 409, 422, 500, 503] },
+  Agents_ProveIdentity: { method: "post", path: "/api/v1/agents/{entityPublicId}/identities", tag: "Agents", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [201, 400, 401, 403, 404, 409, 410, 422, 500, 503] },
   Social_IngestProductEvent: { method: "post", path: "/api/v1/analytics/events", tag: "Social", auth: "optional-user", cache: "none", scopes: ["public:read"], idempotency: "optional", cost: 10, statuses: [202, 400, 401, 403, 404, 409, 429, 500, 503] },
   Social_CreateAnalyticsExport: { method: "post", path: "/api/v1/agents/{entityPublicId}/analytics/exports", tag: "Social", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 429, 500, 503] },
   Social_GetAnalyticsExport: { method: "get", path: "/api/v1/agents/{entityPublicId}/analytics/exports/{exportId}", tag: "Social", auth: "required-user", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },

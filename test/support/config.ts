@@ -53,6 +53,7 @@ export const testConfig = (overrides: Partial<AppConfigShape> = {}): AppConfigSh
   mcpCatalog: { ttlSeconds: 3600, requestTimeoutMs: 5000 },
   // MCP OAuth tokens sealed with a key of the test secret; no clients registered by hand
   mcpOAuth: { tokenKeys: [{ kid: "test", key: key("mcp-oauth-tokens") }], clients: {} },
+  chainRpcUrls: new Map(),
   ...overrides
 })
 
