@@ -14,6 +14,7 @@
 import { ClusterCron, Entity } from "@effect/cluster"
 import { SqlClient } from "@effect/sql"
 import { Activity, Workflow } from "@effect/workflow"
+import { survivingStorageErrors } from "../../layers/Engine.js"
 import { Cron, DateTime, Duration, Effect, Either, Layer, Option, Schedule, Schema } from "effect"
 
 /** The test tables (created by whoever makes the scratch database, before any runner starts). */
@@ -78,7 +79,7 @@ export const ThreeStepsLive = (step2Ms: number) =>
         })
       })
       yield* Activity.make({ name: "step3", execute: effect(3) })
-    })
+    }).pipe(survivingStorageErrors)
   )
 
 /** `Noop2` registered on the engine. */
@@ -86,7 +87,7 @@ export const Noop2Live = Noop2.toLayer(() =>
   Effect.gen(function*() {
     yield* Activity.make({ name: "first", execute: Effect.void })
     yield* Activity.make({ name: "second", execute: Effect.void })
-  })
+  }).pipe(survivingStorageErrors)
 )
 
 /**
