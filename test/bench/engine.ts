@@ -18,7 +18,9 @@
  *   queue's are its `created_at` and `finished_at`.
  *
  * Measured: the engine with 1 and with 3 runner processes, the old queue with 1 and 3
- * processes; prints each and the ratios (engine / old queue with one process).
+ * processes; prints each and the ratios (engine / old queue with one process), and where
+ * the time goes: the CPU time per item of the runner processes and of the database
+ * sessions of the measurement's scratch database (from /proc; PostgreSQL on this machine).
  *
  * Knobs: `BENCH_POLL_MS` (both; the engine's `ENGINE_POLL_INTERVAL_MS`, the old queue's
  * `JOBS_POLL_INTERVAL_MS`; default 100), `BENCH_SHARDING` (JSON, the runners' further
@@ -28,6 +30,7 @@
  */
 import { Effect, Layer, Redacted } from "effect"
 import { PgClient } from "@effect/sql-pg"
+import { readFileSync } from "node:fs"
 import { IdsLive } from "../../layers/Ids.js"
 import {
   awaitSettled,
@@ -67,12 +70,47 @@ interface Figures {
   readonly p50Ms: number
   readonly p99Ms: number
   readonly startsPerSecond: number
+  /** CPU time (user + system) per item of the runner processes, and of the database's sessions of the scratch database (ms). */
+  readonly runnerCpuMs: number
+  readonly dbCpuMs: number
 }
+
+/** User + system CPU time of process `pid` so far (ms; 0 when it is gone), from /proc. */
+const cpuMs = (pid: number): number => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100 // clock ticks (USER_HZ 100)
+  } catch {
+    return 0
+  }
+}
+
+/** The server processes of the sessions on database `name` (PostgreSQL on this machine). */
+const sessionPids = (url: string, name: string) =>
+  query<{ pid: number }>(url, "SELECT pid FROM pg_stat_activity WHERE datname = $1", [name]).pipe(
+    Effect.map((rows) => rows.map((r) => r.pid))
+  )
+
+/** CPU of `pids` and of the database's sessions while `effect` runs (ms). */
+const withCpu = <A, E, R>(url: string, dbName: string, pids: () => ReadonlyArray<number>, effect: Effect.Effect<A, E, R>) =>
+  Effect.gen(function*() {
+    const sessionsBefore = yield* sessionPids(url, dbName)
+    const before = new Map([...pids(), ...sessionsBefore].map((p) => [p, cpuMs(p)]))
+    const value = yield* effect
+    const sessionsAfter = yield* sessionPids(url, dbName)
+    const used = (list: ReadonlyArray<number>) => list.reduce((sum, p) => sum + cpuMs(p) - (before.get(p) ?? 0), 0)
+    return { value, runnerCpu: used(pids()), dbCpu: used([...new Set([...sessionsBefore, ...sessionsAfter])]) }
+  })
 
 const percentile = (sorted: ReadonlyArray<number>, p: number) =>
   sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
 
-const figures = (label: string, spans: ReadonlyArray<{ s: number; f: number }>, startsMs: number): Figures => {
+const figures = (
+  label: string,
+  spans: ReadonlyArray<{ s: number; f: number }>,
+  startsMs: number,
+  cpu: { readonly runnerCpu: number; readonly dbCpu: number }
+): Figures => {
   const latencies = spans.map((x) => x.f - x.s).sort((a, b) => a - b)
   const first = Math.min(...spans.map((x) => x.s))
   const last = Math.max(...spans.map((x) => x.f))
@@ -82,7 +120,9 @@ const figures = (label: string, spans: ReadonlyArray<{ s: number; f: number }>, 
     perSecond: spans.length / ((last - first) / 1000),
     p50Ms: percentile(latencies, 50),
     p99Ms: percentile(latencies, 99),
-    startsPerSecond: total / (startsMs / 1000)
+    startsPerSecond: total / (startsMs / 1000),
+    runnerCpuMs: cpu.runnerCpu / spans.length,
+    dbCpuMs: cpu.dbCpu / spans.length
   }
 }
 
@@ -126,8 +166,8 @@ const measureEngine = (runnerCount: number) =>
         return { spans: yield* engineSpans(db.url, prefix), startsMs }
       })
     yield* run("warm", warmup)
-    const { spans, startsMs } = yield* run("b", total)
-    return figures(`engine, ${runnerCount} runner${runnerCount > 1 ? "s" : ""}`, spans, startsMs)
+    const { runnerCpu, dbCpu, value: { spans, startsMs } } = yield* withCpu(serverUrl, db.name, () => procs.map((p) => p.pid), run("b", total))
+    return figures(`engine, ${runnerCount} runner${runnerCount > 1 ? "s" : ""}`, spans, startsMs, { runnerCpu, dbCpu })
   }).pipe(Effect.scoped)
 
 const measureQueue = (processes: number) =>
@@ -170,8 +210,8 @@ const measureQueue = (processes: number) =>
         return { spans: yield* spansOf(prefix), startsMs }
       })
     yield* run("warm", warmup)
-    const { spans, startsMs } = yield* run("b", total)
-    return figures(`old queue, ${processes} process${processes > 1 ? "es" : ""}`, spans, startsMs)
+    const { runnerCpu, dbCpu, value: { spans, startsMs } } = yield* withCpu(serverUrl, db.name, () => procs.map((p) => p.pid), run("b", total))
+    return figures(`old queue, ${processes} process${processes > 1 ? "es" : ""}`, spans, startsMs, { runnerCpu, dbCpu })
   }).pipe(Effect.scoped)
 
 const fmt = (n: number, digits = 0) => Number.isFinite(n) ? n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits }) : "-"
@@ -190,7 +230,8 @@ const main = Effect.gen(function*() {
           results.push(f)
           console.log(
             `${f.label.padEnd(22)} ${fmt(f.finished).padStart(6)} finished  ${fmt(f.perSecond, 1).padStart(8)}/s  ` +
-              `p50 ${fmt(f.p50Ms).padStart(6)} ms  p99 ${fmt(f.p99Ms).padStart(6)} ms  (starts ${fmt(f.startsPerSecond, 0)}/s)`
+              `p50 ${fmt(f.p50Ms).padStart(6)} ms  p99 ${fmt(f.p99Ms).padStart(6)} ms  (starts ${fmt(f.startsPerSecond, 0)}/s; ` +
+              `CPU per item: runners ${fmt(f.runnerCpuMs, 2)} ms, database ${fmt(f.dbCpuMs, 2)} ms)`
           )
         }))
       : Effect.void
