@@ -30,7 +30,7 @@ import {
 import { NodeClusterSocket } from "@effect/platform-node"
 import type { SqlClient } from "@effect/sql"
 import type { WorkflowEngine } from "@effect/workflow"
-import { Duration, Effect, Layer, Metric, Option, Schedule } from "effect"
+import { Cause, Duration, Effect, Layer, Metric, Option, Schedule } from "effect"
 
 /** Engine settings (`ENGINE_*`, README). */
 export interface EngineOptions {
@@ -118,5 +118,57 @@ const isSqlError = (e: unknown) => typeof e === "object" && e !== null && "_tag"
 /** Database failures retried by {@link retryTransient} in this process (a counter). */
 export const ActivityRetries = Metric.counter("agent_directory_engine_activity_retries_total", {
   description: "Database failures retried inside workflow activities (retryTransient), in this process",
+  incremental: true
+})
+
+/**
+ * A workflow's body that survives the engine's own storage failures: run again (0.2 s
+ * doubling to 5 s between tries, for as long as it takes) while it dies with the
+ * engine's `PersistenceError`; any other outcome passes through. Wrap the body of every
+ * workflow (`X.toLayer((payload) => survivingStorageErrors(…))`).
+ *
+ * Why: `@effect/cluster` 0.60's `ClusterWorkflowEngine` sends each activity with
+ * `Effect.orDie(client.activity(…))` (also its durable clocks and deferred results), so a
+ * storage error while it saves an activity's request (a broken or busy connection, a
+ * statement timeout) is a defect of the workflow body, and `Workflow.intoResult` (with
+ * the default `CaptureDefects`) stores that defect as the execution's final outcome,
+ * `Complete` with `Die(PersistenceError)`: a failed workflow that no runner retries.
+ * Running the body again is what the engine itself does after a restart (a replay):
+ * activities whose completion is stored return it without running again, an activity
+ * whose request was saved is joined (its request is a duplicate of the stored one), so
+ * nothing runs twice that had completed. Interruptions (suspending, a runner giving up
+ * the shard) are never retried.
+ */
+export const survivingStorageErrors = <A, E, R>(body: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  body.pipe(
+    Effect.sandbox,
+    Effect.tapError((cause) =>
+      isStorageDefect(cause)
+        ? Effect.zipRight(
+          Metric.increment(WorkflowStorageRetries),
+          Effect.logWarning(`${StorageRetryLog}: ${String(Cause.squash(cause)).slice(0, 300)}`)
+        )
+        : Effect.void
+    ),
+    Effect.retry({
+      schedule: Schedule.exponential("200 millis").pipe(Schedule.either(Schedule.spaced("5 seconds"))),
+      while: isStorageDefect
+    }),
+    Effect.unsandbox
+  )
+
+/** The warning logged each time {@link survivingStorageErrors} runs a body again (tests count it). */
+export const StorageRetryLog = "workflow body run again after an engine storage error"
+
+/** A cause that is only the engine's `PersistenceError` defect(s): no failure, no interruption. */
+const isStorageDefect = (cause: Cause.Cause<unknown>): boolean => {
+  if (Cause.isInterrupted(cause) || Option.isSome(Cause.failureOption(cause))) return false
+  const defects = [...Cause.defects(cause)]
+  return defects.length > 0 && defects.every((d) => typeof d === "object" && d !== null && "_tag" in d && d._tag === "PersistenceError")
+}
+
+/** Workflow bodies run again after the engine's storage failed under them ({@link survivingStorageErrors}), in this process. */
+export const WorkflowStorageRetries = Metric.counter("agent_directory_engine_workflow_storage_retries_total", {
+  description: "Workflow bodies run again after a storage error of the engine (survivingStorageErrors), in this process",
   incremental: true
 })

@@ -3,7 +3,7 @@
  * durable engine's workflows (`layers/Engine.ts`), for Admin_ListJobRuns.
  */
 import { Schema } from "effect"
-import { DateTimeZ, QueryInt } from "./common.js"
+import { DateTimeZ, QueryInt, rule } from "./common.js"
 import { AnyJson } from "./runtime.js"
 
 /**
@@ -50,3 +50,19 @@ export const ListJobRunsQuery = Schema.Struct({
   limit: QueryInt({ min: 1, max: 100, default: 50 }),
   state: Schema.optional(WorkflowExecutionState)
 })
+
+/**
+ * A workflow execution's id as the engine makes it (`Workflow.executionId`: the first 16
+ * bytes of the SHA-256 of the workflow's name and key, in lowercase hexadecimal).
+ */
+export const ExecutionId = Schema.String.pipe(
+  Schema.pattern(/^[0-9a-f]{32}$/),
+  Schema.annotations({
+    ...rule("must be a workflow execution id: 32 lowercase hexadecimal digits"),
+    description: "A workflow execution's id (Admin_ListJobRuns `executionId`)",
+    examples: ["3f8a2c1d9b7e4f60a5c3e2d1b0a99887"]
+  })
+)
+
+/** Path of Admin_RetryJobRun. */
+export const RetryJobRunPath = Schema.Struct({ executionId: ExecutionId })

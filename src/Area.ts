@@ -48,4 +48,11 @@ export interface ManifestOperation {
   readonly headers?: Readonly<Record<string, string>>
   /** An "Example (demo)" sentence the docs add to the operation's description. */
   readonly note?: string
+  /**
+   * The problem this request answers on the demo data, for an operation whose success
+   * needs state the demo data cannot hold (Admin_RetryJobRun needs a FAILED engine
+   * execution): its status and problem `type` slug. Say why in `note`. Such an operation
+   * has no success example; the manifest and example tests check this answer instead.
+   */
+  readonly problem?: { readonly status: number; readonly type: string }
 }

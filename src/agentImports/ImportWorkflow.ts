@@ -15,7 +15,7 @@ import { SqlClient } from "@effect/sql"
 import { Activity, Workflow } from "@effect/workflow"
 import { Effect, Either, Option, Schema } from "effect"
 import { now } from "../../layers/Clock.js"
-import { retryTransient } from "../../layers/Engine.js"
+import { retryTransient, survivingStorageErrors } from "../../layers/Engine.js"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { Ids } from "../../layers/Ids.js"
 import { Outbound } from "../../layers/Outbound.js"
@@ -154,4 +154,4 @@ export const AgentImportLive = AgentImportWorkflow.toLayer(({ importId }) =>
         onRight: ({ result, store }) => Effect.zipRight(store, Effect.flatMap(now, (at) => repo.succeed(importId, result, at)))
       }))
     }).pipe(retryTransient, Effect.orDie, Effect.provide([AgentImportsRepo.Default, McpConnections.Default]))
-  }))
+  }).pipe(survivingStorageErrors))

@@ -20,7 +20,7 @@ import { Activity, DurableClock, Workflow } from "@effect/workflow"
 import { stringify } from "csv-stringify/sync"
 import { Duration, Effect, Option, Schema } from "effect"
 import { now } from "../../layers/Clock.js"
-import { retryTransient } from "../../layers/Engine.js"
+import { retryTransient, survivingStorageErrors } from "../../layers/Engine.js"
 import { AnalyticsRepo } from "./Repo.js"
 
 /** How long a built export file can be downloaded (ms, 7 days after completion). */
@@ -80,4 +80,4 @@ export const AnalyticsExportLive = AnalyticsExportWorkflow.toLayer(({ exportId }
       name: "expire",
       execute: Effect.flatMap(now, (at) => repo.expire(exportId, at)).pipe(retryTransient, Effect.orDie)
     })
-  }).pipe(Effect.provide(AnalyticsRepo.Default)))
+  }).pipe(survivingStorageErrors, Effect.provide(AnalyticsRepo.Default)))

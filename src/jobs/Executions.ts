@@ -11,7 +11,7 @@
  */
 import { MachineId, Snowflake } from "@effect/cluster"
 import { SqlClient, type SqlError } from "@effect/sql"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import type { WorkflowExecution, WorkflowExecutionState } from "../../schema/jobs.js"
 
 /** The longest `lastError` (characters). */
@@ -175,6 +175,44 @@ export class WorkflowExecutions extends Effect.Service<WorkflowExecutions>()("ag
         return rows
       })
 
-    return { recent, counts, queueDepth, finishedBefore }
+    /**
+     * One execution by id, as {@link recent} shows it, or `None`. With `lock`, its `run`
+     * request's row is locked for the caller's transaction first (one retry at a time).
+     * Fails with `SqlError`.
+     */
+    const byId = (executionId: string, options: { readonly lock?: boolean } = {}) =>
+      Effect.gen(function*() {
+        if (!(yield* ready)) return Option.none<WorkflowExecution>()
+        if (options.lock === true) {
+          yield* sql`
+            SELECT id FROM cluster_messages
+            WHERE entity_id = ${executionId} AND tag = 'run'
+              AND entity_type LIKE 'Workflow/%' AND entity_type NOT LIKE 'Workflow/-/%'
+            FOR UPDATE`
+        }
+        const rows = yield* sql<ExecutionRow>`SELECT * FROM (${executions}) e WHERE e."executionId" = ${executionId} LIMIT 1`
+        return Option.map(Option.fromNullable(rows[0]), toExecution)
+      }) as Effect.Effect<Option.Option<WorkflowExecution>, SqlError.SqlError>
+
+    /**
+     * The engine requests of an execution whose stored outcome is a failure: its `run`
+     * request and each `activity` request whose final reply is not a success (the requests
+     * to reset for a retry; activities that succeeded keep their results). Request ids as
+     * decimal strings. Fails with `SqlError`.
+     */
+    const failedRequests = (executionId: string) =>
+      Effect.map(
+        sql<{ id: string }>`
+          SELECT m.id::text AS id FROM cluster_messages m
+          JOIN cluster_replies r ON r.request_id = m.id AND r.kind = 0
+          WHERE m.entity_id = ${executionId} AND m.tag IN ('run', 'activity')
+            AND m.entity_type LIKE 'Workflow/%' AND m.entity_type NOT LIKE 'Workflow/-/%'
+            AND NOT (r.payload::jsonb #>> '{_tag}' = 'Success' AND r.payload::jsonb #>> '{value,exit,_tag}' = 'Success')
+            AND r.payload::jsonb #>> '{value,_tag}' IS DISTINCT FROM 'Suspended'
+          ORDER BY m.id`,
+        (rows) => rows.map((r) => r.id)
+      )
+
+    return { recent, byId, failedRequests, counts, queueDepth, finishedBefore }
   })
 }) {}

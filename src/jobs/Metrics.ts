@@ -11,6 +11,8 @@
  *   yet processed;
  * - `agent_directory_engine_activity_retries_total` (counter, this process): database
  *   failures retried inside activities (`retryTransient`);
+ * - `agent_directory_engine_workflow_storage_retries_total` (counter, this process):
+ *   workflow bodies run again after a storage error of the engine (`survivingStorageErrors`);
  * - the Node process's default metrics (`process_*`, `nodejs_*`).
  * A scrape whose database read fails answers 503 (the scraper records the target down).
  */
@@ -20,7 +22,7 @@ import type { AddressInfo } from "node:net"
 import { collectDefaultMetrics, Counter, Gauge, Registry } from "prom-client"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { now } from "../../layers/Clock.js"
-import { ActivityRetries } from "../../layers/Engine.js"
+import { ActivityRetries, WorkflowStorageRetries } from "../../layers/Engine.js"
 import { WorkflowExecutions } from "./Executions.js"
 
 /** The metrics listener, when one is served: the port it listens on. */
@@ -52,17 +54,30 @@ const makeRegistry = (runtime: Runtime.Runtime<WorkflowExecutions>) => {
       this.set(await run(Effect.flatMap(WorkflowExecutions, (e) => Effect.flatMap(now, e.queueDepth))))
     }
   })
-  let reported = 0
-  new Counter({
-    name: "agent_directory_engine_activity_retries_total",
-    help: "Database failures retried inside workflow activities (retryTransient), in this process",
-    registers: [registry],
-    async collect() {
-      const total = (await run(Metric.value(ActivityRetries))).count
-      if (total > reported) this.inc(total - reported)
-      reported = total
-    }
-  })
+  // Effect counters of this process, mirrored into prom-client counters
+  const mirror = (name: string, help: string, counter: typeof ActivityRetries) => {
+    let reported = 0
+    new Counter({
+      name,
+      help,
+      registers: [registry],
+      async collect() {
+        const total = (await run(Metric.value(counter))).count
+        if (total > reported) this.inc(total - reported)
+        reported = total
+      }
+    })
+  }
+  mirror(
+    "agent_directory_engine_activity_retries_total",
+    "Database failures retried inside workflow activities (retryTransient), in this process",
+    ActivityRetries
+  )
+  mirror(
+    "agent_directory_engine_workflow_storage_retries_total",
+    "Workflow bodies run again after a storage error of the engine (survivingStorageErrors), in this process",
+    WorkflowStorageRetries
+  )
   return registry
 }
 

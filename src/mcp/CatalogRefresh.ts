@@ -24,7 +24,7 @@ import { Activity, Workflow } from "@effect/workflow"
 import { Cron, Effect, Either, Layer, Option, Schema } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { now } from "../../layers/Clock.js"
-import { retryTransient } from "../../layers/Engine.js"
+import { retryTransient, survivingStorageErrors } from "../../layers/Engine.js"
 import { Outbound } from "../../layers/Outbound.js"
 import { McpAccessToken } from "./AccessToken.js"
 import { fetchCatalog } from "./Client.js"
@@ -107,7 +107,7 @@ export const refreshCatalog = (connectionId: string) =>
 
 /** The workflow's implementation. */
 const McpCatalogRefreshLive = McpCatalogRefresh.toLayer(({ connectionId }) =>
-  Activity.make({ name: "fetch", execute: refreshCatalog(connectionId) }))
+  Activity.make({ name: "fetch", execute: refreshCatalog(connectionId) }).pipe(survivingStorageErrors))
 
 /** How far ahead of `expiresAt` the cron refreshes a catalog. */
 const RefreshAheadMs = 10 * 60_000

@@ -19,7 +19,7 @@ import { HttpClient, HttpClientRequest, HttpClientResponse } from "@effect/platf
 import { Activity, Workflow } from "@effect/workflow"
 import { Cron, Data, Duration, Effect, Either, Layer, Option, Schema } from "effect"
 import { now } from "../../layers/Clock.js"
-import { retryTransient } from "../../layers/Engine.js"
+import { retryTransient, survivingStorageErrors } from "../../layers/Engine.js"
 import { Outbound, type OutboundFailureReason, outboundFailureOf } from "../../layers/Outbound.js"
 import { PartnerFeed } from "../../schema/partnerJobs.js"
 import { PartnerJobsRepo } from "./Repo.js"
@@ -96,7 +96,7 @@ const PartnerJobSyncLive = PartnerJobSync.toLayer(({ sourceId }) =>
         onRight: (feed) => repo.recordSuccess({ id: sourceId, jobs: feed.jobs, at, nextSyncAt })
       })
     }).pipe(retryTransient, Effect.orDie, Effect.provide(SyncDependencies))
-  }))
+  }).pipe(survivingStorageErrors))
 
 /** Every minute (UTC), start the syncs that are due (each source then follows its own `pollIntervalSeconds`). */
 const PartnerJobSyncDue = ClusterCron.make({

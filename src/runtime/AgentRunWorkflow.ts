@@ -22,7 +22,7 @@ import { Activity, Workflow } from "@effect/workflow"
 import { Cause, Effect, Option, Schedule, Schema, Stream } from "effect"
 import { AgentRuntime, AgentRuntimeError } from "../../layers/AgentRuntime.js"
 import { now } from "../../layers/Clock.js"
-import { retryTransient } from "../../layers/Engine.js"
+import { retryTransient, survivingStorageErrors } from "../../layers/Engine.js"
 import { Uuid } from "../../schema/common.js"
 import { RunsRepo } from "./RunsRepo.js"
 
@@ -127,5 +127,5 @@ export const AgentRunLive = AgentRun.toLayer(({ runId }) =>
         }),
         Effect.orDie
       )
-    })
+    }).pipe(survivingStorageErrors)
   }))

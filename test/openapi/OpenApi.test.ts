@@ -32,6 +32,7 @@ const expected = {
   Accounts_RevokeApiKey: { method: "delete", path: "/api/v1/workspaces/{workspacePublicId}/api-keys/{apiKeyPublicId}", tag: "Accounts", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 500, 503] },
   // ours (issue 6 §4), not in the spec: the admin's view of background job runs
   Admin_ListJobRuns: { method: "get", path: "/api/v1/admin/jobs", tag: "Admin", auth: "required-admin", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 500, 503] },
+  Admin_RetryJobRun: { method: "post", path: "/api/v1/admin/jobs/{executionId}/retry", tag: "Admin", auth: "required-admin", cache: "none", scopes: [], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 500, 503] },
   Agents_ListAgents: { method: "get", path: "/api/v1/agents", tag: "Agents", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 500, 503] },
   Agents_GetAgent: { method: "get", path: "/api/v1/agents/{entityPublicId}", tag: "Agents", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },
   Agents_CreateAgent: { method: "post", path: "/api/v1/agents", tag: "Agents", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [201, 400, 401, 403, 404, 409, 500, 503] },
@@ -260,7 +261,7 @@ layer(server.layer)("GET /openapi.json is usable", (it) => {
       expect(doc).not.toContain("HttpApiDecodeError")
     }))
 
-  it.effect("carries examples that succeed on the demo data, sent as the docs' request panel sends them", () =>
+  it.effect("carries examples that succeed on the demo data (or answer their documented problem), sent as the docs' request panel sends them", () =>
     Effect.gen(function*() {
       const doc = (yield* call("GET", "/openapi.json")).body
       for (const { method, op, path } of operationsOf(doc)) {
@@ -292,6 +293,13 @@ layer(server.layer)("GET /openapi.json is usable", (it) => {
         }
         if (as !== "anonymous" && as !== "apiKey:public") expect(op.description, id).toContain(demoManifest.accounts[as].email)
         const reply = yield* call(method.toUpperCase() as "GET", query === "" ? url : `${url}?${query}`, options)
+        const problem = (demoManifest.operations as Record<string, ManifestOperation>)[id]!.problem
+        if (problem !== undefined) {
+          // documented as a problem on the demo data (ManifestOperation.problem)
+          expect(reply.status, `${id}: ${reply.text}`).toBe(problem.status)
+          expect(reply.body.type, id).toBe(`https://agent-directory.dev/problems/${problem.type}`)
+          continue
+        }
         expect(reply.status, `${id}: ${reply.text}`).toBeGreaterThanOrEqual(200)
         expect(reply.status, `${id}: ${reply.text}`).toBeLessThan(300)
       }

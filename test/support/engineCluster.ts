@@ -141,6 +141,10 @@ export interface RunnerSettings {
   readonly fastTakeover?: boolean
   /** Longest wait for a pooled database connection (default: the service's, 5 s). */
   readonly connectTimeoutMs?: number
+  /** The runner's pool size (default: the service's `DB_POOL_MAX`, 20). */
+  readonly poolMax?: number
+  /** Further sharding settings (`ENGINE_TEST_SHARDING` of engineRunner.ts; numbers are ms for durations). */
+  readonly sharding?: Record<string, unknown>
 }
 
 /** An engine runner process (killed when the scope closes). */
@@ -153,7 +157,9 @@ export const spawnRunner = (label: string, settings: RunnerSettings) =>
     ENGINE_TEST_STEP2_MS: String(settings.step2Ms ?? 2000),
     ENGINE_TEST_CRON_SECONDS: String(settings.cronSeconds ?? 2),
     ENGINE_TEST_FAST_TAKEOVER: settings.fastTakeover === false ? "0" : "1",
-    ...(settings.connectTimeoutMs === undefined ? {} : { ENGINE_TEST_CONNECT_TIMEOUT_MS: String(settings.connectTimeoutMs) })
+    ...(settings.connectTimeoutMs === undefined ? {} : { ENGINE_TEST_CONNECT_TIMEOUT_MS: String(settings.connectTimeoutMs) }),
+    ...(settings.poolMax === undefined ? {} : { ENGINE_TEST_POOL_MAX: String(settings.poolMax) }),
+    ...(settings.sharding === undefined ? {} : { ENGINE_TEST_SHARDING: JSON.stringify(settings.sharding) })
   })
 
 /**

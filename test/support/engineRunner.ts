@@ -18,13 +18,17 @@
  * - `ENGINE_TEST_FAST_TAKEOVER` (default 1): the `FastTakeover` sharding settings; 0: the
  *   library's defaults (the bench).
  *
+ * - `ENGINE_TEST_SHARDING`: further sharding settings as JSON, over the above (the bench's
+ *   knobs, e.g. `{"entityMailboxCapacity":8192,"sendRetryInterval":50}`; a number for a
+ *   `Duration` setting is milliseconds).
+ *
  * - `ENGINE_TEST_EXIT_WITH_PARENT=1`: exit when stdin closes (the starting process died).
  *
  * Prints `engine-runner ready pid=<pid> port=<port>` once the engine is built; warnings
  * and errors go to stderr.
  */
 import { NodeRuntime } from "@effect/platform-node"
-import { Effect, Layer, Logger, LogLevel, Redacted } from "effect"
+import { Duration, Effect, Layer, Logger, LogLevel, Redacted } from "effect"
 import { DefaultDbLimits } from "../../layers/AppConfig.js"
 import { DbServer } from "../../layers/Db.js"
 import { EngineLive } from "../../layers/Engine.js"
@@ -58,12 +62,30 @@ const Db = DbServer(Redacted.make(url), Effect.void, {
   connectTimeoutMs: Number(env("ENGINE_TEST_CONNECT_TIMEOUT_MS", String(DefaultDbLimits.connectTimeoutMs)))
 })
 
+// the `Duration` settings of `ShardingConfig`, given in ms by ENGINE_TEST_SHARDING
+const durationSettings = new Set([
+  "shardLockRefreshInterval",
+  "shardLockExpiration",
+  "entityMaxIdleTime",
+  "entityRegistrationTimeout",
+  "entityTerminationTimeout",
+  "entityReplyPollInterval",
+  "sendRetryInterval",
+  "refreshAssignmentsInterval",
+  "runnerHealthCheckInterval"
+])
+const extraSharding = Object.fromEntries(
+  Object.entries(JSON.parse(env("ENGINE_TEST_SHARDING", "{}")) as Record<string, unknown>).map(([k, v]) =>
+    [k, durationSettings.has(k) && typeof v === "number" ? Duration.millis(v) : v]
+  )
+)
+
 const Engine = EngineLive({
   runner: "socket",
   runnerHost: "127.0.0.1",
   runnerPort: port,
   pollIntervalMs,
-  ...(env("ENGINE_TEST_FAST_TAKEOVER", "1") === "1" ? { shardingConfig: FastTakeover } : {})
+  shardingConfig: { ...(env("ENGINE_TEST_FAST_TAKEOVER", "1") === "1" ? FastTakeover : {}), ...extraSharding }
 }, false)
 
 const Ready = Layer.effectDiscard(Effect.sync(() => {
