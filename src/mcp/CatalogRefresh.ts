@@ -27,6 +27,7 @@ import { now } from "../../layers/Clock.js"
 import { retryTransient, survivingStorageErrors } from "../../layers/Engine.js"
 import { Outbound } from "../../layers/Outbound.js"
 import { McpAccessToken } from "./AccessToken.js"
+import { McpAccessTokenLive } from "./Tokens.js"
 import { fetchCatalog } from "./Client.js"
 import { McpConnectionsRepo } from "./ConnectionsRepo.js"
 import { syncRuntimeTools } from "./RuntimeTools.js"
@@ -133,5 +134,5 @@ const McpCatalogRefreshDue = ClusterCron.make({
 
 /** The catalog fetch workflow and its cron (need the engine, `SqlClient`, `Ids`, `AppConfig`, `Outbound`). */
 export const McpCatalogRefreshWorkflows = Layer.mergeAll(McpCatalogRefreshLive, McpCatalogRefreshDue).pipe(
-  Layer.provide(McpConnectionsRepo.Default)
+  Layer.provide([McpConnectionsRepo.Default, McpAccessTokenLive])
 )

@@ -11,6 +11,7 @@
  * sealed at rest (`./Tokens.ts`) → the connection CONNECTED → its catalog refresh started.
  */
 import { SqlClient } from "@effect/sql"
+import { WorkflowEngine } from "@effect/workflow"
 import { Effect, Option } from "effect"
 import * as oauth from "oauth4webapi"
 import { AppConfig } from "../../layers/AppConfig.js"
@@ -36,6 +37,7 @@ import {
   OAuthStateInvalid
 } from "./Errors.js"
 import { type OAuthConnection, McpOAuthRepo } from "./OAuthRepo.js"
+import { startCatalogRefresh } from "./CatalogRefresh.js"
 import { McpRepo } from "./Repo.js"
 import { authorizationServerOf, McpTokens } from "./Tokens.js"
 
@@ -51,15 +53,8 @@ const KnownAuthorizationErrors = new Set([
   "server_error", "temporarily_unavailable", "invalid_target", "consent_required", "login_required", "interaction_required"
 ])
 
-/**
- * MERGE POINT (issue 20 item 4, the catalog refresh of MCP connections): start the
- * connection's catalog refresh on the engine here, inside the callback's transaction
- * (`CatalogRefresh.execute({ connectionId }, { discard: true })`), once that workflow is on
- * main. Until then a completed authorization only makes the connection CONNECTED.
- */
-const startCatalogRefresh = (_connectionId: string): Effect.Effect<void> => Effect.void
 
-/** MCP OAuth. Requires `SqlClient`, `AppConfig`, `Outbound`, `Ids`. */
+/** MCP OAuth. Requires `SqlClient`, `AppConfig`, `Outbound`, `Ids`, the `WorkflowEngine`. */
 export class McpOAuth extends Effect.Service<McpOAuth>()("agent-directory/McpOAuth", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -68,6 +63,7 @@ export class McpOAuth extends Effect.Service<McpOAuth>()("agent-directory/McpOAu
     const operators = yield* AgentOperators
     const tokens = yield* McpTokens
     const ids = yield* Ids
+    const engine = yield* WorkflowEngine.WorkflowEngine
     const config = yield* AppConfig
     const outbound = yield* Outbound
     const redirectUri = `${config.publicBaseUrl}${OAuthCallbackPath}`
@@ -282,7 +278,10 @@ export class McpOAuth extends Effect.Service<McpOAuth>()("agent-directory/McpOAu
             fallbackScopes: flow.scopes
           })
           yield* repo.setConnectionState(connection.id, "CONNECTED", at)
-          yield* startCatalogRefresh(connection.id)
+          // the catalog is fetched again with the new token (in this transaction: no fetch for a rolled-back callback)
+          yield* startCatalogRefresh(connection.id, "requested", flow.id).pipe(
+            Effect.provideService(WorkflowEngine.WorkflowEngine, engine)
+          )
           return row
         })).pipe(Effect.orDie)
         return {

@@ -6,12 +6,13 @@
  * expire. A token never reaches a response, a log line or a problem.
  */
 import { SqlClient } from "@effect/sql"
-import { Data, Effect, Option, Redacted } from "effect"
+import { Data, Effect, Layer, Option, Redacted } from "effect"
 import * as oauth from "oauth4webapi"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { now } from "../../layers/Clock.js"
 import { Outbound, outboundFailureOf } from "../../layers/Outbound.js"
 import { makeTokenCipher } from "../../layers/TokenCipher.js"
+import { McpAccessToken } from "./AccessToken.js"
 import { clientAuthentication } from "./OAuthClient.js"
 import { oauthOptions, reasonOf } from "./OAuthDiscovery.js"
 import { type OAuthConnection, McpOAuthRepo } from "./OAuthRepo.js"
@@ -186,3 +187,33 @@ export class McpTokens extends Effect.Service<McpTokens>()("agent-directory/McpT
   }),
   dependencies: [McpOAuthRepo.Default]
 }) {}
+
+/**
+ * {@link McpAccessToken} from the stored OAuth tokens: a connection with none fetches
+ * without a token (an open server; a protected one answers 401 and the connection
+ * becomes AUTH_REQUIRED); one with tokens gets its current access token, refreshed if
+ * due. A refresh the server refused has already made the connection AUTH_REQUIRED
+ * ({@link McpTokens}); an unreachable authorization server fetches without a token.
+ * Requires `SqlClient`, `AppConfig`, `Outbound`.
+ */
+export const McpAccessTokenLive = Layer.effect(
+  McpAccessToken,
+  Effect.gen(function*() {
+    const tokens = yield* McpTokens
+    const repo = yield* McpOAuthRepo
+    return {
+      accessToken: (connectionId: string) =>
+        repo.tokens(connectionId).pipe(
+          Effect.orDie,
+          Effect.flatMap(Option.match({
+            onNone: () => Effect.succeed(Option.none<Redacted.Redacted<string>>()),
+            onSome: () =>
+              tokens.accessToken(connectionId).pipe(
+                Effect.map(Option.some),
+                Effect.catchTag("AccessTokenUnavailable", () => Effect.succeed(Option.none<Redacted.Redacted<string>>()))
+              )
+          }))
+        )
+    }
+  })
+).pipe(Layer.provide([McpTokens.Default, McpOAuthRepo.Default]))

@@ -74,14 +74,17 @@ const accessToken = (connectionId: string) =>
 
 const agent = DemoRuntimeAgents.configured
 
-/** A new AUTH_REQUIRED connection of the demo agent to `serverUrl` (MCP_CreateMcpConnection is another item's). */
+/** An AUTH_REQUIRED connection of the demo agent to `serverUrl`. */
 const connectionTo = (serverUrl: string) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const id = randomUUID()
-    yield* sql`INSERT INTO mcp_connections (id, agent_id, name, server_url, state, created_at, updated_at)
-               VALUES (${id}, ${agent}, 'OAuth test', ${serverUrl}, 'AUTH_REQUIRED', ${TestEpoch}, ${TestEpoch})`
-    return id
+    // one connection per agent and server URL: a second test of the same server starts again from AUTH_REQUIRED
+    const [row] = yield* sql<{ id: string }>`
+      INSERT INTO mcp_connections (id, agent_id, name, server_url, state, created_at, updated_at)
+      VALUES (${randomUUID()}, ${agent}, 'OAuth test', ${serverUrl}, 'AUTH_REQUIRED', ${TestEpoch}, ${TestEpoch})
+      ON CONFLICT (agent_id, server_url) DO UPDATE SET state = 'AUTH_REQUIRED'
+      RETURNING id`
+    return row!.id
   }).pipe(Effect.orDie)
 
 const begin = (connectionId: string, session: Session, body: unknown = {}) =>
@@ -172,6 +175,20 @@ layer(server.layer)("MCP OAuth to the end", (it) => {
         accessTokenExpiresAt: new Date(TestEpoch.getTime() + 3600_000).toISOString()
       })
       expect(asA.tokenRequests.at(-1)).toEqual({ grantType: "authorization_code", resource: mcpA.url, basicAuth: false })
+      expect((yield* connectionRow(connectionId)).state).toBe("CONNECTED")
+      // the callback started the catalog refresh, which fetched the server's catalog with the new token
+      const sql = yield* SqlClient.SqlClient
+      const deadline = Date.now() + 20_000
+      let catalogTools: unknown = undefined
+      while (Date.now() < deadline) {
+        const [row] = yield* sql<{ tools: unknown }>`SELECT tools FROM mcp_catalogs WHERE connection_id = ${connectionId}`
+        if (row !== undefined) {
+          catalogTools = typeof row.tools === "string" ? JSON.parse(row.tools) : row.tools
+          break
+        }
+        yield* Effect.sleep("50 millis")
+      }
+      expect((catalogTools as Array<{ name: string }>).map((t) => t.name)).toEqual(["ping"])
       expect((yield* connectionRow(connectionId)).state).toBe("CONNECTED")
       // the state is used once: a replay of the redirect is refused, and changes nothing
       expectProblem(yield* land(redirect, owner), 409, "oauth-flow-consumed")

@@ -70,6 +70,8 @@ export const startAuthorizationServer = async (options: { readonly rfc8414: bool
     const resource = req.body?.["resource"]
     // the access token (it has a scope), not the ID token (its audience is the client)
     if (resource !== undefined && "scope" in token.payload) token.payload["aud"] = resource
+    // each token is its own (the mock signs whole seconds: two tokens of one second would otherwise be equal)
+    token.payload["jti"] = randomUUID()
   })
   service.on("beforeResponse", (response: { body: Record<string, unknown> }, req: IncomingMessage & { body?: Record<string, string> }) => {
     // the mock answers scope "dummy" unless the token request names one: answer the scope authorized
