@@ -11,7 +11,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       "data": {
         "accountPublicId": "01900001-0000-7000-8000-000000000002",
         "sessionId": "0000000b-0000-7000-8000-000000000002",
-        "csrfToken": "O6R7igQWABoxoSqeXpTXQaDETsA3-YJvpELjcZp1irQ",
+        "csrfToken": "2O9iU0PW8kYTeKgrDmSJ2PXXFQflUDq31otugrmdwI4",
         "expiresAt": "2026-06-01T12:00:00.000Z"
       },
       "meta": {
@@ -126,7 +126,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "apiKey": {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "4a6034ad1356",
+          "prefix": "4916f480e9d3",
           "scopes": [
             "public:read"
           ],
@@ -140,7 +140,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "expiresAt": null,
           "revokedAt": null
         },
-        "key": "adk_4a6034ad1356_XAjsHGyXrYXa9jo6ed1satC_oA1Hlakqet665JLwXGs",
+        "key": "adk_4916f480e9d3_DHvWaHRiMeikicFRhEnlUPGa9PLp57YU3zLNQiHAvG8",
         "keyDelivery": "SHOWN_ONCE"
       },
       "meta": {
@@ -171,7 +171,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "allowedOrigins": [
             "https://app.demo.agent-directory.dev"
           ],
-          "createdAt": "2026-11-25T12:55:31.030Z",
+          "createdAt": "2026-11-25T13:10:45.044Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -186,7 +186,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "production",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T12:55:31.028Z",
+          "createdAt": "2026-11-25T13:10:45.040Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -201,7 +201,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T12:55:31.019Z",
+          "createdAt": "2026-11-25T13:10:45.037Z",
           "lastUsedAt": null,
           "expiresAt": "2026-04-11T00:00:00.000Z",
           "revokedAt": null
@@ -216,7 +216,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "REVOKED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T12:55:31.011Z",
+          "createdAt": "2026-11-25T13:10:45.035Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -231,7 +231,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "PAUSED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T12:55:31.009Z",
+          "createdAt": "2026-11-25T13:10:45.033Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -246,7 +246,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T12:55:30.992Z",
+          "createdAt": "2026-11-25T13:10:45.030Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -262,7 +262,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T12:55:30.985Z",
+          "createdAt": "2026-11-25T13:10:45.025Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -270,7 +270,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "4a6034ad1356",
+          "prefix": "4916f480e9d3",
           "scopes": [
             "public:read"
           ],
@@ -310,7 +310,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "environment": "development",
         "state": "REVOKED",
         "allowedOrigins": [],
-        "createdAt": "2026-11-25T12:55:31.009Z",
+        "createdAt": "2026-11-25T13:10:45.033Z",
         "lastUsedAt": null,
         "expiresAt": null,
         "revokedAt": "2026-06-01T00:00:00.000Z"
@@ -1341,7 +1341,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "interfaces": 2,
           "endpoints": 0,
           "identityClaims": 0,
-          "signatures": 0
+          "signatures": 0,
+          "tools": 0
         },
         "createdAt": "2026-05-21T00:00:00.000Z",
         "updatedAt": "2026-05-21T00:01:00.000Z",
@@ -1365,7 +1366,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": {
         "challengeId": "0000000b-0000-7000-8000-000000000035",
-        "message": "directory.test wants you to prove control of an identity for an agent:\nevm:base:0x70997970C51812dc3A010C7d01b50e0d17dc79C8\n\nSign to bind this identity to the agent Beacon Monitor (01900006-0000-7000-8000-000000000002) in the Agent Directory. Signing costs nothing and authorizes no transaction.\n\nURI: https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000002\nVersion: 1\nChain ID: eip155:8453\nNonce: dfdb382c2eda33bc6a615404af9ed8d0\nIssued At: 2026-06-01T00:00:00.000Z\nExpiration Time: 2026-06-01T00:10:00.000Z\nRequest ID: 0000000b-0000-7000-8000-000000000035",
+        "message": "directory.test wants you to prove control of an identity for an agent:\nevm:base:0x70997970C51812dc3A010C7d01b50e0d17dc79C8\n\nSign to bind this identity to the agent Beacon Monitor (01900006-0000-7000-8000-000000000002) in the Agent Directory. Signing costs nothing and authorizes no transaction.\n\nURI: https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000002\nVersion: 1\nChain ID: eip155:8453\nNonce: a1baf8b50b1928077c0b2ef3d7a7e3a3\nIssued At: 2026-06-01T00:00:00.000Z\nExpiration Time: 2026-06-01T00:10:00.000Z\nRequest ID: 0000000b-0000-7000-8000-000000000035",
         "expiresAt": "2026-06-01T00:10:00.000Z"
       },
       "meta": {
@@ -1687,6 +1688,138 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       }
     }
   },
+  "MCP_ListMcpConnections": {
+    "status": 200,
+    "body": {
+      "data": [
+        {
+          "id": "01900102-0000-7000-8000-000000000001",
+          "entityPublicId": "01900006-0000-7000-8000-000000000001",
+          "name": "Atlas docs",
+          "serverUrl": "https://mcp.docs.example/mcp",
+          "transport": "STREAMABLE_HTTP",
+          "state": "CONNECTED",
+          "lastFailure": null,
+          "lastAttemptedAt": null,
+          "catalog": {
+            "digest": "sha256:6b230eb4302d8d18c1d57d14b24ec32aa31777697b68b23b1ea5250cd9b19de1",
+            "protocolVersion": "2025-06-18",
+            "toolCount": 1,
+            "resourceCount": 1,
+            "resourceTemplateCount": 1,
+            "promptCount": 1,
+            "observedAt": "2026-03-12T00:00:00.000Z",
+            "expiresAt": "2026-03-12T01:00:00.000Z",
+            "stale": true
+          },
+          "version": 1,
+          "createdAt": "2026-02-16T00:00:00.000Z",
+          "updatedAt": "2026-02-16T00:00:00.000Z"
+        },
+        {
+          "id": "01900102-0000-7000-8000-000000000002",
+          "entityPublicId": "01900006-0000-7000-8000-000000000001",
+          "name": "CRM",
+          "serverUrl": "https://mcp.crm.example/mcp",
+          "transport": "STREAMABLE_HTTP",
+          "state": "AUTH_REQUIRED",
+          "lastFailure": null,
+          "lastAttemptedAt": null,
+          "catalog": null,
+          "version": 1,
+          "createdAt": "2026-02-16T00:01:00.000Z",
+          "updatedAt": "2026-02-16T00:01:00.000Z"
+        },
+        {
+          "id": "01900102-0000-7000-8000-000000000003",
+          "entityPublicId": "01900006-0000-7000-8000-000000000001",
+          "name": "Local files",
+          "serverUrl": "https://mcp.files.example/mcp",
+          "transport": "STREAMABLE_HTTP",
+          "state": "CONNECTED",
+          "lastFailure": null,
+          "lastAttemptedAt": null,
+          "catalog": {
+            "digest": "sha256:00bcc884523ee052e7ba6c94448e716ba3007684d16a7171e3995b467f42200c",
+            "protocolVersion": "2025-06-18",
+            "toolCount": 1,
+            "resourceCount": 1,
+            "resourceTemplateCount": 1,
+            "promptCount": 1,
+            "observedAt": "2026-03-12T00:00:00.000Z",
+            "expiresAt": "2026-03-12T01:00:00.000Z",
+            "stale": true
+          },
+          "version": 1,
+          "createdAt": "2026-02-16T00:02:00.000Z",
+          "updatedAt": "2026-02-16T00:02:00.000Z"
+        },
+        {
+          "id": "01900102-0000-7000-8000-000000000004",
+          "entityPublicId": "01900006-0000-7000-8000-000000000001",
+          "name": "Old wiki",
+          "serverUrl": "https://mcp.wiki.example/mcp",
+          "transport": "STREAMABLE_HTTP",
+          "state": "DISABLED",
+          "lastFailure": null,
+          "lastAttemptedAt": null,
+          "catalog": null,
+          "version": 1,
+          "createdAt": "2026-02-16T00:03:00.000Z",
+          "updatedAt": "2026-02-16T00:03:00.000Z"
+        }
+      ],
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000042",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "MCP_GetMcpConnection": {
+    "status": 200,
+    "body": {
+      "data": {
+        "id": "01900102-0000-7000-8000-000000000001",
+        "entityPublicId": "01900006-0000-7000-8000-000000000001",
+        "name": "Atlas docs",
+        "serverUrl": "https://mcp.docs.example/mcp",
+        "transport": "STREAMABLE_HTTP",
+        "state": "CONNECTED",
+        "lastFailure": null,
+        "lastAttemptedAt": null,
+        "catalog": {
+          "digest": "sha256:6b230eb4302d8d18c1d57d14b24ec32aa31777697b68b23b1ea5250cd9b19de1",
+          "protocolVersion": "2025-06-18",
+          "toolCount": 1,
+          "resourceCount": 1,
+          "resourceTemplateCount": 1,
+          "promptCount": 1,
+          "observedAt": "2026-03-12T00:00:00.000Z",
+          "expiresAt": "2026-03-12T01:00:00.000Z",
+          "stale": true
+        },
+        "version": 1,
+        "createdAt": "2026-02-16T00:00:00.000Z",
+        "updatedAt": "2026-02-16T00:00:00.000Z"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000045",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
   "MCP_GetMcpCatalog": {
     "status": 200,
     "body": {
@@ -1748,14 +1881,17 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ],
         "cacheMetadata": {
           "etag": "W/\"demo-1\"",
-          "maxAgeSeconds": 3600
+          "maxAgeSeconds": 3600,
+          "ageSeconds": 6998400,
+          "stale": true,
+          "refreshing": true
         },
         "digest": "sha256:6b230eb4302d8d18c1d57d14b24ec32aa31777697b68b23b1ea5250cd9b19de1",
         "observedAt": "2026-03-12T00:00:00.000Z",
         "expiresAt": "2026-03-12T01:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000042",
+        "requestId": "0000000b-0000-7000-8000-000000000048",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1770,11 +1906,82 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 200,
     "body": {
       "data": {
-        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fapp.agent-directory.dev%2Foauth%2Fmcp%2Fcallback&scope=crm.read+crm.write&state=2yQQWyOxadCGspsugWAeW59k280d79Q5rXyNISZbMPs&code_challenge=5637tjif9PtEBAwr9mw0Aec3E6F14cZbQIp_TG3PLs0&code_challenge_method=S256",
+        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fdirectory.test%2Fapi%2Fv1%2Fmcp%2Foauth%2Fcallback&scope=crm.read+crm.write&state=7rFboUeiIxB4PFel2FAvgL8hWevsz2iGKPxq6iEEfnM&code_challenge=itzbJyTrZDQup6pgKKgzjDfbFurCmAc36qxkSwJbd88&code_challenge_method=S256&resource=https%3A%2F%2Fmcp.crm.example%2Fmcp",
         "expiresAt": "2026-06-01T00:10:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000045",
+        "requestId": "0000000b-0000-7000-8000-00000000004e",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "MCP_CreateMcpConnection": {
+    "status": 201,
+    "body": {
+      "data": {
+        "id": "0000000b-0000-7000-8000-000000000053",
+        "entityPublicId": "01900006-0000-7000-8000-000000000001",
+        "name": "Atlas search",
+        "serverUrl": "https://mcp.search.example/mcp",
+        "transport": "AUTO",
+        "state": "PENDING",
+        "lastFailure": null,
+        "lastAttemptedAt": null,
+        "catalog": null,
+        "version": 1,
+        "createdAt": "2026-06-01T00:00:00.000Z",
+        "updatedAt": "2026-06-01T00:00:00.000Z"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000052",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "MCP_RefreshMcpCatalog": {
+    "status": 202,
+    "body": {
+      "data": {
+        "connection": {
+          "id": "01900102-0000-7000-8000-000000000003",
+          "entityPublicId": "01900006-0000-7000-8000-000000000001",
+          "name": "Local files",
+          "serverUrl": "https://mcp.files.example/mcp",
+          "transport": "STREAMABLE_HTTP",
+          "state": "CONNECTED",
+          "lastFailure": null,
+          "lastAttemptedAt": null,
+          "catalog": {
+            "digest": "sha256:00bcc884523ee052e7ba6c94448e716ba3007684d16a7171e3995b467f42200c",
+            "protocolVersion": "2025-06-18",
+            "toolCount": 1,
+            "resourceCount": 1,
+            "resourceTemplateCount": 1,
+            "promptCount": 1,
+            "observedAt": "2026-03-12T00:00:00.000Z",
+            "expiresAt": "2026-03-12T01:00:00.000Z",
+            "stale": true
+          },
+          "version": 1,
+          "createdAt": "2026-02-16T00:02:00.000Z",
+          "updatedAt": "2026-02-16T00:02:00.000Z"
+        },
+        "requestedAt": "2026-06-01T00:00:00.000Z"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000056",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1790,6 +1997,51 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": [
         {
+          "executionId": "8c30d26b386e78d0babc9d62b729916f",
+          "workflow": "McpCatalogRefresh",
+          "state": "SUCCEEDED",
+          "payload": {
+            "connectionId": "01900102-0000-7000-8000-000000000003",
+            "reason": "requested",
+            "occasion": "0000000b-0000-7000-8000-000000000057"
+          },
+          "activities": 1,
+          "createdAt": "2026-06-01T00:00:00.000Z",
+          "finishedAt": "2026-06-01T00:00:00.000Z",
+          "lastError": null,
+          "runner": 0
+        },
+        {
+          "executionId": "9a039d14dc6c1f3d6205cc6cfa5907f1",
+          "workflow": "McpCatalogRefresh",
+          "state": "SUCCEEDED",
+          "payload": {
+            "connectionId": "0000000b-0000-7000-8000-000000000053",
+            "reason": "created",
+            "occasion": "0000000b-0000-7000-8000-000000000053"
+          },
+          "activities": 1,
+          "createdAt": "2026-06-01T00:00:00.000Z",
+          "finishedAt": "2026-06-01T00:00:00.000Z",
+          "lastError": null,
+          "runner": 0
+        },
+        {
+          "executionId": "a98d188b49660af80f24d96d873bba4b",
+          "workflow": "McpCatalogRefresh",
+          "state": "SUCCEEDED",
+          "payload": {
+            "connectionId": "01900102-0000-7000-8000-000000000001",
+            "reason": "expired",
+            "occasion": "2026-03-12T01:00:00.000Z"
+          },
+          "activities": 1,
+          "createdAt": "2026-06-01T00:00:00.000Z",
+          "finishedAt": "2026-06-01T00:00:00.000Z",
+          "lastError": null,
+          "runner": 0
+        },
+        {
           "executionId": "11858cd707295d27504666170e86507d",
           "workflow": "AgentImport",
           "state": "SUCCEEDED",
@@ -1804,7 +2056,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000049",
+        "requestId": "0000000b-0000-7000-8000-00000000005a",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1823,7 +2075,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "launchDraftId": "01900080-0000-7000-8000-000000000001",
         "venue": "REGISTRY_GENESIS",
         "state": "AWAITING_SIGNATURE",
-        "transactionIntentId": "0000000b-0000-7000-8000-00000000004d",
+        "transactionIntentId": "0000000b-0000-7000-8000-000000000061",
         "providerReference": null,
         "expectedAssetLocator": "eip155:8453/erc20:0x000000000000000000000000000000000000003d",
         "observedAssetId": null,
@@ -1868,7 +2120,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000004c",
+        "requestId": "0000000b-0000-7000-8000-000000000060",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1895,7 +2147,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "provider": "demo-issuer",
         "providerRequestId": "demo-01900083-0000-7000-8000-000000000001",
         "instrument": {
-          "publicId": "0000000b-0000-7000-8000-000000000051",
+          "publicId": "0000000b-0000-7000-8000-000000000065",
           "state": "ACTIVE",
           "last4": "5146",
           "expiresAt": "2030-01-01T00:00:00.000Z"
@@ -1905,7 +2157,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000050",
+        "requestId": "0000000b-0000-7000-8000-000000000064",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1920,10 +2172,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-000000000055",
+        "id": "0000000b-0000-7000-8000-000000000069",
         "workspaceId": "01900002-0000-7000-8000-000000000001",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
-        "publicKeyId": "0000000b-0000-7000-8000-000000000056",
+        "publicKeyId": "0000000b-0000-7000-8000-00000000006a",
         "publicKeyFingerprint": "CukONg4K3oTq-JN_7-cp0tgeIccH-AxVABSVQhw9rHg",
         "state": "PENDING",
         "allowedSignalTypes": [
@@ -1936,7 +2188,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "createdAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000054",
+        "requestId": "0000000b-0000-7000-8000-000000000068",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2064,7 +2316,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000059",
+        "requestId": "0000000b-0000-7000-8000-00000000006d",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2089,7 +2341,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000005c",
+        "requestId": "0000000b-0000-7000-8000-000000000070",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2105,7 +2357,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": {
         "userMessage": {
-          "id": "0000000b-0000-7000-8000-000000000061",
+          "id": "0000000b-0000-7000-8000-000000000075",
           "ordinal": "3",
           "role": "user",
           "state": "COMPLETE",
@@ -2116,23 +2368,23 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
               "type": "text"
             }
           ],
-          "runId": "0000000b-0000-7000-8000-000000000060",
+          "runId": "0000000b-0000-7000-8000-000000000074",
           "createdAt": "2026-06-01T00:00:00.000Z",
           "completedAt": "2026-06-01T00:00:00.000Z"
         },
         "assistantMessage": {
-          "id": "0000000b-0000-7000-8000-000000000062",
+          "id": "0000000b-0000-7000-8000-000000000076",
           "ordinal": "4",
           "role": "assistant",
           "state": "PENDING",
           "contentText": null,
           "contentParts": [],
-          "runId": "0000000b-0000-7000-8000-000000000060",
+          "runId": "0000000b-0000-7000-8000-000000000074",
           "createdAt": "2026-06-01T00:00:00.000Z",
           "completedAt": null
         },
         "run": {
-          "id": "0000000b-0000-7000-8000-000000000060",
+          "id": "0000000b-0000-7000-8000-000000000074",
           "conversationId": "01900103-0000-7000-8000-000000000002",
           "entityPublicId": "01900006-0000-7000-8000-000000000001",
           "triggerType": "MESSAGE",
@@ -2142,7 +2394,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000005f",
+        "requestId": "0000000b-0000-7000-8000-000000000073",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2164,7 +2416,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "dataClearedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000065",
+        "requestId": "0000000b-0000-7000-8000-000000000079",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2192,7 +2444,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000068",
+        "requestId": "0000000b-0000-7000-8000-00000000007c",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2228,7 +2480,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-02-24T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000006b",
+        "requestId": "0000000b-0000-7000-8000-00000000007f",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2259,7 +2511,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "responseCount": "1"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000006e",
+        "requestId": "0000000b-0000-7000-8000-000000000082",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2402,7 +2654,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       ],
       "asOf": "2026-06-01T00:00:00.000Z",
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000071",
+        "requestId": "0000000b-0000-7000-8000-000000000085",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2432,7 +2684,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "decisionDigest": "0x7d8fa3825b64daf3fca511c22899c1774912d986aa6b6dc09446bfd25cc8c920"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000074",
+        "requestId": "0000000b-0000-7000-8000-000000000088",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2465,7 +2717,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000077",
+        "requestId": "0000000b-0000-7000-8000-00000000008b",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2489,13 +2741,13 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ],
         "rejected": [],
         "receipt": {
-          "id": "0000000b-0000-7000-8000-000000000079",
+          "id": "0000000b-0000-7000-8000-00000000008d",
           "durable": true,
           "receivedAt": "2026-06-01T00:00:00.000Z"
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000078",
+        "requestId": "0000000b-0000-7000-8000-00000000008c",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2510,7 +2762,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 202,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-00000000007d",
+        "id": "0000000b-0000-7000-8000-000000000091",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
         "exportType": "TRAFFIC",
         "range": {
@@ -2527,7 +2779,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": null
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000007c",
+        "requestId": "0000000b-0000-7000-8000-000000000090",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2559,7 +2811,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": "2026-05-21T00:10:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000080",
+        "requestId": "0000000b-0000-7000-8000-000000000094",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2880,7 +3132,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000084",
+        "requestId": "0000000b-0000-7000-8000-000000000098",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2895,8 +3147,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-000000000088",
-        "publicId": "0000000b-0000-7000-8000-000000000089",
+        "id": "0000000b-0000-7000-8000-00000000009c",
+        "publicId": "0000000b-0000-7000-8000-00000000009d",
         "workspaceId": "01900002-0000-7000-8000-000000000001",
         "agentPublicId": "01900006-0000-7000-8000-000000000001",
         "orderId": "01900009-0000-7000-8000-000000000004",
@@ -2909,7 +3161,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "startAt": "2026-07-01T00:00:00.000Z",
         "endAt": "2026-07-31T00:00:00.000Z",
         "creative": {
-          "id": "0000000b-0000-7000-8000-00000000008a",
+          "id": "0000000b-0000-7000-8000-00000000009e",
           "revision": 1,
           "kind": "TEXT",
           "state": "DRAFT",
@@ -2945,7 +3197,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000087",
+        "requestId": "0000000b-0000-7000-8000-00000000009b",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2961,10 +3213,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": {
         "accepted": true,
-        "requestId": "0000000b-0000-7000-8000-00000000008b"
+        "requestId": "0000000b-0000-7000-8000-00000000009f"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000008b",
+        "requestId": "0000000b-0000-7000-8000-00000000009f",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2980,8 +3232,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": [
         {
-          "id": "0000000b-0000-7000-8000-000000000088",
-          "publicId": "0000000b-0000-7000-8000-000000000089",
+          "id": "0000000b-0000-7000-8000-00000000009c",
+          "publicId": "0000000b-0000-7000-8000-00000000009d",
           "workspaceId": "01900002-0000-7000-8000-000000000001",
           "agentPublicId": "01900006-0000-7000-8000-000000000001",
           "orderId": "01900009-0000-7000-8000-000000000004",
@@ -2994,7 +3246,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "startAt": "2026-07-01T00:00:00.000Z",
           "endAt": "2026-07-31T00:00:00.000Z",
           "creative": {
-            "id": "0000000b-0000-7000-8000-00000000008a",
+            "id": "0000000b-0000-7000-8000-00000000009e",
             "revision": 1,
             "kind": "TEXT",
             "state": "DRAFT",
@@ -3381,7 +3633,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000008e",
+        "requestId": "0000000b-0000-7000-8000-0000000000a2",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3450,7 +3702,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000091",
+        "requestId": "0000000b-0000-7000-8000-0000000000a5",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",

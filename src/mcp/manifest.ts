@@ -28,6 +28,17 @@ export const McpManifest = {
     query: {},
     body: null
   },
+  // completing needs a live authorization server's code: on the demo data the callback answers its refusal
+  MCP_CompleteMcpOAuth: {
+    as: "owner",
+    path: {},
+    query: { state: "demo-state-of-no-flow", code: "demo-code" },
+    body: null,
+    problem: { status: 400, type: "oauth-state-invalid" },
+    note: "Example (demo): no OAuth flow of the demo owner has this `state`, so the callback answers 400 " +
+      "`oauth-state-invalid`; the authorization server sends the browser here with the `state` and `code` of a flow " +
+      "that `MCP_BeginMcpOAuth` began."
+  },
   MCP_BeginMcpOAuth: {
     as: "owner",
     path: { entityPublicId: DemoRuntimeAgents.configured, connectionPublicId: DemoMcpConnections.crm.id },
