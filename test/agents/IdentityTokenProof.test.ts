@@ -6,6 +6,9 @@
  * minted to one account; the proof by its key succeeds, another key's is 422, a token never
  * minted is 422, an unreachable endpoint 503.
  */
+import { SqlClient } from "@effect/sql"
+import { randomUUID } from "node:crypto"
+import { DemoImports } from "../../src/agentImports/demo.js"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { readFileSync } from "node:fs"
@@ -88,6 +91,12 @@ layer(server.layer)("Agents_ProveIdentity: ERC-721 ownerOf on an in-process chai
   it.effect("the token's owner proves it (201, ERC721_OWNER); another signer is 422 signer-not-token-owner", () =>
     Effect.gen(function*() {
       const session = yield* signIn("owner")
+      // the token as an ERC-8004 registration file claimed it (an import of Atlas's): UNPROVEN until proven
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`INSERT INTO agent_identity_claims (id, agent_id, import_id, family, kind, network_caip2, registry, native_id, proof_state, created_at)
+        VALUES (${randomUUID()}, ${atlas}, ${DemoImports.atlasRegistration.id}, 'EVM', 'REGISTRY_TOKEN', 'eip155:8453', ${registry}, '42', 'UNPROVEN', now())`
+      const claimState = sql<{ proofState: string }>`SELECT proof_state AS "proofState" FROM agent_identity_claims
+        WHERE agent_id = ${atlas} AND registry = ${registry} AND native_id = '42'`
       const c = yield* tokenChallenge(session, "42")
       expectProblem(yield* prove(session, c.challengeId, yield* sign(stranger, c.message)), 422, "signer-not-token-owner")
       const reply = yield* prove(session, c.challengeId, yield* sign(owner, c.message))
@@ -101,6 +110,9 @@ layer(server.layer)("Agents_ProveIdentity: ERC-721 ownerOf on an in-process chai
         nativeId: "42",
         proofMethod: "ERC721_OWNER"
       })
+      expect(yield* claimState).toEqual([{ proofState: "PROVEN" }])
+      const claims = (yield* call("GET", `/api/v1/agents/${atlas}`)).body.data.identityClaims as Array<{ nativeId: string; proofState: string }>
+      expect(claims.find((x) => x.nativeId === "42")?.proofState).toBe("PROVEN")
     }))
 
   it.effect("a token never minted is 422 signer-not-token-owner; an unreachable chain endpoint is 503", () =>
