@@ -10,7 +10,7 @@ import { Schema } from "effect"
 import { AgentImport, ImportAgentSourceRequest } from "../../schema/agentImports.js"
 import { Uuid } from "../../schema/common.js"
 import { Data } from "../../schema/envelope.js"
-import { AgentNotFound, OutboundTargetRefused, RoleRequired } from "../../schema/errors.js"
+import { AgentNotFound, InvalidState, OutboundTargetRefused, RoleRequired } from "../../schema/errors.js"
 import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { operation } from "../api/operation.js"
 import { AgentImportNotFound } from "./Errors.js"
@@ -53,7 +53,7 @@ export class AgentImportsApi extends HttpApiGroup.make("AgentImports")
             "needs the OWNER, ADMIN or EDITOR role in the workspace operating the agent (other roles: 403); an agent not",
             "operated by one of the caller's workspaces is not found (404)."
           ].join("\n"),
-          errors: [OutboundTargetRefused, RoleRequired, AgentNotFound]
+          errors: [OutboundTargetRefused, RoleRequired, AgentNotFound, InvalidState]
         })
       )
   )

@@ -8,7 +8,7 @@ import { now } from "../../layers/Clock.js"
 import { Ids } from "../../layers/Ids.js"
 import { Outbound } from "../../layers/Outbound.js"
 import type { AgentImport, ImportAgentSourceRequest } from "../../schema/agentImports.js"
-import { AgentOperators, type WorkspaceRole } from "../agents/Operators.js"
+import { requireActiveAgent, AgentOperators, type WorkspaceRole } from "../agents/Operators.js"
 import { dieOnStorageFailure } from "../db/storageFailure.js"
 import { AgentImportNotFound } from "./Errors.js"
 import { AgentImportWorkflow } from "./ImportWorkflow.js"
@@ -36,11 +36,12 @@ export class AgentImports extends Effect.Service<AgentImports>()("agent-director
      */
     const create = (input: ImportAgentSourceRequest & { readonly agentId: string; readonly accountId: string }) =>
       Effect.gen(function*() {
-        yield* operators.access({
+        const access = yield* operators.access({
           entityPublicId: input.agentId,
           accountId: input.accountId,
           roles: { allowed: ImportRoles, action: "Importing into an agent" }
         })
+        yield* requireActiveAgent(access, "Importing into an agent")
         yield* outbound.checkField(input.url, "/url")
         const id = yield* ids.next
         yield* repo.insertImport({ id, agentId: input.agentId, kind: input.kind, url: input.url, accountId: input.accountId, at: yield* now })

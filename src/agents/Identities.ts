@@ -33,6 +33,7 @@ import {
   ChallengeExpired,
   ConfigurationMissing,
   InvalidRequest,
+  type InvalidState,
   type RoleRequired
 } from "../../schema/errors.js"
 import type { LocatorInput, ResolutionReason } from "../../schema/identity.js"
@@ -51,7 +52,7 @@ import {
   type SignerNotTokenOwner
 } from "./Errors.js"
 import type { IdentityChallenge, ProofMethod, ProvenIdentity } from "../../schema/identityProofs.js"
-import { AgentOperators, type WorkspaceRole } from "./Operators.js"
+import { requireActiveAgent, AgentOperators, type WorkspaceRole } from "./Operators.js"
 import { didKeyKey, didWebKeys } from "./proofs/DidWeb.js"
 import { proveEd25519, svmKey } from "./proofs/Ed25519.js"
 import { proveAddress, proveTokenOwner } from "./proofs/Evm.js"
@@ -108,7 +109,9 @@ export class Identities extends Effect.Service<Identities>()("agent-directory/Id
     const outbound = yield* Outbound
 
     const access = (entityPublicId: string, accountId: string, action: string) =>
-      operators.access({ entityPublicId, accountId, roles: { allowed: writers, action } })
+      operators.access({ entityPublicId, accountId, roles: { allowed: writers, action } }).pipe(
+        Effect.tap((a) => requireActiveAgent(a, action))
+      )
 
     /** The RPC endpoint of a chain. Fails with `ConfigurationMissing`. */
     const rpcUrl = (caip2: string | null) => {
@@ -146,14 +149,14 @@ export class Identities extends Effect.Service<Identities>()("agent-directory/Id
       })
 
     /**
-     * Agents_CreateIdentityChallenge. Fails with `AgentNotFound`, `RoleRequired`,
-     * `InvalidRequest` (the locator's rules) or `ConfigurationMissing` (a token's chain without RPC).
+     * Agents_CreateIdentityChallenge. Fails with `AgentNotFound`, `RoleRequired`, `InvalidState`
+     * (a retired agent), `InvalidRequest` (the locator's rules) or `ConfigurationMissing` (a token's chain without RPC).
      */
     const createChallenge = (input: {
       readonly entityPublicId: string
       readonly accountId: string
       readonly locator: LocatorInput
-    }): Effect.Effect<IdentityChallenge, AgentNotFound | RoleRequired | InvalidRequest | ConfigurationMissing> =>
+    }): Effect.Effect<IdentityChallenge, AgentNotFound | RoleRequired | InvalidState | InvalidRequest | ConfigurationMissing> =>
       Effect.gen(function*() {
         const agentId = input.entityPublicId.toLowerCase()
         yield* access(agentId, input.accountId, "Proving an identity of the agent")
@@ -236,7 +239,7 @@ export class Identities extends Effect.Service<Identities>()("agent-directory/Id
       readonly signature: string
     }): Effect.Effect<
       ProvenIdentity,
-      AgentNotFound | RoleRequired | IdentityChallengeNotFound | IdentityChallengeUsed | ChallengeExpired | ProofError
+      AgentNotFound | RoleRequired | InvalidState | IdentityChallengeNotFound | IdentityChallengeUsed | ChallengeExpired | ProofError
     > =>
       Effect.gen(function*() {
         const agentId = input.entityPublicId.toLowerCase()

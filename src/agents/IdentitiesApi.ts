@@ -6,7 +6,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { AgentPath } from "../../schema/agents.js"
 import { Data } from "../../schema/envelope.js"
-import { AgentNotFound, ChallengeExpired, ConfigurationMissing, InvalidRequest, RoleRequired } from "../../schema/errors.js"
+import { AgentNotFound, ChallengeExpired, ConfigurationMissing, InvalidRequest, InvalidState, RoleRequired } from "../../schema/errors.js"
 import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { operation } from "../api/operation.js"
 import { agentVisibility } from "../runtime/Api.js"
@@ -52,7 +52,7 @@ export class AgentIdentitiesApi extends HttpApiGroup.make("AgentIdentities")
             "the agent, the canonical locator, the CAIP-2 chain id, a random nonce and the issue and expiry times; sign it " +
             "exactly and send the signature to Agents_ProveIdentity before `expiresAt` (10 minutes). A challenge proves " +
             "once; expired challenges are purged (every 15 minutes). " + agentVisibility + writers,
-          errors: [InvalidRequest, RoleRequired, AgentNotFound, ConfigurationMissing]
+          errors: [InvalidRequest, RoleRequired, AgentNotFound, InvalidState, ConfigurationMissing]
         })
       )
   )
@@ -86,6 +86,7 @@ export class AgentIdentitiesApi extends HttpApiGroup.make("AgentIdentities")
           errors: [
             RoleRequired,
             AgentNotFound,
+            InvalidState,
             IdentityChallengeNotFound,
             IdentityChallengeUsed,
             ChallengeExpired,

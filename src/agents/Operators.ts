@@ -9,7 +9,7 @@
  */
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
-import { AgentNotFound, RoleRequired } from "../../schema/errors.js"
+import { AgentNotFound, InvalidState, RoleRequired } from "../../schema/errors.js"
 import { dieOnStorageFailure } from "../db/storageFailure.js"
 
 /** Workspace roles (spec §2.12). */
@@ -19,6 +19,8 @@ export type WorkspaceRole = "OWNER" | "ADMIN" | "EDITOR" | "OPERATOR" | "ANALYST
 export const AgentAccess = Schema.Struct({
   workspaceId: Schema.String,
   role: Schema.String,
+  /** The agent's lifecycle state: ACTIVE or RETIRED (Agents_RetireAgent). */
+  state: Schema.String,
   runtimeConfigured: Schema.Boolean
 })
 export type AgentAccess = typeof AgentAccess.Type
@@ -39,7 +41,7 @@ export class AgentOperators extends Effect.Service<AgentOperators>()("agent-dire
       Request: Schema.Struct({ entityPublicId: Schema.String, accountId: Schema.String }),
       Result: AgentAccess,
       execute: ({ accountId, entityPublicId }) =>
-        sql`SELECT a.workspace_id AS "workspaceId", m.role,
+        sql`SELECT a.workspace_id AS "workspaceId", m.role, a.state,
               EXISTS (SELECT 1 FROM agent_runtime_configs c WHERE c.agent_id = a.id) AS "runtimeConfigured"
             FROM agents a
             JOIN workspace_members m ON m.workspace_id = a.workspace_id AND m.account_id = ${accountId} AND m.state = 'ACTIVE'
@@ -72,3 +74,12 @@ export class AgentOperators extends Effect.Service<AgentOperators>()("agent-dire
     return { access }
   })
 }) {}
+
+/**
+ * Refuses a change to a retired agent (Agents_RetireAgent is final): fails with
+ * `InvalidState` (409 `invalid-state`) naming what was asked.
+ */
+export const requireActiveAgent = (access: AgentAccess, action: string): Effect.Effect<void, InvalidState> =>
+  access.state === "RETIRED"
+    ? Effect.fail(new InvalidState({ detail: `${action} is not possible: the agent is retired.` }))
+    : Effect.void

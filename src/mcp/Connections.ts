@@ -9,7 +9,7 @@ import { InvalidState } from "../../schema/errors.js"
 import { now } from "../../layers/Clock.js"
 import { Ids } from "../../layers/Ids.js"
 import { Outbound } from "../../layers/Outbound.js"
-import { AgentOperators, type WorkspaceRole } from "../agents/Operators.js"
+import { requireActiveAgent, AgentOperators, type WorkspaceRole } from "../agents/Operators.js"
 import { dieOnStorageFailure } from "../db/storageFailure.js"
 import { startCatalogRefresh } from "./CatalogRefresh.js"
 import type { McpTransport } from "./Client.js"
@@ -110,7 +110,8 @@ export class McpConnections extends Effect.Service<McpConnections>()("agent-dire
      */
     const create = (input: { readonly entityPublicId: string; readonly accountId: string; readonly body: CreateMcpConnectionRequest }) =>
       Effect.gen(function*() {
-        yield* operators.access({ ...input, roles: { allowed: McpCreateRoles, action: "Adding an MCP connection" } })
+        const access = yield* operators.access({ ...input, roles: { allowed: McpCreateRoles, action: "Adding an MCP connection" } })
+        yield* requireActiveAgent(access, "Adding an MCP connection")
         yield* outbound.checkField(input.body.serverUrl, "/serverUrl")
         return yield* createForAgent({
           agentId: input.entityPublicId,

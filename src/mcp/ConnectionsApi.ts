@@ -55,7 +55,7 @@ export const createMcpConnection = HttpApiEndpoint.post("createMcpConnection", "
         "of the agent to the same URL is a 409 `connection-exists`. " + fetchDescription + " " + connectionShape +
         " " + agentVisibility + " Needs the OWNER, ADMIN or EDITOR role (403 `role-required` otherwise). Replaying " +
         "the Idempotency-Key returns the same 201 and starts no second fetch.",
-      errors: [RoleRequired, AgentNotFound, OutboundTargetRefused, ConnectionExists]
+      errors: [RoleRequired, AgentNotFound, InvalidState, OutboundTargetRefused, ConnectionExists]
     })
   )
 

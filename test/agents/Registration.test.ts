@@ -189,6 +189,17 @@ layer(server.layer)("Agents registration", (it) => {
       expect(profile.body.data.state).toBe("RETIRED")
       expectProblem(yield* retire(agent.entityId, { expectedVersion: 2 }, { session: owner }), 409, "invalid-state")
       expectProblem(yield* update(agent.entityId, { expectedVersion: 2, name: "Back" }, { session: owner }), 409, "invalid-state")
+      // nothing more is added to a retired agent: no identity proof, import or MCP connection
+      const base = `/api/v1/agents/${agent.entityId}`
+      const refusals = [
+        yield* call("POST", `${base}/identity-challenges`, {
+          session: owner,
+          body: { networkFamily: "EVM", network: "eip155:8453", protocol: null, registry: null, locatorKind: "ADDRESS", nativeId: "0x0000000000000000000000000000000000000001" }
+        }),
+        yield* call("POST", `${base}/imports`, { session: owner, body: { kind: "A2A_AGENT_CARD", url: "https://retired.example/.well-known/agent-card.json" } }),
+        yield* call("POST", `${base}/mcp/connections`, { session: owner, body: { serverUrl: "https://retired.example/mcp" } })
+      ]
+      for (const refused of refusals) expectProblem(refused, 409, "invalid-state")
       // its slug stays taken
       expectProblem(yield* create(valid({ canonicalSlug: agent.canonicalSlug }), { session: owner }), 409, "slug-taken")
     }))
