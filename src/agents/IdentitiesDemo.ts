@@ -1,5 +1,5 @@
 /**
- * Demo data of identity proofs: one open challenge of Beacon Monitor (operated by Acme) for
+ * Demo data of identity proofs: one open challenge of Atlas Research (operated by Acme) for
  * an EVM address on Base, valid until 2036, with the signature of its message by the address's
  * key, so the demo manifest's Agents_ProveIdentity succeeds on a fresh database. The key is
  * the first well-known Hardhat/Anvil development key (public: never fund it).
@@ -18,7 +18,7 @@ export const DemoProofKey = {
   address: "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
 } as const
 
-const beacon = DemoAgents[1]
+const atlas = DemoAgents[0]
 const locator = { kind: "ADDRESS", network: "base", scope: null, nativeId: DemoProofKey.address } as const
 const challengeId = demoId(0xd2, 1)
 const issuedAt = demoTime(150)
@@ -28,14 +28,14 @@ const expiresAt = new Date(Date.UTC(2036, 0, 1))
 export const DemoProofs = {
   challenge: {
     id: challengeId,
-    agentId: beacon.id,
+    agentId: atlas.id,
     locator,
     issuedAt,
     expiresAt,
     message: challengeMessage({
       origin: "http://127.0.0.1:3000",
-      agentId: beacon.id,
-      agentName: beacon.name,
+      agentId: atlas.id,
+      agentName: atlas.name,
       locator: canonicalLocator(locator),
       caip2: "eip155:8453",
       nonce: "6f2c1e0b8a9d4c3e7f5a2b1c0d9e8f7a",
@@ -44,9 +44,9 @@ export const DemoProofs = {
       challengeId
     }),
     /** EIP-191 signature of `message` by {@link DemoProofKey} (checked by test/agents/IdentityProofs.test.ts). */
-    signature: "0x3203c264ad71869e8824c7b8cd588090a8eebd870905cda45d4ee581b9f5b1c94d388f45b647e79822945bcd145bb8a89dd513a14a31843decd03dfe3f12b9951c"
+    signature: "0xa8af54175119021f38d5f428c9407ef5830e7fa1d1ff56b29d5362cfd81bf9f92eaf56aef2f55009949e60305c6c9b0708ce1829e704ca344b8efa170b8d11f11c"
   },
-  /** A locator of Beacon Monitor to challenge: Hardhat account 1 on Base, the network named by CAIP-2. */
+  /** A locator of Atlas Research to challenge: Hardhat account 1 on Base, the network named by CAIP-2. */
   challengeRequest: {
     networkFamily: "EVM",
     network: "eip155:8453",

@@ -10,16 +10,16 @@ import { DemoProofs } from "./IdentitiesDemo.js"
 export const AgentIdentitiesManifest = {
   Agents_CreateIdentityChallenge: {
     as: "owner",
-    path: { entityPublicId: DemoAgents[1].id },
+    path: { entityPublicId: DemoAgents[0].id },
     query: {},
     body: DemoProofs.challengeRequest,
-    note: "Beacon Monitor (operated by Acme) asks to prove Hardhat account 1 on Base, the network named by CAIP-2."
+    note: "Atlas Research (operated by Acme) asks to prove Hardhat account 1 on Base, the network named by CAIP-2."
   },
   Agents_ProveIdentity: {
     as: "owner",
-    path: { entityPublicId: DemoAgents[1].id },
+    path: { entityPublicId: DemoAgents[0].id },
     query: {},
     body: { challengeId: DemoProofs.challenge.id, signature: DemoProofs.challenge.signature },
-    note: "The demo challenge (valid until 2036) signed by the public Hardhat account 0 key: Beacon's address on Base is proven."
+    note: "The demo challenge (valid until 2036) signed by the public Hardhat account 0 key: Atlas's address on Base is proven."
   }
 } satisfies Record<string, ManifestOperation>

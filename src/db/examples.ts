@@ -11,7 +11,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       "data": {
         "accountPublicId": "01900001-0000-7000-8000-000000000002",
         "sessionId": "0000000b-0000-7000-8000-000000000002",
-        "csrfToken": "2O9iU0PW8kYTeKgrDmSJ2PXXFQflUDq31otugrmdwI4",
+        "csrfToken": "Or6UGSQdVyzFxHNwwvUq2N2Q9XfX1iSh5BVC__3xFX0",
         "expiresAt": "2026-06-01T12:00:00.000Z"
       },
       "meta": {
@@ -126,7 +126,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "apiKey": {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "4916f480e9d3",
+          "prefix": "a8a9c26249a9",
           "scopes": [
             "public:read"
           ],
@@ -140,7 +140,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "expiresAt": null,
           "revokedAt": null
         },
-        "key": "adk_4916f480e9d3_DHvWaHRiMeikicFRhEnlUPGa9PLp57YU3zLNQiHAvG8",
+        "key": "adk_a8a9c26249a9_IpiCvBYXFzvlX3hQTEVbNK1Kc5HAesRFj6cSUySGiiE",
         "keyDelivery": "SHOWN_ONCE"
       },
       "meta": {
@@ -171,7 +171,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "allowedOrigins": [
             "https://app.demo.agent-directory.dev"
           ],
-          "createdAt": "2026-11-25T13:10:45.044Z",
+          "createdAt": "2026-11-25T13:37:56.008Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -186,7 +186,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "production",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T13:10:45.040Z",
+          "createdAt": "2026-11-25T13:37:56.001Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -201,7 +201,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T13:10:45.037Z",
+          "createdAt": "2026-11-25T13:37:55.999Z",
           "lastUsedAt": null,
           "expiresAt": "2026-04-11T00:00:00.000Z",
           "revokedAt": null
@@ -216,7 +216,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "REVOKED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T13:10:45.035Z",
+          "createdAt": "2026-11-25T13:37:55.997Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -231,7 +231,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "PAUSED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T13:10:45.033Z",
+          "createdAt": "2026-11-25T13:37:55.988Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -246,7 +246,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T13:10:45.030Z",
+          "createdAt": "2026-11-25T13:37:55.973Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -262,7 +262,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T13:10:45.025Z",
+          "createdAt": "2026-11-25T13:37:55.958Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -270,7 +270,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "4916f480e9d3",
+          "prefix": "a8a9c26249a9",
           "scopes": [
             "public:read"
           ],
@@ -310,7 +310,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "environment": "development",
         "state": "REVOKED",
         "allowedOrigins": [],
-        "createdAt": "2026-11-25T13:10:45.033Z",
+        "createdAt": "2026-11-25T13:37:55.988Z",
         "lastUsedAt": null,
         "expiresAt": null,
         "revokedAt": "2026-06-01T00:00:00.000Z"
@@ -1366,7 +1366,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": {
         "challengeId": "0000000b-0000-7000-8000-000000000035",
-        "message": "directory.test wants you to prove control of an identity for an agent:\nevm:base:0x70997970C51812dc3A010C7d01b50e0d17dc79C8\n\nSign to bind this identity to the agent Beacon Monitor (01900006-0000-7000-8000-000000000002) in the Agent Directory. Signing costs nothing and authorizes no transaction.\n\nURI: https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000002\nVersion: 1\nChain ID: eip155:8453\nNonce: a1baf8b50b1928077c0b2ef3d7a7e3a3\nIssued At: 2026-06-01T00:00:00.000Z\nExpiration Time: 2026-06-01T00:10:00.000Z\nRequest ID: 0000000b-0000-7000-8000-000000000035",
+        "message": "directory.test wants you to prove control of an identity for an agent:\nevm:base:0x70997970C51812dc3A010C7d01b50e0d17dc79C8\n\nSign to bind this identity to the agent Atlas Research (01900006-0000-7000-8000-000000000001) in the Agent Directory. Signing costs nothing and authorizes no transaction.\n\nURI: https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000001\nVersion: 1\nChain ID: eip155:8453\nNonce: 943e5b98d9c8f82f77b07ce127507af6\nIssued At: 2026-06-01T00:00:00.000Z\nExpiration Time: 2026-06-01T00:10:00.000Z\nRequest ID: 0000000b-0000-7000-8000-000000000035",
         "expiresAt": "2026-06-01T00:10:00.000Z"
       },
       "meta": {
@@ -1906,7 +1906,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 200,
     "body": {
       "data": {
-        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fdirectory.test%2Fapi%2Fv1%2Fmcp%2Foauth%2Fcallback&scope=crm.read+crm.write&state=7rFboUeiIxB4PFel2FAvgL8hWevsz2iGKPxq6iEEfnM&code_challenge=itzbJyTrZDQup6pgKKgzjDfbFurCmAc36qxkSwJbd88&code_challenge_method=S256&resource=https%3A%2F%2Fmcp.crm.example%2Fmcp",
+        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fdirectory.test%2Fapi%2Fv1%2Fmcp%2Foauth%2Fcallback&scope=crm.read+crm.write&state=QB1pZynhB1s5y_Kd9q1sie1TawxEmmVPHzuaAnhoD8Y&code_challenge=6IhCMEZd-fzKzwERfz_1uVPcj0TEUt7bQxqNuChtQGA&code_challenge_method=S256&resource=https%3A%2F%2Fmcp.crm.example%2Fmcp",
         "expiresAt": "2026-06-01T00:10:00.000Z"
       },
       "meta": {

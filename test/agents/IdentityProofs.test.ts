@@ -117,7 +117,7 @@ layer(server.layer)("identity proofs", (it) => {
 
   it.effect("the demo challenge (manifest) is proven by the demo key's signature", () =>
     Effect.gen(function*() {
-      const reply = yield* prove(beacon, DemoProofs.challenge.id, DemoProofs.challenge.signature, yield* signIn("owner"))
+      const reply = yield* prove(atlas, DemoProofs.challenge.id, DemoProofs.challenge.signature, yield* signIn("owner"))
       expect(reply.status, reply.text).toBe(201)
       expect(reply.body.data.nativeId).toBe("0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266")
     }))
