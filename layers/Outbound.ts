@@ -68,6 +68,22 @@ export class OutboundFailure extends Data.TaggedError("OutboundFailure")<{
   }
 }
 
+/**
+ * The failure code each {@link OutboundFailureReason} is recorded as wherever a background
+ * fetch stores why it failed (partner syncs, imports, MCP catalogs): `target-refused` (the
+ * rules refuse the URL: scheme, credentials, a non-public address, too many redirects),
+ * `response-too-large`, `timeout`, `network-error`.
+ */
+export const outboundFailureCodes: Record<OutboundFailureReason, string> = {
+  scheme: "target-refused",
+  credentials: "target-refused",
+  address: "target-refused",
+  redirects: "target-refused",
+  "too-large": "response-too-large",
+  timeout: "timeout",
+  network: "network-error"
+}
+
 const rules = (options: OutboundOptions): Record<OutboundFailureReason, string> => ({
   scheme: "only http and https URLs are fetched",
   credentials: "URLs with a user name or password are not fetched",

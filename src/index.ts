@@ -68,6 +68,7 @@ export {
   makeOutbound,
   Outbound,
   OutboundFailure,
+  outboundFailureCodes,
   outboundFailureOf,
   OutboundLive,
   type OutboundOptions

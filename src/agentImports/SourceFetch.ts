@@ -6,26 +6,15 @@
  * {@link ImportFailed} with one reason, never a hang.
  */
 import { Duration, Effect } from "effect"
-import { Outbound, type OutboundFailureReason, outboundFailureOf, type OutboundOptions } from "../../layers/Outbound.js"
+import { Outbound, outboundFailureCodes, outboundFailureOf, type OutboundOptions } from "../../layers/Outbound.js"
 import { ImportFailed } from "./ImportFailed.js"
-
-/** The reason code of each outbound failure. */
-const codes: Record<OutboundFailureReason, string> = {
-  scheme: "target-refused",
-  credentials: "target-refused",
-  address: "target-refused",
-  redirects: "target-refused",
-  "too-large": "response-too-large",
-  timeout: "timeout",
-  network: "network-error"
-}
 
 /** The reason of a thrown fetch error: the outbound rule broken, or the host unreachable. */
 const failureOf = (error: unknown): ImportFailed => {
   const known = outboundFailureOf(error)
   return known === undefined
     ? ImportFailed.of("network-error", "the host could not be reached")
-    : ImportFailed.of(codes[known.reason], known.rule)
+    : ImportFailed.of(outboundFailureCodes[known.reason], known.rule)
 }
 
 /**

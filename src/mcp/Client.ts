@@ -25,7 +25,7 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontex
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js"
 import { Data, Effect, Option, Redacted } from "effect"
-import { type OutboundFailureReason, outboundFailureOf } from "../../layers/Outbound.js"
+import { outboundFailureCodes, outboundFailureOf } from "../../layers/Outbound.js"
 import type { CatalogContent } from "./Digest.js"
 
 /** How a connection reaches its server (stored in `mcp_connections.transport`). */
@@ -55,16 +55,6 @@ export class CatalogFetchFailure extends Data.TaggedError("CatalogFetchFailure")
   readonly resourceMetadataUrl: Option.Option<string>
 }> {}
 
-const outboundCodes: Record<OutboundFailureReason, string> = {
-  scheme: "target-refused",
-  credentials: "target-refused",
-  address: "target-refused",
-  redirects: "target-refused",
-  "too-large": "response-too-large",
-  timeout: "timeout",
-  network: "network-error"
-}
-
 /** The `resource_metadata` parameter of a `WWW-Authenticate: Bearer …` challenge (RFC 9728 §5.1), if any. */
 export const resourceMetadataOf = (challenge: string | null): Option.Option<string> => {
   const match = challenge === null ? null : /resource_metadata\s*=\s*(?:"([^"]*)"|([^\s,]+))/i.exec(challenge)
@@ -82,7 +72,7 @@ interface Watch {
 const failureCode = (error: unknown, watch: Watch): string => {
   if (watch.unauthorized) return "auth-required"
   const outbound = outboundFailureOf(error)
-  if (outbound !== undefined) return outboundCodes[outbound.reason]
+  if (outbound !== undefined) return outboundFailureCodes[outbound.reason]
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) return "timeout"
   const status = httpStatusOf(error)
   if (status !== undefined) return `http-${status}`

@@ -20,7 +20,7 @@ import { Activity, Workflow } from "@effect/workflow"
 import { Cron, Data, Duration, Effect, Either, Layer, Option, Schema } from "effect"
 import { now } from "../../layers/Clock.js"
 import { retryTransient, survivingStorageErrors } from "../../layers/Engine.js"
-import { Outbound, type OutboundFailureReason, outboundFailureOf } from "../../layers/Outbound.js"
+import { Outbound, outboundFailureCodes, outboundFailureOf } from "../../layers/Outbound.js"
 import { PartnerFeed } from "../../schema/partnerJobs.js"
 import { PartnerJobsRepo } from "./Repo.js"
 
@@ -41,19 +41,9 @@ export const PartnerJobSync = Workflow.make({
  */
 class FeedFailure extends Data.TaggedError("FeedFailure")<{ readonly code: string }> {}
 
-const outboundCodes: Record<OutboundFailureReason, string> = {
-  scheme: "target-refused",
-  credentials: "target-refused",
-  address: "target-refused",
-  redirects: "target-refused",
-  "too-large": "response-too-large",
-  timeout: "timeout",
-  network: "network-error"
-}
-
 /** The failure code of an error of the HTTP client, `fallback` unless the outbound rules said why. */
 const feedFailure = (fallback: string) => (error: unknown) =>
-  new FeedFailure({ code: outboundCodes[outboundFailureOf(error)?.reason ?? "network"] ?? fallback })
+  new FeedFailure({ code: outboundFailureCodes[outboundFailureOf(error)?.reason ?? "network"] ?? fallback })
 
 /** Fetches and validates a partner feed. Fails with {@link FeedFailure}. */
 export const fetchFeed = (endpointUrl: string, timeoutMs: number) =>
