@@ -20,6 +20,7 @@
  * `Clock` (durable clocks and cron included), so a test clock drives it.
  */
 import {
+  ClusterCron,
   ClusterWorkflowEngine,
   type MessageStorage,
   RunnerAddress,
@@ -30,7 +31,8 @@ import {
 import { NodeClusterSocket } from "@effect/platform-node"
 import type { SqlClient } from "@effect/sql"
 import type { WorkflowEngine } from "@effect/workflow"
-import { Cause, Duration, Effect, Layer, Metric, Option, Schedule } from "effect"
+import { Cause, Cron, Duration, Effect, Layer, Metric, Option, Schedule } from "effect"
+import { now } from "./Clock.js"
 
 /** Engine settings (`ENGINE_*`, README). */
 export interface EngineOptions {
@@ -172,3 +174,26 @@ export const WorkflowStorageRetries = Metric.counter("agent_directory_engine_wor
   description: "Workflow bodies run again after a storage error of the engine (survivingStorageErrors), in this process",
   incremental: true
 })
+
+/**
+ * A `ClusterCron` (`name`) that deletes what expired by its now (Effect's `Clock`) every 15
+ * minutes (UTC) with `purge(now)`, an idempotent delete returning how many rows went, and
+ * logs that count (`what` names them) when it is not 0. A late occurrence still runs (it
+ * only catches up). Requires the engine's `Sharding` and what `purge` needs.
+ */
+export const expiredRowsPurge = <E, R>(options: {
+  readonly name: string
+  readonly what: string
+  readonly purge: (at: Date) => Effect.Effect<number, E, R>
+}) =>
+  ClusterCron.make({
+    name: options.name,
+    cron: Cron.unsafeParse("*/15 * * * *", "UTC"),
+    skipIfOlderThan: Duration.days(3650),
+    execute: Effect.flatMap(now, options.purge).pipe(
+      Effect.tap((deleted) =>
+        deleted === 0 ? Effect.void : Effect.logInfo(`${options.what} purged`).pipe(Effect.annotateLogs({ deleted }))
+      ),
+      Effect.asVoid
+    )
+  })

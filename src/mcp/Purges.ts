@@ -6,27 +6,17 @@
  * `DELETE … WHERE expires_at <= now` relative to Effect's `Clock`, so an expired
  * verifier stays at rest at most a quarter of an hour (plus the engine's poll).
  */
-import { ClusterCron } from "@effect/cluster"
-import { Cron, Duration, Effect, Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { now } from "../../layers/Clock.js"
+import { expiredRowsPurge } from "../../layers/Engine.js"
 import { McpRepo } from "./Repo.js"
 
 /** One purge: deletes the flows expired now and returns how many. Requires `SqlClient`, `McpRepo`. */
 export const purgeExpiredOAuthFlows = Effect.flatMap(McpRepo, (repo) => Effect.flatMap(now, repo.deleteExpiredFlows))
 
-/**
- * The cron job (`PurgeMcpOAuthFlows`, every 15 minutes UTC) registered on the
- * engine. A late occurrence is still run (it only catches up). Requires the engine's
- * `Sharding` and `SqlClient`.
- */
-export const OAuthFlowPurgeLive = ClusterCron.make({
+/** The cron job (`PurgeMcpOAuthFlows`, every 15 minutes UTC). Requires the engine's `Sharding` and `SqlClient`. */
+export const OAuthFlowPurgeLive = expiredRowsPurge({
   name: "PurgeMcpOAuthFlows",
-  cron: Cron.unsafeParse("*/15 * * * *", "UTC"),
-  skipIfOlderThan: Duration.days(3650),
-  execute: purgeExpiredOAuthFlows.pipe(
-    Effect.tap((deleted) =>
-      deleted === 0 ? Effect.void : Effect.logInfo("expired MCP OAuth flows purged").pipe(Effect.annotateLogs({ deleted }))
-    ),
-    Effect.asVoid
-  )
+  what: "expired MCP OAuth flows",
+  purge: (at) => Effect.flatMap(McpRepo, (repo) => repo.deleteExpiredFlows(at))
 }).pipe(Layer.provide(McpRepo.Default))
