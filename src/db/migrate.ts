@@ -24,6 +24,7 @@ import identityProofs from "./migrations/0017_identity_proofs.js"
 import mcpConnections from "./migrations/0018_mcp_connections.js"
 import mcpOAuth from "./migrations/0019_mcp_oauth.js"
 import agentImports from "./migrations/0020_agent_imports.js"
+import agentRuns from "./migrations/0021_agent_runs.js"
 
 /** Applies every pending migration; returns the ones applied. Fails with `MigrationError | SqlError`. */
 export const migrate = Migrator.make({})({
@@ -46,6 +47,7 @@ export const migrate = Migrator.make({})({
     "0017_identity_proofs": identityProofs,
     "0018_mcp_connections": mcpConnections,
     "0019_mcp_oauth": mcpOAuth,
-    "0020_agent_imports": agentImports
+    "0020_agent_imports": agentImports,
+    "0021_agent_runs": agentRuns
   })
 })

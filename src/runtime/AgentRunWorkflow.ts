@@ -95,14 +95,22 @@ export const AgentRunLive = AgentRun.toLayer(({ runId }) =>
     const attempt = Effect.gen(function*() {
       yield* repo.start(runId, yield* now)
       const history = yield* repo.history({ conversationId: run.conversationId, before: run.answerOrdinal })
-      return yield* runtime.respond({
+      return yield* runtime.stream({
         agentId: run.agentId,
         runId,
         provider: run.provider,
         model: run.model,
         instructions: run.instructions,
-        history
-      }).pipe(Stream.runFoldEffect("", (text, chunk) => Effect.as(repo.progress(run.answerId, text + chunk), text + chunk)))
+        temperature: null,
+        maxOutputTokens: null,
+        messages: history.map((turn) =>
+          turn.role === "user" ? { role: "user", text: turn.content } : { role: "assistant", text: turn.content, toolCalls: [] }
+        ),
+        tools: []
+      }).pipe(
+        Stream.filterMap((event) => event._tag === "TextDelta" ? Option.some(event.text) : Option.none()),
+        Stream.runFoldEffect("", (text, chunk) => Effect.as(repo.progress(run.answerId, text + chunk), text + chunk))
+      )
     }).pipe(
       // infrastructure failures and crashes of the runtime are retried like a retryable runtime failure
       Effect.catchAllCause((cause) =>

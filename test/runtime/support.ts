@@ -1,7 +1,7 @@
 /** Shared by the conversation and run tests: waiting for a run's workflow, and fixtures. */
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Stream } from "effect"
-import { AgentRuntime, type AgentRuntimeError, deterministicAnswer } from "../../layers/AgentRuntime.js"
+import { AgentRuntime, type AgentRuntimeError, deterministicEvents, type ModelEvent } from "../../layers/AgentRuntime.js"
 import { DemoAccounts } from "../../src/accounts/demo.js"
 import { FinishedRunStates } from "../../schema/runtime.js"
 import { pause } from "../support/time.js"
@@ -83,14 +83,16 @@ export const scriptedRuntime = () => {
   const gate = Effect.unsafeMakeLatch(true)
   let calls = 0
   const layer = Layer.succeed(AgentRuntime, {
-    respond: (request) =>
+    stream: (request) =>
       Stream.unwrap(Effect.gen(function*() {
         yield* gate.await
         calls++
         const step = script.shift()
-        if (step === undefined) return Stream.fromIterable(deterministicAnswer(request).split(/(?<= )/))
-        if (step === "crash") return Stream.concat(Stream.make("half an "), Stream.dieMessage("process killed"))
-        return Stream.fail(step)
+        if (step === undefined) return Stream.fromIterable(deterministicEvents(request)) as Stream.Stream<ModelEvent, AgentRuntimeError>
+        if (step === "crash") {
+          return Stream.concat(Stream.make({ _tag: "TextDelta", text: "half an " } as ModelEvent), Stream.dieMessage("process killed"))
+        }
+        return Stream.fail(step) as Stream.Stream<ModelEvent, AgentRuntimeError>
       }))
   })
   return {
