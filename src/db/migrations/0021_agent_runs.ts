@@ -7,7 +7,7 @@
  *   `{ "<stableName>": "GRANTED" | "APPROVAL_REQUIRED" }`; a tool not named is not
  *   offered to the model. `runtime_tools.grant_state` mirrors it per tool row.
  * - `runs`: token usage and cost (`cost_micro_usd`, null when the model has no price
- *   configured), the `deadline_at` past which the run ends TIMED_OUT, the time a cancel
+ *   configured), the `provider` and `model` it ran with (set when it starts), the `deadline_at` past which the run ends TIMED_OUT, the time a cancel
  *   was asked, the schedule that started it, and `event_seq`: the last `run_events.seq`
  *   of the run. Taking the next seq updates the run's row, so appends of one run are
  *   serialized and their seq order is their commit order (a reader following `seq`
@@ -38,6 +38,8 @@ ALTER TABLE runs
   ADD COLUMN deadline_at timestamptz,
   ADD COLUMN cancel_requested_at timestamptz,
   ADD COLUMN schedule_id uuid,
+  ADD COLUMN provider text,
+  ADD COLUMN model text,
   ADD COLUMN event_seq bigint NOT NULL DEFAULT 0;
 
 CREATE TABLE run_steps (
