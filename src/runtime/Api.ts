@@ -7,6 +7,8 @@ import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { PreviewAgentScheduleRequest, RuntimeTool, SchedulePreview } from "../../schema/runtime.js"
 import { operation } from "../api/operation.js"
 import { clearPlaygroundRunData, sendMessage } from "./RunsApi.js"
+import { createConversation, listConversations, listMessages } from "./ConversationsApi.js"
+import { getRun } from "./RunReadsApi.js"
 import { AgentNotFound, ConfigurationMissing, InvalidRequest } from "../../schema/errors.js"
 
 const AgentPath = Schema.Struct({ entityPublicId: Uuid })
@@ -68,5 +70,9 @@ export class RuntimeApi extends HttpApiGroup.make("Runtime")
   )
   .add(sendMessage)
   .add(clearPlaygroundRunData)
+  .add(createConversation)
+  .add(listConversations)
+  .add(listMessages)
+  .add(getRun)
   .annotate(OpenApi.Description, "Runtime: agent runtimes, tools, conversations and schedules")
 {}

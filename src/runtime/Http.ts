@@ -1,4 +1,5 @@
 /** HTTP handlers of the Runtime area: decode → service → envelope. */
+import { HttpApp, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { Api } from "../api/Api.js"
 import { currentSession } from "../api/security.js"
@@ -6,12 +7,17 @@ import { Envelope } from "../http/Envelope.js"
 import { group } from "../http/group.js"
 import { Runs } from "./Runs.js"
 import { Runtime } from "./Runtime.js"
+import { Conversations } from "./Conversations.js"
+import { RunReads } from "./RunReads.js"
+import { noneMatch } from "../http/Conditional.js"
 
 export const RuntimeHttpLive = group(Api, "Runtime", (handlers) =>
   Effect.gen(function*() {
     const runtime = yield* Runtime
     const runs = yield* Runs
     const envelope = yield* Envelope
+    const conversations = yield* Conversations
+    const runReads = yield* RunReads
     return handlers
       .handle("listRuntimeTools", ({ path }) =>
         Effect.flatMap(currentSession, (session) =>
@@ -39,4 +45,31 @@ export const RuntimeHttpLive = group(Api, "Runtime", (handlers) =>
       .handle("clearPlaygroundRunData", ({ path }) =>
         Effect.flatMap(currentSession, (session) =>
           runs.clearPlaygroundData({ runId: path.runId, accountId: session.accountId }).pipe(Effect.flatMap(envelope.data))))
+      .handle("createConversation", ({ path, payload }) =>
+        Effect.flatMap(currentSession, (session) =>
+          conversations.create({
+            entityPublicId: path.entityPublicId,
+            accountId: session.accountId,
+            title: payload.title,
+            kind: payload.kind
+          }).pipe(Effect.flatMap(envelope.data))))
+      .handle("listConversations", ({ path, urlParams }) =>
+        Effect.flatMap(currentSession, (session) =>
+          conversations.list({ entityPublicId: path.entityPublicId, accountId: session.accountId, ...urlParams }).pipe(
+            Effect.flatMap((page) => envelope.page(page.rows, page.nextCursor))
+          )))
+      .handle("listMessages", ({ path, urlParams }) =>
+        Effect.flatMap(currentSession, (session) =>
+          conversations.messages({ conversationId: path.conversationId, accountId: session.accountId, ...urlParams }).pipe(
+            Effect.flatMap((page) => envelope.page(page.rows, page.nextCursor))
+          )))
+      .handle("getRun", ({ path, request }) =>
+        Effect.gen(function*() {
+          const session = yield* currentSession
+          const { etag, run } = yield* runReads.get({ runId: path.runId, accountId: session.accountId })
+          // the client's copy is current: 304 with no body (RFC 9110 §15.4.5)
+          if (noneMatch(request.headers["if-none-match"], etag)) return HttpServerResponse.empty({ status: 304, headers: { etag } })
+          yield* HttpApp.appendPreResponseHandler((_, response) => Effect.succeed(HttpServerResponse.setHeader(response, "etag", etag)))
+          return yield* envelope.data(run)
+        }))
   }))
