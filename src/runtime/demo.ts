@@ -123,3 +123,30 @@ export const DemoRuns = [
 
 /** The id of the n-th demo message (1-based). */
 export const demoMessageId = (n: number) => id(5, n)
+
+/**
+ * What happened in the demo chat run (`DemoRuns[2]`, issue 21 Runtime_GetRun): the model it
+ * ran with, its usage and cost, two model calls (`run_steps`: the first asked for a tool,
+ * the second answered) and the tool call in between (`run_tool_calls`, the docs search of
+ * the agent's MCP connection, run without approval). Times are minutes of the run's day.
+ */
+export const DemoRunDetail = {
+  run: DemoRuns[2].id,
+  provider: "deterministic",
+  model: "demo-echo-1",
+  inputTokens: 1840,
+  outputTokens: 212,
+  costMicroUsd: 4310,
+  steps: [
+    { ordinal: 1, state: "SUCCEEDED", finishReason: "tool-calls", inputTokens: 820, outputTokens: 48, started: 3, completed: 3 },
+    { ordinal: 2, state: "SUCCEEDED", finishReason: "stop", inputTokens: 1020, outputTokens: 164, started: 3, completed: 4 }
+  ],
+  toolCalls: [
+    {
+      id: id(6, 1), stepOrdinal: 1, providerCallId: "call_demo_1", tool: DemoRuntimeTools[0].id,
+      stableName: DemoRuntimeTools[0].stableName, arguments: { query: "EU market size" }, state: "SUCCEEDED",
+      approvalState: "NOT_REQUIRED", result: [{ title: "Market report 2026", snippet: "EU: about 2.1 billion EUR" }],
+      isError: false, minute: 3
+    }
+  ]
+} as const

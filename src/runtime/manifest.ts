@@ -4,7 +4,7 @@
  * `/docs`, checked by test/demo/Manifest.test.ts).
  */
 import type { ManifestOperation } from "../Area.js"
-import { DemoConversations, DemoRuns, DemoRuntimeAgents } from "./demo.js"
+import { DemoConversations, DemoRunDetail, DemoRuntimeAgents, DemoRuns } from "./demo.js"
 
 /** The runtime area's demo requests, by operationId. */
 export const RuntimeManifest = {
@@ -36,5 +36,17 @@ export const RuntimeManifest = {
     note: `Example (demo): DELETE /api/v1/runs/${DemoRuns[0].id}/playground-data as the owner → 200 ` +
       `\`{"data":{"runId":"${DemoRuns[0].id}","conversationId":"${DemoConversations.playground.id}",` +
       "\"state\":\"SUCCEEDED\",\"retentionExpiresAt\":\"2027-03-22T00:00:00.000Z\",\"dataClearedAt\":\"…\"},\"meta\":{…}}`."
-  }
+  },
+  // Conversation and run reads (issue 21)
+  Runtime_CreateConversation: {
+    as: "member",
+    path: { entityPublicId: DemoRuntimeAgents.configured },
+    query: {},
+    body: { title: "Pricing research", kind: "CHAT" }
+  },
+  // the owner sees every conversation of the agent: two per page, so the example shows a nextCursor
+  Runtime_ListConversations: { as: "owner", path: { entityPublicId: DemoRuntimeAgents.configured }, query: { limit: 2 }, body: null },
+  Runtime_ListMessages: { as: "member", path: { conversationId: DemoConversations.chat.id }, query: {}, body: null },
+  // the chat run with two model calls and a tool call in between
+  Runtime_GetRun: { as: "member", path: { runId: DemoRunDetail.run }, query: {}, body: null }
 } satisfies Record<string, ManifestOperation>

@@ -6,6 +6,7 @@ import {
   DemoMcpConnections,
   demoMcpCatalog,
   demoMessageId,
+  DemoRunDetail,
   DemoRuns,
   DemoRuntimeConfigs,
   DemoRuntimeTools
@@ -144,4 +145,44 @@ export const seedRuntimeDemoData = Effect.gen(function*() {
     ]
   })
   for (const m of messages) yield* sql`INSERT INTO messages ${sql.insert(m)}`
+  yield* seedRunDetailDemoData
+})
+
+/** The steps, tool call and usage of the demo chat run (`DemoRunDetail`). Fails with `SqlError`. */
+export const seedRunDetailDemoData = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const d = DemoRunDetail
+  const day = DemoConversations.chat.day
+  yield* sql`UPDATE runs SET provider = ${d.provider}, model = ${d.model}, input_tokens = ${d.inputTokens},
+               output_tokens = ${d.outputTokens}, cost_micro_usd = ${d.costMicroUsd} WHERE id = ${d.run}`
+  yield* sql`INSERT INTO run_steps ${
+    sql.insert(d.steps.map((s) => ({
+      run_id: d.run,
+      ordinal: s.ordinal,
+      state: s.state,
+      finish_reason: s.finishReason,
+      input_tokens: s.inputTokens,
+      output_tokens: s.outputTokens,
+      started_at: demoTime(day, s.started),
+      completed_at: demoTime(day, s.completed)
+    })))
+  }`
+  yield* sql`INSERT INTO run_tool_calls ${
+    sql.insert(d.toolCalls.map((t) => ({
+      id: t.id,
+      run_id: d.run,
+      step_ordinal: t.stepOrdinal,
+      provider_call_id: t.providerCallId,
+      tool_id: t.tool,
+      stable_name: t.stableName,
+      arguments: json(t.arguments),
+      state: t.state,
+      approval_state: t.approvalState,
+      result: json(t.result),
+      is_error: t.isError,
+      created_at: demoTime(day, t.minute),
+      started_at: demoTime(day, t.minute),
+      completed_at: demoTime(day, t.minute)
+    })))
+  }`
 })
