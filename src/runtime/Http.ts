@@ -1,9 +1,11 @@
 /** HTTP handlers of the Runtime area: decode → service → envelope. */
-import { Effect } from "effect"
+import { HttpServerResponse } from "@effect/platform"
+import { Effect, Stream } from "effect"
 import { Api } from "../api/Api.js"
 import { currentSession } from "../api/security.js"
 import { Envelope } from "../http/Envelope.js"
 import { group } from "../http/group.js"
+import { RunEventStreams } from "./RunEventStream.js"
 import { Runs } from "./Runs.js"
 import { Runtime } from "./Runtime.js"
 
@@ -12,6 +14,7 @@ export const RuntimeHttpLive = group(Api, "Runtime", (handlers) =>
     const runtime = yield* Runtime
     const runs = yield* Runs
     const envelope = yield* Envelope
+    const runEvents = yield* RunEventStreams
     return handlers
       .handle("listRuntimeTools", ({ path }) =>
         Effect.flatMap(currentSession, (session) =>
@@ -39,4 +42,17 @@ export const RuntimeHttpLive = group(Api, "Runtime", (handlers) =>
       .handle("clearPlaygroundRunData", ({ path }) =>
         Effect.flatMap(currentSession, (session) =>
           runs.clearPlaygroundData({ runId: path.runId, accountId: session.accountId }).pipe(Effect.flatMap(envelope.data))))
+      .handle("streamRunEvents", ({ headers, path }) =>
+        Effect.flatMap(currentSession, (session) =>
+          runEvents.follow({ runId: path.runId, accountId: session.accountId, lastEventId: headers["last-event-id"] ?? 0 }).pipe(
+            Effect.map((following) =>
+              following._tag === "Finished"
+                ? HttpServerResponse.empty({ status: 204 })
+                : HttpServerResponse.stream(following.body.pipe(Stream.encodeText), {
+                  contentType: "text/event-stream",
+                  // no proxy buffering (nginx), no transformation
+                  headers: { "cache-control": "no-store, no-transform", "x-accel-buffering": "no" }
+                })
+            )
+          )))
   }))
