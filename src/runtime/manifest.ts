@@ -5,6 +5,7 @@
  */
 import type { ManifestOperation } from "../Area.js"
 import { DemoConversations, DemoRuns, DemoRuntimeAgents } from "./demo.js"
+import { DemoRunEvents } from "./demoRunEvents.js"
 
 /** The runtime area's demo requests, by operationId. */
 export const RuntimeManifest = {
@@ -36,5 +37,17 @@ export const RuntimeManifest = {
     note: `Example (demo): DELETE /api/v1/runs/${DemoRuns[0].id}/playground-data as the owner → 200 ` +
       `\`{"data":{"runId":"${DemoRuns[0].id}","conversationId":"${DemoConversations.playground.id}",` +
       "\"state\":\"SUCCEEDED\",\"retentionExpiresAt\":\"2027-03-22T00:00:00.000Z\",\"dataClearedAt\":\"…\"},\"meta\":{…}}`."
+  },
+  // Following a run live (issue 21)
+  Runtime_StreamRunEvents: {
+    as: "member",
+    path: { runId: DemoRunEvents.runId },
+    query: {},
+    body: null,
+    note: `Example (demo): GET /api/v1/runs/${DemoRunEvents.runId}/events as the member → 200 \`text/event-stream\`: ` +
+      "`retry: 1000`, then `id: 1` `event: run.state` `data: {\"runId\":…,\"state\":\"RUNNING\",\"version\":3,\"failureCode\":null}`, " +
+      "two `message.delta` events (`About 2.1 billion`, ` EUR in 2026.`), `message.completed`, `usage` and `id: 6` " +
+      "`event: run.state` (SUCCEEDED), then the end (the run is finished). With `Last-Event-ID: 6` the answer is 204. " +
+      "The example below is the first event, as `{kind, data}`."
   }
 } satisfies Record<string, ManifestOperation>

@@ -12,6 +12,7 @@ import {
 } from "./demo.js"
 import { DemoAccounts } from "../accounts/demo.js"
 import { demoTime } from "../db/demo.js"
+import { seedDemoRunEvents } from "./demoRunEvents.js"
 
 const json = (v: unknown) => (v === null ? null : JSON.stringify(v))
 
@@ -144,4 +145,5 @@ export const seedRuntimeDemoData = Effect.gen(function*() {
     ]
   })
   for (const m of messages) yield* sql`INSERT INTO messages ${sql.insert(m)}`
+  yield* seedDemoRunEvents
 })
