@@ -33,7 +33,7 @@ export const spawnServer = (label: string, databaseUrl: string, env: Record<stri
       ENGINE_RUNNER_PORT: String(runnerPort),
       ENGINE_POLL_INTERVAL_MS: "100",
       LOG_FORMAT: "json",
-      LOG_LEVEL: "warn",
+      LOG_LEVEL: "info",
       // generous budgets: tests and benchmarks send many requests from one account and address
       RATE_SESSION_LIMIT: "60000",
       RATE_SESSION_WINDOW_SECONDS: "60",
