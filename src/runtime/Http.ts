@@ -44,7 +44,7 @@ export const RuntimeHttpLive = group(Api, "Runtime", (handlers) =>
           runs.clearPlaygroundData({ runId: path.runId, accountId: session.accountId }).pipe(Effect.flatMap(envelope.data))))
       .handle("streamRunEvents", ({ headers, path }) =>
         Effect.flatMap(currentSession, (session) =>
-          runEvents.follow({ runId: path.runId, accountId: session.accountId, lastEventId: headers["last-event-id"] ?? 0 }).pipe(
+          runEvents.follow({ runId: path.runId, accountId: session.accountId, lastEventId: Number(headers["last-event-id"] ?? "0") }).pipe(
             Effect.map((following) =>
               following._tag === "Finished"
                 ? HttpServerResponse.empty({ status: 204 })

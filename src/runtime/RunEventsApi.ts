@@ -9,24 +9,33 @@ import { RunEvent } from "../../schema/runEvents.js"
 import { operation } from "../api/operation.js"
 import { RunNotFound, StreamLimitReached } from "./Errors.js"
 
-/** The `Last-Event-ID` request header: the `seq` of the last event the client has (a non-negative integer). */
+/** The `Last-Event-ID` request header: the `seq` of the last event the client has (a non-negative integer, as text). */
 export const LastEventIdHeader = Schema.Struct({
   "last-event-id": Schema.optional(
-    Schema.NumberFromString.pipe(Schema.int(), Schema.between(0, Number.MAX_SAFE_INTEGER)).annotations({
-      description: "Resume after this event: the `id` (`seq`) of the last event received. Absent: from the first event."
+    Schema.String.pipe(Schema.pattern(/^(0|[1-9][0-9]{0,14})$/)).annotations({
+      description: "Resume after this event: the `id` (`seq`, a non-negative integer) of the last event received. " +
+        "Absent: from the first event."
     })
   )
 })
 
-/** The stream's media type: each SSE event's `event` is a `kind`, its `data` the JSON of the event's `data`. */
-const EventStream = RunEvent.pipe(HttpApiSchema.withEncoding({ kind: "Json", contentType: "text/event-stream" }))
+/**
+ * The stream's media type: each SSE event's `event` is a `kind`, its `data` the JSON of the
+ * event's `data`. (A suspended schema: `HttpApi` would split a top-level union into one
+ * response per member and lose the media type.)
+ */
+const EventStream = Schema.suspend((): Schema.Schema<RunEvent, typeof RunEvent.Encoded> => RunEvent).pipe(
+  HttpApiSchema.withEncoding({ kind: "Json", contentType: "text/event-stream" })
+).annotations({ description: "One run event (schema/runEvents.ts) per SSE event: `event: <kind>`, `data: <JSON of data>`, `id: <seq>`" })
 
 /** GET /api/v1/runs/{runId}/events. */
 export const streamRunEvents = HttpApiEndpoint.get("streamRunEvents", "/api/v1/runs/:runId/events")
   .setPath(Schema.Struct({ runId: Uuid }))
   .setHeaders(LastEventIdHeader)
   .addSuccess(EventStream)
-  .addSuccess(HttpApiSchema.NoContent)
+  .addSuccess(HttpApiSchema.Empty(204).annotations({
+    description: "The run is finished and has no event after `Last-Event-ID`: nothing to follow (an EventSource stops)"
+  }))
   .pipe(
     operation({
       id: "Runtime_StreamRunEvents",
