@@ -36,6 +36,32 @@ export const DefaultDbLimits: DbLimits = {
   startupTimeoutMs: 30_000
 }
 
+/**
+ * Following runs live (`GET /api/v1/runs/{runId}/events`, src/runtime/RunEventStream.ts),
+ * in milliseconds and streams (see `RUN_EVENTS_*` in the README).
+ */
+export interface RunEventsOptions {
+  /** A comment line is sent after this long without an event (`RUN_EVENTS_HEARTBEAT_MS`, default 15 s). */
+  readonly heartbeatMs: number
+  /** The server ends a stream after this long; the client resumes with `Last-Event-ID` (`RUN_EVENTS_MAX_STREAM_MS`, default 15 min). */
+  readonly maxStreamMs: number
+  /** Streams one process serves at once; one more is refused with 503 (`RUN_EVENTS_MAX_STREAMS`, default 1000). */
+  readonly maxStreams: number
+  /** Embedded database: how often a stream reads the run's new events (`RUN_EVENTS_POLL_MS`, default 250). */
+  readonly pollMs: number
+  /** PostgreSQL: the safety-net read when no notification came (`RUN_EVENTS_FALLBACK_POLL_MS`, default 5 s). */
+  readonly fallbackPollMs: number
+}
+
+/** The defaults of {@link RunEventsOptions}. */
+export const DefaultRunEventsOptions: RunEventsOptions = {
+  heartbeatMs: 15_000,
+  maxStreamMs: 15 * 60_000,
+  maxStreams: 1000,
+  pollMs: 250,
+  fallbackPollMs: 5_000
+}
+
 /** The configuration the service runs with. Secrets are `Redacted` (never logged). */
 export interface AppConfigShape {
   /** TCP port, default 3000. */
@@ -125,6 +151,8 @@ export interface AppConfigShape {
    * empty by default): where registry tokens' `ownerOf` is read when an identity is proven.
    */
   readonly chainRpcUrls: ReadonlyMap<string, string>
+  /** Following runs live: `RUN_EVENTS_*` (README). */
+  readonly runEvents: RunEventsOptions
 }
 
 /** The service configuration. */
@@ -328,6 +356,13 @@ export const loadAppConfig = Effect.gen(function*() {
     mcpOAuth: {
       tokenKeys: yield* mcpTokenKeys(secretValue),
       clients: yield* mcpOAuthClients
+    },
+    runEvents: {
+      heartbeatMs: yield* millis("RUN_EVENTS_HEARTBEAT_MS", DefaultRunEventsOptions.heartbeatMs),
+      maxStreamMs: yield* millis("RUN_EVENTS_MAX_STREAM_MS", DefaultRunEventsOptions.maxStreamMs),
+      maxStreams: yield* boundedInteger("RUN_EVENTS_MAX_STREAMS", 1, 1_000_000, DefaultRunEventsOptions.maxStreams),
+      pollMs: yield* millis("RUN_EVENTS_POLL_MS", DefaultRunEventsOptions.pollMs),
+      fallbackPollMs: yield* millis("RUN_EVENTS_FALLBACK_POLL_MS", DefaultRunEventsOptions.fallbackPollMs)
     }
   } satisfies AppConfigShape
 })

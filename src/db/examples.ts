@@ -11,7 +11,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       "data": {
         "accountPublicId": "01900001-0000-7000-8000-000000000002",
         "sessionId": "0000000b-0000-7000-8000-000000000002",
-        "csrfToken": "GxZ0tdf51PmbG3MQPWZiK3BNSwOCR0Uqc0Jx8N4G2-U",
+        "csrfToken": "UMK-5icxkVgXHXSihHZTqbZGG-0i0cMetiuH6wPf2ss",
         "expiresAt": "2026-06-01T12:00:00.000Z"
       },
       "meta": {
@@ -126,7 +126,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "apiKey": {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "cb56150b75bd",
+          "prefix": "357d4e7895a0",
           "scopes": [
             "public:read"
           ],
@@ -140,7 +140,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "expiresAt": null,
           "revokedAt": null
         },
-        "key": "adk_cb56150b75bd_wFbz1r5ssq-XFr0ZOZWr7w5pv3fQX5FwrZE3sbfPCM8",
+        "key": "adk_357d4e7895a0_ijVte6XQL2hBOkYKt7tSGyaGFhMu6Vy5f_aQStEKnvU",
         "keyDelivery": "SHOWN_ONCE"
       },
       "meta": {
@@ -171,7 +171,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "allowedOrigins": [
             "https://app.demo.agent-directory.dev"
           ],
-          "createdAt": "2026-11-25T15:34:37.624Z",
+          "createdAt": "2026-11-25T15:19:32.238Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -186,7 +186,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "production",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T15:34:37.602Z",
+          "createdAt": "2026-11-25T15:19:32.237Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -201,7 +201,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T15:34:37.599Z",
+          "createdAt": "2026-11-25T15:19:32.224Z",
           "lastUsedAt": null,
           "expiresAt": "2026-04-11T00:00:00.000Z",
           "revokedAt": null
@@ -216,7 +216,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "REVOKED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T15:34:37.562Z",
+          "createdAt": "2026-11-25T15:19:32.215Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -231,7 +231,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "PAUSED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T15:34:37.559Z",
+          "createdAt": "2026-11-25T15:19:32.190Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -246,7 +246,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T15:34:37.533Z",
+          "createdAt": "2026-11-25T15:19:32.188Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -262,7 +262,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T15:34:37.489Z",
+          "createdAt": "2026-11-25T15:19:32.129Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -270,7 +270,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "cb56150b75bd",
+          "prefix": "357d4e7895a0",
           "scopes": [
             "public:read"
           ],
@@ -310,7 +310,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "environment": "development",
         "state": "REVOKED",
         "allowedOrigins": [],
-        "createdAt": "2026-11-25T15:34:37.559Z",
+        "createdAt": "2026-11-25T15:19:32.190Z",
         "lastUsedAt": null,
         "expiresAt": null,
         "revokedAt": "2026-06-01T00:00:00.000Z"
@@ -1366,7 +1366,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": {
         "challengeId": "0000000b-0000-7000-8000-000000000035",
-        "message": "directory.test wants you to prove control of an identity for an agent:\nevm:base:0x70997970C51812dc3A010C7d01b50e0d17dc79C8\n\nSign to bind this identity to the agent Atlas Research (01900006-0000-7000-8000-000000000001) in the Agent Directory. Signing costs nothing and authorizes no transaction.\n\nURI: https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000001\nVersion: 1\nChain ID: eip155:8453\nNonce: 721f1119d31f6371ca751b9054c41be5\nIssued At: 2026-06-01T00:00:00.000Z\nExpiration Time: 2026-06-01T00:10:00.000Z\nRequest ID: 0000000b-0000-7000-8000-000000000035",
+        "message": "directory.test wants you to prove control of an identity for an agent:\nevm:base:0x70997970C51812dc3A010C7d01b50e0d17dc79C8\n\nSign to bind this identity to the agent Atlas Research (01900006-0000-7000-8000-000000000001) in the Agent Directory. Signing costs nothing and authorizes no transaction.\n\nURI: https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000001\nVersion: 1\nChain ID: eip155:8453\nNonce: 14d03efa9f1fe91896a74a0d72246778\nIssued At: 2026-06-01T00:00:00.000Z\nExpiration Time: 2026-06-01T00:10:00.000Z\nRequest ID: 0000000b-0000-7000-8000-000000000035",
         "expiresAt": "2026-06-01T00:10:00.000Z"
       },
       "meta": {
@@ -1906,7 +1906,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 200,
     "body": {
       "data": {
-        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fdirectory.test%2Fapi%2Fv1%2Fmcp%2Foauth%2Fcallback&scope=crm.read+crm.write&state=wN0fKQ_9dOo1EH6V8mHRjgHJ9bTKHdUXuo349wvba40&code_challenge=9L_jia36Vb0rvs_j0eW7af5jaqfAXXDskltRa8VW2YE&code_challenge_method=S256&resource=https%3A%2F%2Fmcp.crm.example%2Fmcp",
+        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fdirectory.test%2Fapi%2Fv1%2Fmcp%2Foauth%2Fcallback&scope=crm.read+crm.write&state=14EKETdSVyGctC1wu16SHGgy4_VtQYpCL6PIjFzjbG8&code_challenge=nttDsap_aQ0Jw9XpnsoBPlRTsANBTm9B7t1Ch6dV-mk&code_challenge_method=S256&resource=https%3A%2F%2Fmcp.crm.example%2Fmcp",
         "expiresAt": "2026-06-01T00:10:00.000Z"
       },
       "meta": {
@@ -2427,233 +2427,15 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       }
     }
   },
-  "Runtime_CreateConversation": {
-    "status": 201,
+  "Runtime_StreamRunEvents": {
+    "status": 200,
     "body": {
+      "kind": "run.state",
       "data": {
-        "id": "0000000b-0000-7000-8000-00000000007d",
-        "entityPublicId": "01900006-0000-7000-8000-000000000001",
-        "kind": "CHAT",
-        "title": "Pricing research",
-        "authorAccountId": "01900001-0000-7000-8000-000000000003",
-        "createdAt": "2026-06-01T00:00:00.000Z",
-        "updatedAt": "2026-06-01T00:00:00.000Z",
-        "lastMessageAt": null,
-        "activeRunId": null
-      },
-      "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000007c",
-        "schemaVersion": "1.0.0",
-        "buildVersion": "test",
-        "generatedAt": "2026-06-01T00:00:00.000Z",
-        "freshness": {
-          "projectedAt": null,
-          "sourceWatermark": null
-        }
-      }
-    }
-  },
-  "Runtime_ListConversations": {
-    "status": 200,
-    "body": {
-      "data": [
-        {
-          "id": "01900103-0000-7000-8000-000000000002",
-          "entityPublicId": "01900006-0000-7000-8000-000000000001",
-          "kind": "CHAT",
-          "title": "Market sizing",
-          "authorAccountId": "01900001-0000-7000-8000-000000000003",
-          "createdAt": "2026-03-23T00:00:00.000Z",
-          "updatedAt": "2026-06-01T00:00:00.000Z",
-          "lastMessageAt": "2026-06-01T00:00:00.000Z",
-          "activeRunId": null
-        },
-        {
-          "id": "0000000b-0000-7000-8000-00000000007d",
-          "entityPublicId": "01900006-0000-7000-8000-000000000001",
-          "kind": "CHAT",
-          "title": "Pricing research",
-          "authorAccountId": "01900001-0000-7000-8000-000000000003",
-          "createdAt": "2026-06-01T00:00:00.000Z",
-          "updatedAt": "2026-06-01T00:00:00.000Z",
-          "lastMessageAt": null,
-          "activeRunId": null
-        }
-      ],
-      "nextCursor": "WyIyMDI2LTA2LTAxVDAwOjAwOjAwLjAwMDAwMFoiLCIwMDAwMDAwYi0wMDAwLTcwMDAtODAwMC0wMDAwMDAwMDAwN2QiXQ.AG3Zw4D7H95aU-qSIGRYwnrMwtSclKC8BPjc6Z2TbwA",
-      "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000080",
-        "schemaVersion": "1.0.0",
-        "buildVersion": "test",
-        "generatedAt": "2026-06-01T00:00:00.000Z",
-        "freshness": {
-          "projectedAt": null,
-          "sourceWatermark": null
-        }
-      }
-    }
-  },
-  "Runtime_ListMessages": {
-    "status": 200,
-    "body": {
-      "data": [
-        {
-          "id": "01900105-0000-7000-8000-000000000005",
-          "ordinal": "1",
-          "role": "user",
-          "state": "COMPLETE",
-          "contentText": "Size the EU market.",
-          "contentParts": [
-            {
-              "text": "Size the EU market.",
-              "type": "text"
-            }
-          ],
-          "runId": "01900104-0000-7000-8000-000000000003",
-          "createdAt": "2026-03-23T00:02:00.000Z",
-          "completedAt": "2026-03-23T00:02:00.000Z"
-        },
-        {
-          "id": "01900105-0000-7000-8000-000000000006",
-          "ordinal": "2",
-          "role": "assistant",
-          "state": "COMPLETE",
-          "contentText": "About 2.1 billion EUR in 2026.",
-          "contentParts": [
-            {
-              "text": "About 2.1 billion EUR in 2026.",
-              "type": "text"
-            }
-          ],
-          "runId": "01900104-0000-7000-8000-000000000003",
-          "createdAt": "2026-03-23T00:02:00.000Z",
-          "completedAt": "2026-03-23T00:04:00.000Z"
-        },
-        {
-          "id": "0000000b-0000-7000-8000-000000000075",
-          "ordinal": "3",
-          "role": "user",
-          "state": "COMPLETE",
-          "contentText": "And the US market?",
-          "contentParts": [
-            {
-              "text": "And the US market?",
-              "type": "text"
-            }
-          ],
-          "runId": "0000000b-0000-7000-8000-000000000074",
-          "createdAt": "2026-06-01T00:00:00.000Z",
-          "completedAt": "2026-06-01T00:00:00.000Z"
-        },
-        {
-          "id": "0000000b-0000-7000-8000-000000000076",
-          "ordinal": "4",
-          "role": "assistant",
-          "state": "COMPLETE",
-          "contentText": "demo-echo-1 received: \"And the US market?\" (4 words; turn 3 of the conversation).",
-          "contentParts": [
-            {
-              "text": "demo-echo-1 received: \"And the US market?\" (4 words; turn 3 of the conversation).",
-              "type": "text"
-            }
-          ],
-          "runId": "0000000b-0000-7000-8000-000000000074",
-          "createdAt": "2026-06-01T00:00:00.000Z",
-          "completedAt": "2026-06-01T00:00:00.000Z"
-        }
-      ],
-      "nextCursor": null,
-      "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000083",
-        "schemaVersion": "1.0.0",
-        "buildVersion": "test",
-        "generatedAt": "2026-06-01T00:00:00.000Z",
-        "freshness": {
-          "projectedAt": null,
-          "sourceWatermark": null
-        }
-      }
-    }
-  },
-  "Runtime_GetRun": {
-    "status": 200,
-    "body": {
-      "data": {
-        "id": "01900104-0000-7000-8000-000000000003",
-        "conversationId": "01900103-0000-7000-8000-000000000002",
-        "entityPublicId": "01900006-0000-7000-8000-000000000001",
-        "triggerType": "MESSAGE",
-        "scheduleId": null,
-        "state": "SUCCEEDED",
-        "version": 4,
-        "failureCode": null,
-        "provider": "deterministic",
-        "model": "demo-echo-1",
-        "steps": [
-          {
-            "ordinal": 1,
-            "state": "SUCCEEDED",
-            "finishReason": "tool-calls",
-            "inputTokens": "820",
-            "outputTokens": "48",
-            "startedAt": "2026-03-23T00:03:00.000Z",
-            "completedAt": "2026-03-23T00:03:00.000Z"
-          },
-          {
-            "ordinal": 2,
-            "state": "SUCCEEDED",
-            "finishReason": "stop",
-            "inputTokens": "1020",
-            "outputTokens": "164",
-            "startedAt": "2026-03-23T00:03:00.000Z",
-            "completedAt": "2026-03-23T00:04:00.000Z"
-          }
-        ],
-        "toolCalls": [
-          {
-            "id": "01900106-0000-7000-8000-000000000001",
-            "stepOrdinal": 1,
-            "stableName": "docs.search",
-            "toolId": "01900101-0000-7000-8000-000000000001",
-            "arguments": {
-              "query": "EU market size"
-            },
-            "state": "SUCCEEDED",
-            "approvalState": "NOT_REQUIRED",
-            "decidedAt": null,
-            "result": [
-              {
-                "title": "Market report 2026",
-                "snippet": "EU: about 2.1 billion EUR"
-              }
-            ],
-            "isError": false,
-            "errorCode": null,
-            "createdAt": "2026-03-23T00:03:00.000Z",
-            "startedAt": "2026-03-23T00:03:00.000Z",
-            "completedAt": "2026-03-23T00:03:00.000Z"
-          }
-        ],
-        "usage": {
-          "inputTokens": "1840",
-          "outputTokens": "212",
-          "costMicroUsd": "4310"
-        },
-        "createdAt": "2026-03-23T00:02:00.000Z",
-        "startedAt": "2026-03-23T00:03:00.000Z",
-        "completedAt": "2026-03-23T00:04:00.000Z",
-        "deadlineAt": null,
-        "cancelRequestedAt": null
-      },
-      "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000086",
-        "schemaVersion": "1.0.0",
-        "buildVersion": "test",
-        "generatedAt": "2026-06-01T00:00:00.000Z",
-        "freshness": {
-          "projectedAt": null,
-          "sourceWatermark": null
-        }
+        "runId": "01900104-0000-7000-8000-000000000003",
+        "state": "RUNNING",
+        "version": 3,
+        "failureCode": null
       }
     }
   },
@@ -2674,7 +2456,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000089",
+        "requestId": "0000000b-0000-7000-8000-00000000007f",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2710,7 +2492,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-02-24T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000008c",
+        "requestId": "0000000b-0000-7000-8000-000000000082",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2741,7 +2523,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "responseCount": "1"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000008f",
+        "requestId": "0000000b-0000-7000-8000-000000000085",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2884,7 +2666,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       ],
       "asOf": "2026-06-01T00:00:00.000Z",
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000092",
+        "requestId": "0000000b-0000-7000-8000-000000000088",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2914,7 +2696,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "decisionDigest": "0x7d8fa3825b64daf3fca511c22899c1774912d986aa6b6dc09446bfd25cc8c920"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000095",
+        "requestId": "0000000b-0000-7000-8000-00000000008b",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2947,7 +2729,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000098",
+        "requestId": "0000000b-0000-7000-8000-00000000008e",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2971,13 +2753,13 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ],
         "rejected": [],
         "receipt": {
-          "id": "0000000b-0000-7000-8000-00000000009a",
+          "id": "0000000b-0000-7000-8000-000000000090",
           "durable": true,
           "receivedAt": "2026-06-01T00:00:00.000Z"
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000099",
+        "requestId": "0000000b-0000-7000-8000-00000000008f",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2992,7 +2774,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 202,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-00000000009e",
+        "id": "0000000b-0000-7000-8000-000000000094",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
         "exportType": "TRAFFIC",
         "range": {
@@ -3009,7 +2791,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": null
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000009d",
+        "requestId": "0000000b-0000-7000-8000-000000000093",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3041,7 +2823,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": "2026-05-21T00:10:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000a1",
+        "requestId": "0000000b-0000-7000-8000-000000000097",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3362,7 +3144,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000a5",
+        "requestId": "0000000b-0000-7000-8000-00000000009b",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3377,8 +3159,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-0000000000a9",
-        "publicId": "0000000b-0000-7000-8000-0000000000aa",
+        "id": "0000000b-0000-7000-8000-00000000009f",
+        "publicId": "0000000b-0000-7000-8000-0000000000a0",
         "workspaceId": "01900002-0000-7000-8000-000000000001",
         "agentPublicId": "01900006-0000-7000-8000-000000000001",
         "orderId": "01900009-0000-7000-8000-000000000004",
@@ -3391,7 +3173,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "startAt": "2026-07-01T00:00:00.000Z",
         "endAt": "2026-07-31T00:00:00.000Z",
         "creative": {
-          "id": "0000000b-0000-7000-8000-0000000000ab",
+          "id": "0000000b-0000-7000-8000-0000000000a1",
           "revision": 1,
           "kind": "TEXT",
           "state": "DRAFT",
@@ -3427,7 +3209,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000a8",
+        "requestId": "0000000b-0000-7000-8000-00000000009e",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3443,10 +3225,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": {
         "accepted": true,
-        "requestId": "0000000b-0000-7000-8000-0000000000ac"
+        "requestId": "0000000b-0000-7000-8000-0000000000a2"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000ac",
+        "requestId": "0000000b-0000-7000-8000-0000000000a2",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3462,8 +3244,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": [
         {
-          "id": "0000000b-0000-7000-8000-0000000000a9",
-          "publicId": "0000000b-0000-7000-8000-0000000000aa",
+          "id": "0000000b-0000-7000-8000-00000000009f",
+          "publicId": "0000000b-0000-7000-8000-0000000000a0",
           "workspaceId": "01900002-0000-7000-8000-000000000001",
           "agentPublicId": "01900006-0000-7000-8000-000000000001",
           "orderId": "01900009-0000-7000-8000-000000000004",
@@ -3476,7 +3258,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "startAt": "2026-07-01T00:00:00.000Z",
           "endAt": "2026-07-31T00:00:00.000Z",
           "creative": {
-            "id": "0000000b-0000-7000-8000-0000000000ab",
+            "id": "0000000b-0000-7000-8000-0000000000a1",
             "revision": 1,
             "kind": "TEXT",
             "state": "DRAFT",
@@ -3863,7 +3645,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000af",
+        "requestId": "0000000b-0000-7000-8000-0000000000a5",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3932,7 +3714,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000b2",
+        "requestId": "0000000b-0000-7000-8000-0000000000a8",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",

@@ -9,6 +9,7 @@ import { operation } from "../api/operation.js"
 import { clearPlaygroundRunData, sendMessage } from "./RunsApi.js"
 import { createConversation, listConversations, listMessages } from "./ConversationsApi.js"
 import { getRun } from "./RunReadsApi.js"
+import { streamRunEvents } from "./RunEventsApi.js"
 import { AgentNotFound, ConfigurationMissing, InvalidRequest } from "../../schema/errors.js"
 
 const AgentPath = Schema.Struct({ entityPublicId: Uuid })
@@ -74,5 +75,6 @@ export class RuntimeApi extends HttpApiGroup.make("Runtime")
   .add(listConversations)
   .add(listMessages)
   .add(getRun)
+  .add(streamRunEvents)
   .annotate(OpenApi.Description, "Runtime: agent runtimes, tools, conversations and schedules")
 {}

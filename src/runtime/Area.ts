@@ -8,13 +8,16 @@ import { Runtime } from "./Runtime.js"
 import { Runs } from "./Runs.js"
 import { Conversations } from "./Conversations.js"
 import { RunReads } from "./RunReads.js"
+import { RunEventStreams } from "./RunEventStream.js"
 import { seedRuntimeDemoData } from "./seed.js"
 import { RuntimeManifest } from "./manifest.js"
 
 /** The runtime area's handlers, demo seed and workflows (see `src/Area.ts`). */
 export const RuntimeArea = {
   name: "runtime",
-  http: RuntimeHttpLive.pipe(Layer.provide([Runtime.Default, Runs.Default, Conversations.Default, RunReads.Default])),
+  http: RuntimeHttpLive.pipe(
+    Layer.provide([Runtime.Default, Runs.Default, Conversations.Default, RunReads.Default, RunEventStreams.Default])
+  ),
   seed: seedRuntimeDemoData,
   // the AgentRuntime that answers runs is provided by the assembly (src/workflows.ts)
   workflows: AgentRunLive.pipe(Layer.provide(RunsRepo.Default)),

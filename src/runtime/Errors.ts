@@ -28,3 +28,11 @@ export class RunInProgress extends Problem<RunInProgress>()("RunInProgress", {
 export class PlaygroundRunRequired extends Problem<PlaygroundRunRequired>()("PlaygroundRunRequired", {
   status: 422, type: "playground-run-required", meaning: "the run is not a playground run"
 }) {}
+/**
+ * 503 `stream-limit-reached`: this server process already serves as many run event streams
+ * as it may (`RUN_EVENTS_MAX_STREAMS`); retry after `Retry-After` seconds (issue 21 item 4).
+ */
+export class StreamLimitReached extends Problem<StreamLimitReached>()("StreamLimitReached", {
+  status: 503, type: "stream-limit-reached",
+  meaning: "the server serves as many run event streams as it may; retry after `Retry-After` seconds"
+}) {}

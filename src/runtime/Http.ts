@@ -1,10 +1,11 @@
 /** HTTP handlers of the Runtime area: decode → service → envelope. */
 import { HttpApp, HttpServerResponse } from "@effect/platform"
-import { Effect } from "effect"
+import { Effect, Stream } from "effect"
 import { Api } from "../api/Api.js"
 import { currentSession } from "../api/security.js"
 import { Envelope } from "../http/Envelope.js"
 import { group } from "../http/group.js"
+import { RunEventStreams } from "./RunEventStream.js"
 import { Runs } from "./Runs.js"
 import { Runtime } from "./Runtime.js"
 import { Conversations } from "./Conversations.js"
@@ -18,6 +19,7 @@ export const RuntimeHttpLive = group(Api, "Runtime", (handlers) =>
     const envelope = yield* Envelope
     const conversations = yield* Conversations
     const runReads = yield* RunReads
+    const runEvents = yield* RunEventStreams
     return handlers
       .handle("listRuntimeTools", ({ path }) =>
         Effect.flatMap(currentSession, (session) =>
@@ -72,4 +74,17 @@ export const RuntimeHttpLive = group(Api, "Runtime", (handlers) =>
           yield* HttpApp.appendPreResponseHandler((_, response) => Effect.succeed(HttpServerResponse.setHeader(response, "etag", etag)))
           return yield* envelope.data(run)
         }))
+      .handle("streamRunEvents", ({ headers, path }) =>
+        Effect.flatMap(currentSession, (session) =>
+          runEvents.follow({ runId: path.runId, accountId: session.accountId, lastEventId: Number(headers["last-event-id"] ?? "0") }).pipe(
+            Effect.map((following) =>
+              following._tag === "Finished"
+                ? HttpServerResponse.empty({ status: 204 })
+                : HttpServerResponse.stream(following.body.pipe(Stream.encodeText), {
+                  contentType: "text/event-stream",
+                  // no proxy buffering (nginx), no transformation
+                  headers: { "cache-control": "no-store, no-transform", "x-accel-buffering": "no" }
+                })
+            )
+          )))
   }))

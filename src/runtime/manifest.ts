@@ -5,6 +5,7 @@
  */
 import type { ManifestOperation } from "../Area.js"
 import { DemoConversations, DemoRunDetail, DemoRuntimeAgents, DemoRuns } from "./demo.js"
+import { DemoRunEvents } from "./demoRunEvents.js"
 
 /** The runtime area's demo requests, by operationId. */
 export const RuntimeManifest = {
@@ -48,5 +49,17 @@ export const RuntimeManifest = {
   Runtime_ListConversations: { as: "owner", path: { entityPublicId: DemoRuntimeAgents.configured }, query: { limit: 2 }, body: null },
   Runtime_ListMessages: { as: "member", path: { conversationId: DemoConversations.chat.id }, query: {}, body: null },
   // the chat run with two model calls and a tool call in between
-  Runtime_GetRun: { as: "member", path: { runId: DemoRunDetail.run }, query: {}, body: null }
+  Runtime_GetRun: { as: "member", path: { runId: DemoRunDetail.run }, query: {}, body: null },
+  // Following a run live (issue 21)
+  Runtime_StreamRunEvents: {
+    as: "member",
+    path: { runId: DemoRunEvents.runId },
+    query: {},
+    body: null,
+    note: `Example (demo): GET /api/v1/runs/${DemoRunEvents.runId}/events as the member → 200 \`text/event-stream\`: ` +
+      "`retry: 1000`, then `id: 1` `event: run.state` `data: {\"runId\":…,\"state\":\"RUNNING\",\"version\":3,\"failureCode\":null}`, " +
+      "two `message.delta` events (`About 2.1 billion`, ` EUR in 2026.`), `message.completed`, `usage` and `id: 6` " +
+      "`event: run.state` (SUCCEEDED), then the end (the run is finished). With `Last-Event-ID: 6` the answer is 204. " +
+      "The example below is the first event, as `{kind, data}`."
+  }
 } satisfies Record<string, ManifestOperation>

@@ -13,6 +13,7 @@ import {
 } from "./demo.js"
 import { DemoAccounts } from "../accounts/demo.js"
 import { demoTime } from "../db/demo.js"
+import { seedDemoRunEvents } from "./demoRunEvents.js"
 
 const json = (v: unknown) => (v === null ? null : JSON.stringify(v))
 
@@ -146,6 +147,7 @@ export const seedRuntimeDemoData = Effect.gen(function*() {
   })
   for (const m of messages) yield* sql`INSERT INTO messages ${sql.insert(m)}`
   yield* seedRunDetailDemoData
+  yield* seedDemoRunEvents
 })
 
 /** The steps, tool call and usage of the demo chat run (`DemoRunDetail`). Fails with `SqlError`. */

@@ -21,6 +21,7 @@ import { successExamples } from "../../src/db/examples.js"
 import { demoManifest } from "../../src/db/manifest.js"
 import { call, expectProblem } from "../support/http.js"
 import { sendManifestRequest } from "../support/manifest.js"
+import { eventsOf, parseSse } from "../support/sse.js"
 import { makeTestServer } from "../support/TestServer.js"
 
 const examplesFile = new URL("../../src/db/examples.ts", import.meta.url)
@@ -133,7 +134,10 @@ layer(server.layer)("success examples", (it) => {
         }
         expect(reply.status, `${operationId}: ${reply.text}`).toBeGreaterThanOrEqual(200)
         expect(reply.status, `${operationId}: ${reply.text}`).toBeLessThan(300)
-        answers[operationId] = { status: reply.status, body: reply.body }
+        // a Server-Sent Events stream (Runtime_StreamRunEvents): its example is its first event, as `{kind, data}`
+        const stream = /^text\/event-stream/.test(reply.headers["content-type"] ?? "")
+        const first = stream ? eventsOf(parseSse(reply.text))[0] : undefined
+        answers[operationId] = { status: reply.status, body: first === undefined ? reply.body : { kind: first.event, data: first.data } }
       }
       if (writing) {
         writeFileSync(examplesFile, render(answers))

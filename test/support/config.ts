@@ -3,7 +3,7 @@ import { Layer, LogLevel, Option, Redacted } from "effect"
 import { hkdfSync } from "node:crypto"
 import { DefaultEngineOptions } from "../../layers/Engine.js"
 import { DefaultOutboundOptions } from "../../layers/Outbound.js"
-import { AppConfig, type AppConfigShape, DefaultDbLimits, deriveKey, DevelopmentSecret } from "../../layers/AppConfig.js"
+import { AppConfig, type AppConfigShape, DefaultDbLimits, DefaultRunEventsOptions, deriveKey, DevelopmentSecret } from "../../layers/AppConfig.js"
 
 const secret = "test-secret-test-secret-test-secret-0123"
 const key = (purpose: string) => Redacted.make(Buffer.from(hkdfSync("sha256", secret, "agent-directory", purpose, 32)))
@@ -54,6 +54,8 @@ export const testConfig = (overrides: Partial<AppConfigShape> = {}): AppConfigSh
   // MCP OAuth tokens sealed with a key of the test secret; no clients registered by hand
   mcpOAuth: { tokenKeys: [{ kid: "test", key: key("mcp-oauth-tokens") }], clients: {} },
   chainRpcUrls: new Map(),
+  // run event streams read often, so tests wait little
+  runEvents: { ...DefaultRunEventsOptions, pollMs: 100, fallbackPollMs: 1000 },
   ...overrides
 })
 

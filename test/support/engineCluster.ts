@@ -84,7 +84,9 @@ export const spawnNode = (
   label: string,
   script: string,
   env: Record<string, string>,
-  readyTimeoutMs = 60_000
+  readyTimeoutMs = 60_000,
+  /** The output line that says it is ready (default: a line containing `ready`). */
+  ready: RegExp = /\bready\b/
 ): Effect.Effect<Proc, Error, Scope.Scope> =>
   Effect.acquireRelease(
     Effect.sync(() => {
@@ -118,7 +120,7 @@ export const spawnNode = (
     Effect.tap((proc) =>
       Effect.gen(function*() {
         const deadline = Date.now() + readyTimeoutMs
-        while (!/\bready\b/.test(proc.output())) {
+        while (!ready.test(proc.output())) {
           if (proc.exited()) return yield* Effect.fail(new Error(`${label} exited before ready:\n${tail(proc.output())}`))
           if (Date.now() > deadline) {
             return yield* Effect.fail(new Error(`${label} not ready after ${readyTimeoutMs} ms:\n${tail(proc.output())}`))

@@ -1,0 +1,54 @@
+/**
+ * Real server processes (`src/main.ts`, as `npm start` runs it, through tsx) on one
+ * PostgreSQL database, each a socket runner of the durable engine: for the multi-process
+ * tests and `bench:runs`. Each process is killed and reaped when the scope closes; a client
+ * for it sends the relative requests of `test/support/http.ts` (`call`, `signIn`) to it.
+ */
+import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { Effect } from "effect"
+import { freePort, type Proc, spawnNode } from "./engineCluster.js"
+
+/** A started server process. */
+export interface ServerProcess {
+  readonly proc: Proc
+  /** `http://127.0.0.1:<port>`. */
+  readonly baseUrl: string
+}
+
+/**
+ * Starts `src/main.ts` on `databaseUrl` (migrated already, or migrated by this process:
+ * start processes one after the other), serving HTTP on a free port and running the engine as a
+ * socket runner on another; `env` adds or overrides settings. Ready when it logs that it listens.
+ */
+export const spawnServer = (label: string, databaseUrl: string, env: Record<string, string> = {}) =>
+  Effect.gen(function*() {
+    const port = yield* freePort
+    const runnerPort = yield* freePort
+    const proc = yield* spawnNode(label, "src/main.ts", {
+      DATABASE_URL: databaseUrl,
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      ENGINE_RUNNER: "socket",
+      ENGINE_RUNNER_HOST: "127.0.0.1",
+      ENGINE_RUNNER_PORT: String(runnerPort),
+      ENGINE_POLL_INTERVAL_MS: "100",
+      LOG_FORMAT: "json",
+      LOG_LEVEL: "info",
+      // generous budgets: tests and benchmarks send many requests from one account and address
+      RATE_SESSION_LIMIT: "60000",
+      RATE_SESSION_WINDOW_SECONDS: "60",
+      SIGN_IN_ACCOUNT_LIMIT: "900",
+      SIGN_IN_ADDRESS_LIMIT: "900",
+      ...env
+    }, 180_000, /Listening on/)
+    return { proc, baseUrl: `http://127.0.0.1:${port}` } satisfies ServerProcess
+  })
+
+/** `client` sending relative URLs to `server`. */
+export const clientOf = (server: ServerProcess, client: HttpClient.HttpClient) =>
+  client.pipe(HttpClient.mapRequest(HttpClientRequest.prependUrl(server.baseUrl)))
+
+/** Runs `effect` with its `HttpClient` talking to `server` (the `call`/`signIn`/`openSse` helpers then reach it). */
+export const against = (server: ServerProcess) =>
+<A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.flatMap(HttpClient.HttpClient, (client) => Effect.provideService(effect, HttpClient.HttpClient, clientOf(server, client)))
