@@ -6,15 +6,17 @@ import { RunsRepo } from "./RunsRepo.js"
 import { RuntimeHttpLive } from "./Http.js"
 import { Runtime } from "./Runtime.js"
 import { Runs } from "./Runs.js"
+import { ScheduleFiringWorkflows } from "./ScheduleFiring.js"
+import { Schedules } from "./Schedules.js"
 import { seedRuntimeDemoData } from "./seed.js"
 import { RuntimeManifest } from "./manifest.js"
 
 /** The runtime area's handlers, demo seed and workflows (see `src/Area.ts`). */
 export const RuntimeArea = {
   name: "runtime",
-  http: RuntimeHttpLive.pipe(Layer.provide([Runtime.Default, Runs.Default])),
+  http: RuntimeHttpLive.pipe(Layer.provide([Runtime.Default, Runs.Default, Schedules.Default])),
   seed: seedRuntimeDemoData,
   // the AgentRuntime that answers runs is provided by the assembly (src/workflows.ts)
-  workflows: AgentRunLive.pipe(Layer.provide(RunsRepo.Default)),
+  workflows: Layer.mergeAll(AgentRunLive.pipe(Layer.provide(RunsRepo.Default)), ScheduleFiringWorkflows),
   manifest: RuntimeManifest
 } satisfies Area

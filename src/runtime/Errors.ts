@@ -28,3 +28,7 @@ export class RunInProgress extends Problem<RunInProgress>()("RunInProgress", {
 export class PlaygroundRunRequired extends Problem<PlaygroundRunRequired>()("PlaygroundRunRequired", {
   status: 422, type: "playground-run-required", meaning: "the run is not a playground run"
 }) {}
+/** 404 `schedule-not-found`: no such schedule (not deleted) of the agent. */
+export class ScheduleNotFound extends Problem<ScheduleNotFound>()("ScheduleNotFound", {
+  status: 404, type: "schedule-not-found", meaning: "no such schedule (not deleted) of the agent"
+}) {}

@@ -6,11 +6,13 @@ import { Envelope } from "../http/Envelope.js"
 import { group } from "../http/group.js"
 import { Runs } from "./Runs.js"
 import { Runtime } from "./Runtime.js"
+import { Schedules } from "./Schedules.js"
 
 export const RuntimeHttpLive = group(Api, "Runtime", (handlers) =>
   Effect.gen(function*() {
     const runtime = yield* Runtime
     const runs = yield* Runs
+    const schedules = yield* Schedules
     const envelope = yield* Envelope
     return handlers
       .handle("listRuntimeTools", ({ path }) =>
@@ -39,4 +41,16 @@ export const RuntimeHttpLive = group(Api, "Runtime", (handlers) =>
       .handle("clearPlaygroundRunData", ({ path }) =>
         Effect.flatMap(currentSession, (session) =>
           runs.clearPlaygroundData({ runId: path.runId, accountId: session.accountId }).pipe(Effect.flatMap(envelope.data))))
+      .handle("createAgentSchedule", ({ path, payload }) =>
+        Effect.flatMap(currentSession, (session) =>
+          schedules.create({ entityPublicId: path.entityPublicId, accountId: session.accountId, body: payload })
+            .pipe(Effect.flatMap(envelope.data))))
+      .handle("listAgentSchedules", ({ path, urlParams }) =>
+        Effect.flatMap(currentSession, (session) =>
+          schedules.list({ entityPublicId: path.entityPublicId, accountId: session.accountId, ...urlParams })
+            .pipe(Effect.flatMap((page) => envelope.page(page.rows, page.nextCursor)))))
+      .handle("deleteAgentSchedule", ({ path, payload }) =>
+        Effect.flatMap(currentSession, (session) =>
+          schedules.remove({ ...path, accountId: session.accountId, expectedVersion: payload.expectedVersion })
+            .pipe(Effect.flatMap(envelope.data))))
   }))
