@@ -5,6 +5,7 @@
  */
 import type { ManifestOperation } from "../Area.js"
 import { DemoConversations, DemoRuns, DemoRuntimeAgents } from "./demo.js"
+import { DemoSchedules } from "./schedulesDemo.js"
 
 /** The runtime area's demo requests, by operationId. */
 export const RuntimeManifest = {
@@ -36,5 +37,24 @@ export const RuntimeManifest = {
     note: `Example (demo): DELETE /api/v1/runs/${DemoRuns[0].id}/playground-data as the owner → 200 ` +
       `\`{"data":{"runId":"${DemoRuns[0].id}","conversationId":"${DemoConversations.playground.id}",` +
       "\"state\":\"SUCCEEDED\",\"retentionExpiresAt\":\"2027-03-22T00:00:00.000Z\",\"dataClearedAt\":\"…\"},\"meta\":{…}}`."
+  },
+  // Schedules that fire (issue 21)
+  Runtime_CreateAgentSchedule: {
+    as: "owner",
+    path: { entityPublicId: DemoRuntimeAgents.configured },
+    query: {},
+    body: {
+      cronExpression: "30 9 * * 1-5",
+      timezone: "Europe/Berlin",
+      message: "Summarize yesterday's research notes.",
+      title: "Morning summary"
+    }
+  },
+  Runtime_ListAgentSchedules: { as: "member", path: { entityPublicId: DemoRuntimeAgents.configured }, query: {}, body: null },
+  Runtime_DeleteAgentSchedule: {
+    as: "owner",
+    path: { entityPublicId: DemoRuntimeAgents.configured, scheduleId: DemoSchedules.cleanup.id },
+    query: {},
+    body: { expectedVersion: 1 }
   }
 } satisfies Record<string, ManifestOperation>
