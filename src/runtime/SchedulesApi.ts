@@ -68,7 +68,9 @@ export const createAgentSchedule = HttpApiEndpoint.post("createAgentSchedule", "
         "no server ran are not replayed one by one: the schedule fires once, then continues with its next future " +
         "occurrence. A disabled schedule (`nextOccurrenceAt` null) never fires.\n\n" +
         visibility + " " + writers + " The agent needs a runtime configured (422 `configuration-missing`, as for " +
-        "sending a message). Refusals come in this order: 404, 403, 400, 409, 422.",
+        "sending a message). A body that does not decode (a field missing, of the wrong type or length, an unknown " +
+        "field) is a 400 before anything else; then refusals come in this order: 404, 403, 400 (the expression or " +
+        "zone), 409, 422.",
       errors: [AgentNotFound, RoleRequired, InvalidRequest, InvalidState, ConfigurationMissing]
     })
   )
