@@ -224,7 +224,7 @@ layer(Layer.provideMerge(firing, server.layer), { timeout: 120_000 })("Runtime a
       expect(yield* scheduleRuns(schedule.id)).toEqual([])
     }))
 
-  it.effect("concurrent deletes at one version: one 200, the others 409 (PostgreSQL: several connections)", () =>
+  it.effect.skipIf(!process.env["DATABASE_URL"])("concurrent deletes at one version: one 200, the others 409 or 404 (PostgreSQL: several connections)", () =>
     Effect.gen(function*() {
       const schedule = yield* created({ cronExpression: "0 * * * *", timezone: "UTC", message: "race" })
       const owner = yield* signIn("owner")
