@@ -65,13 +65,13 @@ export class ScheduleFiring extends Effect.Service<ScheduleFiring>()("agent-dire
         if (Option.isNone(claimed)) return Option.none<Firing>()
         const due = claimed.value
         const following = nextOccurrence(due, at)
-        const outcome = (outcome: FiringOutcome, runId: string | null, next: Date | null): Firing =>
+        const firingOf = (outcome: FiringOutcome, runId: string | null, next: Date | null): Firing =>
           ({ scheduleId: due.id, occurrenceAt: due.nextOccurrenceAt, outcome, runId, next })
         let firing: Firing
         if (due.agentState === "RETIRED") {
-          firing = outcome("SKIPPED_AGENT_RETIRED", null, null)
+          firing = firingOf("SKIPPED_AGENT_RETIRED", null, null)
         } else if (!due.runtimeConfigured) {
-          firing = outcome("SKIPPED_NO_RUNTIME", null, following)
+          firing = firingOf("SKIPPED_NO_RUNTIME", null, following)
         } else {
           // serialized with the conversation's other senders, as Runtime_SendMessage is
           const conversation = yield* runsRepo.lockConversation(due.conversationId).pipe(
@@ -91,8 +91,8 @@ export class ScheduleFiring extends Effect.Service<ScheduleFiring>()("agent-dire
             Effect.catchTag("RunInProgress", () => Effect.succeed(Option.none<string>()))
           )
           firing = Option.match(started, {
-            onNone: () => outcome("SKIPPED_RUN_ACTIVE", null, following),
-            onSome: (runId) => outcome("STARTED", runId, following)
+            onNone: () => firingOf("SKIPPED_RUN_ACTIVE", null, following),
+            onSome: (runId) => firingOf("STARTED", runId, following)
           })
         }
         yield* repo.recordFiring({ ...firing, firedAt: at })
