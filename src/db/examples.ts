@@ -11,7 +11,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       "data": {
         "accountPublicId": "01900001-0000-7000-8000-000000000002",
         "sessionId": "0000000b-0000-7000-8000-000000000002",
-        "csrfToken": "UMK-5icxkVgXHXSihHZTqbZGG-0i0cMetiuH6wPf2ss",
+        "csrfToken": "4JZ4tNL-kMh-ZucngquqKfAvgYI3mW69TYrMnL6Y_f0",
         "expiresAt": "2026-06-01T12:00:00.000Z"
       },
       "meta": {
@@ -126,7 +126,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "apiKey": {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "357d4e7895a0",
+          "prefix": "3b68dd9656c3",
           "scopes": [
             "public:read"
           ],
@@ -140,7 +140,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "expiresAt": null,
           "revokedAt": null
         },
-        "key": "adk_357d4e7895a0_ijVte6XQL2hBOkYKt7tSGyaGFhMu6Vy5f_aQStEKnvU",
+        "key": "adk_3b68dd9656c3_IOPuqH95gPJwlJm0hgCyKRnHjhp9GMv4Mh0yhQeKay0",
         "keyDelivery": "SHOWN_ONCE"
       },
       "meta": {
@@ -171,7 +171,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "allowedOrigins": [
             "https://app.demo.agent-directory.dev"
           ],
-          "createdAt": "2026-11-25T15:19:32.238Z",
+          "createdAt": "2026-11-25T15:10:17.139Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -186,7 +186,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "production",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T15:19:32.237Z",
+          "createdAt": "2026-11-25T15:10:17.134Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -201,7 +201,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T15:19:32.224Z",
+          "createdAt": "2026-11-25T15:10:17.130Z",
           "lastUsedAt": null,
           "expiresAt": "2026-04-11T00:00:00.000Z",
           "revokedAt": null
@@ -216,7 +216,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "REVOKED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T15:19:32.215Z",
+          "createdAt": "2026-11-25T15:10:17.124Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -231,7 +231,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "PAUSED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T15:19:32.190Z",
+          "createdAt": "2026-11-25T15:10:17.123Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -246,7 +246,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T15:19:32.188Z",
+          "createdAt": "2026-11-25T15:10:17.113Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -262,7 +262,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T15:19:32.129Z",
+          "createdAt": "2026-11-25T15:10:17.090Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -270,7 +270,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "357d4e7895a0",
+          "prefix": "3b68dd9656c3",
           "scopes": [
             "public:read"
           ],
@@ -310,7 +310,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "environment": "development",
         "state": "REVOKED",
         "allowedOrigins": [],
-        "createdAt": "2026-11-25T15:19:32.190Z",
+        "createdAt": "2026-11-25T15:10:17.123Z",
         "lastUsedAt": null,
         "expiresAt": null,
         "revokedAt": "2026-06-01T00:00:00.000Z"
@@ -1366,7 +1366,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": {
         "challengeId": "0000000b-0000-7000-8000-000000000035",
-        "message": "directory.test wants you to prove control of an identity for an agent:\nevm:base:0x70997970C51812dc3A010C7d01b50e0d17dc79C8\n\nSign to bind this identity to the agent Atlas Research (01900006-0000-7000-8000-000000000001) in the Agent Directory. Signing costs nothing and authorizes no transaction.\n\nURI: https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000001\nVersion: 1\nChain ID: eip155:8453\nNonce: 14d03efa9f1fe91896a74a0d72246778\nIssued At: 2026-06-01T00:00:00.000Z\nExpiration Time: 2026-06-01T00:10:00.000Z\nRequest ID: 0000000b-0000-7000-8000-000000000035",
+        "message": "directory.test wants you to prove control of an identity for an agent:\nevm:base:0x70997970C51812dc3A010C7d01b50e0d17dc79C8\n\nSign to bind this identity to the agent Atlas Research (01900006-0000-7000-8000-000000000001) in the Agent Directory. Signing costs nothing and authorizes no transaction.\n\nURI: https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000001\nVersion: 1\nChain ID: eip155:8453\nNonce: 66cbde189e012ac3f0acab8e201d4e17\nIssued At: 2026-06-01T00:00:00.000Z\nExpiration Time: 2026-06-01T00:10:00.000Z\nRequest ID: 0000000b-0000-7000-8000-000000000035",
         "expiresAt": "2026-06-01T00:10:00.000Z"
       },
       "meta": {
@@ -1906,7 +1906,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 200,
     "body": {
       "data": {
-        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fdirectory.test%2Fapi%2Fv1%2Fmcp%2Foauth%2Fcallback&scope=crm.read+crm.write&state=14EKETdSVyGctC1wu16SHGgy4_VtQYpCL6PIjFzjbG8&code_challenge=nttDsap_aQ0Jw9XpnsoBPlRTsANBTm9B7t1Ch6dV-mk&code_challenge_method=S256&resource=https%3A%2F%2Fmcp.crm.example%2Fmcp",
+        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fdirectory.test%2Fapi%2Fv1%2Fmcp%2Foauth%2Fcallback&scope=crm.read+crm.write&state=iAtIZXHm94QEr-Li4kdw-9gk0nzQxZL0TV5FsXlJfgM&code_challenge=suQFpB_KZQprbYlqxB4Mw2UJA91_C8E70BmPODhVIO8&code_challenge_method=S256&resource=https%3A%2F%2Fmcp.crm.example%2Fmcp",
         "expiresAt": "2026-06-01T00:10:00.000Z"
       },
       "meta": {
@@ -2427,15 +2427,131 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       }
     }
   },
-  "Runtime_StreamRunEvents": {
+  "Runtime_CreateAgentSchedule": {
+    "status": 201,
+    "body": {
+      "data": {
+        "id": "0000000b-0000-7000-8000-00000000007e",
+        "entityPublicId": "01900006-0000-7000-8000-000000000001",
+        "cronExpression": "30 9 * * 1-5",
+        "timezone": "Europe/Berlin",
+        "message": "Summarize yesterday's research notes.",
+        "title": "Morning summary",
+        "enabled": true,
+        "nextOccurrenceAt": "2026-06-01T07:30:00.000Z",
+        "lastFiredAt": null,
+        "lastRunId": null,
+        "conversationId": "0000000b-0000-7000-8000-00000000007d",
+        "version": 1,
+        "createdAt": "2026-06-01T00:00:00.000Z",
+        "updatedAt": "2026-06-01T00:00:00.000Z"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-00000000007c",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Runtime_ListAgentSchedules": {
     "status": 200,
     "body": {
-      "kind": "run.state",
+      "data": [
+        {
+          "id": "01900122-0000-7000-8000-000000000001",
+          "entityPublicId": "01900006-0000-7000-8000-000000000001",
+          "cronExpression": "0 8 * * 1",
+          "timezone": "Europe/Berlin",
+          "message": "Write this week's market digest.",
+          "title": "Weekly market digest",
+          "enabled": false,
+          "nextOccurrenceAt": null,
+          "lastFiredAt": null,
+          "lastRunId": null,
+          "conversationId": "01900122-0000-7000-8000-000000000002",
+          "version": 1,
+          "createdAt": "2026-04-01T00:00:00.000Z",
+          "updatedAt": "2026-04-01T00:00:00.000Z"
+        },
+        {
+          "id": "01900122-0000-7000-8000-000000000003",
+          "entityPublicId": "01900006-0000-7000-8000-000000000001",
+          "cronExpression": "@daily",
+          "timezone": "UTC",
+          "message": "List the sources that failed today.",
+          "title": null,
+          "enabled": false,
+          "nextOccurrenceAt": null,
+          "lastFiredAt": null,
+          "lastRunId": null,
+          "conversationId": "01900122-0000-7000-8000-000000000004",
+          "version": 1,
+          "createdAt": "2026-04-02T00:00:00.000Z",
+          "updatedAt": "2026-04-02T00:00:00.000Z"
+        },
+        {
+          "id": "0000000b-0000-7000-8000-00000000007e",
+          "entityPublicId": "01900006-0000-7000-8000-000000000001",
+          "cronExpression": "30 9 * * 1-5",
+          "timezone": "Europe/Berlin",
+          "message": "Summarize yesterday's research notes.",
+          "title": "Morning summary",
+          "enabled": true,
+          "nextOccurrenceAt": "2026-06-01T07:30:00.000Z",
+          "lastFiredAt": null,
+          "lastRunId": null,
+          "conversationId": "0000000b-0000-7000-8000-00000000007d",
+          "version": 1,
+          "createdAt": "2026-06-01T00:00:00.000Z",
+          "updatedAt": "2026-06-01T00:00:00.000Z"
+        }
+      ],
+      "nextCursor": null,
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000081",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Runtime_DeleteAgentSchedule": {
+    "status": 200,
+    "body": {
       "data": {
-        "runId": "01900104-0000-7000-8000-000000000003",
-        "state": "RUNNING",
-        "version": 3,
-        "failureCode": null
+        "id": "01900122-0000-7000-8000-000000000003",
+        "entityPublicId": "01900006-0000-7000-8000-000000000001",
+        "cronExpression": "@daily",
+        "timezone": "UTC",
+        "message": "List the sources that failed today.",
+        "title": null,
+        "enabled": false,
+        "nextOccurrenceAt": null,
+        "lastFiredAt": null,
+        "lastRunId": null,
+        "conversationId": "01900122-0000-7000-8000-000000000004",
+        "version": 2,
+        "createdAt": "2026-04-02T00:00:00.000Z",
+        "updatedAt": "2026-06-01T00:00:00.000Z"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000084",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
       }
     }
   },
@@ -2456,7 +2572,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000007f",
+        "requestId": "0000000b-0000-7000-8000-000000000087",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2492,7 +2608,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-02-24T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000082",
+        "requestId": "0000000b-0000-7000-8000-00000000008a",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2523,7 +2639,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "responseCount": "1"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000085",
+        "requestId": "0000000b-0000-7000-8000-00000000008d",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2666,7 +2782,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       ],
       "asOf": "2026-06-01T00:00:00.000Z",
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000088",
+        "requestId": "0000000b-0000-7000-8000-000000000090",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2696,7 +2812,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "decisionDigest": "0x7d8fa3825b64daf3fca511c22899c1774912d986aa6b6dc09446bfd25cc8c920"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000008b",
+        "requestId": "0000000b-0000-7000-8000-000000000093",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2729,7 +2845,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000008e",
+        "requestId": "0000000b-0000-7000-8000-000000000096",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2753,13 +2869,13 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ],
         "rejected": [],
         "receipt": {
-          "id": "0000000b-0000-7000-8000-000000000090",
+          "id": "0000000b-0000-7000-8000-000000000098",
           "durable": true,
           "receivedAt": "2026-06-01T00:00:00.000Z"
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000008f",
+        "requestId": "0000000b-0000-7000-8000-000000000097",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2774,7 +2890,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 202,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-000000000094",
+        "id": "0000000b-0000-7000-8000-00000000009c",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
         "exportType": "TRAFFIC",
         "range": {
@@ -2791,7 +2907,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": null
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000093",
+        "requestId": "0000000b-0000-7000-8000-00000000009b",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2823,7 +2939,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": "2026-05-21T00:10:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000097",
+        "requestId": "0000000b-0000-7000-8000-00000000009f",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3144,7 +3260,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000009b",
+        "requestId": "0000000b-0000-7000-8000-0000000000a3",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3159,8 +3275,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-00000000009f",
-        "publicId": "0000000b-0000-7000-8000-0000000000a0",
+        "id": "0000000b-0000-7000-8000-0000000000a7",
+        "publicId": "0000000b-0000-7000-8000-0000000000a8",
         "workspaceId": "01900002-0000-7000-8000-000000000001",
         "agentPublicId": "01900006-0000-7000-8000-000000000001",
         "orderId": "01900009-0000-7000-8000-000000000004",
@@ -3173,7 +3289,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "startAt": "2026-07-01T00:00:00.000Z",
         "endAt": "2026-07-31T00:00:00.000Z",
         "creative": {
-          "id": "0000000b-0000-7000-8000-0000000000a1",
+          "id": "0000000b-0000-7000-8000-0000000000a9",
           "revision": 1,
           "kind": "TEXT",
           "state": "DRAFT",
@@ -3209,7 +3325,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000009e",
+        "requestId": "0000000b-0000-7000-8000-0000000000a6",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3225,10 +3341,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": {
         "accepted": true,
-        "requestId": "0000000b-0000-7000-8000-0000000000a2"
+        "requestId": "0000000b-0000-7000-8000-0000000000aa"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000a2",
+        "requestId": "0000000b-0000-7000-8000-0000000000aa",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3244,8 +3360,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": [
         {
-          "id": "0000000b-0000-7000-8000-00000000009f",
-          "publicId": "0000000b-0000-7000-8000-0000000000a0",
+          "id": "0000000b-0000-7000-8000-0000000000a7",
+          "publicId": "0000000b-0000-7000-8000-0000000000a8",
           "workspaceId": "01900002-0000-7000-8000-000000000001",
           "agentPublicId": "01900006-0000-7000-8000-000000000001",
           "orderId": "01900009-0000-7000-8000-000000000004",
@@ -3258,7 +3374,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "startAt": "2026-07-01T00:00:00.000Z",
           "endAt": "2026-07-31T00:00:00.000Z",
           "creative": {
-            "id": "0000000b-0000-7000-8000-0000000000a1",
+            "id": "0000000b-0000-7000-8000-0000000000a9",
             "revision": 1,
             "kind": "TEXT",
             "state": "DRAFT",
@@ -3645,7 +3761,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000a5",
+        "requestId": "0000000b-0000-7000-8000-0000000000ad",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3714,7 +3830,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000a8",
+        "requestId": "0000000b-0000-7000-8000-0000000000b0",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",

@@ -25,6 +25,7 @@ import mcpConnections from "./migrations/0018_mcp_connections.js"
 import mcpOAuth from "./migrations/0019_mcp_oauth.js"
 import agentImports from "./migrations/0020_agent_imports.js"
 import agentRuns from "./migrations/0021_agent_runs.js"
+import agentSchedules from "./migrations/0022_agent_schedules.js"
 import conversationReads from "./migrations/0025_conversation_reads.js"
 
 /** Applies every pending migration; returns the ones applied. Fails with `MigrationError | SqlError`. */
@@ -50,6 +51,7 @@ export const migrate = Migrator.make({})({
     "0019_mcp_oauth": mcpOAuth,
     "0020_agent_imports": agentImports,
     "0021_agent_runs": agentRuns,
+    "0022_agent_schedules": agentSchedules,
     "0025_conversation_reads": conversationReads
   })
 })

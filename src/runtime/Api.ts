@@ -10,6 +10,7 @@ import { clearPlaygroundRunData, sendMessage } from "./RunsApi.js"
 import { createConversation, listConversations, listMessages } from "./ConversationsApi.js"
 import { getRun } from "./RunReadsApi.js"
 import { streamRunEvents } from "./RunEventsApi.js"
+import { createAgentSchedule, deleteAgentSchedule, listAgentSchedules } from "./SchedulesApi.js"
 import { AgentNotFound, ConfigurationMissing, InvalidRequest } from "../../schema/errors.js"
 
 const AgentPath = Schema.Struct({ entityPublicId: Uuid })
@@ -76,5 +77,8 @@ export class RuntimeApi extends HttpApiGroup.make("Runtime")
   .add(listMessages)
   .add(getRun)
   .add(streamRunEvents)
+  .add(createAgentSchedule)
+  .add(listAgentSchedules)
+  .add(deleteAgentSchedule)
   .annotate(OpenApi.Description, "Runtime: agent runtimes, tools, conversations and schedules")
 {}

@@ -1,5 +1,5 @@
 /** The runtime area: the agent runtime: conversations, runs, schedules. Listed in `src/areas.ts`. */
-import { Layer } from "effect"
+import { Effect, Layer } from "effect"
 import type { Area } from "../Area.js"
 import { AgentRunLive } from "./AgentRunWorkflow.js"
 import { RunsRepo } from "./RunsRepo.js"
@@ -9,17 +9,20 @@ import { Runs } from "./Runs.js"
 import { Conversations } from "./Conversations.js"
 import { RunReads } from "./RunReads.js"
 import { RunEventStreams } from "./RunEventStream.js"
+import { ScheduleFiringWorkflows } from "./ScheduleFiring.js"
+import { Schedules } from "./Schedules.js"
 import { seedRuntimeDemoData } from "./seed.js"
+import { seedScheduleDemoData } from "./schedulesDemo.js"
 import { RuntimeManifest } from "./manifest.js"
 
 /** The runtime area's handlers, demo seed and workflows (see `src/Area.ts`). */
 export const RuntimeArea = {
   name: "runtime",
   http: RuntimeHttpLive.pipe(
-    Layer.provide([Runtime.Default, Runs.Default, Conversations.Default, RunReads.Default, RunEventStreams.Default])
+    Layer.provide([Runtime.Default, Runs.Default, Conversations.Default, RunReads.Default, RunEventStreams.Default, Schedules.Default])
   ),
-  seed: seedRuntimeDemoData,
+  seed: Effect.zipRight(seedRuntimeDemoData, seedScheduleDemoData),
   // the AgentRuntime that answers runs is provided by the assembly (src/workflows.ts)
-  workflows: AgentRunLive.pipe(Layer.provide(RunsRepo.Default)),
+  workflows: Layer.mergeAll(AgentRunLive.pipe(Layer.provide(RunsRepo.Default)), ScheduleFiringWorkflows),
   manifest: RuntimeManifest
 } satisfies Area

@@ -36,3 +36,7 @@ export class StreamLimitReached extends Problem<StreamLimitReached>()("StreamLim
   status: 503, type: "stream-limit-reached",
   meaning: "the server serves as many run event streams as it may; retry after `Retry-After` seconds"
 }) {}
+/** 404 `schedule-not-found`: no such schedule (not deleted) of the agent. */
+export class ScheduleNotFound extends Problem<ScheduleNotFound>()("ScheduleNotFound", {
+  status: 404, type: "schedule-not-found", meaning: "no such schedule (not deleted) of the agent"
+}) {}

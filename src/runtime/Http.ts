@@ -11,11 +11,13 @@ import { Runtime } from "./Runtime.js"
 import { Conversations } from "./Conversations.js"
 import { RunReads } from "./RunReads.js"
 import { noneMatch } from "../http/Conditional.js"
+import { Schedules } from "./Schedules.js"
 
 export const RuntimeHttpLive = group(Api, "Runtime", (handlers) =>
   Effect.gen(function*() {
     const runtime = yield* Runtime
     const runs = yield* Runs
+    const schedules = yield* Schedules
     const envelope = yield* Envelope
     const conversations = yield* Conversations
     const runReads = yield* RunReads
@@ -87,4 +89,16 @@ export const RuntimeHttpLive = group(Api, "Runtime", (handlers) =>
                 })
             )
           )))
+      .handle("createAgentSchedule", ({ path, payload }) =>
+        Effect.flatMap(currentSession, (session) =>
+          schedules.create({ entityPublicId: path.entityPublicId, accountId: session.accountId, body: payload })
+            .pipe(Effect.flatMap(envelope.data))))
+      .handle("listAgentSchedules", ({ path, urlParams }) =>
+        Effect.flatMap(currentSession, (session) =>
+          schedules.list({ entityPublicId: path.entityPublicId, accountId: session.accountId, ...urlParams })
+            .pipe(Effect.flatMap((page) => envelope.page(page.rows, page.nextCursor)))))
+      .handle("deleteAgentSchedule", ({ path, payload }) =>
+        Effect.flatMap(currentSession, (session) =>
+          schedules.remove({ ...path, accountId: session.accountId, expectedVersion: payload.expectedVersion })
+            .pipe(Effect.flatMap(envelope.data))))
   }))

@@ -41,11 +41,81 @@ export class Runs extends Effect.Service<Runs>()("agent-directory/Runs", {
     ) => operators.access(input).pipe(Effect.catchTag("AgentNotFound", () => Effect.fail(notFound())))
 
     /**
-     * Runtime_SendMessage: stores the user's message (COMPLETE) and the assistant's
-     * answer (PENDING) at the next two ordinals, queues a run (QUEUED, trigger
-     * `PLAYGROUND` in a playground conversation, else `MESSAGE`) and starts the
-     * {@link AgentRun} workflow, all in the caller's transaction. Senders of one
-     * conversation are serialized on its row.
+     * Starts a run in a conversation whose row the caller has locked
+     * ({@link RunsRepo.lockConversation}), in the caller's transaction: stores `content`
+     * as the user's message (COMPLETE) and the assistant's answer (PENDING) at the next
+     * two ordinals, queues a run (QUEUED, version 1, `triggerType`, `scheduleId`) and
+     * starts the {@link AgentRun} workflow. The one way a run starts, shared by
+     * Runtime_SendMessage and the firing of schedules (`./ScheduleFiring.ts`); the
+     * callers check who may start it.
+     *
+     * Fails with `RunInProgress` (`run-in-progress`): a run of the conversation is still
+     * active (one active run per conversation; nothing is written).
+     */
+    const startRun = (input: {
+      readonly conversation: { readonly id: string; readonly agentId: string }
+      readonly content: string
+      /** The message the user's message answers; null/undefined: the conversation's last message. */
+      readonly parentMessageId: string | null | undefined
+      readonly triggerType: "MESSAGE" | "PLAYGROUND" | "SCHEDULE"
+      /** The schedule whose occurrence starts the run (`triggerType` SCHEDULE), else null. */
+      readonly scheduleId: string | null
+    }) =>
+      Effect.gen(function*() {
+        const conversationId = input.conversation.id
+        if ((yield* repo.activeRuns(conversationId)).length > 0) {
+          return yield* new RunInProgress({
+            detail: "A run of this conversation is still active; send again once it has finished."
+          })
+        }
+        const last = yield* repo.lastMessage(conversationId)
+        const ordinal = Option.match(last, { onNone: () => 1, onSome: (m) => m.ordinal + 1 })
+        const at = yield* now
+        const run = yield* repo.insertRun({
+          id: yield* ids.next,
+          conversationId,
+          agentId: input.conversation.agentId,
+          triggerType: input.triggerType,
+          isPlayground: input.triggerType === "PLAYGROUND",
+          scheduleId: input.scheduleId,
+          retentionExpiresAt: new Date(at.getTime() + RunRetentionMs),
+          at
+        })
+        const userMessage = yield* repo.insertMessage({
+          id: yield* ids.next,
+          conversationId,
+          ordinal,
+          role: "user",
+          state: "COMPLETE",
+          contentText: input.content,
+          parentMessageId: input.parentMessageId ?? Option.getOrNull(Option.map(last, (m) => m.id)),
+          runId: run.id,
+          at
+        })
+        const assistantMessage = yield* repo.insertMessage({
+          id: yield* ids.next,
+          conversationId,
+          ordinal: ordinal + 1,
+          role: "assistant",
+          state: "PENDING",
+          contentText: null,
+          parentMessageId: userMessage.id,
+          runId: run.id,
+          at
+        })
+        yield* repo.touchConversation(conversationId, at)
+        // in this transaction: a rolled-back start starts no run (layers/Engine.ts)
+        yield* AgentRun.execute({ runId: run.id }, { discard: true }).pipe(
+          Effect.provideService(WorkflowEngine.WorkflowEngine, engine)
+        )
+        return { userMessage, assistantMessage, run } satisfies SentMessage
+      }).pipe(dieOnStorageFailure, Effect.catchTag("NoSuchElementException", Effect.die))
+
+    /**
+     * Runtime_SendMessage: checks the caller and the conversation, then
+     * {@link startRun} (trigger `PLAYGROUND` in a playground conversation, else
+     * `MESSAGE`), all in the caller's transaction. Senders of one conversation are
+     * serialized on its row.
      *
      * Fails with `ConversationNotFound` (`conversation-not-found`: absent, or its agent is not
      * operated by a workspace the caller is an active member of; `message-not-found`:
@@ -85,52 +155,14 @@ export class Runs extends Effect.Service<Runs>()("agent-directory/Runs", {
             })
           }
         }
-        if ((yield* repo.activeRuns(input.conversationId)).length > 0) {
-          return yield* new RunInProgress({
-            detail: "A run of this conversation is still active; send again once it has finished."
-          })
-        }
-        const last = yield* repo.lastMessage(input.conversationId)
-        const ordinal = Option.match(last, { onNone: () => 1, onSome: (m) => m.ordinal + 1 })
-        const at = yield* now
-        const run = yield* repo.insertRun({
-          id: yield* ids.next,
-          conversationId: input.conversationId,
-          agentId,
+        return yield* startRun({
+          conversation: conversation.value,
+          content: input.content,
+          parentMessageId: input.parentMessageId,
           triggerType: kind === "PLAYGROUND" ? "PLAYGROUND" : "MESSAGE",
-          isPlayground: kind === "PLAYGROUND",
-          retentionExpiresAt: new Date(at.getTime() + RunRetentionMs),
-          at
+          scheduleId: null
         })
-        const userMessage = yield* repo.insertMessage({
-          id: yield* ids.next,
-          conversationId: input.conversationId,
-          ordinal,
-          role: "user",
-          state: "COMPLETE",
-          contentText: input.content,
-          parentMessageId: input.parentMessageId ?? Option.getOrNull(Option.map(last, (m) => m.id)),
-          runId: run.id,
-          at
-        })
-        const assistantMessage = yield* repo.insertMessage({
-          id: yield* ids.next,
-          conversationId: input.conversationId,
-          ordinal: ordinal + 1,
-          role: "assistant",
-          state: "PENDING",
-          contentText: null,
-          parentMessageId: userMessage.id,
-          runId: run.id,
-          at
-        })
-        yield* repo.touchConversation(input.conversationId, at)
-        // in this transaction: a rolled-back send starts no run (layers/Engine.ts)
-        yield* AgentRun.execute({ runId: run.id }, { discard: true }).pipe(
-          Effect.provideService(WorkflowEngine.WorkflowEngine, engine)
-        )
-        return { userMessage, assistantMessage, run } satisfies SentMessage
-      }).pipe(dieOnStorageFailure, Effect.catchTag("NoSuchElementException", Effect.die))
+      }).pipe(dieOnStorageFailure)
 
     /**
      * Runtime_ClearPlaygroundRunData: redacts every message of the playground run's
@@ -177,7 +209,7 @@ export class Runs extends Effect.Service<Runs>()("agent-directory/Runs", {
         return result(at)
       }).pipe(dieOnStorageFailure)
 
-    return { send, clearPlaygroundData }
+    return { send, startRun, clearPlaygroundData }
   }),
   dependencies: [RunsRepo.Default, AgentOperators.Default]
 }) {}

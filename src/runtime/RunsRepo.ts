@@ -86,15 +86,17 @@ const make = Effect.gen(function*() {
       agentId: Schema.String,
       triggerType: Schema.String,
       isPlayground: Schema.Boolean,
+      /** The schedule whose occurrence starts the run, or null. */
+      scheduleId: Schema.NullOr(Schema.String),
       retentionExpiresAt: Schema.DateFromSelf,
       at: Schema.DateFromSelf
     }),
     Result: Run,
     execute: (r) =>
-      sql`INSERT INTO runs (id, conversation_id, agent_id, trigger_type, state, version, is_playground,
+      sql`INSERT INTO runs (id, conversation_id, agent_id, trigger_type, state, version, is_playground, schedule_id,
             retention_expires_at, created_at, updated_at)
           VALUES (${r.id}, ${r.conversationId}, ${r.agentId}, ${r.triggerType}, 'QUEUED', 1, ${r.isPlayground},
-            ${r.retentionExpiresAt}, ${r.at}, ${r.at})
+            ${r.scheduleId}, ${r.retentionExpiresAt}, ${r.at}, ${r.at})
           RETURNING ${sql.literal(runColumns)}`
   })
 

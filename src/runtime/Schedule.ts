@@ -1,6 +1,8 @@
 /**
- * Schedule preview (spec §4.4 Runtime_PreviewAgentSchedule): the next occurrences of
- * a cron expression in an IANA time zone. `cron-parser` (with its time-zone support,
+ * Cron schedules in an IANA time zone (spec §4.4 Runtime_PreviewAgentSchedule, issue 21
+ * item 5): the ONE computation of a schedule's occurrences, shared by the preview and
+ * by the firing of saved schedules (`./ScheduleFiring.ts`), so a schedule fires at
+ * exactly the instants its preview shows. `cron-parser` (with its time-zone support,
  * Luxon underneath) does the calendar work, so wall-clock schedules stay correct
  * across DST changes:
  *
@@ -17,6 +19,12 @@ import { InvalidRequest } from "../../schema/errors.js"
 /** Max occurrences of one preview (spec §8). */
 export const MaxPreviewCount = 25
 
+/** A validated schedule: the expression as it is parsed (trimmed) and the canonical IANA zone name. */
+export interface CronSchedule {
+  readonly cronExpression: string
+  readonly timezone: string
+}
+
 const invalid = (field: "cronExpression" | "timezone", detail: string) =>
   new InvalidRequest({ detail: `${field}: ${detail}`, errors: [{ in: "body", pointer: `/${field}`, detail }] })
 
@@ -30,12 +38,71 @@ const canonicalZone = (zone: string): string | undefined => {
 }
 
 /**
- * The first `count` instants strictly after `from` at which `cronExpression` (five
- * fields: minute hour day-of-month month day-of-week, or a macro such as `@daily`)
- * fires in wall-clock time of `timezone`. Returns the canonical zone name with them.
+ * The first `count` instants strictly after `after` at which `schedule` fires in the
+ * wall-clock time of its zone. Throws when the expression does not parse or runs out
+ * of occurrences (a validated schedule, {@link parseSchedule}, does neither).
+ */
+const occurrencesOrThrow = (schedule: CronSchedule, after: Date, count: number): ReadonlyArray<Date> => {
+  const expression = CronExpressionParser.parse(schedule.cronExpression, { currentDate: after, tz: schedule.timezone })
+  return Array.from({ length: count }, () => expression.next().toDate())
+}
+
+/**
+ * Validates a cron expression (five fields: minute hour day-of-month month
+ * day-of-week, or a macro such as `@daily`) and an IANA zone, as every schedule
+ * operation does. Returns the trimmed expression and the canonical zone name.
  *
- * Fails with `InvalidRequest` naming `/cronExpression` (not a five-field expression, a
- * field out of range, or one that never fires) or `/timezone` (not an IANA zone).
+ * Fails with `InvalidRequest` naming `/timezone` (not an IANA zone) or
+ * `/cronExpression` (not a five-field expression, a field out of range, or one that
+ * never fires after `from`).
+ */
+export const parseSchedule = (input: {
+  readonly cronExpression: string
+  readonly timezone: string
+  readonly from: Date
+}): Effect.Effect<CronSchedule, InvalidRequest> =>
+  Effect.gen(function*() {
+    const zone = canonicalZone(input.timezone)
+    if (zone === undefined) return yield* invalid("timezone", "must be an IANA time zone name (e.g. Europe/Berlin)")
+    const expression = input.cronExpression.trim()
+    if (!expression.startsWith("@") && expression.split(/\s+/).length !== 5) {
+      return yield* invalid("cronExpression", "must have five fields: minute hour day-of-month month day-of-week")
+    }
+    const schedule: CronSchedule = { cronExpression: expression, timezone: zone }
+    yield* Effect.try({
+      try: () => occurrencesOrThrow(schedule, input.from, 1),
+      catch: () => invalid("cronExpression", "must be a valid cron expression that fires at least once")
+    })
+    return schedule
+  })
+
+/**
+ * The first `count` occurrences of a validated `schedule` strictly after `after`
+ * (fewer when it runs out of occurrences: none for an expression that never fires
+ * again). The one computation behind both the preview and the firing.
+ */
+export const occurrencesAfter = (schedule: CronSchedule, after: Date, count: number): ReadonlyArray<Date> => {
+  const found: Array<Date> = []
+  try {
+    const expression = CronExpressionParser.parse(schedule.cronExpression, { currentDate: after, tz: schedule.timezone })
+    while (found.length < count) found.push(expression.next().toDate())
+  } catch {
+    // no further occurrence
+  }
+  return found
+}
+
+/** The next occurrence of a validated `schedule` strictly after `after`, or null if it never fires again. */
+export const nextOccurrence = (schedule: CronSchedule, after: Date): Date | null =>
+  occurrencesAfter(schedule, after, 1)[0] ?? null
+
+/**
+ * Runtime_PreviewAgentSchedule: the first `count` instants strictly after `from` at
+ * which `cronExpression` fires in wall-clock time of `timezone` ({@link occurrencesAfter}).
+ * Returns the canonical zone name with them.
+ *
+ * Fails with `InvalidRequest` as {@link parseSchedule}, and naming `/cronExpression`
+ * when the expression has fewer than `count` occurrences after `from`.
  */
 export const previewSchedule = (input: {
   readonly cronExpression: string
@@ -44,18 +111,10 @@ export const previewSchedule = (input: {
   readonly from: Date
 }): Effect.Effect<{ readonly timezone: string; readonly occurrences: ReadonlyArray<Date> }, InvalidRequest> =>
   Effect.gen(function*() {
-    const zone = canonicalZone(input.timezone)
-    if (zone === undefined) return yield* invalid("timezone", "must be an IANA time zone name (e.g. Europe/Berlin)")
-    const expression = input.cronExpression.trim()
-    if (!expression.startsWith("@") && expression.split(/\s+/).length !== 5) {
-      return yield* invalid("cronExpression", "must have five fields: minute hour day-of-month month day-of-week")
+    const schedule = yield* parseSchedule(input)
+    const occurrences = occurrencesAfter(schedule, input.from, input.count)
+    if (occurrences.length < input.count) {
+      return yield* invalid("cronExpression", "must be a valid cron expression that fires at least once")
     }
-    const occurrences = yield* Effect.try({
-      try: () => {
-        const schedule = CronExpressionParser.parse(expression, { currentDate: input.from, tz: zone })
-        return Array.from({ length: input.count }, () => schedule.next().toDate())
-      },
-      catch: () => invalid("cronExpression", "must be a valid cron expression that fires at least once")
-    })
-    return { timezone: zone, occurrences }
+    return { timezone: schedule.timezone, occurrences }
   })

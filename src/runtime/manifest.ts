@@ -6,6 +6,7 @@
 import type { ManifestOperation } from "../Area.js"
 import { DemoConversations, DemoRunDetail, DemoRuntimeAgents, DemoRuns } from "./demo.js"
 import { DemoRunEvents } from "./demoRunEvents.js"
+import { DemoSchedules } from "./schedulesDemo.js"
 
 /** The runtime area's demo requests, by operationId. */
 export const RuntimeManifest = {
@@ -61,5 +62,24 @@ export const RuntimeManifest = {
       "two `message.delta` events (`About 2.1 billion`, ` EUR in 2026.`), `message.completed`, `usage` and `id: 6` " +
       "`event: run.state` (SUCCEEDED), then the end (the run is finished). With `Last-Event-ID: 6` the answer is 204. " +
       "The example below is the first event, as `{kind, data}`."
+  },
+  // Schedules that fire (issue 21)
+  Runtime_CreateAgentSchedule: {
+    as: "owner",
+    path: { entityPublicId: DemoRuntimeAgents.configured },
+    query: {},
+    body: {
+      cronExpression: "30 9 * * 1-5",
+      timezone: "Europe/Berlin",
+      message: "Summarize yesterday's research notes.",
+      title: "Morning summary"
+    }
+  },
+  Runtime_ListAgentSchedules: { as: "member", path: { entityPublicId: DemoRuntimeAgents.configured }, query: {}, body: null },
+  Runtime_DeleteAgentSchedule: {
+    as: "owner",
+    path: { entityPublicId: DemoRuntimeAgents.configured, scheduleId: DemoSchedules.cleanup.id },
+    query: {},
+    body: { expectedVersion: 1 }
   }
 } satisfies Record<string, ManifestOperation>
