@@ -118,6 +118,22 @@ export const A2aAgentCardFields = {
   signatures: optional(Schema.Array(A2aAgentCardSignature))
 }
 
+/**
+ * The wire shape of an A2A Agent Card as the directory serves one (Agents_GetAgentCard,
+ * `/.well-known/agent-card.json`): the fields above, without {@link A2aAgentCard}'s rule
+ * that an interface be listed, since a card the directory builds lists none when it knows
+ * no A2A interface of the agent (`supportedInterfaces: []`, see
+ * schema/a2aInterfacesExtension.ts). Its OpenAPI component is `A2aAgentCard`.
+ */
+export const A2aAgentCardDocument = Schema.Struct(
+  A2aAgentCardFields,
+  // members we do not model (extensions, newer revisions) are part of the card: `additionalProperties` allowed
+  Schema.Record({ key: Schema.String, value: Schema.Unknown })
+).annotations({
+  identifier: "A2aAgentCard",
+  description: "An A2A Agent Card (A2A protocol 1.0 `AgentCard`, or 0.3 with `url`); unknown members (extensions) are allowed."
+})
+
 /** An A2A Agent Card: the fields above, with `supportedInterfaces` (1.0) or `url` (0.3). */
 export const A2aAgentCard = Schema.Struct(A2aAgentCardFields).pipe(
   Schema.filter((card) =>
