@@ -30,7 +30,7 @@ import {
   WorkspaceNotFound
 } from "../../schema/errors.js"
 import { SlugTaken } from "./Errors.js"
-import { A2aAgentCardDocument } from "../agentImports/A2aAgentCard.js"
+import { A2aAgentCardDocument } from "../../schema/a2aAgentCard.js"
 
 /** The profile's canonical path, from a profile envelope (decoded or on the wire). */
 const profilePath = (body: unknown): string | undefined => {
