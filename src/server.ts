@@ -15,6 +15,7 @@ import { areas } from "./areas.js"
 import { PublicAuthLive, SessionAuthLive } from "./http/AuthMiddleware.js"
 import { accessLog, accessWriter } from "./http/AccessLog.js"
 import { CorsLive } from "./http/Cors.js"
+import { DirectoryAgentCardLive } from "./http/DirectoryAgentCard.js"
 import { DocsLive } from "./http/Docs.js"
 import { documentedApi } from "./http/DocumentedApi.js"
 import { EdgeCache } from "./http/EdgeCache.js"
@@ -73,7 +74,8 @@ export const ApiLive = HttpApiBuilder.api(documentedApi(Api)).pipe(
 
 /**
  * The HTTP app on an `HttpServer`: the API, `GET /openapi.json` (derived from
- * {@link Api}), the Scalar docs UI at `/docs` and `GET /` linking both, with the access log
+ * {@link Api}), the Scalar docs UI at `/docs`, the directory's A2A Agent Card at
+ * `/.well-known/agent-card.json` and `GET /` linking them, with the access log
  * (one line per request); every response carries the headers of `src/http/SecurityHeaders.ts`.
  */
 export const HttpLive = Layer.unwrapEffect(
@@ -85,6 +87,7 @@ export const HttpLive = Layer.unwrapEffect(
   Layer.provide(EdgeCacheLive),
   Layer.provide(DocsLive),
   Layer.provide(HomeLive),
+  Layer.provide(DirectoryAgentCardLive),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
   Layer.provide(ApiLive),
   HttpServer.withLogAddress,

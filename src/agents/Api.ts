@@ -30,6 +30,7 @@ import {
   WorkspaceNotFound
 } from "../../schema/errors.js"
 import { SlugTaken } from "./Errors.js"
+import { A2aAgentCardDocument } from "../../schema/a2aAgentCard.js"
 
 /** The profile's canonical path, from a profile envelope (decoded or on the wire). */
 const profilePath = (body: unknown): string | undefined => {
@@ -109,6 +110,43 @@ export class AgentsApi extends HttpApiGroup.make("Agents")
             "`skills` and `interfaces` (the first is preferred); from its ERC-8004 registration file its `endpoints` and " +
             "`identityClaims` (registry tokens by CAIP-2 network, registry contract and token id, `proofState` UNPROVEN " +
             "until proven; a claim is not a `locators` entry); `sources` names the latest SUCCEEDED import of each kind.",
+          errors: [AgentNotFound]
+        })
+      )
+  )
+  .add(
+    // A protocol document (issue 23, item 3): A2A clients fetch the card URL and read the card at
+    // the top level, so the success body is the card itself, not the `{data, meta}` envelope
+    HttpApiEndpoint.get("getAgentCard", "/api/v1/agents/:entityPublicId/agent-card")
+      .setPath(AgentPath)
+      .addSuccess(A2aAgentCardDocument)
+      .pipe(
+        operation({
+          id: "Agents_GetAgentCard",
+          auth: "public",
+          cache: "public-catalog",
+          scopes: ["agents:read"],
+          statuses: [400, 401, 403, 404, 500, 503],
+          summary: "The A2A Agent Card of a listed agent (the card itself, not enveloped)",
+          description: "A valid A2A Agent Card (Agent2Agent protocol) for an agent listed in the directory, for A2A " +
+            "clients to fetch directly (for example `@a2a-js/sdk`'s card resolver with this URL as the card path).\n\n" +
+            "- **Not enveloped**: unlike every other read, the 200 body is the card itself (`application/json`), with " +
+            "no `data`/`meta` envelope: an A2A client reads the card's members at the top level and could not read an " +
+            "enveloped one. The request id is in `X-Request-Id`.\n" +
+            "- **The card the agent published**, when an import (Agents_ImportAgentSource, kind A2A_AGENT_CARD) stored " +
+            "one: served byte for byte as it was fetched (A2A 0.3 or 1.0 shape, with any members we do not model), so " +
+            "its JWS `signatures` stay verifiable with the agent's key. The directory does not sign or alter it.\n" +
+            "- **Otherwise a card built from the profile** (A2A 1.0 shape): `name`, `description` (else the tagline), " +
+            "`version` (the profile's `version`), `documentationUrl` (the agent's canonical URL), `provider`, the " +
+            "imported skills then one skill per PUBLISHED service offer (`offer:<slug>`), `supportedInterfaces` " +
+            "(the A2A interfaces imports recorded, else none: the directory never invents an A2A endpoint), and the " +
+            "agent's other declared endpoints (ERC-8004 registration file) in the extension " +
+            "`https://agent-directory.dev/a2a/extensions/non-a2a-interfaces/v1` of `capabilities.extensions` " +
+            "(`params.interfaces[]`: `{protocol, url, protocolVersion?}`). No `signatures`.\n" +
+            "- **Caching**: a strong `ETag` of the exact body; `If-None-Match` with it answers 304 with no body; " +
+            "`Cache-Control: public, max-age=300, stale-while-revalidate=60`.\n\n" +
+            "Only listed agents have a card: an unknown, unlisted or RETIRED agent is 404 `agent-not-found` (the " +
+            "profile, Agents_GetAgent, stays readable). Anonymous, or an API key with `agents:read`.",
           errors: [AgentNotFound]
         })
       )

@@ -3,6 +3,7 @@ import { Layer } from "effect"
 import type { Area } from "../Area.js"
 import { AgentsHttpLive } from "./Http.js"
 import { Agents } from "./Agents.js"
+import { AgentCards } from "./AgentCards.js"
 import { AgentsRepo } from "./Repo.js"
 import { Registration } from "./Registration.js"
 import { ActivityRepo } from "./ActivityRepo.js"
@@ -14,7 +15,7 @@ import { AgentsManifest } from "./manifest.js"
 export const AgentsArea = {
   name: "agents",
   http: AgentsHttpLive.pipe(
-    Layer.provide(Registration.Default),
+    Layer.provide([Registration.Default, AgentCards.Default]),
     Layer.provide([Agents.Default, AgentsRepo.Default, ActivityRepo.Default, Resolver.Default])
   ),
   seed: seedAgents,

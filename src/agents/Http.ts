@@ -1,5 +1,8 @@
 /** HTTP handlers of the Agents area. */
+import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
+import { noneMatch } from "../http/Conditional.js"
+import { AgentCards } from "./AgentCards.js"
 import { Cursor } from "../../layers/Cursor.js"
 import { Api } from "../api/Api.js"
 import { CurrentPrincipal, currentSession } from "../api/security.js"
@@ -22,6 +25,7 @@ export const AgentsHttpLive = group(Api, "Agents", (handlers) =>
     const resolver = yield* Resolver
     const activity = yield* ActivityRepo
     const registration = yield* Registration
+    const cards = yield* AgentCards
     return handlers.handle("listFavoriteAgents", ({ urlParams }) =>
       Effect.gen(function*() {
         const session = yield* currentSession
@@ -43,6 +47,17 @@ export const AgentsHttpLive = group(Api, "Agents", (handlers) =>
           return yield* envelope.page(page.rows, page.nextCursor)
         }))
       .handle("getAgent", ({ path }) => agents.profile(path.entityPublicId).pipe(Effect.flatMap(envelope.data)))
+      .handle("getAgentCard", ({ path }) =>
+        Effect.gen(function*() {
+          const card = yield* cards.forAgent(path.entityPublicId)
+          const request = yield* HttpServerRequest.HttpServerRequest
+          // the client's copy is current: 304 with no body (RFC 9110 §15.4.5)
+          if (noneMatch(request.headers["if-none-match"], card.etag)) {
+            return HttpServerResponse.empty({ status: 304, headers: { etag: card.etag } })
+          }
+          // the exact text (a published card's signatures cover it), not re-encoded through the Schema
+          return HttpServerResponse.text(card.body, { contentType: "application/json", headers: { etag: card.etag } })
+        }))
       .handle("createAgent", ({ payload }) =>
         Effect.flatMap(currentSession, (s) =>
           registration.create({ body: payload, accountId: s.accountId }).pipe(Effect.flatMap(envelope.data))))

@@ -16,6 +16,14 @@ export const AgentsManifest = {
     body: null
   },
   Agents_GetAgent: { as: "anonymous", path: { entityPublicId: DemoAgents[0].id }, query: {}, body: null },
+  // Atlas Research published an A2A card (imported by the demo seed): it is served as published
+  Agents_GetAgentCard: {
+    as: "anonymous",
+    path: { entityPublicId: DemoAgents[0].id },
+    query: {},
+    body: null,
+    note: "Atlas Research published its card (an import stored it), so the answer is that card, byte for byte."
+  },
   Agents_ListFavoriteAgents: { as: "owner", path: {}, query: { limit: 10 }, body: null },
   Agents_ResolveAgentIdentities: { as: "apiKey:public", path: {}, query: {}, body: { locators: DemoResolveLocators } },
   // analytics and activity (issue 11); the demo tokens are signed for the development secret

@@ -11,7 +11,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       "data": {
         "accountPublicId": "01900001-0000-7000-8000-000000000002",
         "sessionId": "0000000b-0000-7000-8000-000000000002",
-        "csrfToken": "4JZ4tNL-kMh-ZucngquqKfAvgYI3mW69TYrMnL6Y_f0",
+        "csrfToken": "UnU3izJIHJLV_-b0ON6dJe56Ow7HwUNb7rMfXWqhLWM",
         "expiresAt": "2026-06-01T12:00:00.000Z"
       },
       "meta": {
@@ -126,7 +126,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "apiKey": {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "3b68dd9656c3",
+          "prefix": "4c308c93835d",
           "scopes": [
             "public:read"
           ],
@@ -140,7 +140,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "expiresAt": null,
           "revokedAt": null
         },
-        "key": "adk_3b68dd9656c3_IOPuqH95gPJwlJm0hgCyKRnHjhp9GMv4Mh0yhQeKay0",
+        "key": "adk_4c308c93835d_RQgEKnBHAGrDVaNVEbnr7ai7__no_64wSmBt3Uu2-DM",
         "keyDelivery": "SHOWN_ONCE"
       },
       "meta": {
@@ -171,7 +171,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "allowedOrigins": [
             "https://app.demo.agent-directory.dev"
           ],
-          "createdAt": "2026-11-25T15:10:17.139Z",
+          "createdAt": "2026-11-25T15:27:07.943Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -186,7 +186,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "production",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T15:10:17.134Z",
+          "createdAt": "2026-11-25T15:27:07.932Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -201,7 +201,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T15:10:17.130Z",
+          "createdAt": "2026-11-25T15:27:07.920Z",
           "lastUsedAt": null,
           "expiresAt": "2026-04-11T00:00:00.000Z",
           "revokedAt": null
@@ -216,7 +216,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "REVOKED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T15:10:17.124Z",
+          "createdAt": "2026-11-25T15:27:07.886Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -231,7 +231,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "PAUSED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T15:10:17.123Z",
+          "createdAt": "2026-11-25T15:27:07.867Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -246,7 +246,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T15:10:17.113Z",
+          "createdAt": "2026-11-25T15:27:07.826Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -262,7 +262,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T15:10:17.090Z",
+          "createdAt": "2026-11-25T15:27:07.809Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -270,7 +270,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "3b68dd9656c3",
+          "prefix": "4c308c93835d",
           "scopes": [
             "public:read"
           ],
@@ -310,7 +310,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "environment": "development",
         "state": "REVOKED",
         "allowedOrigins": [],
-        "createdAt": "2026-11-25T15:10:17.123Z",
+        "createdAt": "2026-11-25T15:27:07.867Z",
         "lastUsedAt": null,
         "expiresAt": null,
         "revokedAt": "2026-06-01T00:00:00.000Z"
@@ -762,6 +762,64 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       }
     }
   },
+  "Agents_GetAgentCard": {
+    "status": 200,
+    "body": {
+      "name": "Atlas Research",
+      "description": "Deep research on demand: literature reviews, market scans and cited summaries.",
+      "url": "https://atlas-research.example/a2a/v1",
+      "preferredTransport": "JSONRPC",
+      "additionalInterfaces": [
+        {
+          "url": "https://atlas-research.example/a2a/rest",
+          "transport": "HTTP+JSON"
+        }
+      ],
+      "protocolVersion": "0.3.0",
+      "version": "1.4.0",
+      "provider": {
+        "organization": "Acme Agents",
+        "url": "https://acme.example"
+      },
+      "capabilities": {
+        "streaming": true,
+        "pushNotifications": false
+      },
+      "defaultInputModes": [
+        "text/plain"
+      ],
+      "defaultOutputModes": [
+        "text/plain",
+        "application/json"
+      ],
+      "skills": [
+        {
+          "id": "literature-review",
+          "name": "Literature review",
+          "description": "Finds and summarises the papers on a question, with citations.",
+          "tags": [
+            "research",
+            "citations"
+          ],
+          "examples": [
+            "Summarise recent work on agent payment protocols"
+          ]
+        },
+        {
+          "id": "market-scan",
+          "name": "Market scan",
+          "description": "Lists the vendors of a market with their positioning.",
+          "tags": [
+            "research",
+            "markets"
+          ],
+          "outputModes": [
+            "application/json"
+          ]
+        }
+      ]
+    }
+  },
   "Agents_ListFavoriteAgents": {
     "status": 200,
     "body": {
@@ -809,7 +867,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       ],
       "nextCursor": null,
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000001e",
+        "requestId": "0000000b-0000-7000-8000-00000000001f",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -919,7 +977,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000001f",
+        "requestId": "0000000b-0000-7000-8000-000000000020",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -982,7 +1040,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       ],
       "nextCursor": null,
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000020",
+        "requestId": "0000000b-0000-7000-8000-000000000021",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -997,8 +1055,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "entityId": "0000000b-0000-7000-8000-000000000024",
-        "publicId": "0000000b-0000-7000-8000-000000000024",
+        "entityId": "0000000b-0000-7000-8000-000000000025",
+        "publicId": "0000000b-0000-7000-8000-000000000025",
         "canonicalSlug": "iris-indexer",
         "name": "Iris Indexer",
         "rank": null,
@@ -1008,7 +1066,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "verificationState": "UNVERIFIED",
         "networks": [],
         "protocols": [],
-        "canonicalUrl": "https://directory.test/api/v1/agents/0000000b-0000-7000-8000-000000000024",
+        "canonicalUrl": "https://directory.test/api/v1/agents/0000000b-0000-7000-8000-000000000025",
         "version": 1,
         "state": "ACTIVE",
         "retiredAt": null,
@@ -1035,7 +1093,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "sources": []
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000023",
+        "requestId": "0000000b-0000-7000-8000-000000000024",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1221,7 +1279,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000027",
+        "requestId": "0000000b-0000-7000-8000-000000000028",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1286,7 +1344,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "sources": []
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000002a",
+        "requestId": "0000000b-0000-7000-8000-00000000002b",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1301,7 +1359,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 202,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-00000000002e",
+        "id": "0000000b-0000-7000-8000-00000000002f",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
         "kind": "A2A_AGENT_CARD",
         "url": "https://atlas-research.example/.well-known/agent-card.json",
@@ -1314,7 +1372,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "finishedAt": null
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000002d",
+        "requestId": "0000000b-0000-7000-8000-00000000002e",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1350,7 +1408,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "finishedAt": "2026-05-21T00:01:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000031",
+        "requestId": "0000000b-0000-7000-8000-000000000032",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1365,12 +1423,12 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "challengeId": "0000000b-0000-7000-8000-000000000035",
-        "message": "directory.test wants you to prove control of an identity for an agent:\nevm:base:0x70997970C51812dc3A010C7d01b50e0d17dc79C8\n\nSign to bind this identity to the agent Atlas Research (01900006-0000-7000-8000-000000000001) in the Agent Directory. Signing costs nothing and authorizes no transaction.\n\nURI: https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000001\nVersion: 1\nChain ID: eip155:8453\nNonce: 66cbde189e012ac3f0acab8e201d4e17\nIssued At: 2026-06-01T00:00:00.000Z\nExpiration Time: 2026-06-01T00:10:00.000Z\nRequest ID: 0000000b-0000-7000-8000-000000000035",
+        "challengeId": "0000000b-0000-7000-8000-000000000036",
+        "message": "directory.test wants you to prove control of an identity for an agent:\nevm:base:0x70997970C51812dc3A010C7d01b50e0d17dc79C8\n\nSign to bind this identity to the agent Atlas Research (01900006-0000-7000-8000-000000000001) in the Agent Directory. Signing costs nothing and authorizes no transaction.\n\nURI: https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000001\nVersion: 1\nChain ID: eip155:8453\nNonce: 7c134b698615bd0bf70791cd3e3e7c5e\nIssued At: 2026-06-01T00:00:00.000Z\nExpiration Time: 2026-06-01T00:10:00.000Z\nRequest ID: 0000000b-0000-7000-8000-000000000036",
         "expiresAt": "2026-06-01T00:10:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000034",
+        "requestId": "0000000b-0000-7000-8000-000000000035",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1385,7 +1443,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "publicId": "0000000b-0000-7000-8000-000000000039",
+        "publicId": "0000000b-0000-7000-8000-00000000003a",
         "locator": "evm:base:0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
         "networkFamily": "EVM",
         "locatorKind": "ADDRESS",
@@ -1398,7 +1456,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "verificationState": "VERIFIED"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000038",
+        "requestId": "0000000b-0000-7000-8000-000000000039",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1443,7 +1501,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000003c",
+        "requestId": "0000000b-0000-7000-8000-00000000003d",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1677,7 +1735,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000003f",
+        "requestId": "0000000b-0000-7000-8000-000000000040",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1770,7 +1828,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000042",
+        "requestId": "0000000b-0000-7000-8000-000000000043",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1809,7 +1867,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-02-16T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000045",
+        "requestId": "0000000b-0000-7000-8000-000000000046",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1891,7 +1949,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "expiresAt": "2026-03-12T01:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000048",
+        "requestId": "0000000b-0000-7000-8000-000000000049",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1906,11 +1964,11 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 200,
     "body": {
       "data": {
-        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fdirectory.test%2Fapi%2Fv1%2Fmcp%2Foauth%2Fcallback&scope=crm.read+crm.write&state=iAtIZXHm94QEr-Li4kdw-9gk0nzQxZL0TV5FsXlJfgM&code_challenge=suQFpB_KZQprbYlqxB4Mw2UJA91_C8E70BmPODhVIO8&code_challenge_method=S256&resource=https%3A%2F%2Fmcp.crm.example%2Fmcp",
+        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fdirectory.test%2Fapi%2Fv1%2Fmcp%2Foauth%2Fcallback&scope=crm.read+crm.write&state=Q-BaPA1mamRUj-ZzhiPGtl7m1nLwjyxmt9EHrsmRId0&code_challenge=Twi2BsZkhPLk75YzCzaPs_TahhxOTArHfoxXHjKujhY&code_challenge_method=S256&resource=https%3A%2F%2Fmcp.crm.example%2Fmcp",
         "expiresAt": "2026-06-01T00:10:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000004e",
+        "requestId": "0000000b-0000-7000-8000-00000000004f",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1925,7 +1983,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-000000000053",
+        "id": "0000000b-0000-7000-8000-000000000054",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
         "name": "Atlas search",
         "serverUrl": "https://mcp.search.example/mcp",
@@ -1939,7 +1997,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000052",
+        "requestId": "0000000b-0000-7000-8000-000000000053",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1981,7 +2039,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "requestedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000056",
+        "requestId": "0000000b-0000-7000-8000-000000000057",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1997,13 +2055,13 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": [
         {
-          "executionId": "8c30d26b386e78d0babc9d62b729916f",
+          "executionId": "22c34e37fc309795058814d8503cc6ca",
           "workflow": "McpCatalogRefresh",
           "state": "SUCCEEDED",
           "payload": {
             "connectionId": "01900102-0000-7000-8000-000000000003",
             "reason": "requested",
-            "occasion": "0000000b-0000-7000-8000-000000000057"
+            "occasion": "0000000b-0000-7000-8000-000000000058"
           },
           "activities": 1,
           "createdAt": "2026-06-01T00:00:00.000Z",
@@ -2012,13 +2070,13 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "runner": 0
         },
         {
-          "executionId": "9a039d14dc6c1f3d6205cc6cfa5907f1",
+          "executionId": "8ff8b1dae874961b43355891c775f15a",
           "workflow": "McpCatalogRefresh",
           "state": "SUCCEEDED",
           "payload": {
-            "connectionId": "0000000b-0000-7000-8000-000000000053",
+            "connectionId": "0000000b-0000-7000-8000-000000000054",
             "reason": "created",
-            "occasion": "0000000b-0000-7000-8000-000000000053"
+            "occasion": "0000000b-0000-7000-8000-000000000054"
           },
           "activities": 1,
           "createdAt": "2026-06-01T00:00:00.000Z",
@@ -2042,11 +2100,11 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "runner": 0
         },
         {
-          "executionId": "11858cd707295d27504666170e86507d",
+          "executionId": "6d16932737dcb0bed009ba5d85ee0fba",
           "workflow": "AgentImport",
           "state": "SUCCEEDED",
           "payload": {
-            "importId": "0000000b-0000-7000-8000-00000000002e"
+            "importId": "0000000b-0000-7000-8000-00000000002f"
           },
           "activities": 1,
           "createdAt": "2026-06-01T00:00:00.000Z",
@@ -2056,7 +2114,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000005a",
+        "requestId": "0000000b-0000-7000-8000-00000000005b",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2075,7 +2133,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "launchDraftId": "01900080-0000-7000-8000-000000000001",
         "venue": "REGISTRY_GENESIS",
         "state": "AWAITING_SIGNATURE",
-        "transactionIntentId": "0000000b-0000-7000-8000-000000000061",
+        "transactionIntentId": "0000000b-0000-7000-8000-000000000062",
         "providerReference": null,
         "expectedAssetLocator": "eip155:8453/erc20:0x000000000000000000000000000000000000003d",
         "observedAssetId": null,
@@ -2120,7 +2178,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000060",
+        "requestId": "0000000b-0000-7000-8000-000000000061",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2147,7 +2205,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "provider": "demo-issuer",
         "providerRequestId": "demo-01900083-0000-7000-8000-000000000001",
         "instrument": {
-          "publicId": "0000000b-0000-7000-8000-000000000065",
+          "publicId": "0000000b-0000-7000-8000-000000000066",
           "state": "ACTIVE",
           "last4": "5146",
           "expiresAt": "2030-01-01T00:00:00.000Z"
@@ -2157,7 +2215,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000064",
+        "requestId": "0000000b-0000-7000-8000-000000000065",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2172,10 +2230,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-000000000069",
+        "id": "0000000b-0000-7000-8000-00000000006a",
         "workspaceId": "01900002-0000-7000-8000-000000000001",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
-        "publicKeyId": "0000000b-0000-7000-8000-00000000006a",
+        "publicKeyId": "0000000b-0000-7000-8000-00000000006b",
         "publicKeyFingerprint": "CukONg4K3oTq-JN_7-cp0tgeIccH-AxVABSVQhw9rHg",
         "state": "PENDING",
         "allowedSignalTypes": [
@@ -2188,7 +2246,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "createdAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000068",
+        "requestId": "0000000b-0000-7000-8000-000000000069",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2316,7 +2374,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000006d",
+        "requestId": "0000000b-0000-7000-8000-00000000006e",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2341,7 +2399,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000070",
+        "requestId": "0000000b-0000-7000-8000-000000000071",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2357,7 +2415,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": {
         "userMessage": {
-          "id": "0000000b-0000-7000-8000-000000000075",
+          "id": "0000000b-0000-7000-8000-000000000076",
           "ordinal": "3",
           "role": "user",
           "state": "COMPLETE",
@@ -2368,23 +2426,23 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
               "type": "text"
             }
           ],
-          "runId": "0000000b-0000-7000-8000-000000000074",
+          "runId": "0000000b-0000-7000-8000-000000000075",
           "createdAt": "2026-06-01T00:00:00.000Z",
           "completedAt": "2026-06-01T00:00:00.000Z"
         },
         "assistantMessage": {
-          "id": "0000000b-0000-7000-8000-000000000076",
+          "id": "0000000b-0000-7000-8000-000000000077",
           "ordinal": "4",
           "role": "assistant",
           "state": "PENDING",
           "contentText": null,
           "contentParts": [],
-          "runId": "0000000b-0000-7000-8000-000000000074",
+          "runId": "0000000b-0000-7000-8000-000000000075",
           "createdAt": "2026-06-01T00:00:00.000Z",
           "completedAt": null
         },
         "run": {
-          "id": "0000000b-0000-7000-8000-000000000074",
+          "id": "0000000b-0000-7000-8000-000000000075",
           "conversationId": "01900103-0000-7000-8000-000000000002",
           "entityPublicId": "01900006-0000-7000-8000-000000000001",
           "triggerType": "MESSAGE",
@@ -2394,7 +2452,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000073",
+        "requestId": "0000000b-0000-7000-8000-000000000074",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2416,135 +2474,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "dataClearedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000079",
-        "schemaVersion": "1.0.0",
-        "buildVersion": "test",
-        "generatedAt": "2026-06-01T00:00:00.000Z",
-        "freshness": {
-          "projectedAt": null,
-          "sourceWatermark": null
-        }
-      }
-    }
-  },
-  "Runtime_CreateAgentSchedule": {
-    "status": 201,
-    "body": {
-      "data": {
-        "id": "0000000b-0000-7000-8000-00000000007e",
-        "entityPublicId": "01900006-0000-7000-8000-000000000001",
-        "cronExpression": "30 9 * * 1-5",
-        "timezone": "Europe/Berlin",
-        "message": "Summarize yesterday's research notes.",
-        "title": "Morning summary",
-        "enabled": true,
-        "nextOccurrenceAt": "2026-06-01T07:30:00.000Z",
-        "lastFiredAt": null,
-        "lastRunId": null,
-        "conversationId": "0000000b-0000-7000-8000-00000000007d",
-        "version": 1,
-        "createdAt": "2026-06-01T00:00:00.000Z",
-        "updatedAt": "2026-06-01T00:00:00.000Z"
-      },
-      "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000007c",
-        "schemaVersion": "1.0.0",
-        "buildVersion": "test",
-        "generatedAt": "2026-06-01T00:00:00.000Z",
-        "freshness": {
-          "projectedAt": null,
-          "sourceWatermark": null
-        }
-      }
-    }
-  },
-  "Runtime_ListAgentSchedules": {
-    "status": 200,
-    "body": {
-      "data": [
-        {
-          "id": "01900122-0000-7000-8000-000000000001",
-          "entityPublicId": "01900006-0000-7000-8000-000000000001",
-          "cronExpression": "0 8 * * 1",
-          "timezone": "Europe/Berlin",
-          "message": "Write this week's market digest.",
-          "title": "Weekly market digest",
-          "enabled": false,
-          "nextOccurrenceAt": null,
-          "lastFiredAt": null,
-          "lastRunId": null,
-          "conversationId": "01900122-0000-7000-8000-000000000002",
-          "version": 1,
-          "createdAt": "2026-04-01T00:00:00.000Z",
-          "updatedAt": "2026-04-01T00:00:00.000Z"
-        },
-        {
-          "id": "01900122-0000-7000-8000-000000000003",
-          "entityPublicId": "01900006-0000-7000-8000-000000000001",
-          "cronExpression": "@daily",
-          "timezone": "UTC",
-          "message": "List the sources that failed today.",
-          "title": null,
-          "enabled": false,
-          "nextOccurrenceAt": null,
-          "lastFiredAt": null,
-          "lastRunId": null,
-          "conversationId": "01900122-0000-7000-8000-000000000004",
-          "version": 1,
-          "createdAt": "2026-04-02T00:00:00.000Z",
-          "updatedAt": "2026-04-02T00:00:00.000Z"
-        },
-        {
-          "id": "0000000b-0000-7000-8000-00000000007e",
-          "entityPublicId": "01900006-0000-7000-8000-000000000001",
-          "cronExpression": "30 9 * * 1-5",
-          "timezone": "Europe/Berlin",
-          "message": "Summarize yesterday's research notes.",
-          "title": "Morning summary",
-          "enabled": true,
-          "nextOccurrenceAt": "2026-06-01T07:30:00.000Z",
-          "lastFiredAt": null,
-          "lastRunId": null,
-          "conversationId": "0000000b-0000-7000-8000-00000000007d",
-          "version": 1,
-          "createdAt": "2026-06-01T00:00:00.000Z",
-          "updatedAt": "2026-06-01T00:00:00.000Z"
-        }
-      ],
-      "nextCursor": null,
-      "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000081",
-        "schemaVersion": "1.0.0",
-        "buildVersion": "test",
-        "generatedAt": "2026-06-01T00:00:00.000Z",
-        "freshness": {
-          "projectedAt": null,
-          "sourceWatermark": null
-        }
-      }
-    }
-  },
-  "Runtime_DeleteAgentSchedule": {
-    "status": 200,
-    "body": {
-      "data": {
-        "id": "01900122-0000-7000-8000-000000000003",
-        "entityPublicId": "01900006-0000-7000-8000-000000000001",
-        "cronExpression": "@daily",
-        "timezone": "UTC",
-        "message": "List the sources that failed today.",
-        "title": null,
-        "enabled": false,
-        "nextOccurrenceAt": null,
-        "lastFiredAt": null,
-        "lastRunId": null,
-        "conversationId": "01900122-0000-7000-8000-000000000004",
-        "version": 2,
-        "createdAt": "2026-04-02T00:00:00.000Z",
-        "updatedAt": "2026-06-01T00:00:00.000Z"
-      },
-      "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000084",
+        "requestId": "0000000b-0000-7000-8000-00000000007a",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2572,7 +2502,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000087",
+        "requestId": "0000000b-0000-7000-8000-00000000007d",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2608,7 +2538,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-02-24T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000008a",
+        "requestId": "0000000b-0000-7000-8000-000000000080",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2639,7 +2569,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "responseCount": "1"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000008d",
+        "requestId": "0000000b-0000-7000-8000-000000000083",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2782,7 +2712,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       ],
       "asOf": "2026-06-01T00:00:00.000Z",
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000090",
+        "requestId": "0000000b-0000-7000-8000-000000000086",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2812,7 +2742,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "decisionDigest": "0x7d8fa3825b64daf3fca511c22899c1774912d986aa6b6dc09446bfd25cc8c920"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000093",
+        "requestId": "0000000b-0000-7000-8000-000000000089",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2845,7 +2775,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000096",
+        "requestId": "0000000b-0000-7000-8000-00000000008c",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2869,13 +2799,13 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ],
         "rejected": [],
         "receipt": {
-          "id": "0000000b-0000-7000-8000-000000000098",
+          "id": "0000000b-0000-7000-8000-00000000008e",
           "durable": true,
           "receivedAt": "2026-06-01T00:00:00.000Z"
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000097",
+        "requestId": "0000000b-0000-7000-8000-00000000008d",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2890,7 +2820,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 202,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-00000000009c",
+        "id": "0000000b-0000-7000-8000-000000000092",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
         "exportType": "TRAFFIC",
         "range": {
@@ -2907,7 +2837,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": null
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000009b",
+        "requestId": "0000000b-0000-7000-8000-000000000091",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2939,7 +2869,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": "2026-05-21T00:10:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000009f",
+        "requestId": "0000000b-0000-7000-8000-000000000095",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3260,7 +3190,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000a3",
+        "requestId": "0000000b-0000-7000-8000-000000000099",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3275,8 +3205,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-0000000000a7",
-        "publicId": "0000000b-0000-7000-8000-0000000000a8",
+        "id": "0000000b-0000-7000-8000-00000000009d",
+        "publicId": "0000000b-0000-7000-8000-00000000009e",
         "workspaceId": "01900002-0000-7000-8000-000000000001",
         "agentPublicId": "01900006-0000-7000-8000-000000000001",
         "orderId": "01900009-0000-7000-8000-000000000004",
@@ -3289,7 +3219,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "startAt": "2026-07-01T00:00:00.000Z",
         "endAt": "2026-07-31T00:00:00.000Z",
         "creative": {
-          "id": "0000000b-0000-7000-8000-0000000000a9",
+          "id": "0000000b-0000-7000-8000-00000000009f",
           "revision": 1,
           "kind": "TEXT",
           "state": "DRAFT",
@@ -3325,7 +3255,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000a6",
+        "requestId": "0000000b-0000-7000-8000-00000000009c",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3341,10 +3271,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": {
         "accepted": true,
-        "requestId": "0000000b-0000-7000-8000-0000000000aa"
+        "requestId": "0000000b-0000-7000-8000-0000000000a0"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000aa",
+        "requestId": "0000000b-0000-7000-8000-0000000000a0",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3360,8 +3290,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": [
         {
-          "id": "0000000b-0000-7000-8000-0000000000a7",
-          "publicId": "0000000b-0000-7000-8000-0000000000a8",
+          "id": "0000000b-0000-7000-8000-00000000009d",
+          "publicId": "0000000b-0000-7000-8000-00000000009e",
           "workspaceId": "01900002-0000-7000-8000-000000000001",
           "agentPublicId": "01900006-0000-7000-8000-000000000001",
           "orderId": "01900009-0000-7000-8000-000000000004",
@@ -3374,7 +3304,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "startAt": "2026-07-01T00:00:00.000Z",
           "endAt": "2026-07-31T00:00:00.000Z",
           "creative": {
-            "id": "0000000b-0000-7000-8000-0000000000a9",
+            "id": "0000000b-0000-7000-8000-00000000009f",
             "revision": 1,
             "kind": "TEXT",
             "state": "DRAFT",
@@ -3761,7 +3691,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000ad",
+        "requestId": "0000000b-0000-7000-8000-0000000000a3",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3830,7 +3760,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000b0",
+        "requestId": "0000000b-0000-7000-8000-0000000000a6",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",

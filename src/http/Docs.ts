@@ -19,6 +19,9 @@
  * same-origin script can make styles the browser applies. Images may be `data:` URIs
  * (Scalar's icons). `Referrer-Policy: no-referrer`: links out of the docs send no URL.
  *
+ * Under the API's description the page links the directory's other interfaces (its MCP
+ * server and its A2A Agent Card, {@link otherInterfaces}).
+ *
  * Scalar fills the first API-key scheme of an operation with a placeholder
  * (`X-API-Key: YOUR_SECRET_TOKEN`, a sure 401) even where the key is optional, so
  * in development, where the demo data set is loaded, the panel is pre-filled with
@@ -31,6 +34,7 @@ import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { DemoApiKeys } from "../accounts/demo.js"
+import { DirectoryPaths, McpProtocolVersion } from "./DirectoryAgentCard.js"
 
 /** Scalar's `authentication` setting, which `HttpApiScalar.ScalarConfig` does not type. */
 const demoAuthentication = {
@@ -39,6 +43,16 @@ const demoAuthentication = {
     securitySchemes: { apiKeyAuth: { value: DemoApiKeys.public.key } }
   }
 }
+
+/**
+ * The paragraph the docs page adds under the API's description: the directory's interfaces
+ * besides this REST API (issue 23, item 5), as links on this server.
+ */
+export const otherInterfaces = "**Also served:** the directory's MCP server at " +
+  `[\`${DirectoryPaths.mcp}\`](${DirectoryPaths.mcp}) (Streamable HTTP, MCP ${McpProtocolVersion}: tools to search ` +
+  "the directory and resolve identities, with the same API keys, scopes and budgets as this API), and the directory's " +
+  `own A2A Agent Card at [\`${DirectoryPaths.agentCard}\`](${DirectoryPaths.agentCard}); each listed agent's A2A ` +
+  "Agent Card is Agents_GetAgentCard (`/api/v1/agents/{entityPublicId}/agent-card`)."
 
 /** Where the docs page and its script are served. */
 export const DocsPaths = { page: "/docs", script: "/docs/scalar.js" } as const
@@ -91,7 +105,11 @@ export const DocsLive: Layer.Layer<never, never, HttpApi.Api | AppConfig> = Http
   Effect.gen(function*() {
     const config = yield* AppConfig
     const { api } = yield* HttpApi.Api
-    const spec = OpenApi.fromApi(api)
+    const described = OpenApi.fromApi(api)
+    const spec = {
+      ...described,
+      info: { ...described.info, description: `${described.info.description ?? ""}\n\n${otherInterfaces}` }
+    }
     const scalarConfig = {
       _integration: "html",
       withDefaultFonts: false,

@@ -1,15 +1,25 @@
 /**
  * `GET /`: where a newcomer who opens the server's address lands. It answers JSON
  * (like every other route, readable in a browser and with curl) with the links to
- * the docs UI and the OpenAPI description, rather than a 404.
+ * the docs UI, the OpenAPI description, the MCP server and the directory's A2A Agent Card,
+ * rather than a 404.
  */
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect, Layer } from "effect"
+import { DirectoryPaths } from "./DirectoryAgentCard.js"
 
-/** The body of `GET /`: `{ name, links: { docs, openapi } }` (paths on this server). */
+/**
+ * The body of `GET /`: `{ name, links: { docs, openapi, mcp, agentCard } }` (paths on this
+ * server: the docs UI, the OpenAPI description, the MCP server and the directory's A2A Agent Card).
+ */
 export const home = {
   name: "Agent Directory API",
-  links: { docs: "/docs", openapi: "/openapi.json" }
+  links: {
+    docs: DirectoryPaths.docs,
+    openapi: DirectoryPaths.openapi,
+    mcp: DirectoryPaths.mcp,
+    agentCard: DirectoryPaths.agentCard
+  }
 } as const
 
 /** Serves {@link home} at `GET /` on the HttpApi router. */

@@ -35,6 +35,7 @@ const expected = {
   Admin_RetryJobRun: { method: "post", path: "/api/v1/admin/jobs/{executionId}/retry", tag: "Admin", auth: "required-admin", cache: "none", scopes: [], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 500, 503] },
   Agents_ListAgents: { method: "get", path: "/api/v1/agents", tag: "Agents", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 500, 503] },
   Agents_GetAgent: { method: "get", path: "/api/v1/agents/{entityPublicId}", tag: "Agents", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },
+  Agents_GetAgentCard: { method: "get", path: "/api/v1/agents/{entityPublicId}/agent-card", tag: "Agents", auth: "public", cache: "public-catalog", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },
   Agents_CreateAgent: { method: "post", path: "/api/v1/agents", tag: "Agents", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [201, 400, 401, 403, 404, 409, 500, 503] },
   Agents_UpdateAgent: { method: "patch", path: "/api/v1/agents/{entityPublicId}", tag: "Agents", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 500, 503] },
   Agents_RetireAgent: { method: "post", path: "/api/v1/agents/{entityPublicId}/retire", tag: "Agents", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 500, 503] },
@@ -338,7 +339,14 @@ layer(server.layer)("GET /docs and GET /", (it) => {
       const reply = yield* call("GET", "/")
       expect(reply.status).toBe(200)
       expect(reply.headers["content-type"]).toMatch(/^application\/json/)
-      expect(reply.body.links).toEqual({ docs: "/docs", openapi: "/openapi.json" })
-      for (const link of Object.values<string>(reply.body.links)) expect((yield* call("GET", link)).status).toBe(200)
+      expect(reply.body.links).toEqual({
+        docs: "/docs",
+        openapi: "/openapi.json",
+        mcp: "/mcp",
+        agentCard: "/.well-known/agent-card.json"
+      })
+      // the MCP endpoint answers MCP requests (POST, Streamable HTTP), tested in test/mcp; the others are documents
+      const { mcp: _, ...documents } = reply.body.links
+      for (const link of Object.values<string>(documents)) expect((yield* call("GET", link)).status).toBe(200)
     }))
 })

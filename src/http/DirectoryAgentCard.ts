@@ -1,0 +1,125 @@
+/**
+ * `GET /.well-known/agent-card.json` (issue 23, item 3): the directory itself as an A2A
+ * agent (Agent2Agent protocol 1.0 `AgentCard`, the path of A2A's discovery, RFC 8615),
+ * whose skills are `search` and `resolve`.
+ *
+ * The directory speaks no A2A protocol binding (no JSONRPC, GRPC or HTTP+JSON A2A
+ * endpoint: it sends and receives no A2A messages or tasks). Its interfaces are an MCP
+ * server (`/mcp`, Streamable HTTP, MCP 2025-06-18) and the REST API (`/api/v1`, described
+ * by `/openapi.json`). Naming those in `supportedInterfaces`, even with a custom
+ * `protocolBinding`, would claim A2A over them (a custom binding must still carry every
+ * A2A operation), and an A2A client such as `@a2a-js/sdk`'s `ClientFactory` would pick
+ * one and send A2A requests there. So the card lists no A2A interface
+ * (`supportedInterfaces: []`: the SDK's factory then says plainly that it has no
+ * transport for this agent), and points to MCP and REST where A2A leaves room for it:
+ * - `capabilities.extensions[]`: the non-A2A-interfaces extension
+ *   (schema/a2aInterfacesExtension.ts, `required: false`), listing both with their URLs,
+ *   protocol version and OpenAPI document;
+ * - `documentationUrl`: the docs page (`/docs`), which describes both;
+ * - each skill's description names its MCP tool and REST operation.
+ *
+ * URLs are absolute under `PUBLIC_BASE_URL`. The card is the same for every caller, so it
+ * is built once; it carries a strong `ETag` (`If-None-Match` → 304) and the cache policy
+ * of public catalog reads. Readable cross-origin (`Access-Control-Allow-Origin: *`): it is
+ * a public document, fetched without credentials.
+ */
+import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Effect, Layer } from "effect"
+import { AppConfig } from "../../layers/AppConfig.js"
+import { nonA2aInterfacesExtension } from "../../schema/a2aInterfacesExtension.js"
+import { cacheControl } from "../api/operation.js"
+import { noneMatch, strongEtag } from "./Conditional.js"
+
+/** Where the directory serves its card, its MCP server and its REST API (paths on this server). */
+export const DirectoryPaths = {
+  agentCard: "/.well-known/agent-card.json",
+  mcp: "/mcp",
+  api: "/api/v1",
+  openapi: "/openapi.json",
+  docs: "/docs"
+} as const
+
+/** The MCP revision the directory's MCP server speaks (issue 23, item 1). */
+export const McpProtocolVersion = "2025-06-18"
+
+/** The directory's card (a JSON value) for the origin `publicBaseUrl` (no trailing slash). */
+export const directoryAgentCard = (publicBaseUrl: string) => {
+  const url = (path: string) => `${publicBaseUrl}${path}`
+  return {
+    name: "Agent Directory",
+    description: "A directory of AI agents: search the listed agents (by text, network, protocol and " +
+      "verification state) and resolve chain or registry identities to canonical agents. Spoken over MCP and a " +
+      "REST API, not over A2A: see the non-A2A-interfaces extension in capabilities.",
+    // the API's version (the OpenAPI description's info.version)
+    version: "1.0.0",
+    supportedInterfaces: [],
+    provider: { organization: "Agent Directory API", url: "https://agent-directory.dev" },
+    documentationUrl: url(DirectoryPaths.docs),
+    capabilities: {
+      streaming: false,
+      pushNotifications: false,
+      extensions: [
+        nonA2aInterfacesExtension(
+          "The directory's interfaces, which are not A2A protocol bindings: an MCP server (Streamable HTTP) and " +
+            "a REST API described by OpenAPI. Both are public (anonymous, or an API key as a Bearer token).",
+          [
+            { protocol: "MCP", url: url(DirectoryPaths.mcp), protocolVersion: McpProtocolVersion, transport: "streamable-http" },
+            { protocol: "REST", url: url(DirectoryPaths.api), openApiUrl: url(DirectoryPaths.openapi) }
+          ]
+        )
+      ]
+    },
+    defaultInputModes: ["application/json"],
+    defaultOutputModes: ["application/json"],
+    skills: [
+      {
+        id: "search",
+        name: "Search agents",
+        description: "Finds listed agents by text (name, tagline, slug), networks (keys or CAIP-2 ids), protocols " +
+          "and verification states, sorted by rank, name or newest, in cursor pages. MCP tool `search_agents`; " +
+          "REST `GET /api/v1/agents` (Agents_ListAgents); an agent's own card at " +
+          "`/api/v1/agents/{entityPublicId}/agent-card`.",
+        tags: ["directory", "search", "agents"],
+        examples: [
+          "Find verified research agents on Base (eip155:8453)",
+          "{\"q\":\"research\",\"networks\":[\"eip155:8453\"],\"verificationStates\":[\"VERIFIED\"],\"sort\":\"rank\"}"
+        ]
+      },
+      {
+        id: "resolve",
+        name: "Resolve agent identities",
+        description: "Resolves up to 100 chain or registry locators (an EVM address or CAIP-10 account, an ERC-8004 " +
+          "registry token) to canonical agent identities: UNIQUE, AMBIGUOUS, CONFLICTED, NOT_FOUND or INVALID with " +
+          "reasons. MCP tool `resolve_agent_identities`; REST `POST /api/v1/resolve/agent-identities` " +
+          "(Agents_ResolveAgentIdentities).",
+        tags: ["directory", "identity", "resolve"],
+        examples: [
+          "Which agent is ERC-8004 token 1 of registry 0x8004a6090cd10a7288092483047b097295fb8847 on Base?",
+          "{\"locators\":[{\"networkFamily\":\"EVM\",\"network\":\"base\",\"protocol\":\"erc-8004\"," +
+            "\"locatorKind\":\"REGISTRY_TOKEN\",\"registry\":\"0x8004a6090cd10a7288092483047b097295fb8847\",\"nativeId\":\"1\"}]}"
+        ]
+      }
+    ]
+  }
+}
+
+/** Serves {@link directoryAgentCard} at `GET /.well-known/agent-card.json`. Requires `AppConfig`. */
+export const DirectoryAgentCardLive: Layer.Layer<never, never, AppConfig> = HttpApiBuilder.Router.use((router) =>
+  Effect.gen(function*() {
+    const config = yield* AppConfig
+    const body = JSON.stringify(directoryAgentCard(config.publicBaseUrl))
+    const etag = strongEtag(body)
+    const headers = {
+      etag,
+      "cache-control": cacheControl["public-catalog"],
+      "access-control-allow-origin": "*"
+    }
+    yield* router.get(
+      DirectoryPaths.agentCard,
+      Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
+        noneMatch(request.headers["if-none-match"], etag)
+          ? HttpServerResponse.empty({ status: 304, headers })
+          : HttpServerResponse.text(body, { contentType: "application/json", headers }))
+    )
+  })
+)
