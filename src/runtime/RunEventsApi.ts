@@ -54,9 +54,10 @@ export const streamRunEvents = HttpApiEndpoint.get("streamRunEvents", "/api/v1/r
         "this by itself) and only the later events come. A finished run with no event after `Last-Event-ID` answers " +
         "204 (which stops an EventSource from reconnecting). Events written by any server process sharing the database " +
         "reach every follower. Of a run whose playground data was cleared, `message.delta` events are left out. " +
-        "The run's agent must be operated by a workspace the caller is an ACTIVE member of; otherwise, and when the run " +
-        "does not exist, the answer is 404 `run-not-found` (its existence is not revealed). Every workspace role may " +
-        "follow. A server process serves a bounded number of streams: over it, 503 `stream-limit-reached` with " +
+        "Who may follow is who may read the run (Runtime_GetRun): the run's agent must be operated by a workspace the " +
+        "caller is an ACTIVE member of, and a run of a conversation is followed by the conversation's author and the " +
+        "workspace's OWNER and ADMIN members; otherwise, and when the run does not exist, the answer is 404 " +
+        "`run-not-found` (its existence is not revealed). A server process serves a bounded number of streams: over it, 503 `stream-limit-reached` with " +
         "`Retry-After`.",
       errors: [RunNotFound, StreamLimitReached]
     })

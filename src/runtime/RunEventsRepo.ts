@@ -7,9 +7,13 @@ import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { RunState } from "../../schema/runtime.js"
 
-/** What a follower needs of the run: its agent (visibility), state, last event `seq`, whether its data was cleared. */
+/**
+ * What a follower needs of the run: its agent and its conversation's author (visibility, as
+ * Runtime_GetRun: `seesConversation`), state, last event `seq`, whether its data was cleared.
+ */
 export const RunHead = Schema.Struct({
   agentId: Schema.String,
+  authorAccountId: Schema.NullOr(Schema.String),
   state: RunState,
   eventSeq: Schema.NumberFromString,
   dataCleared: Schema.Boolean
@@ -35,8 +39,9 @@ const make = Effect.gen(function*() {
     Request: Schema.String,
     Result: RunHead,
     execute: (runId) =>
-      sql`SELECT agent_id AS "agentId", state, event_seq::text AS "eventSeq", data_cleared_at IS NOT NULL AS "dataCleared"
-          FROM runs WHERE id = ${runId}`
+      sql`SELECT r.agent_id AS "agentId", c.account_id AS "authorAccountId", r.state, r.event_seq::text AS "eventSeq",
+            r.data_cleared_at IS NOT NULL AS "dataCleared"
+          FROM runs r LEFT JOIN conversations c ON c.id = r.conversation_id WHERE r.id = ${runId}`
   })
 
   /**
