@@ -76,7 +76,7 @@ export class Agents extends Effect.Service<Agents>()("agent-directory/Agents", {
      * agent and the filters (as one canonical string), not to `limit`. Fails with
      * `AgentNotFound` (unknown agent) or `InvalidCursor`.
      */
-    const activity = (entityId: string, query: GetPublicAgentActivityQuery): Effect.Effect<
+    const activity = (entityId: string, query: typeof GetPublicAgentActivityQuery.Type): Effect.Effect<
       { readonly rows: ReadonlyArray<ActivityItem>; readonly nextCursor: string | null },
       AgentNotFound | InvalidCursor
     > =>
