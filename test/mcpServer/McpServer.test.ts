@@ -10,12 +10,16 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { Effect } from "effect"
 import { execFile } from "node:child_process"
+import { join } from "node:path"
 import { DemoApiKeys } from "../../src/accounts/demo.js"
 import { DemoAgents, DemoRegistries } from "../../src/agents/demo.js"
 import type { AccessEvent } from "../../layers/Logging.js"
 import { call, expectProblem } from "../support/http.js"
 import { testConfig } from "../support/config.js"
 import { makeTestServer } from "../support/TestServer.js"
+
+/** The MCP Inspector CLI's build folder (the dev dependency `@modelcontextprotocol/inspector-cli`). */
+const InspectorBuild = join(process.cwd(), "node_modules", "@modelcontextprotocol", "inspector-cli", "build")
 
 const atlas = DemoAgents[0]
 const publicKey = DemoApiKeys.public.key
@@ -294,8 +298,10 @@ layer(server.layer)("MCP server /mcp (SDK client, demo data)", (it) => {
           new Promise<string>((resolve, reject) =>
             execFile(
               "node",
-              ["node_modules/.bin/mcp-inspector-cli", "--cli", url.href, "--transport", "http", "--header", `Authorization: Bearer ${publicKey}`, ...args],
-              { timeout: 60_000 },
+              [join(InspectorBuild, "cli.js"), "--cli", url.href, "--transport", "http", "--header", `Authorization: Bearer ${publicKey}`, ...args],
+              // inspector-cli 1.0.3 looks for its package.json as `../package.json` of the working directory
+              // (but imports it relative to its module): run it from its build folder (README)
+              { timeout: 60_000, cwd: InspectorBuild },
               (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout))
             )
           )
