@@ -147,6 +147,12 @@ export interface AppConfigShape {
   /** MCP OAuth (src/mcp/McpOAuth.ts): `MCP_TOKEN_KEYS`, `MCP_OAUTH_CLIENTS` (README). */
   readonly mcpOAuth: McpOAuthOptions
   /**
+   * The directory's own MCP server at `/mcp` (src/mcpServer/, issue 23): at most `maxSessions`
+   * live sessions (`MCP_MAX_SESSIONS`, default 1000) per process, each ended after
+   * `sessionIdleSeconds` without a request (`MCP_SESSION_IDLE_SECONDS`, default 900).
+   */
+  readonly mcpServer: { readonly maxSessions: number; readonly sessionIdleSeconds: number }
+  /**
    * JSON-RPC endpoints by CAIP-2 chain id (`CHAIN_RPC_URLS`, `eip155:8453=https://…,eip155:1=…`;
    * empty by default): where registry tokens' `ownerOf` is read when an identity is proven.
    */
@@ -363,6 +369,10 @@ export const loadAppConfig = Effect.gen(function*() {
       maxStreams: yield* boundedInteger("RUN_EVENTS_MAX_STREAMS", 1, 1_000_000, DefaultRunEventsOptions.maxStreams),
       pollMs: yield* millis("RUN_EVENTS_POLL_MS", DefaultRunEventsOptions.pollMs),
       fallbackPollMs: yield* millis("RUN_EVENTS_FALLBACK_POLL_MS", DefaultRunEventsOptions.fallbackPollMs)
+    },
+    mcpServer: {
+      maxSessions: yield* boundedInteger("MCP_MAX_SESSIONS", 1, 100_000, 1000),
+      sessionIdleSeconds: yield* boundedInteger("MCP_SESSION_IDLE_SECONDS", 10, 86_400, 900)
     }
   } satisfies AppConfigShape
 })

@@ -24,6 +24,10 @@ import { HomeLive } from "./http/Home.js"
 import { RateBudgetMiddlewareLive } from "./http/RateBudgetMiddleware.js"
 import { RequestMiddlewareLive } from "./http/RequestMiddleware.js"
 import { securityHeaders } from "./http/SecurityHeaders.js"
+import { Agents } from "./agents/Agents.js"
+import { Resolver } from "./identity/Resolver.js"
+import { McpEndpointLive } from "./mcpServer/McpEndpoint.js"
+import { ProtocolCatalogCache } from "./protocols/CatalogCache.js"
 
 /** The operation table of {@link Api} (one instance: layers are shared by reference). */
 const ApiOperationsLive = OperationsLive(Api)
@@ -73,10 +77,20 @@ export const ApiLive = HttpApiBuilder.api(documentedApi(Api)).pipe(
 )
 
 /**
+ * The directory's own MCP server at `/mcp` (src/mcpServer/, issue 23), on the services the
+ * REST handlers use (the same layer references, so the same instances: one set of budgets).
+ */
+const McpServerLive = McpEndpointLive.pipe(
+  Layer.provide([Agents.Default, Resolver.Default, ProtocolCatalogCache.Default]),
+  Layer.provide([AuthLive, RateBudgetLive, CursorLive, EnvelopeLive, EdgeCacheLive])
+)
+
+/**
  * The HTTP app on an `HttpServer`: the API, `GET /openapi.json` (derived from
  * {@link Api}), the Scalar docs UI at `/docs`, the directory's A2A Agent Card at
- * `/.well-known/agent-card.json` and `GET /` linking them, with the access log
- * (one line per request); every response carries the headers of `src/http/SecurityHeaders.ts`.
+ * `/.well-known/agent-card.json`, the MCP server at `/mcp` and `GET /` linking them, with the
+ * access log (one line per request); every response carries the headers of
+ * `src/http/SecurityHeaders.ts`.
  */
 export const HttpLive = Layer.unwrapEffect(
   Effect.map(
@@ -86,6 +100,7 @@ export const HttpLive = Layer.unwrapEffect(
 ).pipe(
   Layer.provide(EdgeCacheLive),
   Layer.provide(DocsLive),
+  Layer.provide(McpServerLive),
   Layer.provide(HomeLive),
   Layer.provide(DirectoryAgentCardLive),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),

@@ -1,14 +1,17 @@
 /**
  * Domain rules of the Agents area's directory reads (spec §9): the filtered, sorted,
- * cursor-paged list and the canonical agent profile.
+ * cursor-paged list, the canonical agent profile and the public activity feed (spec §2.21).
+ * The REST handlers (Http.ts) and the MCP tools (src/mcpServer/Tools.ts) call these.
  */
 import { Effect, Option } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { now } from "../../layers/Clock.js"
 import { Cursor } from "../../layers/Cursor.js"
 import type { AgentListItem, AgentProfile, ListAgentsQuery } from "../../schema/agents.js"
+import type { ActivityItem, GetPublicAgentActivityQuery } from "../../schema/analytics.js"
 import { AgentNotFound, InvalidCursor } from "../../schema/errors.js"
 import { canonicalAgentUrl } from "../identity/CanonicalUrl.js"
+import { ActivityPosition, ActivityRepo } from "./ActivityRepo.js"
 import { AgentsRepo, ListPosition } from "./Repo.js"
 
 /** A filter's values in one spelling: duplicates dropped, sorted (so the cursor binding ignores their order). */
@@ -19,6 +22,7 @@ export class Agents extends Effect.Service<Agents>()("agent-directory/Agents", {
     const repo = yield* AgentsRepo
     const cursor = yield* Cursor
     const config = yield* AppConfig
+    const activityRepo = yield* ActivityRepo
 
     /**
      * Agents_ListAgents: one page of listed agents matching the query, in its sort, with
@@ -66,7 +70,41 @@ export class Agents extends Effect.Service<Agents>()("agent-directory/Agents", {
         return { entityId: agent.publicId, ...agent, canonicalUrl: canonicalAgentUrl(config.publicBaseUrl, agent.publicId) }
       })
 
-    return { list, profile }
+    /**
+     * Agents_GetPublicAgentActivity: one page of the agent's public activity items, newest
+     * first, with the cursor of the next page (null on the last). The cursor is bound to the
+     * agent and the filters (as one canonical string), not to `limit`. Fails with
+     * `AgentNotFound` (unknown agent) or `InvalidCursor`.
+     */
+    const activity = (entityId: string, query: typeof GetPublicAgentActivityQuery.Type): Effect.Effect<
+      { readonly rows: ReadonlyArray<ActivityItem>; readonly nextCursor: string | null },
+      AgentNotFound | InvalidCursor
+    > =>
+      Effect.gen(function*() {
+        const agentId = entityId.toLowerCase()
+        if (!(yield* activityRepo.agentExists(agentId))) {
+          return yield* new AgentNotFound({ detail: `No agent ${agentId}.` })
+        }
+        const { activityKeys, networks, sourceKinds } = query
+        const filters = { sourceKinds, networks, activityKeys }
+        const page = yield* cursor.page({
+          position: ActivityPosition,
+          cursor: query.cursor,
+          param: "cursor",
+          // the filters are bound as one canonical string: a cursor never crosses to another query
+          binding: {
+            operation: "Agents_GetPublicAgentActivity",
+            agent: agentId,
+            filters: JSON.stringify([[...sourceKinds].sort(), [...networks].sort(), [...activityKeys].sort()])
+          },
+          limit: query.limit,
+          fetch: (after, take) => activityRepo.feed(agentId, filters, after, take),
+          positionOf: (row) => row.position
+        })
+        return { rows: page.rows.map((row) => row.item), nextCursor: page.nextCursor }
+      })
+
+    return { list, profile, activity }
   }),
-  dependencies: [AgentsRepo.Default]
+  dependencies: [AgentsRepo.Default, ActivityRepo.Default]
 }) {}

@@ -10,8 +10,6 @@ import { Envelope } from "../http/Envelope.js"
 import { principalScope } from "../http/group.js"
 import { Resolver } from "../identity/Resolver.js"
 import { Agents } from "./Agents.js"
-import { AgentNotFound } from "../../schema/errors.js"
-import { ActivityPosition, ActivityRepo } from "./ActivityRepo.js"
 import { AgentsRepo, FavoritePosition } from "./Repo.js"
 import { group } from "../http/group.js"
 import { Registration } from "./Registration.js"
@@ -23,7 +21,6 @@ export const AgentsHttpLive = group(Api, "Agents", (handlers) =>
     const cursor = yield* Cursor
     const envelope = yield* Envelope
     const resolver = yield* Resolver
-    const activity = yield* ActivityRepo
     const registration = yield* Registration
     const cards = yield* AgentCards
     return handlers.handle("listFavoriteAgents", ({ urlParams }) =>
@@ -72,27 +69,7 @@ export const AgentsHttpLive = group(Api, "Agents", (handlers) =>
       .handle("resolveAgentIdentities", ({ payload }) =>
         resolver.resolveAll(payload.locators).pipe(Effect.flatMap((results) => envelope.data({ results }))))
       .handle("getPublicAgentActivity", ({ path, urlParams }) =>
-        Effect.gen(function*() {
-          const agentId = path.entityPublicId.toLowerCase()
-          if (!(yield* activity.agentExists(agentId))) {
-            return yield* new AgentNotFound({ detail: `No agent ${agentId}.` })
-          }
-          const { sourceKinds, networks, activityKeys } = urlParams
-          const filters = { sourceKinds, networks, activityKeys }
-          const page = yield* cursor.page({
-            position: ActivityPosition,
-            cursor: urlParams.cursor,
-            param: "cursor",
-            // the filters are bound as one canonical string: a cursor never crosses to another query
-            binding: {
-              operation: "Agents_GetPublicAgentActivity",
-              agent: agentId,
-              filters: JSON.stringify([[...sourceKinds].sort(), [...networks].sort(), [...activityKeys].sort()])
-            },
-            limit: urlParams.limit,
-            fetch: (after, take) => activity.feed(agentId, filters, after, take),
-            positionOf: (row) => row.position
-          })
-          return yield* envelope.page(page.rows.map((row) => row.item), page.nextCursor)
-        }))
+        agents.activity(path.entityPublicId, urlParams).pipe(
+          Effect.flatMap((page) => envelope.page(page.rows, page.nextCursor))
+        ))
   }))

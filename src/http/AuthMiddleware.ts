@@ -46,6 +46,40 @@ const presentedApiKey = (request: HttpServerRequest.HttpServerRequest) => {
   return key === undefined ? Option.none() : Option.some(Redacted.make(key))
 }
 
+/** The principal of a valid API key. */
+export type ApiKeyPrincipal = Extract<Principal, { readonly _tag: "ApiKey" }>
+
+/**
+ * The API key a request presents (`X-API-Key` or `Authorization: Bearer`, spec §5.3), verified:
+ * `None` when none is presented (anonymous). A presented key must be valid and, when the request
+ * has an `Origin`, list that exact origin (spec §5.4.2); else the one identical 401
+ * `unauthenticated` (`Unauthenticated`). Scopes are checked per operation ({@link scopeRefusal}).
+ * Shared by {@link PublicAuthLive} and the MCP endpoint (src/mcpServer/McpEndpoint.ts).
+ */
+export const apiKeyPrincipal = (
+  auth: Context.Tag.Service<typeof Auth>,
+  request: HttpServerRequest.HttpServerRequest
+): Effect.Effect<Option.Option<ApiKeyPrincipal>, Unauthenticated> => {
+  const presented = presentedApiKey(request)
+  if (Option.isNone(presented)) return Effect.succeedNone
+  return Effect.flatMap(auth.apiKey(presented.value), (key) => {
+    if (Option.isNone(key)) return Effect.fail(unauthenticated())
+    // browser use only from an exact allowlisted origin (spec §5.4.2), else the same 401
+    const origin = request.headers["origin"]
+    if (origin !== undefined && !key.value.allowedOrigins.includes(origin)) return Effect.fail(unauthenticated())
+    const { apiKeyId, scopes, workspaceId } = key.value
+    return Effect.succeed(Option.some({ _tag: "ApiKey", apiKeyId, workspaceId, scopes } satisfies ApiKeyPrincipal))
+  })
+}
+
+/** The 403 `insufficient-scope` of an API key lacking a scope `policy` requires (x-required-scopes), if it lacks one. */
+export const scopeRefusal = (policy: OperationPolicy, key: ApiKeyPrincipal): InsufficientScope | undefined => {
+  const missing = policy.scopes.filter((scope) => !key.scopes.includes(scope))
+  return missing.length === 0 ? undefined : new InsufficientScope({
+    detail: `The API key lacks the scope(s) ${missing.join(", ")} that ${policy.operationId} requires.`
+  })
+}
+
 /** The browser `origin` is one we accept for session commands: listed in ALLOWED_ORIGINS, or (none listed) the request's own host. */
 export const originAllowed = (origin: string, host: string | undefined, allowed: ReadonlyArray<string>) => {
   if (allowed.length > 0) return allowed.includes(origin)
@@ -171,21 +205,11 @@ export const PublicAuthLive = Layer.effect(
             if (Option.isNone(session)) return yield* unauthenticated()
             return yield* sessionRules(session.value, policy, request)
           }
-          const presented = presentedApiKey(request)
-          if (Option.isNone(presented)) return { _tag: "Anonymous" } satisfies Principal
-          const key = yield* auth.apiKey(presented.value)
-          if (Option.isNone(key)) return yield* unauthenticated()
-          // browser use only from an exact allowlisted origin (spec §5.4.2), else the same 401
-          const origin = request.headers["origin"]
-          if (origin !== undefined && !key.value.allowedOrigins.includes(origin)) return yield* unauthenticated()
-          const missing = policy.scopes.filter((scope) => !key.value.scopes.includes(scope))
-          if (missing.length > 0) {
-            return yield* new InsufficientScope({
-              detail: `The API key lacks the scope(s) ${missing.join(", ")} that ${policy.operationId} requires.`
-            })
-          }
-          const { apiKeyId, scopes, workspaceId } = key.value
-          return { _tag: "ApiKey", apiKeyId, workspaceId, scopes } satisfies Principal
+          const key = yield* apiKeyPrincipal(auth, request)
+          if (Option.isNone(key)) return { _tag: "Anonymous" } satisfies Principal
+          const refused = scopeRefusal(policy, key.value)
+          if (refused !== undefined) return yield* refused
+          return key.value
         })
     }
   })

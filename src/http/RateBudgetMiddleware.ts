@@ -27,6 +27,13 @@ export const budgetTarget = (config: AppConfigShape, principal: Principal, addre
 /** The `RateLimit-Policy` and `RateLimit` response headers of a charge. */
 export const rateLimitHeaders = (c: Charged) => ({ "ratelimit-policy": policyHeaderItem(c), ratelimit: limitHeaderItem(c) })
 
+/** The 429 `rate-limited` of a charge that did not fit (`retryAfter` seconds, the `Retry-After` header). */
+export const spentBudget = (c: Charged, retryAfter: number): RateLimited =>
+  new RateLimited({
+    detail: `The ${c.name} request budget (${c.budget.limit} per ${c.budget.windowSeconds} s) is spent; retry later.`,
+    retryAfter
+  })
+
 const anonymous: Principal = { _tag: "Anonymous" }
 
 const makeCharge = Effect.gen(function*() {
@@ -53,12 +60,7 @@ const makeCharge = Effect.gen(function*() {
         if (!refuse || c.retryAfterSeconds === undefined) return reported
         return Effect.zipRight(
           reported,
-          Effect.fail(
-            new RateLimited({
-              detail: `The ${c.name} request budget (${c.budget.limit} per ${c.budget.windowSeconds} s) is spent; retry later.`,
-              retryAfter: c.retryAfterSeconds
-            })
-          )
+          Effect.fail(spentBudget(c, c.retryAfterSeconds))
         )
       })
     })

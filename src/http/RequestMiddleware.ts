@@ -91,7 +91,7 @@ const clip = (s: string) => (s.length > MaxChars ? s.slice(0, MaxChars) + "…" 
  * schema/common.ts); a message of the default formatter (which prints the value
  * sent) is replaced, so a problem never echoes the input (DESIGN §3).
  */
-const issueDetail = (issue: HttpApiError.HttpApiDecodeError["issues"][number]): string => {
+export const issueDetail = (issue: HttpApiError.HttpApiDecodeError["issues"][number]): string => {
   if (issue._tag === "Missing") return "is required"
   if (issue._tag === "Unexpected") return "is not allowed"
   return /\bactual\b|Unable to decode|Expected /.test(issue.message) || issue.message.length > MaxChars

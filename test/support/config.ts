@@ -51,6 +51,7 @@ export const testConfig = (overrides: Partial<AppConfigShape> = {}): AppConfigSh
   // tests reach their local servers (OAuth, MCP, card hosts) only where they name them
   outbound: { ...DefaultOutboundOptions, userAgent: "agent-directory/test" },
   mcpCatalog: { ttlSeconds: 3600, requestTimeoutMs: 5000 },
+  mcpServer: { maxSessions: 100, sessionIdleSeconds: 900 },
   // MCP OAuth tokens sealed with a key of the test secret; no clients registered by hand
   mcpOAuth: { tokenKeys: [{ kid: "test", key: key("mcp-oauth-tokens") }], clients: {} },
   chainRpcUrls: new Map(),
