@@ -20,7 +20,7 @@ import { Policy } from "../../src/api/operation.js"
 import { successExamples } from "../../src/db/examples.js"
 import { demoManifest } from "../../src/db/manifest.js"
 import { call, expectProblem } from "../support/http.js"
-import { sendManifestRequest } from "../support/manifest.js"
+import { sendManifestRequest, WholeManifestTimeoutMs } from "../support/manifest.js"
 import { eventsOf, parseSse } from "../support/sse.js"
 import { makeTestServer } from "../support/TestServer.js"
 
@@ -148,7 +148,7 @@ layer(server.layer)("success examples", (it) => {
       const stored = normalise(successExamples as Record<string, { status: number; body: unknown }>)
       const got = normalise(answers)
       for (const operationId of Object.keys(answers)) expect(got[operationId], operationId).toEqual(stored[operationId])
-    }))
+    }), WholeManifestTimeoutMs)
 
   // writing: the stored examples are the old ones until the next run
   if (writing) return

@@ -18,6 +18,7 @@ import { Api } from "../../src/api/Api.js"
 import { demoManifest, type ManifestOperation } from "../../src/db/manifest.js"
 import { documentedApi } from "../../src/http/DocumentedApi.js"
 import { call, type CallOptions, signIn } from "../support/http.js"
+import { WholeManifestTimeoutMs } from "../support/manifest.js"
 import { makeTestServer } from "../support/TestServer.js"
 
 /** What spec §4 (and, for sign-in and sessions, issue 2; for API keys, issue 6) lists per operation. */
@@ -314,7 +315,7 @@ layer(server.layer)("GET /openapi.json is usable", (it) => {
         expect(reply.status, `${id}: ${reply.text}`).toBeGreaterThanOrEqual(200)
         expect(reply.status, `${id}: ${reply.text}`).toBeLessThan(300)
       }
-    }))
+    }), WholeManifestTimeoutMs)
 })
 
 layer(server.layer)("GET /docs and GET /", (it) => {

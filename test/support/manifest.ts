@@ -33,3 +33,10 @@ export const sendManifestRequest = (operationId: string, op: ManifestOperation) 
     }
     return yield* call(method, query === "" ? path : `${path}?${query}`, options)
   })
+
+/**
+ * Time allowed to a test that sends every request of the demo manifest (ms): about a hundred
+ * requests, each a full pass through the stack, which on a loaded two-core machine takes
+ * well over vitest's default of 60 s.
+ */
+export const WholeManifestTimeoutMs = 300_000
