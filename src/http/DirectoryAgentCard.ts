@@ -28,12 +28,13 @@ import { Effect, Layer } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { nonA2aInterfacesExtension } from "../../schema/a2aInterfacesExtension.js"
 import { cacheControl } from "../api/operation.js"
+import { McpPath } from "../mcpServer/McpEndpoint.js"
 import { noneMatch, strongEtag } from "./Conditional.js"
 
 /** Where the directory serves its card, its MCP server and its REST API (paths on this server). */
 export const DirectoryPaths = {
   agentCard: "/.well-known/agent-card.json",
-  mcp: "/mcp",
+  mcp: McpPath,
   api: "/api/v1",
   openapi: "/openapi.json",
   docs: "/docs"
