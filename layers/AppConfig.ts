@@ -121,6 +121,12 @@ export interface AppConfigShape {
   /** MCP OAuth (src/mcp/McpOAuth.ts): `MCP_TOKEN_KEYS`, `MCP_OAUTH_CLIENTS` (README). */
   readonly mcpOAuth: McpOAuthOptions
   /**
+   * Agent runs (src/runtime/AgentRunWorkflow.ts): `RUN_MAX_STEPS` (model calls per run at
+   * most, 1..64, default 8) and `RUN_TIMEOUT_SECONDS` (a run ends TIMED_OUT this long after
+   * it starts, 1..86400, default 600).
+   */
+  readonly runs: { readonly maxSteps: number; readonly timeoutSeconds: number }
+  /**
    * JSON-RPC endpoints by CAIP-2 chain id (`CHAIN_RPC_URLS`, `eip155:8453=https://…,eip155:1=…`;
    * empty by default): where registry tokens' `ownerOf` is read when an identity is proven.
    */
@@ -328,6 +334,10 @@ export const loadAppConfig = Effect.gen(function*() {
     mcpOAuth: {
       tokenKeys: yield* mcpTokenKeys(secretValue),
       clients: yield* mcpOAuthClients
+    },
+    runs: {
+      maxSteps: yield* boundedInteger("RUN_MAX_STEPS", 1, 64, 8),
+      timeoutSeconds: yield* boundedInteger("RUN_TIMEOUT_SECONDS", 1, 86_400, 600)
     }
   } satisfies AppConfigShape
 })

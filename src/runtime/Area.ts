@@ -2,7 +2,8 @@
 import { Layer } from "effect"
 import type { Area } from "../Area.js"
 import { AgentRunLive } from "./AgentRunWorkflow.js"
-import { RunsRepo } from "./RunsRepo.js"
+import { RunLoopRepo } from "./RunLoopRepo.js"
+import { ToolRunnerLive } from "./tools/ToolRunner.js"
 import { RuntimeHttpLive } from "./Http.js"
 import { Runtime } from "./Runtime.js"
 import { Runs } from "./Runs.js"
@@ -15,6 +16,6 @@ export const RuntimeArea = {
   http: RuntimeHttpLive.pipe(Layer.provide([Runtime.Default, Runs.Default])),
   seed: seedRuntimeDemoData,
   // the AgentRuntime that answers runs is provided by the assembly (src/workflows.ts)
-  workflows: AgentRunLive.pipe(Layer.provide(RunsRepo.Default)),
+  workflows: AgentRunLive.pipe(Layer.provide([RunLoopRepo.Default, ToolRunnerLive])),
   manifest: RuntimeManifest
 } satisfies Area

@@ -54,6 +54,7 @@ export const testConfig = (overrides: Partial<AppConfigShape> = {}): AppConfigSh
   // MCP OAuth tokens sealed with a key of the test secret; no clients registered by hand
   mcpOAuth: { tokenKeys: [{ kid: "test", key: key("mcp-oauth-tokens") }], clients: {} },
   chainRpcUrls: new Map(),
+  runs: { maxSteps: 8, timeoutSeconds: 600 },
   ...overrides
 })
 
