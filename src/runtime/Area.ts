@@ -7,13 +7,14 @@ import { ToolRunnerLive } from "./tools/ToolRunner.js"
 import { RuntimeHttpLive } from "./Http.js"
 import { Runtime } from "./Runtime.js"
 import { Runs } from "./Runs.js"
+import { RunControl } from "./RunControl.js"
 import { seedRuntimeDemoData } from "./seed.js"
 import { RuntimeManifest } from "./manifest.js"
 
 /** The runtime area's handlers, demo seed and workflows (see `src/Area.ts`). */
 export const RuntimeArea = {
   name: "runtime",
-  http: RuntimeHttpLive.pipe(Layer.provide([Runtime.Default, Runs.Default])),
+  http: RuntimeHttpLive.pipe(Layer.provide([Runtime.Default, Runs.Default, RunControl.Default])),
   seed: seedRuntimeDemoData,
   // the AgentRuntime that answers runs is provided by the assembly (src/workflows.ts)
   workflows: AgentRunLive.pipe(Layer.provide([RunLoopRepo.Default, ToolRunnerLive])),

@@ -28,3 +28,11 @@ export class RunInProgress extends Problem<RunInProgress>()("RunInProgress", {
 export class PlaygroundRunRequired extends Problem<PlaygroundRunRequired>()("PlaygroundRunRequired", {
   status: 422, type: "playground-run-required", meaning: "the run is not a playground run"
 }) {}
+/** 404 `tool-call-not-found`: no such tool call in the run. */
+export class ToolCallNotFound extends Problem<ToolCallNotFound>()("ToolCallNotFound", {
+  status: 404, type: "tool-call-not-found", meaning: "no such tool call in the run"
+}) {}
+/** 409 `approval-not-pending`: the tool call awaits no decision (decided already, not needing one, or ended). */
+export class ApprovalNotPending extends Problem<ApprovalNotPending>()("ApprovalNotPending", {
+  status: 409, type: "approval-not-pending", meaning: "the tool call awaits no decision (decided already, not needing one, or ended)"
+}) {}

@@ -5,12 +5,14 @@ import { currentSession } from "../api/security.js"
 import { Envelope } from "../http/Envelope.js"
 import { group } from "../http/group.js"
 import { Runs } from "./Runs.js"
+import { RunControl } from "./RunControl.js"
 import { Runtime } from "./Runtime.js"
 
 export const RuntimeHttpLive = group(Api, "Runtime", (handlers) =>
   Effect.gen(function*() {
     const runtime = yield* Runtime
     const runs = yield* Runs
+    const control = yield* RunControl
     const envelope = yield* Envelope
     return handlers
       .handle("listRuntimeTools", ({ path }) =>
@@ -39,4 +41,12 @@ export const RuntimeHttpLive = group(Api, "Runtime", (handlers) =>
       .handle("clearPlaygroundRunData", ({ path }) =>
         Effect.flatMap(currentSession, (session) =>
           runs.clearPlaygroundData({ runId: path.runId, accountId: session.accountId }).pipe(Effect.flatMap(envelope.data))))
+      .handle("decideToolApproval", ({ path, payload }) =>
+        Effect.flatMap(currentSession, (session) =>
+          control.decide({ runId: path.runId, accountId: session.accountId, ...payload }).pipe(Effect.flatMap(envelope.data))))
+      .handle("cancelRun", ({ path, payload }) =>
+        Effect.flatMap(currentSession, (session) =>
+          control.cancel({ runId: path.runId, accountId: session.accountId, expectedVersion: payload.expectedVersion }).pipe(
+            Effect.flatMap(envelope.data)
+          )))
   }))

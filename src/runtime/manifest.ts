@@ -4,7 +4,7 @@
  * `/docs`, checked by test/demo/Manifest.test.ts).
  */
 import type { ManifestOperation } from "../Area.js"
-import { DemoConversations, DemoRuns, DemoRuntimeAgents } from "./demo.js"
+import { DemoConversations, DemoPendingToolCall, DemoRuns, DemoRuntimeAgents } from "./demo.js"
 
 /** The runtime area's demo requests, by operationId. */
 export const RuntimeManifest = {
@@ -36,5 +36,25 @@ export const RuntimeManifest = {
     note: `Example (demo): DELETE /api/v1/runs/${DemoRuns[0].id}/playground-data as the owner → 200 ` +
       `\`{"data":{"runId":"${DemoRuns[0].id}","conversationId":"${DemoConversations.playground.id}",` +
       "\"state\":\"SUCCEEDED\",\"retentionExpiresAt\":\"2027-03-22T00:00:00.000Z\",\"dataClearedAt\":\"…\"},\"meta\":{…}}`."
+  },
+  // Run control (issue 21)
+  Runtime_DecideToolApproval: {
+    as: "owner",
+    path: { runId: DemoPendingToolCall.run },
+    query: {},
+    body: { toolCallId: DemoPendingToolCall.id, decision: "APPROVE", expectedVersion: DemoRuns[3].version },
+    note: `Example (demo): POST /api/v1/runs/${DemoPendingToolCall.run}/approvals as the owner with ` +
+      `\`{"toolCallId":"${DemoPendingToolCall.id}","decision":"APPROVE","expectedVersion":3}\` → 200 ` +
+      "`{\"data\":{\"run\":{\"state\":\"RUNNING\",\"version\":4,…},\"toolCall\":{\"stableName\":" +
+      "\"research-tools.publish_report\",\"state\":\"PENDING\",\"approvalState\":\"APPROVED\",\"decidedAt\":\"…\",…}}," +
+      "\"meta\":{…}}`."
+  },
+  Runtime_CancelRun: {
+    as: "owner",
+    path: { runId: DemoRuns[4].id },
+    query: {},
+    body: { expectedVersion: DemoRuns[4].version },
+    note: `Example (demo): POST /api/v1/runs/${DemoRuns[4].id}/cancel as the owner with \`{"expectedVersion":2}\` → 200 ` +
+      "`{\"data\":{\"triggerType\":\"SCHEDULE\",\"state\":\"CANCELLED\",\"version\":3,…},\"meta\":{…}}`."
   }
 } satisfies Record<string, ManifestOperation>
