@@ -12,7 +12,8 @@
  * Like any tool, they are offered to a model only when the agent's `tool_grants` names them.
  */
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
+import { AgentListItem, AgentProfile } from "../../../schema/agents.js"
 import { Ids } from "../../../layers/Ids.js"
 import { Agents } from "../../agents/Agents.js"
 import { toolDigest } from "../../mcp/RuntimeTools.js"
@@ -97,10 +98,13 @@ export const runBuiltinTool = (stableName: string, args: Record<string, unknown>
         sort: "rank",
         limit: typeof args["limit"] === "number" ? args["limit"] : 5
       }, "runtime-tool").pipe(Effect.orDie)
-      return { result: { agents: page.rows }, isError: false, errorCode: null }
+      // the wire shapes (JSON: decimal strings for amounts), as Agents_ListAgents answers them
+      const encoded = yield* Schema.encode(Schema.Array(AgentListItem))(page.rows).pipe(Effect.orDie)
+      return { result: { agents: encoded }, isError: false, errorCode: null }
     }
     if (stableName === GetAgentTool.stableName) {
       return yield* agents.profile(String(args["entityId"])).pipe(
+        Effect.flatMap((profile) => Effect.orDie(Schema.encode(AgentProfile)(profile))),
         Effect.map((profile): ToolOutcome => ({ result: profile, isError: false, errorCode: null })),
         Effect.catchTag("AgentNotFound", () =>
           Effect.succeed<ToolOutcome>({ result: { error: "No agent has this entity UUID." }, isError: true, errorCode: "TOOL_ERROR" }))
