@@ -153,6 +153,12 @@ export interface AppConfigShape {
    */
   readonly mcpServer: { readonly maxSessions: number; readonly sessionIdleSeconds: number }
   /**
+   * Agent runs (src/runtime/AgentRunWorkflow.ts): `RUN_MAX_STEPS` (model calls per run at
+   * most, 1..64, default 8) and `RUN_TIMEOUT_SECONDS` (a run ends TIMED_OUT this long after
+   * it starts, 1..86400, default 600).
+   */
+  readonly runs: { readonly maxSteps: number; readonly timeoutSeconds: number }
+  /**
    * JSON-RPC endpoints by CAIP-2 chain id (`CHAIN_RPC_URLS`, `eip155:8453=https://…,eip155:1=…`;
    * empty by default): where registry tokens' `ownerOf` is read when an identity is proven.
    */
@@ -373,6 +379,10 @@ export const loadAppConfig = Effect.gen(function*() {
     mcpServer: {
       maxSessions: yield* boundedInteger("MCP_MAX_SESSIONS", 1, 100_000, 1000),
       sessionIdleSeconds: yield* boundedInteger("MCP_SESSION_IDLE_SECONDS", 10, 86_400, 900)
+    },
+    runs: {
+      maxSteps: yield* boundedInteger("RUN_MAX_STEPS", 1, 64, 8),
+      timeoutSeconds: yield* boundedInteger("RUN_TIMEOUT_SECONDS", 1, 86_400, 600)
     }
   } satisfies AppConfigShape
 })

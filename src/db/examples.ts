@@ -11,7 +11,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       "data": {
         "accountPublicId": "01900001-0000-7000-8000-000000000002",
         "sessionId": "0000000b-0000-7000-8000-000000000002",
-        "csrfToken": "UnU3izJIHJLV_-b0ON6dJe56Ow7HwUNb7rMfXWqhLWM",
+        "csrfToken": "Op92nMFe2sDXf6pEySn2QkxeAaWXpN-W9pBsW2oLAq8",
         "expiresAt": "2026-06-01T12:00:00.000Z"
       },
       "meta": {
@@ -126,7 +126,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "apiKey": {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "4c308c93835d",
+          "prefix": "5f4b5c9d5b12",
           "scopes": [
             "public:read"
           ],
@@ -140,7 +140,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "expiresAt": null,
           "revokedAt": null
         },
-        "key": "adk_4c308c93835d_RQgEKnBHAGrDVaNVEbnr7ai7__no_64wSmBt3Uu2-DM",
+        "key": "adk_5f4b5c9d5b12_tHan8t7SenLKlk37P4qZJbonclRCk0RmIYS4bh0fACI",
         "keyDelivery": "SHOWN_ONCE"
       },
       "meta": {
@@ -171,7 +171,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "allowedOrigins": [
             "https://app.demo.agent-directory.dev"
           ],
-          "createdAt": "2026-11-25T15:27:07.943Z",
+          "createdAt": "2026-11-25T16:16:48.258Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -186,7 +186,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "production",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T15:27:07.932Z",
+          "createdAt": "2026-11-25T16:16:48.256Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -201,7 +201,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T15:27:07.920Z",
+          "createdAt": "2026-11-25T16:16:48.251Z",
           "lastUsedAt": null,
           "expiresAt": "2026-04-11T00:00:00.000Z",
           "revokedAt": null
@@ -216,7 +216,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "REVOKED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T15:27:07.886Z",
+          "createdAt": "2026-11-25T16:16:48.247Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -231,7 +231,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "PAUSED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T15:27:07.867Z",
+          "createdAt": "2026-11-25T16:16:48.244Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -246,7 +246,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T15:27:07.826Z",
+          "createdAt": "2026-11-25T16:16:48.242Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -262,7 +262,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T15:27:07.809Z",
+          "createdAt": "2026-11-25T16:16:48.233Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -270,7 +270,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "4c308c93835d",
+          "prefix": "5f4b5c9d5b12",
           "scopes": [
             "public:read"
           ],
@@ -310,7 +310,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "environment": "development",
         "state": "REVOKED",
         "allowedOrigins": [],
-        "createdAt": "2026-11-25T15:27:07.867Z",
+        "createdAt": "2026-11-25T16:16:48.244Z",
         "lastUsedAt": null,
         "expiresAt": null,
         "revokedAt": "2026-06-01T00:00:00.000Z"
@@ -762,64 +762,6 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       }
     }
   },
-  "Agents_GetAgentCard": {
-    "status": 200,
-    "body": {
-      "name": "Atlas Research",
-      "description": "Deep research on demand: literature reviews, market scans and cited summaries.",
-      "url": "https://atlas-research.example/a2a/v1",
-      "preferredTransport": "JSONRPC",
-      "additionalInterfaces": [
-        {
-          "url": "https://atlas-research.example/a2a/rest",
-          "transport": "HTTP+JSON"
-        }
-      ],
-      "protocolVersion": "0.3.0",
-      "version": "1.4.0",
-      "provider": {
-        "organization": "Acme Agents",
-        "url": "https://acme.example"
-      },
-      "capabilities": {
-        "streaming": true,
-        "pushNotifications": false
-      },
-      "defaultInputModes": [
-        "text/plain"
-      ],
-      "defaultOutputModes": [
-        "text/plain",
-        "application/json"
-      ],
-      "skills": [
-        {
-          "id": "literature-review",
-          "name": "Literature review",
-          "description": "Finds and summarises the papers on a question, with citations.",
-          "tags": [
-            "research",
-            "citations"
-          ],
-          "examples": [
-            "Summarise recent work on agent payment protocols"
-          ]
-        },
-        {
-          "id": "market-scan",
-          "name": "Market scan",
-          "description": "Lists the vendors of a market with their positioning.",
-          "tags": [
-            "research",
-            "markets"
-          ],
-          "outputModes": [
-            "application/json"
-          ]
-        }
-      ]
-    }
-  },
   "Agents_ListFavoriteAgents": {
     "status": 200,
     "body": {
@@ -867,7 +809,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       ],
       "nextCursor": null,
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000001f",
+        "requestId": "0000000b-0000-7000-8000-00000000001e",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -977,7 +919,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000020",
+        "requestId": "0000000b-0000-7000-8000-00000000001f",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1040,7 +982,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       ],
       "nextCursor": null,
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000021",
+        "requestId": "0000000b-0000-7000-8000-000000000020",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1055,8 +997,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "entityId": "0000000b-0000-7000-8000-000000000025",
-        "publicId": "0000000b-0000-7000-8000-000000000025",
+        "entityId": "0000000b-0000-7000-8000-000000000024",
+        "publicId": "0000000b-0000-7000-8000-000000000024",
         "canonicalSlug": "iris-indexer",
         "name": "Iris Indexer",
         "rank": null,
@@ -1066,7 +1008,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "verificationState": "UNVERIFIED",
         "networks": [],
         "protocols": [],
-        "canonicalUrl": "https://directory.test/api/v1/agents/0000000b-0000-7000-8000-000000000025",
+        "canonicalUrl": "https://directory.test/api/v1/agents/0000000b-0000-7000-8000-000000000024",
         "version": 1,
         "state": "ACTIVE",
         "retiredAt": null,
@@ -1093,7 +1035,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "sources": []
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000024",
+        "requestId": "0000000b-0000-7000-8000-000000000023",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1279,7 +1221,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000028",
+        "requestId": "0000000b-0000-7000-8000-000000000027",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1344,7 +1286,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "sources": []
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000002b",
+        "requestId": "0000000b-0000-7000-8000-00000000002a",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1359,7 +1301,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 202,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-00000000002f",
+        "id": "0000000b-0000-7000-8000-00000000002e",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
         "kind": "A2A_AGENT_CARD",
         "url": "https://atlas-research.example/.well-known/agent-card.json",
@@ -1372,7 +1314,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "finishedAt": null
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000002e",
+        "requestId": "0000000b-0000-7000-8000-00000000002d",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1408,7 +1350,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "finishedAt": "2026-05-21T00:01:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000032",
+        "requestId": "0000000b-0000-7000-8000-000000000031",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1423,12 +1365,12 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "challengeId": "0000000b-0000-7000-8000-000000000036",
-        "message": "directory.test wants you to prove control of an identity for an agent:\nevm:base:0x70997970C51812dc3A010C7d01b50e0d17dc79C8\n\nSign to bind this identity to the agent Atlas Research (01900006-0000-7000-8000-000000000001) in the Agent Directory. Signing costs nothing and authorizes no transaction.\n\nURI: https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000001\nVersion: 1\nChain ID: eip155:8453\nNonce: 7c134b698615bd0bf70791cd3e3e7c5e\nIssued At: 2026-06-01T00:00:00.000Z\nExpiration Time: 2026-06-01T00:10:00.000Z\nRequest ID: 0000000b-0000-7000-8000-000000000036",
+        "challengeId": "0000000b-0000-7000-8000-000000000035",
+        "message": "directory.test wants you to prove control of an identity for an agent:\nevm:base:0x70997970C51812dc3A010C7d01b50e0d17dc79C8\n\nSign to bind this identity to the agent Atlas Research (01900006-0000-7000-8000-000000000001) in the Agent Directory. Signing costs nothing and authorizes no transaction.\n\nURI: https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000001\nVersion: 1\nChain ID: eip155:8453\nNonce: 177ccb72470df57e174dab85f3edc40f\nIssued At: 2026-06-01T00:00:00.000Z\nExpiration Time: 2026-06-01T00:10:00.000Z\nRequest ID: 0000000b-0000-7000-8000-000000000035",
         "expiresAt": "2026-06-01T00:10:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000035",
+        "requestId": "0000000b-0000-7000-8000-000000000034",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1443,7 +1385,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "publicId": "0000000b-0000-7000-8000-00000000003a",
+        "publicId": "0000000b-0000-7000-8000-000000000039",
         "locator": "evm:base:0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
         "networkFamily": "EVM",
         "locatorKind": "ADDRESS",
@@ -1456,7 +1398,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "verificationState": "VERIFIED"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000039",
+        "requestId": "0000000b-0000-7000-8000-000000000038",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1501,7 +1443,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000003d",
+        "requestId": "0000000b-0000-7000-8000-00000000003c",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1735,7 +1677,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000040",
+        "requestId": "0000000b-0000-7000-8000-00000000003f",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1828,7 +1770,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000043",
+        "requestId": "0000000b-0000-7000-8000-000000000042",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1867,7 +1809,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-02-16T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000046",
+        "requestId": "0000000b-0000-7000-8000-000000000045",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1949,7 +1891,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "expiresAt": "2026-03-12T01:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000049",
+        "requestId": "0000000b-0000-7000-8000-000000000048",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1964,11 +1906,11 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 200,
     "body": {
       "data": {
-        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fdirectory.test%2Fapi%2Fv1%2Fmcp%2Foauth%2Fcallback&scope=crm.read+crm.write&state=Q-BaPA1mamRUj-ZzhiPGtl7m1nLwjyxmt9EHrsmRId0&code_challenge=Twi2BsZkhPLk75YzCzaPs_TahhxOTArHfoxXHjKujhY&code_challenge_method=S256&resource=https%3A%2F%2Fmcp.crm.example%2Fmcp",
+        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fdirectory.test%2Fapi%2Fv1%2Fmcp%2Foauth%2Fcallback&scope=crm.read+crm.write&state=y-vdWgjK1DVrkKQ3_JE_ww_Dj9gtRugxv1BLf9ORupI&code_challenge=LplUDKwiYKrdGy5CnG7c-gkpHnkE0Kp_JVHnPwI_r8Q&code_challenge_method=S256&resource=https%3A%2F%2Fmcp.crm.example%2Fmcp",
         "expiresAt": "2026-06-01T00:10:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000004f",
+        "requestId": "0000000b-0000-7000-8000-00000000004e",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1983,7 +1925,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-000000000054",
+        "id": "0000000b-0000-7000-8000-000000000053",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
         "name": "Atlas search",
         "serverUrl": "https://mcp.search.example/mcp",
@@ -1997,7 +1939,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000053",
+        "requestId": "0000000b-0000-7000-8000-000000000052",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2039,7 +1981,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "requestedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000057",
+        "requestId": "0000000b-0000-7000-8000-000000000056",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2055,13 +1997,13 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": [
         {
-          "executionId": "22c34e37fc309795058814d8503cc6ca",
+          "executionId": "8c30d26b386e78d0babc9d62b729916f",
           "workflow": "McpCatalogRefresh",
           "state": "SUCCEEDED",
           "payload": {
             "connectionId": "01900102-0000-7000-8000-000000000003",
             "reason": "requested",
-            "occasion": "0000000b-0000-7000-8000-000000000058"
+            "occasion": "0000000b-0000-7000-8000-000000000057"
           },
           "activities": 1,
           "createdAt": "2026-06-01T00:00:00.000Z",
@@ -2070,13 +2012,13 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "runner": 0
         },
         {
-          "executionId": "8ff8b1dae874961b43355891c775f15a",
+          "executionId": "9a039d14dc6c1f3d6205cc6cfa5907f1",
           "workflow": "McpCatalogRefresh",
           "state": "SUCCEEDED",
           "payload": {
-            "connectionId": "0000000b-0000-7000-8000-000000000054",
+            "connectionId": "0000000b-0000-7000-8000-000000000053",
             "reason": "created",
-            "occasion": "0000000b-0000-7000-8000-000000000054"
+            "occasion": "0000000b-0000-7000-8000-000000000053"
           },
           "activities": 1,
           "createdAt": "2026-06-01T00:00:00.000Z",
@@ -2100,11 +2042,11 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "runner": 0
         },
         {
-          "executionId": "6d16932737dcb0bed009ba5d85ee0fba",
+          "executionId": "11858cd707295d27504666170e86507d",
           "workflow": "AgentImport",
           "state": "SUCCEEDED",
           "payload": {
-            "importId": "0000000b-0000-7000-8000-00000000002f"
+            "importId": "0000000b-0000-7000-8000-00000000002e"
           },
           "activities": 1,
           "createdAt": "2026-06-01T00:00:00.000Z",
@@ -2114,7 +2056,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000005b",
+        "requestId": "0000000b-0000-7000-8000-00000000005a",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2133,7 +2075,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "launchDraftId": "01900080-0000-7000-8000-000000000001",
         "venue": "REGISTRY_GENESIS",
         "state": "AWAITING_SIGNATURE",
-        "transactionIntentId": "0000000b-0000-7000-8000-000000000062",
+        "transactionIntentId": "0000000b-0000-7000-8000-000000000061",
         "providerReference": null,
         "expectedAssetLocator": "eip155:8453/erc20:0x000000000000000000000000000000000000003d",
         "observedAssetId": null,
@@ -2178,7 +2120,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000061",
+        "requestId": "0000000b-0000-7000-8000-000000000060",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2205,7 +2147,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "provider": "demo-issuer",
         "providerRequestId": "demo-01900083-0000-7000-8000-000000000001",
         "instrument": {
-          "publicId": "0000000b-0000-7000-8000-000000000066",
+          "publicId": "0000000b-0000-7000-8000-000000000065",
           "state": "ACTIVE",
           "last4": "5146",
           "expiresAt": "2030-01-01T00:00:00.000Z"
@@ -2215,7 +2157,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000065",
+        "requestId": "0000000b-0000-7000-8000-000000000064",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2230,10 +2172,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-00000000006a",
+        "id": "0000000b-0000-7000-8000-000000000069",
         "workspaceId": "01900002-0000-7000-8000-000000000001",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
-        "publicKeyId": "0000000b-0000-7000-8000-00000000006b",
+        "publicKeyId": "0000000b-0000-7000-8000-00000000006a",
         "publicKeyFingerprint": "CukONg4K3oTq-JN_7-cp0tgeIccH-AxVABSVQhw9rHg",
         "state": "PENDING",
         "allowedSignalTypes": [
@@ -2246,7 +2188,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "createdAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000069",
+        "requestId": "0000000b-0000-7000-8000-000000000068",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2374,7 +2316,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000006e",
+        "requestId": "0000000b-0000-7000-8000-00000000006d",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2399,7 +2341,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000071",
+        "requestId": "0000000b-0000-7000-8000-000000000070",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2415,7 +2357,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": {
         "userMessage": {
-          "id": "0000000b-0000-7000-8000-000000000076",
+          "id": "0000000b-0000-7000-8000-000000000075",
           "ordinal": "3",
           "role": "user",
           "state": "COMPLETE",
@@ -2426,23 +2368,23 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
               "type": "text"
             }
           ],
-          "runId": "0000000b-0000-7000-8000-000000000075",
+          "runId": "0000000b-0000-7000-8000-000000000074",
           "createdAt": "2026-06-01T00:00:00.000Z",
           "completedAt": "2026-06-01T00:00:00.000Z"
         },
         "assistantMessage": {
-          "id": "0000000b-0000-7000-8000-000000000077",
+          "id": "0000000b-0000-7000-8000-000000000076",
           "ordinal": "4",
           "role": "assistant",
           "state": "PENDING",
           "contentText": null,
           "contentParts": [],
-          "runId": "0000000b-0000-7000-8000-000000000075",
+          "runId": "0000000b-0000-7000-8000-000000000074",
           "createdAt": "2026-06-01T00:00:00.000Z",
           "completedAt": null
         },
         "run": {
-          "id": "0000000b-0000-7000-8000-000000000075",
+          "id": "0000000b-0000-7000-8000-000000000074",
           "conversationId": "01900103-0000-7000-8000-000000000002",
           "entityPublicId": "01900006-0000-7000-8000-000000000001",
           "triggerType": "MESSAGE",
@@ -2452,7 +2394,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000074",
+        "requestId": "0000000b-0000-7000-8000-000000000073",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2474,7 +2416,75 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "dataClearedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000007a",
+        "requestId": "0000000b-0000-7000-8000-000000000079",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Runtime_DecideToolApproval": {
+    "status": 200,
+    "body": {
+      "data": {
+        "run": {
+          "id": "01900104-0000-7000-8000-000000000004",
+          "conversationId": "01900103-0000-7000-8000-000000000003",
+          "entityPublicId": "01900006-0000-7000-8000-000000000001",
+          "triggerType": "PLAYGROUND",
+          "state": "RUNNING",
+          "version": 4,
+          "failureCode": null
+        },
+        "toolCall": {
+          "id": "01900106-0000-7000-8000-000000000001",
+          "stepOrdinal": 1,
+          "stableName": "research-tools.publish_report",
+          "toolId": null,
+          "arguments": {
+            "title": "EU market summary"
+          },
+          "state": "PENDING",
+          "approvalState": "APPROVED",
+          "decidedAt": "2026-06-01T00:00:00.000Z",
+          "result": null,
+          "isError": null,
+          "errorCode": null,
+          "createdAt": "2026-03-24T00:05:00.000Z",
+          "startedAt": null,
+          "completedAt": null
+        }
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-00000000007c",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Runtime_CancelRun": {
+    "status": 200,
+    "body": {
+      "data": {
+        "id": "01900104-0000-7000-8000-000000000005",
+        "conversationId": null,
+        "entityPublicId": "01900006-0000-7000-8000-000000000001",
+        "triggerType": "SCHEDULE",
+        "state": "CANCELLED",
+        "version": 3,
+        "failureCode": null
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-00000000007f",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2502,7 +2512,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000007d",
+        "requestId": "0000000b-0000-7000-8000-000000000082",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2538,7 +2548,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-02-24T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000080",
+        "requestId": "0000000b-0000-7000-8000-000000000085",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2569,7 +2579,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "responseCount": "1"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000083",
+        "requestId": "0000000b-0000-7000-8000-000000000088",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2712,7 +2722,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       ],
       "asOf": "2026-06-01T00:00:00.000Z",
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000086",
+        "requestId": "0000000b-0000-7000-8000-00000000008b",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2742,7 +2752,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "decisionDigest": "0x7d8fa3825b64daf3fca511c22899c1774912d986aa6b6dc09446bfd25cc8c920"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000089",
+        "requestId": "0000000b-0000-7000-8000-00000000008e",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2775,7 +2785,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000008c",
+        "requestId": "0000000b-0000-7000-8000-000000000091",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2799,13 +2809,13 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ],
         "rejected": [],
         "receipt": {
-          "id": "0000000b-0000-7000-8000-00000000008e",
+          "id": "0000000b-0000-7000-8000-000000000093",
           "durable": true,
           "receivedAt": "2026-06-01T00:00:00.000Z"
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000008d",
+        "requestId": "0000000b-0000-7000-8000-000000000092",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2820,7 +2830,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 202,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-000000000092",
+        "id": "0000000b-0000-7000-8000-000000000097",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
         "exportType": "TRAFFIC",
         "range": {
@@ -2837,7 +2847,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": null
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000091",
+        "requestId": "0000000b-0000-7000-8000-000000000096",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2869,7 +2879,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": "2026-05-21T00:10:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000095",
+        "requestId": "0000000b-0000-7000-8000-00000000009a",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3190,7 +3200,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000099",
+        "requestId": "0000000b-0000-7000-8000-00000000009e",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3205,8 +3215,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-00000000009d",
-        "publicId": "0000000b-0000-7000-8000-00000000009e",
+        "id": "0000000b-0000-7000-8000-0000000000a2",
+        "publicId": "0000000b-0000-7000-8000-0000000000a3",
         "workspaceId": "01900002-0000-7000-8000-000000000001",
         "agentPublicId": "01900006-0000-7000-8000-000000000001",
         "orderId": "01900009-0000-7000-8000-000000000004",
@@ -3219,7 +3229,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "startAt": "2026-07-01T00:00:00.000Z",
         "endAt": "2026-07-31T00:00:00.000Z",
         "creative": {
-          "id": "0000000b-0000-7000-8000-00000000009f",
+          "id": "0000000b-0000-7000-8000-0000000000a4",
           "revision": 1,
           "kind": "TEXT",
           "state": "DRAFT",
@@ -3255,7 +3265,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000009c",
+        "requestId": "0000000b-0000-7000-8000-0000000000a1",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3271,10 +3281,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": {
         "accepted": true,
-        "requestId": "0000000b-0000-7000-8000-0000000000a0"
+        "requestId": "0000000b-0000-7000-8000-0000000000a5"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000a0",
+        "requestId": "0000000b-0000-7000-8000-0000000000a5",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3290,8 +3300,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": [
         {
-          "id": "0000000b-0000-7000-8000-00000000009d",
-          "publicId": "0000000b-0000-7000-8000-00000000009e",
+          "id": "0000000b-0000-7000-8000-0000000000a2",
+          "publicId": "0000000b-0000-7000-8000-0000000000a3",
           "workspaceId": "01900002-0000-7000-8000-000000000001",
           "agentPublicId": "01900006-0000-7000-8000-000000000001",
           "orderId": "01900009-0000-7000-8000-000000000004",
@@ -3304,7 +3314,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "startAt": "2026-07-01T00:00:00.000Z",
           "endAt": "2026-07-31T00:00:00.000Z",
           "creative": {
-            "id": "0000000b-0000-7000-8000-00000000009f",
+            "id": "0000000b-0000-7000-8000-0000000000a4",
             "revision": 1,
             "kind": "TEXT",
             "state": "DRAFT",
@@ -3691,7 +3701,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000a3",
+        "requestId": "0000000b-0000-7000-8000-0000000000a8",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3760,7 +3770,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000a6",
+        "requestId": "0000000b-0000-7000-8000-0000000000ab",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",

@@ -119,12 +119,12 @@ const allPages = async <T>(
   }
 }
 
-/** One connect + lists over `transport`; closes the client either way. */
-const observe = async (
+/** A connected client over `transport`, handed to `use`; closed either way. */
+const connected = async <A>(
   transport: Transport,
-  kind: "STREAMABLE_HTTP" | "SSE",
-  timeoutMs: number
-): Promise<ObservedCatalog> => {
+  timeoutMs: number,
+  use: (client: Client, protocolVersion: () => string | undefined) => Promise<A>
+): Promise<A> => {
   let protocolVersion: string | undefined
   const setProtocolVersion = transport.setProtocolVersion?.bind(transport)
   transport.setProtocolVersion = (version: string) => {
@@ -132,80 +132,97 @@ const observe = async (
     setProtocolVersion?.(version)
   }
   const client = new Client({ name: "agent-directory", version: "1.0.0" }, { capabilities: {} })
-  const options = { timeout: timeoutMs, maxTotalTimeout: timeoutMs }
   try {
-    await client.connect(transport, options)
-    const capabilities = client.getServerCapabilities() ?? {}
-    const serverIdentity = client.getServerVersion() ?? {}
-    const none = { items: [], pages: 0 }
-    const tools = capabilities.tools
-      ? await allPages((cursor) => client.listTools(cursor ? { cursor } : {}, options).then((r) => ({ items: r.tools, nextCursor: r.nextCursor })))
-      : none
-    const resources = capabilities.resources
-      ? await allPages((cursor) =>
-        client.listResources(cursor ? { cursor } : {}, options).then((r) => ({ items: r.resources, nextCursor: r.nextCursor }))
-      )
-      : none
-    const resourceTemplates = capabilities.resources
-      ? await allPages((cursor) =>
-        client.listResourceTemplates(cursor ? { cursor } : {}, options).then((r) => ({
-          items: r.resourceTemplates,
-          nextCursor: r.nextCursor
-        }))
-      )
-      : none
-    const prompts = capabilities.prompts
-      ? await allPages((cursor) => client.listPrompts(cursor ? { cursor } : {}, options).then((r) => ({ items: r.prompts, nextCursor: r.nextCursor })))
-      : none
-    return {
-      protocolVersion: protocolVersion ?? "unknown",
-      serverIdentity,
-      capabilities,
-      tools: tools.items,
-      resources: resources.items,
-      resourceTemplates: resourceTemplates.items,
-      prompts: prompts.items,
-      transport: kind,
-      pages: { tools: tools.pages, resources: resources.pages, resourceTemplates: resourceTemplates.pages, prompts: prompts.pages }
-    }
+    await client.connect(transport, { timeout: timeoutMs, maxTotalTimeout: timeoutMs })
+    return await use(client, () => protocolVersion)
   } finally {
     await client.close().catch(() => undefined)
   }
 }
 
-/**
- * Fetches the catalog of the MCP server at `serverUrl` (see the module's description).
- * `fetch` is the guarded outbound fetch; `accessToken`, when some, is sent as
- * `Authorization: Bearer` (OAuth 2.1 §5.1.1, MCP authorization). Fails with
- * {@link CatalogFetchFailure}; never with a defect for anything the server does.
- */
-export const fetchCatalog = (input: {
+/** One connect + lists over a connected client. */
+const observe = async (
+  client: Client,
+  protocolVersion: string | undefined,
+  kind: "STREAMABLE_HTTP" | "SSE",
+  timeoutMs: number
+): Promise<ObservedCatalog> => {
+  const options = { timeout: timeoutMs, maxTotalTimeout: timeoutMs }
+  const capabilities = client.getServerCapabilities() ?? {}
+  const serverIdentity = client.getServerVersion() ?? {}
+  const none = { items: [], pages: 0 }
+  const tools = capabilities.tools
+    ? await allPages((cursor) => client.listTools(cursor ? { cursor } : {}, options).then((r) => ({ items: r.tools, nextCursor: r.nextCursor })))
+    : none
+  const resources = capabilities.resources
+    ? await allPages((cursor) =>
+      client.listResources(cursor ? { cursor } : {}, options).then((r) => ({ items: r.resources, nextCursor: r.nextCursor }))
+    )
+    : none
+  const resourceTemplates = capabilities.resources
+    ? await allPages((cursor) =>
+      client.listResourceTemplates(cursor ? { cursor } : {}, options).then((r) => ({
+        items: r.resourceTemplates,
+        nextCursor: r.nextCursor
+      }))
+    )
+    : none
+  const prompts = capabilities.prompts
+    ? await allPages((cursor) => client.listPrompts(cursor ? { cursor } : {}, options).then((r) => ({ items: r.prompts, nextCursor: r.nextCursor })))
+    : none
+  return {
+    protocolVersion: protocolVersion ?? "unknown",
+    serverIdentity,
+    capabilities,
+    tools: tools.items,
+    resources: resources.items,
+    resourceTemplates: resourceTemplates.items,
+    prompts: prompts.items,
+    transport: kind,
+    pages: { tools: tools.pages, resources: resources.pages, resourceTemplates: resourceTemplates.pages, prompts: prompts.pages }
+  }
+}
+
+/** Where and how a request reaches an MCP server (see {@link fetchCatalog}). */
+interface ServerTarget {
   readonly serverUrl: string
   readonly transport: McpTransport
   readonly accessToken: Option.Option<Redacted.Redacted<string>>
   readonly fetch: typeof globalThis.fetch
   readonly timeoutMs: number
-}): Effect.Effect<ObservedCatalog, CatalogFetchFailure> => {
+}
+
+/**
+ * Connects to the server of `target` (the transport it names, or for `AUTO` Streamable
+ * HTTP then SSE) and runs `use` on the connected client; fails with
+ * {@link CatalogFetchFailure} (a 401 as `auth-required`), never with a defect.
+ */
+const overConnection = <A>(
+  target: ServerTarget,
+  use: (client: Client, protocolVersion: string | undefined, kind: "STREAMABLE_HTTP" | "SSE") => Promise<A>
+): Effect.Effect<A, CatalogFetchFailure> => {
   const watch: Watch = { unauthorized: false, challenge: null }
   const watchedFetch = (async (url: string | URL | Request, init?: RequestInit) => {
-    const response = await input.fetch(url, init)
+    const response = await target.fetch(url, init)
     if (response.status === 401) {
       watch.unauthorized = true
       watch.challenge = response.headers.get("www-authenticate")
     }
     return response
   }) as typeof globalThis.fetch
-  const requestInit: RequestInit = Option.match(input.accessToken, {
+  const requestInit: RequestInit = Option.match(target.accessToken, {
     onNone: () => ({}),
     onSome: (token) => ({ headers: { Authorization: `Bearer ${Redacted.value(token)}` } })
   })
-  const url = new URL(input.serverUrl)
-  const streamable = () => observe(new StreamableHTTPClientTransport(url, { fetch: watchedFetch, requestInit }), "STREAMABLE_HTTP", input.timeoutMs)
-  const sse = () => observe(new SSEClientTransport(url, { fetch: watchedFetch, requestInit }), "SSE", input.timeoutMs)
+  const url = new URL(target.serverUrl)
+  const over = (transport: Transport, kind: "STREAMABLE_HTTP" | "SSE") =>
+    connected(transport, target.timeoutMs, (client, version) => use(client, version(), kind))
+  const streamable = () => over(new StreamableHTTPClientTransport(url, { fetch: watchedFetch, requestInit }), "STREAMABLE_HTTP")
+  const sse = () => over(new SSEClientTransport(url, { fetch: watchedFetch, requestInit }), "SSE")
 
-  const run = async (): Promise<ObservedCatalog> => {
-    if (input.transport === "STREAMABLE_HTTP") return streamable()
-    if (input.transport === "SSE") return sse()
+  const run = async (): Promise<A> => {
+    if (target.transport === "STREAMABLE_HTTP") return streamable()
+    if (target.transport === "SSE") return sse()
     try {
       return await streamable()
     } catch (error) {
@@ -223,10 +240,53 @@ export const fetchCatalog = (input: {
         resourceMetadataUrl: watch.unauthorized ? resourceMetadataOf(watch.challenge) : Option.none()
       })
   }).pipe(
-    // each request is bounded by timeoutMs; the whole fetch too (a stalled SSE stream, a server paging slowly)
+    // each request is bounded by timeoutMs; the whole exchange too (a stalled SSE stream, a server paging slowly)
     Effect.timeoutFail({
-      duration: input.timeoutMs * WholeFetchRequests,
+      duration: target.timeoutMs * WholeFetchRequests,
       onTimeout: () => new CatalogFetchFailure({ code: "timeout", resourceMetadataUrl: Option.none() })
     })
   )
 }
+
+/**
+ * Fetches the catalog of the MCP server at `serverUrl` (see the module's description).
+ * `fetch` is the guarded outbound fetch; `accessToken`, when some, is sent as
+ * `Authorization: Bearer` (OAuth 2.1 §5.1.1, MCP authorization). Fails with
+ * {@link CatalogFetchFailure}; never with a defect for anything the server does.
+ */
+export const fetchCatalog = (input: ServerTarget): Effect.Effect<ObservedCatalog, CatalogFetchFailure> =>
+  overConnection(input, (client, protocolVersion, kind) => observe(client, protocolVersion, kind, input.timeoutMs))
+
+/** What an MCP server answered to `tools/call` (MCP 2025-06-18 `CallToolResult`). */
+export interface ToolCallAnswer {
+  /** The result's content blocks (text, image, resource, …), as the server sent them. */
+  readonly content: ReadonlyArray<unknown>
+  /** The result's `structuredContent`, when the server sent one. */
+  readonly structuredContent: unknown
+  /** True when the tool reported an error (a tool-level failure, not a protocol one). */
+  readonly isError: boolean
+}
+
+/**
+ * Calls tool `name` with `arguments` on the MCP server of `target` (`tools/call`, MCP
+ * 2025-06-18), over the same transports, authorization and bounds as
+ * {@link fetchCatalog}: one connection (`initialize`) and one call, whose wait is bounded
+ * by `timeoutMs`. Fails with {@link CatalogFetchFailure} (`auth-required`, `timeout`,
+ * `network-error`, `http-<status>`, `protocol-error`, …); a tool that reports an error
+ * answers `isError: true`.
+ */
+export const callTool = (input: ServerTarget & {
+  readonly name: string
+  readonly arguments: Record<string, unknown>
+}): Effect.Effect<ToolCallAnswer, CatalogFetchFailure> =>
+  overConnection(input, async (client) => {
+    const result = await client.callTool({ name: input.name, arguments: input.arguments }, undefined, {
+      timeout: input.timeoutMs,
+      maxTotalTimeout: input.timeoutMs
+    })
+    return {
+      content: Array.isArray(result.content) ? result.content : [],
+      structuredContent: result.structuredContent ?? null,
+      isError: result.isError === true
+    }
+  })

@@ -11,6 +11,7 @@ import { createConversation, listConversations, listMessages } from "./Conversat
 import { getRun } from "./RunReadsApi.js"
 import { streamRunEvents } from "./RunEventsApi.js"
 import { createAgentSchedule, deleteAgentSchedule, listAgentSchedules } from "./SchedulesApi.js"
+import { cancelRun, decideToolApproval } from "./RunControlApi.js"
 import { AgentNotFound, ConfigurationMissing, InvalidRequest } from "../../schema/errors.js"
 
 const AgentPath = Schema.Struct({ entityPublicId: Uuid })
@@ -80,5 +81,7 @@ export class RuntimeApi extends HttpApiGroup.make("Runtime")
   .add(createAgentSchedule)
   .add(listAgentSchedules)
   .add(deleteAgentSchedule)
+  .add(decideToolApproval)
+  .add(cancelRun)
   .annotate(OpenApi.Description, "Runtime: agent runtimes, tools, conversations and schedules")
 {}

@@ -2,7 +2,8 @@
 import { Effect, Layer } from "effect"
 import type { Area } from "../Area.js"
 import { AgentRunLive } from "./AgentRunWorkflow.js"
-import { RunsRepo } from "./RunsRepo.js"
+import { RunLoopRepo } from "./RunLoopRepo.js"
+import { ToolRunnerLive } from "./tools/ToolRunner.js"
 import { RuntimeHttpLive } from "./Http.js"
 import { Runtime } from "./Runtime.js"
 import { Runs } from "./Runs.js"
@@ -11,6 +12,7 @@ import { RunReads } from "./RunReads.js"
 import { RunEventStreams } from "./RunEventStream.js"
 import { ScheduleFiringWorkflows } from "./ScheduleFiring.js"
 import { Schedules } from "./Schedules.js"
+import { RunControl } from "./RunControl.js"
 import { seedRuntimeDemoData } from "./seed.js"
 import { seedScheduleDemoData } from "./schedulesDemo.js"
 import { RuntimeManifest } from "./manifest.js"
@@ -19,10 +21,13 @@ import { RuntimeManifest } from "./manifest.js"
 export const RuntimeArea = {
   name: "runtime",
   http: RuntimeHttpLive.pipe(
-    Layer.provide([Runtime.Default, Runs.Default, Conversations.Default, RunReads.Default, RunEventStreams.Default, Schedules.Default])
+    Layer.provide([
+      Runtime.Default, Runs.Default, Conversations.Default, RunReads.Default, RunEventStreams.Default, Schedules.Default,
+      RunControl.Default
+    ])
   ),
   seed: Effect.zipRight(seedRuntimeDemoData, seedScheduleDemoData),
   // the AgentRuntime that answers runs is provided by the assembly (src/workflows.ts)
-  workflows: Layer.mergeAll(AgentRunLive.pipe(Layer.provide(RunsRepo.Default)), ScheduleFiringWorkflows),
+  workflows: Layer.mergeAll(AgentRunLive.pipe(Layer.provide([RunLoopRepo.Default, ToolRunnerLive])), ScheduleFiringWorkflows),
   manifest: RuntimeManifest
 } satisfies Area

@@ -40,3 +40,11 @@ export class StreamLimitReached extends Problem<StreamLimitReached>()("StreamLim
 export class ScheduleNotFound extends Problem<ScheduleNotFound>()("ScheduleNotFound", {
   status: 404, type: "schedule-not-found", meaning: "no such schedule (not deleted) of the agent"
 }) {}
+/** 404 `tool-call-not-found`: no such tool call in the run. */
+export class ToolCallNotFound extends Problem<ToolCallNotFound>()("ToolCallNotFound", {
+  status: 404, type: "tool-call-not-found", meaning: "no such tool call in the run"
+}) {}
+/** 409 `approval-not-pending`: the tool call awaits no decision (decided already, not needing one, or ended). */
+export class ApprovalNotPending extends Problem<ApprovalNotPending>()("ApprovalNotPending", {
+  status: 409, type: "approval-not-pending", meaning: "the tool call awaits no decision (decided already, not needing one, or ended)"
+}) {}

@@ -7,6 +7,7 @@ import { Envelope } from "../http/Envelope.js"
 import { group } from "../http/group.js"
 import { RunEventStreams } from "./RunEventStream.js"
 import { Runs } from "./Runs.js"
+import { RunControl } from "./RunControl.js"
 import { Runtime } from "./Runtime.js"
 import { Conversations } from "./Conversations.js"
 import { RunReads } from "./RunReads.js"
@@ -18,6 +19,7 @@ export const RuntimeHttpLive = group(Api, "Runtime", (handlers) =>
     const runtime = yield* Runtime
     const runs = yield* Runs
     const schedules = yield* Schedules
+    const control = yield* RunControl
     const envelope = yield* Envelope
     const conversations = yield* Conversations
     const runReads = yield* RunReads
@@ -101,4 +103,12 @@ export const RuntimeHttpLive = group(Api, "Runtime", (handlers) =>
         Effect.flatMap(currentSession, (session) =>
           schedules.remove({ ...path, accountId: session.accountId, expectedVersion: payload.expectedVersion })
             .pipe(Effect.flatMap(envelope.data))))
+      .handle("decideToolApproval", ({ path, payload }) =>
+        Effect.flatMap(currentSession, (session) =>
+          control.decide({ runId: path.runId, accountId: session.accountId, ...payload }).pipe(Effect.flatMap(envelope.data))))
+      .handle("cancelRun", ({ path, payload }) =>
+        Effect.flatMap(currentSession, (session) =>
+          control.cancel({ runId: path.runId, accountId: session.accountId, expectedVersion: payload.expectedVersion }).pipe(
+            Effect.flatMap(envelope.data)
+          )))
   }))

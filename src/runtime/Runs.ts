@@ -13,6 +13,7 @@ import type { PlaygroundClearResult, SentMessage } from "../../schema/runtime.js
 import { FinishedRunStates } from "../../schema/runtime.js"
 import { AgentRun } from "./AgentRunWorkflow.js"
 import { RunsRepo } from "./RunsRepo.js"
+import { appendRunEvent } from "./RunEventLog.js"
 import { type AccessInput, AgentOperators } from "../agents/Operators.js"
 import { dieOnStorageFailure } from "../db/storageFailure.js"
 
@@ -104,6 +105,7 @@ export class Runs extends Effect.Service<Runs>()("agent-directory/Runs", {
           at
         })
         yield* repo.touchConversation(conversationId, at)
+        yield* appendRunEvent(run.id, { kind: "run.state", data: { runId: run.id, state: "QUEUED", version: run.version, failureCode: null } }, at)
         // in this transaction: a rolled-back start starts no run (layers/Engine.ts)
         yield* AgentRun.execute({ runId: run.id }, { discard: true }).pipe(
           Effect.provideService(WorkflowEngine.WorkflowEngine, engine)

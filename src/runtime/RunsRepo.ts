@@ -1,11 +1,11 @@
 /**
  * SQL of conversations and runs (spec §2.19, §2.20; tables of migrations 0010, 0011):
- * sending a message, clearing playground data, and the steps of the run job.
+ * sending a message and clearing playground data (the run's own moves are in `./RunLoopRepo.ts`).
  * Rows come out in the wire shapes of `Message`, `Run` and `PlaygroundClearResult`.
  */
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
-import { FinishedRunStates, Message, PlaygroundClearResult, Run, RunState } from "../../schema/runtime.js"
+import { FinishedRunStates, Message, PlaygroundClearResult, Run } from "../../schema/runtime.js"
 
 const messageColumns = `id, ordinal::text AS ordinal, role, state, content_text AS "contentText",
   content_parts AS "contentParts", run_id AS "runId", api_ts(created_at) AS "createdAt", api_ts(completed_at) AS "completedAt"`
@@ -28,20 +28,6 @@ const ClearableRunRow = Schema.Struct({
   agentId: Schema.String,
   isPlayground: Schema.Boolean
 })
-
-/** What the run job needs: the run, its agent's runtime configuration and the answer message. */
-const RunWorkRow = Schema.Struct({
-  state: RunState,
-  agentId: Schema.String,
-  conversationId: Schema.NullOr(Schema.String),
-  provider: Schema.NullOr(Schema.String),
-  model: Schema.NullOr(Schema.String),
-  instructions: Schema.NullOr(Schema.String),
-  answerId: Schema.NullOr(Schema.String),
-  answerOrdinal: Schema.NullOr(Schema.Number)
-})
-
-const Turn = Schema.Struct({ role: Schema.String, content: Schema.String })
 
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -148,70 +134,6 @@ const make = Effect.gen(function*() {
                  WHERE conversation_id = ${conversationId} AND data_cleared_at IS NULL AND state IN ${sql.literal(finished)}`
     })
 
-  /** The run as the job sees it (row locked): state, configuration, the assistant message it answers with. */
-  const lockRunWork = SqlSchema.findOne({
-    Request: Schema.String,
-    Result: RunWorkRow,
-    execute: (id) =>
-      sql`SELECT r.state, r.agent_id AS "agentId", r.conversation_id AS "conversationId", c.provider, c.model, c.instructions,
-            m.id AS "answerId", m.ordinal::float8 AS "answerOrdinal"
-          FROM runs r
-          LEFT JOIN agent_runtime_configs c ON c.agent_id = r.agent_id
-          LEFT JOIN messages m ON m.run_id = r.id AND m.role = 'assistant'
-          WHERE r.id = ${id}
-          FOR UPDATE OF r`
-  })
-
-  /** QUEUED → RUNNING (no change in any other state); the answer message starts STREAMING, empty. */
-  const start = (runId: string, at: Date) =>
-    Effect.gen(function*() {
-      yield* sql`UPDATE runs SET state = 'RUNNING', version = version + 1, started_at = ${at}, updated_at = ${at}
-                 WHERE id = ${runId} AND state = 'QUEUED'`
-      // a re-run after a crash starts the answer over: its text is rewritten from the first chunk
-      yield* sql`UPDATE messages SET state = 'STREAMING', content_text = '', content_parts = '[]'::jsonb
-                 WHERE run_id = ${runId} AND role = 'assistant' AND state IN ('PENDING', 'STREAMING')`
-    })
-
-  /** The conversation's readable messages before `ordinal`, oldest first. */
-  const history = SqlSchema.findAll({
-    Request: Schema.Struct({ conversationId: Schema.String, before: Schema.Number }),
-    Result: Turn,
-    execute: (r) =>
-      sql`SELECT role, content_text AS content FROM messages
-          WHERE conversation_id = ${r.conversationId} AND ordinal < ${r.before}
-            AND state = 'COMPLETE' AND content_text IS NOT NULL
-          ORDER BY ordinal`
-  })
-
-  /** The answer so far, while the message streams. */
-  const progress = (messageId: string, text: string) =>
-    sql`UPDATE messages SET content_text = ${text} WHERE id = ${messageId} AND state = 'STREAMING'`
-
-  /** RUNNING → SUCCEEDED with the answer COMPLETE; false (nothing changed) if the run was not RUNNING. */
-  const succeed = (r: { runId: string; messageId: string; text: string; at: Date }) =>
-    Effect.gen(function*() {
-      const rows = yield* sql`UPDATE runs SET state = 'SUCCEEDED', version = version + 1, completed_at = ${r.at},
-                                updated_at = ${r.at}
-                              WHERE id = ${r.runId} AND state = 'RUNNING' RETURNING id`
-      if (rows.length === 0) return false
-      yield* sql`UPDATE messages SET state = 'COMPLETE', content_text = ${r.text},
-                   content_parts = ${JSON.stringify([{ type: "text", text: r.text }])}::jsonb, completed_at = ${r.at}
-                 WHERE id = ${r.messageId} AND state IN ('PENDING', 'STREAMING')`
-      return true
-    })
-
-  /** An active run → FAILED with `failureCode`, its unfinished answer FAILED; no change to a finished run. */
-  const fail = (r: { runId: string; failureCode: string; at: Date }) =>
-    Effect.gen(function*() {
-      const rows = yield* sql`UPDATE runs SET state = 'FAILED', failure_code = ${r.failureCode}, version = version + 1,
-                                completed_at = ${r.at}, updated_at = ${r.at}
-                              WHERE id = ${r.runId} AND state NOT IN ${sql.literal(finished)} RETURNING id`
-      if (rows.length === 0) return false
-      yield* sql`UPDATE messages SET state = 'FAILED', completed_at = ${r.at}
-                 WHERE run_id = ${r.runId} AND role = 'assistant' AND state IN ('PENDING', 'STREAMING')`
-      return true
-    })
-
   /** One run in its wire shape. */
   const run = SqlSchema.findOne({
     Request: Schema.String,
@@ -236,12 +158,6 @@ const make = Effect.gen(function*() {
     touchConversation,
     lockRunForClear,
     clearConversation,
-    lockRunWork,
-    start,
-    history,
-    progress,
-    succeed,
-    fail,
     run,
     runMessages
   } as const

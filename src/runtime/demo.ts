@@ -121,6 +121,17 @@ export const DemoRuns = [
   { id: id(4, 5), conversation: null, trigger: "SCHEDULE", state: "QUEUED", failureCode: null, version: 2, ask: null, answer: null, answerState: null }
 ] as const
 
+/**
+ * A tool call of the active demo run (`DemoRuns[3]`) that waits for a person's approval
+ * (`approvalState` PENDING): the example of Runtime_DecideToolApproval.
+ */
+export const DemoPendingToolCall = {
+  id: id(6, 1),
+  run: id(4, 4),
+  stableName: "research-tools.publish_report",
+  arguments: { title: "EU market summary" }
+} as const
+
 /** The id of the n-th demo message (1-based). */
 export const demoMessageId = (n: number) => id(5, n)
 

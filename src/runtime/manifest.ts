@@ -4,9 +4,9 @@
  * `/docs`, checked by test/demo/Manifest.test.ts).
  */
 import type { ManifestOperation } from "../Area.js"
-import { DemoConversations, DemoRunDetail, DemoRuntimeAgents, DemoRuns } from "./demo.js"
 import { DemoRunEvents } from "./demoRunEvents.js"
 import { DemoSchedules } from "./schedulesDemo.js"
+import { DemoConversations, DemoPendingToolCall, DemoRunDetail, DemoRuns, DemoRuntimeAgents } from "./demo.js"
 
 /** The runtime area's demo requests, by operationId. */
 export const RuntimeManifest = {
@@ -81,5 +81,25 @@ export const RuntimeManifest = {
     path: { entityPublicId: DemoRuntimeAgents.configured, scheduleId: DemoSchedules.cleanup.id },
     query: {},
     body: { expectedVersion: 1 }
+  },
+  // Run control (issue 21)
+  Runtime_DecideToolApproval: {
+    as: "owner",
+    path: { runId: DemoPendingToolCall.run },
+    query: {},
+    body: { toolCallId: DemoPendingToolCall.id, decision: "APPROVE", expectedVersion: DemoRuns[3].version },
+    note: `Example (demo): POST /api/v1/runs/${DemoPendingToolCall.run}/approvals as the owner with ` +
+      `\`{"toolCallId":"${DemoPendingToolCall.id}","decision":"APPROVE","expectedVersion":3}\` → 200 ` +
+      "`{\"data\":{\"run\":{\"state\":\"RUNNING\",\"version\":4,…},\"toolCall\":{\"stableName\":" +
+      "\"research-tools.publish_report\",\"state\":\"PENDING\",\"approvalState\":\"APPROVED\",\"decidedAt\":\"…\",…}}," +
+      "\"meta\":{…}}`."
+  },
+  Runtime_CancelRun: {
+    as: "owner",
+    path: { runId: DemoRuns[4].id },
+    query: {},
+    body: { expectedVersion: DemoRuns[4].version },
+    note: `Example (demo): POST /api/v1/runs/${DemoRuns[4].id}/cancel as the owner with \`{"expectedVersion":2}\` → 200 ` +
+      "`{\"data\":{\"triggerType\":\"SCHEDULE\",\"state\":\"CANCELLED\",\"version\":3,…},\"meta\":{…}}`."
   }
 } satisfies Record<string, ManifestOperation>

@@ -4,6 +4,7 @@ import { Effect } from "effect"
 import {
   DemoConversations,
   DemoMcpConnections,
+  DemoPendingToolCall,
   demoMcpCatalog,
   demoMessageId,
   DemoRunDetail,
@@ -146,6 +147,11 @@ export const seedRuntimeDemoData = Effect.gen(function*() {
     ]
   })
   for (const m of messages) yield* sql`INSERT INTO messages ${sql.insert(m)}`
+  const call = DemoPendingToolCall
+  yield* sql`INSERT INTO run_tool_calls (id, run_id, step_ordinal, provider_call_id, tool_id, stable_name, arguments, state,
+               approval_state, created_at)
+             VALUES (${call.id}, ${call.run}, 1, 'call-1', NULL, ${call.stableName}, ${json(call.arguments)}::jsonb, 'PENDING',
+               'PENDING', ${demoTime(DemoConversations.active.day, 5)})`
   yield* seedRunDetailDemoData
   yield* seedDemoRunEvents
 })

@@ -57,6 +57,7 @@ export const testConfig = (overrides: Partial<AppConfigShape> = {}): AppConfigSh
   chainRpcUrls: new Map(),
   // run event streams read often, so tests wait little
   runEvents: { ...DefaultRunEventsOptions, pollMs: 100, fallbackPollMs: 1000 },
+  runs: { maxSteps: 8, timeoutSeconds: 600 },
   ...overrides
 })
 

@@ -10,12 +10,16 @@
  * - `/protected`: every request answered 401 with a Bearer challenge naming its
  *   protected-resource metadata (RFC 9728 §5.1).
  *
- * The offer (`tools`, …) is mutable, so a test can change it between fetches.
+ * The offer (`tools`, …) is mutable, so a test can change it between fetches. `tools/call`
+ * is answered by the test's `handlers` (by tool name; a tool without one is a protocol
+ * error), and every call is recorded in `calls` when it arrives.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js"
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js"
 import {
+  CallToolRequestSchema,
+  type CallToolResult,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
@@ -40,6 +44,10 @@ export interface TestMcpServer {
   readonly offer: McpOffer
   /** List requests served, by method (`tools/list`: one per page). */
   readonly served: Record<string, number>
+  /** Every `tools/call` received, in order of arrival (before its handler answers). */
+  readonly calls: Array<{ readonly name: string; readonly arguments: Record<string, unknown> }>
+  /** What answers `tools/call`, by tool name; set by the test. */
+  readonly handlers: Record<string, (args: Record<string, unknown>) => Promise<CallToolResult>>
 }
 
 /** Five tools (three pages of two), two resources, one template, one prompt. */
@@ -66,7 +74,13 @@ const page = <T>(items: ReadonlyArray<T>, cursor: string | undefined, pageSize: 
   return { items: items.slice(start, next), nextCursor: next < items.length ? `p${next}` : undefined }
 }
 
-const makeServer = (offer: McpOffer, served: Record<string, number>, pageSize: number) => {
+const makeServer = (
+  offer: McpOffer,
+  served: Record<string, number>,
+  pageSize: number,
+  calls: TestMcpServer["calls"],
+  handlers: TestMcpServer["handlers"]
+) => {
   const server = new Server(
     { name: "test-mcp", version: "3.1.4", title: "Test MCP" },
     { capabilities: { tools: { listChanged: false }, resources: {}, prompts: {} } }
@@ -76,6 +90,13 @@ const makeServer = (offer: McpOffer, served: Record<string, number>, pageSize: n
     count("tools/list")
     const { items, nextCursor } = page(offer.tools, request.params?.cursor, pageSize)
     return { tools: items as never, ...(nextCursor ? { nextCursor } : {}) }
+  })
+  server.setRequestHandler(CallToolRequestSchema, (request) => {
+    const args = request.params.arguments ?? {}
+    calls.push({ name: request.params.name, arguments: args })
+    const handler = handlers[request.params.name]
+    if (handler === undefined) throw new McpError(ErrorCode.InvalidParams, `no tool ${request.params.name}`)
+    return handler(args)
   })
   server.setRequestHandler(ListResourcesRequestSchema, (request) => {
     count("resources/list")
@@ -101,6 +122,8 @@ export const TestMcpServer = (options: { readonly pageSize?: number } = {}) =>
     Effect.async<{ readonly http: ReturnType<typeof createServer>; readonly server: TestMcpServer }>((resume) => {
       const offer = initialOffer()
       const served: Record<string, number> = {}
+      const calls: TestMcpServer["calls"] = []
+      const handlers: TestMcpServer["handlers"] = {}
       const pageSize = options.pageSize ?? 2
       const sse = new Map<string, SSEServerTransport>()
       let origin = ""
@@ -116,7 +139,7 @@ export const TestMcpServer = (options: { readonly pageSize?: number } = {}) =>
         }
         if (url.pathname === "/mcp") {
           const transport = new StreamableHTTPServerTransport() // no session id generator: stateless
-          const server = makeServer(offer, served, pageSize)
+          const server = makeServer(offer, served, pageSize, calls, handlers)
           res.on("close", () => {
             void transport.close()
             void server.close()
@@ -129,7 +152,7 @@ export const TestMcpServer = (options: { readonly pageSize?: number } = {}) =>
           const transport = new SSEServerTransport("/legacy/messages", res)
           sse.set(transport.sessionId, transport)
           res.on("close", () => sse.delete(transport.sessionId))
-          await makeServer(offer, served, pageSize).connect(transport)
+          await makeServer(offer, served, pageSize, calls, handlers).connect(transport)
           return
         }
         if (url.pathname === "/legacy/messages" && req.method === "POST") {
@@ -151,7 +174,7 @@ export const TestMcpServer = (options: { readonly pageSize?: number } = {}) =>
       })
       http.listen(0, "127.0.0.1", () => {
         origin = `http://127.0.0.1:${(http.address() as AddressInfo).port}`
-        resume(Effect.succeed({ http, server: { origin, offer, served } }))
+        resume(Effect.succeed({ http, server: { origin, offer, served, calls, handlers } }))
       })
     }),
     ({ http }) =>
