@@ -54,6 +54,8 @@ export const testConfig = (overrides: Partial<AppConfigShape> = {}): AppConfigSh
   // MCP OAuth tokens sealed with a key of the test secret; no clients registered by hand
   mcpOAuth: { tokenKeys: [{ kid: "test", key: key("mcp-oauth-tokens") }], clients: {} },
   chainRpcUrls: new Map(),
+  // only the built-in deterministic runtime; tests of real providers name their local servers
+  modelProfiles: {},
   ...overrides
 })
 
