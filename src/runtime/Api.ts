@@ -7,6 +7,7 @@ import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { PreviewAgentScheduleRequest, RuntimeTool, SchedulePreview } from "../../schema/runtime.js"
 import { operation } from "../api/operation.js"
 import { clearPlaygroundRunData, sendMessage } from "./RunsApi.js"
+import { configureAgentRuntime, getAgentRuntime } from "./RuntimeConfigApi.js"
 import { AgentNotFound, ConfigurationMissing, InvalidRequest } from "../../schema/errors.js"
 
 const AgentPath = Schema.Struct({ entityPublicId: Uuid })
@@ -68,5 +69,7 @@ export class RuntimeApi extends HttpApiGroup.make("Runtime")
   )
   .add(sendMessage)
   .add(clearPlaygroundRunData)
+  .add(configureAgentRuntime)
+  .add(getAgentRuntime)
   .annotate(OpenApi.Description, "Runtime: agent runtimes, tools, conversations and schedules")
 {}

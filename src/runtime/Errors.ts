@@ -28,3 +28,7 @@ export class RunInProgress extends Problem<RunInProgress>()("RunInProgress", {
 export class PlaygroundRunRequired extends Problem<PlaygroundRunRequired>()("PlaygroundRunRequired", {
   status: 422, type: "playground-run-required", meaning: "the run is not a playground run"
 }) {}
+/** 422 `model-profile-unknown`: the `provider` names no model profile of the server's configuration. */
+export class ModelProfileUnknown extends Problem<ModelProfileUnknown>()("ModelProfileUnknown", {
+  status: 422, type: "model-profile-unknown", meaning: "the provider names no model profile configured on the server (MODEL_PROFILES)"
+}) {}

@@ -6,11 +6,13 @@ import { Envelope } from "../http/Envelope.js"
 import { group } from "../http/group.js"
 import { Runs } from "./Runs.js"
 import { Runtime } from "./Runtime.js"
+import { RuntimeConfigs } from "./RuntimeConfigs.js"
 
 export const RuntimeHttpLive = group(Api, "Runtime", (handlers) =>
   Effect.gen(function*() {
     const runtime = yield* Runtime
     const runs = yield* Runs
+    const runtimeConfigs = yield* RuntimeConfigs
     const envelope = yield* Envelope
     return handlers
       .handle("listRuntimeTools", ({ path }) =>
@@ -39,4 +41,14 @@ export const RuntimeHttpLive = group(Api, "Runtime", (handlers) =>
       .handle("clearPlaygroundRunData", ({ path }) =>
         Effect.flatMap(currentSession, (session) =>
           runs.clearPlaygroundData({ runId: path.runId, accountId: session.accountId }).pipe(Effect.flatMap(envelope.data))))
+      .handle("configureAgentRuntime", ({ path, payload }) =>
+        Effect.flatMap(currentSession, (session) =>
+          runtimeConfigs.configure({ entityPublicId: path.entityPublicId, accountId: session.accountId, request: payload }).pipe(
+            Effect.flatMap(envelope.data)
+          )))
+      .handle("getAgentRuntime", ({ path }) =>
+        Effect.flatMap(currentSession, (session) =>
+          runtimeConfigs.get({ entityPublicId: path.entityPublicId, accountId: session.accountId }).pipe(
+            Effect.flatMap(envelope.data)
+          )))
   }))
