@@ -15,6 +15,8 @@ import { DefaultEngineOptions, type EngineOptions } from "./Engine.js"
 import { DefaultOutboundOptions, makeOutbound, Outbound, type OutboundOptions } from "./Outbound.js"
 import { type McpOAuthOptions, parseMcpOAuthClients } from "./McpOAuthConfig.js"
 import { parseTokenKeys, type TokenKey } from "./TokenCipher.js"
+import { mergeModelProfiles, type ModelProfiles, parseModelProfiles } from "./ModelProfiles.js"
+import { readFileSync } from "node:fs"
 
 /** Bounds on waiting for the database, in milliseconds (see `DB_*` in the README). */
 export interface DbLimits {
@@ -165,6 +167,12 @@ export interface AppConfigShape {
   readonly chainRpcUrls: ReadonlyMap<string, string>
   /** Following runs live: `RUN_EVENTS_*` (README). */
   readonly runEvents: RunEventsOptions
+  /**
+   * The model profiles an agent's runtime may name as its `provider` (layers/ModelProfiles.ts):
+   * `MODEL_PROFILES` (JSON) and the file `MODEL_PROFILES_FILE` names; none by default
+   * (only the built-in `deterministic` runtime). Keys are `Redacted`.
+   */
+  readonly modelProfiles: ModelProfiles
 }
 
 /** The service configuration. */
@@ -265,6 +273,34 @@ const mcpOAuthClients = Config.option(Config.redacted("MCP_OAUTH_CLIENTS")).pipe
   Config.mapOrFail((text) => {
     const parsed = parseMcpOAuthClients(Option.match(text, { onNone: () => "", onSome: Redacted.value }))
     return typeof parsed === "string" ? Either.left(ConfigError.InvalidData([], parsed)) : Either.right(parsed)
+  })
+)
+
+/**
+ * `MODEL_PROFILES` and `MODEL_PROFILES_FILE` (layers/ModelProfiles.ts): the profiles of
+ * both, each name once. A message names the profile and field, never a value.
+ */
+const modelProfiles = Config.all({
+  text: Config.option(Config.redacted("MODEL_PROFILES")),
+  file: Config.option(Config.string("MODEL_PROFILES_FILE"))
+}).pipe(
+  Config.mapOrFail(({ file, text }) => {
+    const invalid = (message: string) => Either.left(ConfigError.InvalidData([], message))
+    const fromEnv = parseModelProfiles(Option.match(text, { onNone: () => "", onSome: Redacted.value }), "MODEL_PROFILES")
+    if (typeof fromEnv === "string") return invalid(fromEnv)
+    const path = Option.getOrElse(file, () => "").trim()
+    let content = ""
+    if (path !== "") {
+      try {
+        content = readFileSync(path, "utf8")
+      } catch {
+        return invalid("MODEL_PROFILES_FILE names a file that cannot be read")
+      }
+    }
+    const fromFile = parseModelProfiles(content, "MODEL_PROFILES_FILE")
+    if (typeof fromFile === "string") return invalid(fromFile)
+    const merged = mergeModelProfiles(fromEnv, fromFile)
+    return typeof merged === "string" ? invalid(merged) : Either.right(merged)
   })
 )
 
@@ -383,7 +419,8 @@ export const loadAppConfig = Effect.gen(function*() {
     runs: {
       maxSteps: yield* boundedInteger("RUN_MAX_STEPS", 1, 64, 8),
       timeoutSeconds: yield* boundedInteger("RUN_TIMEOUT_SECONDS", 1, 86_400, 600)
-    }
+    },
+    modelProfiles: yield* modelProfiles
   } satisfies AppConfigShape
 })
 

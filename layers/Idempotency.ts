@@ -68,6 +68,11 @@ export interface IdempotentCall<A> {
   readonly request: unknown
   /** The operation's success status (200, 201, 202), stored with the encoded success body. */
   readonly successStatus: number
+  /**
+   * The success status of one success value, for an operation with several (a PUT that
+   * answers 201 when it creates, 200 when it replaces); default {@link successStatus}.
+   */
+  readonly statusOf?: ((a: A) => number) | undefined
   /** Encodes a success value to its wire JSON (the endpoint's success schema). */
   readonly encodeSuccess: (a: A) => Effect.Effect<unknown, ParseResult.ParseError>
 }
@@ -153,7 +158,7 @@ export const IdempotencyLive = Layer.effect(
           const record = { principal, operationId, key, fingerprint, at }
           if (Exit.isSuccess(exit)) {
             const body = yield* Effect.orDie(call.encodeSuccess(exit.value))
-            yield* store({ ...record, status: call.successStatus, body })
+            yield* store({ ...record, status: call.statusOf?.(exit.value) ?? call.successStatus, body })
             return Exit.succeed(exit.value)
           }
           // only a plain typed failure is a result; defects and interruptions are not stored

@@ -4,8 +4,10 @@
  * `src/main.ts` provides both beside the HTTP app; a library user or a test does the same.
  */
 import { Effect, Layer, Option } from "effect"
-import { type AgentRuntime, AgentRuntimeDeterministic } from "../layers/AgentRuntime.js"
+import type { AgentRuntime } from "../layers/AgentRuntime.js"
 import { AppConfig, OutboundConfigLive } from "../layers/AppConfig.js"
+import { AgentRuntimeLive } from "../layers/models/AgentRuntimeLive.js"
+import type { Outbound } from "../layers/Outbound.js"
 import { EngineLive } from "../layers/Engine.js"
 import type { Area } from "./Area.js"
 import { areas } from "./areas.js"
@@ -34,12 +36,19 @@ export const ServiceEngineLive = Layer.unwrapEffect(
 )
 
 /**
- * The engine with every area's workflows registered, runs answered by `runtime`.
- * Provides `WorkflowEngine` and `Sharding` (what `ApiLive` starts work with);
- * requires `SqlClient` and `AppConfig`.
+ * The engine with every area's workflows registered, runs answered by `runtime` (which
+ * may use the configuration and the guarded outbound client). Provides `WorkflowEngine`
+ * and `Sharding` (what `ApiLive` starts work with); requires `SqlClient` and `AppConfig`.
  */
-export const backgroundLive = (runtime: Layer.Layer<AgentRuntime>) =>
-  WorkflowsLive.pipe(Layer.provide([runtime, OutboundConfigLive]), Layer.provideMerge(ServiceEngineLive))
+export const backgroundLive = (runtime: Layer.Layer<AgentRuntime, never, AppConfig | Outbound>) =>
+  WorkflowsLive.pipe(
+    Layer.provide(Layer.provideMerge(runtime, OutboundConfigLive)),
+    Layer.provideMerge(ServiceEngineLive)
+  )
 
-/** {@link backgroundLive} with the deterministic runtime (the demo's and the default). */
-export const BackgroundLive = backgroundLive(AgentRuntimeDeterministic)
+/**
+ * {@link backgroundLive} with the configured model profiles (`AgentRuntimeLive`,
+ * `MODEL_PROFILES`): each run is answered by its agent's `provider`, the built-in
+ * `deterministic` runtime (the demo's agents) or a configured profile.
+ */
+export const BackgroundLive = backgroundLive(AgentRuntimeLive)

@@ -11,7 +11,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       "data": {
         "accountPublicId": "01900001-0000-7000-8000-000000000002",
         "sessionId": "0000000b-0000-7000-8000-000000000002",
-        "csrfToken": "Op92nMFe2sDXf6pEySn2QkxeAaWXpN-W9pBsW2oLAq8",
+        "csrfToken": "PDAqfACyrlCq5FrL8RSpN4AWkon8RkeBeGNrVy32xKg",
         "expiresAt": "2026-06-01T12:00:00.000Z"
       },
       "meta": {
@@ -126,7 +126,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "apiKey": {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "5f4b5c9d5b12",
+          "prefix": "44cbc1cd80d0",
           "scopes": [
             "public:read"
           ],
@@ -140,7 +140,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "expiresAt": null,
           "revokedAt": null
         },
-        "key": "adk_5f4b5c9d5b12_tHan8t7SenLKlk37P4qZJbonclRCk0RmIYS4bh0fACI",
+        "key": "adk_44cbc1cd80d0_kQEgiCGHNHnawGSOoK62lPCoQzhlbh0lIucwRC6BMhA",
         "keyDelivery": "SHOWN_ONCE"
       },
       "meta": {
@@ -171,7 +171,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "allowedOrigins": [
             "https://app.demo.agent-directory.dev"
           ],
-          "createdAt": "2026-11-25T16:16:48.258Z",
+          "createdAt": "2026-11-25T16:14:43.936Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -186,7 +186,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "production",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T16:16:48.256Z",
+          "createdAt": "2026-11-25T16:14:43.934Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -201,7 +201,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T16:16:48.251Z",
+          "createdAt": "2026-11-25T16:14:43.929Z",
           "lastUsedAt": null,
           "expiresAt": "2026-04-11T00:00:00.000Z",
           "revokedAt": null
@@ -216,7 +216,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "REVOKED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T16:16:48.247Z",
+          "createdAt": "2026-11-25T16:14:43.919Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -231,7 +231,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "PAUSED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T16:16:48.244Z",
+          "createdAt": "2026-11-25T16:14:43.912Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -246,7 +246,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T16:16:48.242Z",
+          "createdAt": "2026-11-25T16:14:43.902Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -262,7 +262,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T16:16:48.233Z",
+          "createdAt": "2026-11-25T16:14:43.874Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -270,7 +270,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "5f4b5c9d5b12",
+          "prefix": "44cbc1cd80d0",
           "scopes": [
             "public:read"
           ],
@@ -310,7 +310,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "environment": "development",
         "state": "REVOKED",
         "allowedOrigins": [],
-        "createdAt": "2026-11-25T16:16:48.244Z",
+        "createdAt": "2026-11-25T16:14:43.912Z",
         "lastUsedAt": null,
         "expiresAt": null,
         "revokedAt": "2026-06-01T00:00:00.000Z"
@@ -1366,7 +1366,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": {
         "challengeId": "0000000b-0000-7000-8000-000000000035",
-        "message": "directory.test wants you to prove control of an identity for an agent:\nevm:base:0x70997970C51812dc3A010C7d01b50e0d17dc79C8\n\nSign to bind this identity to the agent Atlas Research (01900006-0000-7000-8000-000000000001) in the Agent Directory. Signing costs nothing and authorizes no transaction.\n\nURI: https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000001\nVersion: 1\nChain ID: eip155:8453\nNonce: 177ccb72470df57e174dab85f3edc40f\nIssued At: 2026-06-01T00:00:00.000Z\nExpiration Time: 2026-06-01T00:10:00.000Z\nRequest ID: 0000000b-0000-7000-8000-000000000035",
+        "message": "directory.test wants you to prove control of an identity for an agent:\nevm:base:0x70997970C51812dc3A010C7d01b50e0d17dc79C8\n\nSign to bind this identity to the agent Atlas Research (01900006-0000-7000-8000-000000000001) in the Agent Directory. Signing costs nothing and authorizes no transaction.\n\nURI: https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000001\nVersion: 1\nChain ID: eip155:8453\nNonce: 26b6db672363faee0d82a4cc46b81004\nIssued At: 2026-06-01T00:00:00.000Z\nExpiration Time: 2026-06-01T00:10:00.000Z\nRequest ID: 0000000b-0000-7000-8000-000000000035",
         "expiresAt": "2026-06-01T00:10:00.000Z"
       },
       "meta": {
@@ -1906,7 +1906,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 200,
     "body": {
       "data": {
-        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fdirectory.test%2Fapi%2Fv1%2Fmcp%2Foauth%2Fcallback&scope=crm.read+crm.write&state=y-vdWgjK1DVrkKQ3_JE_ww_Dj9gtRugxv1BLf9ORupI&code_challenge=LplUDKwiYKrdGy5CnG7c-gkpHnkE0Kp_JVHnPwI_r8Q&code_challenge_method=S256&resource=https%3A%2F%2Fmcp.crm.example%2Fmcp",
+        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fdirectory.test%2Fapi%2Fv1%2Fmcp%2Foauth%2Fcallback&scope=crm.read+crm.write&state=fREl3RItHjVNLws-fReaP9lWqB07fdACpSitFuaOy54&code_challenge=5QY-GeniZWOZwj-S47sPIERQIWo78r5q9Qq947MY8Vk&code_challenge_method=S256&resource=https%3A%2F%2Fmcp.crm.example%2Fmcp",
         "expiresAt": "2026-06-01T00:10:00.000Z"
       },
       "meta": {
@@ -2427,37 +2427,20 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       }
     }
   },
-  "Runtime_DecideToolApproval": {
+  "Runtime_GetAgentRuntime": {
     "status": 200,
     "body": {
       "data": {
-        "run": {
-          "id": "01900104-0000-7000-8000-000000000004",
-          "conversationId": "01900103-0000-7000-8000-000000000003",
-          "entityPublicId": "01900006-0000-7000-8000-000000000001",
-          "triggerType": "PLAYGROUND",
-          "state": "RUNNING",
-          "version": 4,
-          "failureCode": null
-        },
-        "toolCall": {
-          "id": "01900106-0000-7000-8000-000000000001",
-          "stepOrdinal": 1,
-          "stableName": "research-tools.publish_report",
-          "toolId": null,
-          "arguments": {
-            "title": "EU market summary"
-          },
-          "state": "PENDING",
-          "approvalState": "APPROVED",
-          "decidedAt": "2026-06-01T00:00:00.000Z",
-          "result": null,
-          "isError": null,
-          "errorCode": null,
-          "createdAt": "2026-03-24T00:05:00.000Z",
-          "startedAt": null,
-          "completedAt": null
-        }
+        "entityPublicId": "01900006-0000-7000-8000-000000000001",
+        "provider": "deterministic",
+        "model": "demo-echo-1",
+        "instructions": "You are Atlas, a research assistant.",
+        "temperature": null,
+        "maxOutputTokens": null,
+        "toolGrants": [],
+        "version": 1,
+        "createdAt": "2026-02-15T00:00:00.000Z",
+        "updatedAt": "2026-02-15T00:00:00.000Z"
       },
       "meta": {
         "requestId": "0000000b-0000-7000-8000-00000000007c",
@@ -2471,17 +2454,25 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       }
     }
   },
-  "Runtime_CancelRun": {
+  "Runtime_ConfigureAgentRuntime": {
     "status": 200,
     "body": {
       "data": {
-        "id": "01900104-0000-7000-8000-000000000005",
-        "conversationId": null,
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
-        "triggerType": "SCHEDULE",
-        "state": "CANCELLED",
-        "version": 3,
-        "failureCode": null
+        "provider": "deterministic",
+        "model": "demo-echo-1",
+        "instructions": "You are Atlas, a research assistant. Cite your sources.",
+        "temperature": 0.2,
+        "maxOutputTokens": 1024,
+        "toolGrants": [
+          {
+            "stableName": "docs.search",
+            "grant": "GRANTED"
+          }
+        ],
+        "version": 2,
+        "createdAt": "2026-02-15T00:00:00.000Z",
+        "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
         "requestId": "0000000b-0000-7000-8000-00000000007f",

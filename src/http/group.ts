@@ -108,6 +108,15 @@ const makeWrap = (sql: SqlClient.SqlClient, idempotency: Idempotency["Type"]) =>
     onSome: (p) => p.operationId
   })
   const successStatus = HttpApiSchema.getStatusSuccess(endpoint.successSchema)
+  // several success schemas (e.g. 201 created, 200 replaced): a value's status is its first matching schema's
+  const successMembers = new Set<Schema.Schema.Any>()
+  HttpApiSchema.deunionize(successMembers, endpoint.successSchema)
+  const statusOf = successMembers.size < 2 ? undefined : (success: unknown) => {
+    for (const member of successMembers) {
+      if (Schema.is(member as Schema.Schema<unknown>)(success)) return HttpApiSchema.getStatusSuccessAST(member.ast)
+    }
+    return successStatus
+  }
   // contract schemas need no context: the endpoint type only erases it
   const encode = Schema.encodeUnknown(endpoint.successSchema as Schema.Schema<unknown, unknown>)
   // what is stored is what a replay answers: the endpoint's ReplayAs form, when it declares one
@@ -130,6 +139,7 @@ const makeWrap = (sql: SqlClient.SqlClient, idempotency: Idempotency["Type"]) =>
           input: { path: request.path, urlParams: request.urlParams, payload: request.payload }
         },
         successStatus,
+        statusOf,
         encodeSuccess
       }, handler(request))
     }).pipe(

@@ -197,7 +197,10 @@ const make = Effect.gen(function*() {
         FROM runtime_tools WHERE agent_id = ${agentId} AND source_kind = 'MCP_SERVER' AND source_reference = ${connectionId}
         ORDER BY stable_name, version DESC`
 
-  /** Adds one version of an MCP tool, available. */
+  /**
+   * Adds one version of an MCP tool, available, with the grant the agent's runtime
+   * configuration gives its `stableName` (`agent_runtime_configs.tool_grants`; null when none).
+   */
   const insertTool = (t: {
     readonly id: string
     readonly agentId: string
@@ -219,7 +222,8 @@ const make = Effect.gen(function*() {
           state, grant_state, definition_digest, remote_definition, created_at)
         VALUES (${t.id}, ${t.agentId}, ${t.stableName}, ${t.version}, ${t.description}, ${JSON.stringify(t.inputSchema)}::jsonb,
           ${t.outputSchema === null ? null : JSON.stringify(t.outputSchema)}::jsonb, ${t.riskClass}, 'MCP',
-          ${t.executionClass}, 'MCP_SERVER', ${t.connectionId}, ${t.implementationVersion}, true, NULL, 'ACTIVE', NULL,
+          ${t.executionClass}, 'MCP_SERVER', ${t.connectionId}, ${t.implementationVersion}, true, NULL, 'ACTIVE',
+          (SELECT c.tool_grants ->> ${t.stableName} FROM agent_runtime_configs c WHERE c.agent_id = ${t.agentId}),
           ${t.definitionDigest}, ${JSON.stringify(t.remoteDefinition)}::jsonb, ${t.at})`.pipe(Effect.asVoid)
 
   /** Makes a tool version unavailable at `at` with `state` (REMOVED: gone from the catalog; SUPERSEDED: a new version). */

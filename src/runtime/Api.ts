@@ -12,6 +12,7 @@ import { getRun } from "./RunReadsApi.js"
 import { streamRunEvents } from "./RunEventsApi.js"
 import { createAgentSchedule, deleteAgentSchedule, listAgentSchedules } from "./SchedulesApi.js"
 import { cancelRun, decideToolApproval } from "./RunControlApi.js"
+import { configureAgentRuntime, getAgentRuntime } from "./RuntimeConfigApi.js"
 import { AgentNotFound, ConfigurationMissing, InvalidRequest } from "../../schema/errors.js"
 
 const AgentPath = Schema.Struct({ entityPublicId: Uuid })
@@ -83,5 +84,7 @@ export class RuntimeApi extends HttpApiGroup.make("Runtime")
   .add(deleteAgentSchedule)
   .add(decideToolApproval)
   .add(cancelRun)
+  .add(configureAgentRuntime)
+  .add(getAgentRuntime)
   .annotate(OpenApi.Description, "Runtime: agent runtimes, tools, conversations and schedules")
 {}

@@ -13,6 +13,7 @@ import { RunEventStreams } from "./RunEventStream.js"
 import { ScheduleFiringWorkflows } from "./ScheduleFiring.js"
 import { Schedules } from "./Schedules.js"
 import { RunControl } from "./RunControl.js"
+import { RuntimeConfigs } from "./RuntimeConfigs.js"
 import { seedRuntimeDemoData } from "./seed.js"
 import { seedScheduleDemoData } from "./schedulesDemo.js"
 import { RuntimeManifest } from "./manifest.js"
@@ -23,7 +24,7 @@ export const RuntimeArea = {
   http: RuntimeHttpLive.pipe(
     Layer.provide([
       Runtime.Default, Runs.Default, Conversations.Default, RunReads.Default, RunEventStreams.Default, Schedules.Default,
-      RunControl.Default
+      RunControl.Default, RuntimeConfigs.Default
     ])
   ),
   seed: Effect.zipRight(seedRuntimeDemoData, seedScheduleDemoData),

@@ -48,3 +48,7 @@ export class ToolCallNotFound extends Problem<ToolCallNotFound>()("ToolCallNotFo
 export class ApprovalNotPending extends Problem<ApprovalNotPending>()("ApprovalNotPending", {
   status: 409, type: "approval-not-pending", meaning: "the tool call awaits no decision (decided already, not needing one, or ended)"
 }) {}
+/** 422 `model-profile-unknown`: the `provider` names no model profile of the server's configuration. */
+export class ModelProfileUnknown extends Problem<ModelProfileUnknown>()("ModelProfileUnknown", {
+  status: 422, type: "model-profile-unknown", meaning: "the provider names no model profile configured on the server (MODEL_PROFILES)"
+}) {}

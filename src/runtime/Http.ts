@@ -13,6 +13,7 @@ import { Conversations } from "./Conversations.js"
 import { RunReads } from "./RunReads.js"
 import { noneMatch } from "../http/Conditional.js"
 import { Schedules } from "./Schedules.js"
+import { RuntimeConfigs } from "./RuntimeConfigs.js"
 
 export const RuntimeHttpLive = group(Api, "Runtime", (handlers) =>
   Effect.gen(function*() {
@@ -20,6 +21,7 @@ export const RuntimeHttpLive = group(Api, "Runtime", (handlers) =>
     const runs = yield* Runs
     const schedules = yield* Schedules
     const control = yield* RunControl
+    const runtimeConfigs = yield* RuntimeConfigs
     const envelope = yield* Envelope
     const conversations = yield* Conversations
     const runReads = yield* RunReads
@@ -109,6 +111,16 @@ export const RuntimeHttpLive = group(Api, "Runtime", (handlers) =>
       .handle("cancelRun", ({ path, payload }) =>
         Effect.flatMap(currentSession, (session) =>
           control.cancel({ runId: path.runId, accountId: session.accountId, expectedVersion: payload.expectedVersion }).pipe(
+            Effect.flatMap(envelope.data)
+          )))
+      .handle("configureAgentRuntime", ({ path, payload }) =>
+        Effect.flatMap(currentSession, (session) =>
+          runtimeConfigs.configure({ entityPublicId: path.entityPublicId, accountId: session.accountId, request: payload }).pipe(
+            Effect.flatMap(envelope.data)
+          )))
+      .handle("getAgentRuntime", ({ path }) =>
+        Effect.flatMap(currentSession, (session) =>
+          runtimeConfigs.get({ entityPublicId: path.entityPublicId, accountId: session.accountId }).pipe(
             Effect.flatMap(envelope.data)
           )))
   }))

@@ -101,5 +101,28 @@ export const RuntimeManifest = {
     body: { expectedVersion: DemoRuns[4].version },
     note: `Example (demo): POST /api/v1/runs/${DemoRuns[4].id}/cancel as the owner with \`{"expectedVersion":2}\` → 200 ` +
       "`{\"data\":{\"triggerType\":\"SCHEDULE\",\"state\":\"CANCELLED\",\"version\":3,…},\"meta\":{…}}`."
+  },
+  // Runtime configuration (issue 21)
+  Runtime_GetAgentRuntime: { as: "member", path: { entityPublicId: DemoRuntimeAgents.configured }, query: {}, body: null },
+  Runtime_ConfigureAgentRuntime: {
+    as: "member",
+    path: { entityPublicId: DemoRuntimeAgents.configured },
+    query: {},
+    body: {
+      provider: "deterministic",
+      model: "demo-echo-1",
+      instructions: "You are Atlas, a research assistant. Cite your sources.",
+      temperature: 0.2,
+      maxOutputTokens: 1024,
+      toolGrants: [{ stableName: "docs.search", grant: "GRANTED" }],
+      expectedVersion: 1
+    },
+    note: `Example (demo): PUT /api/v1/agents/${DemoRuntimeAgents.configured}/runtime as the member (EDITOR) with ` +
+      "`{\"provider\":\"deterministic\",\"model\":\"demo-echo-1\",\"instructions\":\"You are Atlas, a research " +
+      "assistant. Cite your sources.\",\"temperature\":0.2,\"maxOutputTokens\":1024,\"toolGrants\":[{\"stableName\":" +
+      "\"docs.search\",\"grant\":\"GRANTED\"}],\"expectedVersion\":1}` → 200 with version 2. With a model profile " +
+      "`local` configured (`MODEL_PROFILES='{\"local\":{\"kind\":\"openai\",\"baseUrl\":\"http://127.0.0.1:8000/v1\"}}'`, " +
+      "`OUTBOUND_ALLOWED_HOSTS=127.0.0.1:8000`), `\"provider\":\"local\",\"model\":\"<served model>\"` makes the " +
+      "agent's runs stream from that server."
   }
 } satisfies Record<string, ManifestOperation>

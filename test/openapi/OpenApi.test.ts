@@ -86,6 +86,9 @@ const expected = {
   Runtime_DeleteAgentSchedule: { method: "delete", path: "/api/v1/agents/{entityPublicId}/schedules/{scheduleId}", tag: "Runtime", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 500] },
   Runtime_DecideToolApproval: { method: "post", path: "/api/v1/runs/{runId}/approvals", tag: "Runtime", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 500] },
   Runtime_CancelRun: { method: "post", path: "/api/v1/runs/{runId}/cancel", tag: "Runtime", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 500] },
+  // issue 21: an agent's runtime configuration
+  Runtime_ConfigureAgentRuntime: { method: "put", path: "/api/v1/agents/{entityPublicId}/runtime", tag: "Runtime", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 201, 400, 401, 403, 404, 409, 422, 500] },
+  Runtime_GetAgentRuntime: { method: "get", path: "/api/v1/agents/{entityPublicId}/runtime", tag: "Runtime", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 422, 500] },
   // issue 9 admin operations (spec §4.2); several groups share the Growth and Jobs tags
   Growth_ListAdminTokenOperations: { method: "get", path: "/api/v1/admin/token-operations", tag: "Growth", auth: "required-admin", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 500, 503] },
   Jobs_ResolveBountyDispute: { method: "post", path: "/api/v1/admin/bounties/{bountyId}/disputes/{disputeId}/resolution", tag: "Jobs", auth: "required-admin", cache: "none", scopes: [], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 500, 503] },

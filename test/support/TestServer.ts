@@ -22,6 +22,7 @@ import * as EdgeServer from "../../src/http/EdgeServer.js"
 import { EdgeCacheLive, HttpLive } from "../../src/server.js"
 import { backgroundLive } from "../../src/workflows.js"
 import { type AgentRuntime, AgentRuntimeDeterministic } from "../../layers/AgentRuntime.js"
+import type { Outbound } from "../../layers/Outbound.js"
 import { testConfig } from "./config.js"
 
 /** When the test clock starts: after the demo data, before its sessions would expire. */
@@ -79,8 +80,11 @@ export const makeTestServer = (
     readonly edge?: boolean
     /** Receives every access-log event (the server's synchronous `AccessLog` writer). */
     readonly accessLog?: (event: AccessEvent) => void
-    /** What answers agent runs (default: the deterministic runtime). */
-    readonly runtime?: Layer.Layer<AgentRuntime>
+    /**
+     * What answers agent runs (default: the deterministic runtime); it may read the
+     * configuration and use the outbound client (`AgentRuntimeLive` over `modelProfiles`).
+     */
+    readonly runtime?: Layer.Layer<AgentRuntime, never, AppConfig | Outbound>
     /** The database (default: a private copy of the seeded one, {@link TestDb}; `testDb(true)`: an empty one). */
     readonly db?: typeof TestDb
   } = {}

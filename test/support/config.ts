@@ -58,6 +58,8 @@ export const testConfig = (overrides: Partial<AppConfigShape> = {}): AppConfigSh
   // run event streams read often, so tests wait little
   runEvents: { ...DefaultRunEventsOptions, pollMs: 100, fallbackPollMs: 1000 },
   runs: { maxSteps: 8, timeoutSeconds: 600 },
+  // only the built-in deterministic runtime; tests of real providers name their local servers
+  modelProfiles: {},
   ...overrides
 })
 

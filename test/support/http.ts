@@ -26,7 +26,7 @@ export interface CallOptions {
   readonly session?: Session
   /** Sent as `X-CSRF-Token` on commands; default: the session's token. `null` omits it. */
   readonly csrf?: string | null
-  /** Idempotency-Key on POST/DELETE; default: a fresh uuid. `null` omits it. */
+  /** Idempotency-Key on POST/PUT/PATCH/DELETE; default: a fresh uuid. `null` omits it. */
   readonly idempotencyKey?: string | null
 }
 
@@ -40,7 +40,7 @@ export interface Reply {
 const commands = new Set(["POST", "DELETE", "PUT", "PATCH"])
 
 /** Sends one request to the test server. */
-export const call = (method: "GET" | "POST" | "DELETE" | "PATCH", path: string, options: CallOptions = {}) =>
+export const call = (method: "GET" | "POST" | "DELETE" | "PATCH" | "PUT", path: string, options: CallOptions = {}) =>
   Effect.gen(function*() {
     const client = yield* HttpClient.HttpClient
     const headers: Record<string, string> = {}
