@@ -54,7 +54,9 @@ export const configureAgentRuntime = HttpApiEndpoint.put("configureAgentRuntime"
         "waits for a person's approval); a tool not listed is not offered to the model. A `stableName` listed twice is " +
         "a 400. The grants are mirrored into `grantState` of the agent's runtime tools (Runtime_ListRuntimeTools; null " +
         "when not granted), and tools that appear later (an MCP catalog refresh) take their grant from the " +
-        "configuration. Without a configuration, `expectedVersion` must be absent: the configuration is created " +
+        "configuration. Configuring also adds the directory's built-in tools to the agent's runtime tools " +
+        "(`directory.search_agents`, `directory.get_agent`; LOW risk, read-only), which are offered once granted. " +
+        "A tool with riskClass HIGH waits for a person's approval whatever its grant. Without a configuration, `expectedVersion` must be absent: the configuration is created " +
         "(version 1) and the answer is 201. With one, `expectedVersion` must be its `version`: it is replaced " +
         "(version + 1) and the answer is 200. `expectedVersion` sent to create, or missing or stale to replace, is 409 " +
         "`version-conflict` (also for two concurrent creates: one wins). " + visibility + " Only the OWNER, ADMIN and " +

@@ -14,6 +14,7 @@ import { AgentOperators, requireActiveAgent } from "../agents/Operators.js"
 import { dieOnStorageFailure } from "../db/storageFailure.js"
 import { ModelProfileUnknown } from "./Errors.js"
 import { RuntimeConfigsRepo } from "./RuntimeConfigsRepo.js"
+import { ensureBuiltinTools } from "./tools/BuiltinTools.js"
 
 /** Workspace roles that may configure an agent's runtime. */
 export const ConfigureRoles = ["OWNER", "ADMIN", "EDITOR"] as const
@@ -105,6 +106,8 @@ export class RuntimeConfigs extends Effect.Service<RuntimeConfigs>()("agent-dire
             })
           }
         }
+        // the directory's own tools (directory.search_agents, directory.get_agent) exist for every runtime, granted or not
+        yield* ensureBuiltinTools(input.entityPublicId, values.at)
         yield* repo.mirrorGrants(input.entityPublicId)
         return written.value
       }).pipe(dieOnStorageFailure)
