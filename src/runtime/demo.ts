@@ -126,7 +126,7 @@ export const DemoRuns = [
  * (`approvalState` PENDING): the example of Runtime_DecideToolApproval.
  */
 export const DemoPendingToolCall = {
-  id: id(6, 1),
+  id: id(6, 2),
   run: id(4, 4),
   stableName: "research-tools.publish_report",
   arguments: { title: "EU market summary" }
