@@ -11,7 +11,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       "data": {
         "accountPublicId": "01900001-0000-7000-8000-000000000002",
         "sessionId": "0000000b-0000-7000-8000-000000000002",
-        "csrfToken": "PDAqfACyrlCq5FrL8RSpN4AWkon8RkeBeGNrVy32xKg",
+        "csrfToken": "Yyu5eyIWEDUtrS5fMYQuklggBA5IOj6Xgsiv0VTzz-Q",
         "expiresAt": "2026-06-01T12:00:00.000Z"
       },
       "meta": {
@@ -126,7 +126,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "apiKey": {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "44cbc1cd80d0",
+          "prefix": "9d706a08567b",
           "scopes": [
             "public:read"
           ],
@@ -140,7 +140,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "expiresAt": null,
           "revokedAt": null
         },
-        "key": "adk_44cbc1cd80d0_kQEgiCGHNHnawGSOoK62lPCoQzhlbh0lIucwRC6BMhA",
+        "key": "adk_9d706a08567b_89LJ2Fbq8d6fpq-H5mdJUZd8_HUBeIJkV9t3rr24qf0",
         "keyDelivery": "SHOWN_ONCE"
       },
       "meta": {
@@ -171,7 +171,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "allowedOrigins": [
             "https://app.demo.agent-directory.dev"
           ],
-          "createdAt": "2026-11-25T16:14:43.936Z",
+          "createdAt": "2026-11-25T16:24:09.963Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -186,7 +186,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "production",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T16:14:43.934Z",
+          "createdAt": "2026-11-25T16:24:09.958Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -201,7 +201,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T16:14:43.929Z",
+          "createdAt": "2026-11-25T16:24:09.957Z",
           "lastUsedAt": null,
           "expiresAt": "2026-04-11T00:00:00.000Z",
           "revokedAt": null
@@ -216,7 +216,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "REVOKED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T16:14:43.919Z",
+          "createdAt": "2026-11-25T16:24:09.954Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -231,7 +231,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "PAUSED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T16:14:43.912Z",
+          "createdAt": "2026-11-25T16:24:09.952Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -246,7 +246,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T16:14:43.902Z",
+          "createdAt": "2026-11-25T16:24:09.950Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -262,7 +262,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T16:14:43.874Z",
+          "createdAt": "2026-11-25T16:24:09.930Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -270,7 +270,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "44cbc1cd80d0",
+          "prefix": "9d706a08567b",
           "scopes": [
             "public:read"
           ],
@@ -310,7 +310,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "environment": "development",
         "state": "REVOKED",
         "allowedOrigins": [],
-        "createdAt": "2026-11-25T16:14:43.912Z",
+        "createdAt": "2026-11-25T16:24:09.952Z",
         "lastUsedAt": null,
         "expiresAt": null,
         "revokedAt": "2026-06-01T00:00:00.000Z"
@@ -762,6 +762,64 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       }
     }
   },
+  "Agents_GetAgentCard": {
+    "status": 200,
+    "body": {
+      "name": "Atlas Research",
+      "description": "Deep research on demand: literature reviews, market scans and cited summaries.",
+      "url": "https://atlas-research.example/a2a/v1",
+      "preferredTransport": "JSONRPC",
+      "additionalInterfaces": [
+        {
+          "url": "https://atlas-research.example/a2a/rest",
+          "transport": "HTTP+JSON"
+        }
+      ],
+      "protocolVersion": "0.3.0",
+      "version": "1.4.0",
+      "provider": {
+        "organization": "Acme Agents",
+        "url": "https://acme.example"
+      },
+      "capabilities": {
+        "streaming": true,
+        "pushNotifications": false
+      },
+      "defaultInputModes": [
+        "text/plain"
+      ],
+      "defaultOutputModes": [
+        "text/plain",
+        "application/json"
+      ],
+      "skills": [
+        {
+          "id": "literature-review",
+          "name": "Literature review",
+          "description": "Finds and summarises the papers on a question, with citations.",
+          "tags": [
+            "research",
+            "citations"
+          ],
+          "examples": [
+            "Summarise recent work on agent payment protocols"
+          ]
+        },
+        {
+          "id": "market-scan",
+          "name": "Market scan",
+          "description": "Lists the vendors of a market with their positioning.",
+          "tags": [
+            "research",
+            "markets"
+          ],
+          "outputModes": [
+            "application/json"
+          ]
+        }
+      ]
+    }
+  },
   "Agents_ListFavoriteAgents": {
     "status": 200,
     "body": {
@@ -809,7 +867,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       ],
       "nextCursor": null,
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000001e",
+        "requestId": "0000000b-0000-7000-8000-00000000001f",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -919,7 +977,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000001f",
+        "requestId": "0000000b-0000-7000-8000-000000000020",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -982,7 +1040,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       ],
       "nextCursor": null,
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000020",
+        "requestId": "0000000b-0000-7000-8000-000000000021",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -997,8 +1055,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "entityId": "0000000b-0000-7000-8000-000000000024",
-        "publicId": "0000000b-0000-7000-8000-000000000024",
+        "entityId": "0000000b-0000-7000-8000-000000000025",
+        "publicId": "0000000b-0000-7000-8000-000000000025",
         "canonicalSlug": "iris-indexer",
         "name": "Iris Indexer",
         "rank": null,
@@ -1008,7 +1066,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "verificationState": "UNVERIFIED",
         "networks": [],
         "protocols": [],
-        "canonicalUrl": "https://directory.test/api/v1/agents/0000000b-0000-7000-8000-000000000024",
+        "canonicalUrl": "https://directory.test/api/v1/agents/0000000b-0000-7000-8000-000000000025",
         "version": 1,
         "state": "ACTIVE",
         "retiredAt": null,
@@ -1035,7 +1093,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "sources": []
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000023",
+        "requestId": "0000000b-0000-7000-8000-000000000024",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1221,7 +1279,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000027",
+        "requestId": "0000000b-0000-7000-8000-000000000028",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1286,7 +1344,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "sources": []
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000002a",
+        "requestId": "0000000b-0000-7000-8000-00000000002b",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1301,7 +1359,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 202,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-00000000002e",
+        "id": "0000000b-0000-7000-8000-00000000002f",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
         "kind": "A2A_AGENT_CARD",
         "url": "https://atlas-research.example/.well-known/agent-card.json",
@@ -1314,7 +1372,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "finishedAt": null
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000002d",
+        "requestId": "0000000b-0000-7000-8000-00000000002e",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1350,7 +1408,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "finishedAt": "2026-05-21T00:01:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000031",
+        "requestId": "0000000b-0000-7000-8000-000000000032",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1365,12 +1423,12 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "challengeId": "0000000b-0000-7000-8000-000000000035",
-        "message": "directory.test wants you to prove control of an identity for an agent:\nevm:base:0x70997970C51812dc3A010C7d01b50e0d17dc79C8\n\nSign to bind this identity to the agent Atlas Research (01900006-0000-7000-8000-000000000001) in the Agent Directory. Signing costs nothing and authorizes no transaction.\n\nURI: https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000001\nVersion: 1\nChain ID: eip155:8453\nNonce: 26b6db672363faee0d82a4cc46b81004\nIssued At: 2026-06-01T00:00:00.000Z\nExpiration Time: 2026-06-01T00:10:00.000Z\nRequest ID: 0000000b-0000-7000-8000-000000000035",
+        "challengeId": "0000000b-0000-7000-8000-000000000036",
+        "message": "directory.test wants you to prove control of an identity for an agent:\nevm:base:0x70997970C51812dc3A010C7d01b50e0d17dc79C8\n\nSign to bind this identity to the agent Atlas Research (01900006-0000-7000-8000-000000000001) in the Agent Directory. Signing costs nothing and authorizes no transaction.\n\nURI: https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000001\nVersion: 1\nChain ID: eip155:8453\nNonce: dc3c4d85475354bb2696b669f3bfb04d\nIssued At: 2026-06-01T00:00:00.000Z\nExpiration Time: 2026-06-01T00:10:00.000Z\nRequest ID: 0000000b-0000-7000-8000-000000000036",
         "expiresAt": "2026-06-01T00:10:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000034",
+        "requestId": "0000000b-0000-7000-8000-000000000035",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1385,7 +1443,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "publicId": "0000000b-0000-7000-8000-000000000039",
+        "publicId": "0000000b-0000-7000-8000-00000000003a",
         "locator": "evm:base:0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
         "networkFamily": "EVM",
         "locatorKind": "ADDRESS",
@@ -1398,7 +1456,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "verificationState": "VERIFIED"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000038",
+        "requestId": "0000000b-0000-7000-8000-000000000039",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1443,7 +1501,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000003c",
+        "requestId": "0000000b-0000-7000-8000-00000000003d",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1677,7 +1735,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000003f",
+        "requestId": "0000000b-0000-7000-8000-000000000040",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1770,7 +1828,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000042",
+        "requestId": "0000000b-0000-7000-8000-000000000043",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1809,7 +1867,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-02-16T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000045",
+        "requestId": "0000000b-0000-7000-8000-000000000046",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1891,7 +1949,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "expiresAt": "2026-03-12T01:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000048",
+        "requestId": "0000000b-0000-7000-8000-000000000049",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1906,11 +1964,11 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 200,
     "body": {
       "data": {
-        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fdirectory.test%2Fapi%2Fv1%2Fmcp%2Foauth%2Fcallback&scope=crm.read+crm.write&state=fREl3RItHjVNLws-fReaP9lWqB07fdACpSitFuaOy54&code_challenge=5QY-GeniZWOZwj-S47sPIERQIWo78r5q9Qq947MY8Vk&code_challenge_method=S256&resource=https%3A%2F%2Fmcp.crm.example%2Fmcp",
+        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fdirectory.test%2Fapi%2Fv1%2Fmcp%2Foauth%2Fcallback&scope=crm.read+crm.write&state=xsE6aogFwVqzMDnxzK6LYUsTH1gFDyxflhiudlU8cLk&code_challenge=xPcebOZten8u-ClrBlmkDzuIgNyWZLJOnPMSLSjKwJQ&code_challenge_method=S256&resource=https%3A%2F%2Fmcp.crm.example%2Fmcp",
         "expiresAt": "2026-06-01T00:10:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000004e",
+        "requestId": "0000000b-0000-7000-8000-00000000004f",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1925,7 +1983,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-000000000053",
+        "id": "0000000b-0000-7000-8000-000000000054",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
         "name": "Atlas search",
         "serverUrl": "https://mcp.search.example/mcp",
@@ -1939,7 +1997,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000052",
+        "requestId": "0000000b-0000-7000-8000-000000000053",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1981,7 +2039,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "requestedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000056",
+        "requestId": "0000000b-0000-7000-8000-000000000057",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1997,13 +2055,13 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": [
         {
-          "executionId": "8c30d26b386e78d0babc9d62b729916f",
+          "executionId": "22c34e37fc309795058814d8503cc6ca",
           "workflow": "McpCatalogRefresh",
           "state": "SUCCEEDED",
           "payload": {
             "connectionId": "01900102-0000-7000-8000-000000000003",
             "reason": "requested",
-            "occasion": "0000000b-0000-7000-8000-000000000057"
+            "occasion": "0000000b-0000-7000-8000-000000000058"
           },
           "activities": 1,
           "createdAt": "2026-06-01T00:00:00.000Z",
@@ -2012,13 +2070,13 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "runner": 0
         },
         {
-          "executionId": "9a039d14dc6c1f3d6205cc6cfa5907f1",
+          "executionId": "8ff8b1dae874961b43355891c775f15a",
           "workflow": "McpCatalogRefresh",
           "state": "SUCCEEDED",
           "payload": {
-            "connectionId": "0000000b-0000-7000-8000-000000000053",
+            "connectionId": "0000000b-0000-7000-8000-000000000054",
             "reason": "created",
-            "occasion": "0000000b-0000-7000-8000-000000000053"
+            "occasion": "0000000b-0000-7000-8000-000000000054"
           },
           "activities": 1,
           "createdAt": "2026-06-01T00:00:00.000Z",
@@ -2042,11 +2100,11 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "runner": 0
         },
         {
-          "executionId": "11858cd707295d27504666170e86507d",
+          "executionId": "6d16932737dcb0bed009ba5d85ee0fba",
           "workflow": "AgentImport",
           "state": "SUCCEEDED",
           "payload": {
-            "importId": "0000000b-0000-7000-8000-00000000002e"
+            "importId": "0000000b-0000-7000-8000-00000000002f"
           },
           "activities": 1,
           "createdAt": "2026-06-01T00:00:00.000Z",
@@ -2056,7 +2114,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000005a",
+        "requestId": "0000000b-0000-7000-8000-00000000005b",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2075,7 +2133,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "launchDraftId": "01900080-0000-7000-8000-000000000001",
         "venue": "REGISTRY_GENESIS",
         "state": "AWAITING_SIGNATURE",
-        "transactionIntentId": "0000000b-0000-7000-8000-000000000061",
+        "transactionIntentId": "0000000b-0000-7000-8000-000000000062",
         "providerReference": null,
         "expectedAssetLocator": "eip155:8453/erc20:0x000000000000000000000000000000000000003d",
         "observedAssetId": null,
@@ -2120,7 +2178,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000060",
+        "requestId": "0000000b-0000-7000-8000-000000000061",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2147,7 +2205,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "provider": "demo-issuer",
         "providerRequestId": "demo-01900083-0000-7000-8000-000000000001",
         "instrument": {
-          "publicId": "0000000b-0000-7000-8000-000000000065",
+          "publicId": "0000000b-0000-7000-8000-000000000066",
           "state": "ACTIVE",
           "last4": "5146",
           "expiresAt": "2030-01-01T00:00:00.000Z"
@@ -2157,7 +2215,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000064",
+        "requestId": "0000000b-0000-7000-8000-000000000065",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2172,10 +2230,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-000000000069",
+        "id": "0000000b-0000-7000-8000-00000000006a",
         "workspaceId": "01900002-0000-7000-8000-000000000001",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
-        "publicKeyId": "0000000b-0000-7000-8000-00000000006a",
+        "publicKeyId": "0000000b-0000-7000-8000-00000000006b",
         "publicKeyFingerprint": "CukONg4K3oTq-JN_7-cp0tgeIccH-AxVABSVQhw9rHg",
         "state": "PENDING",
         "allowedSignalTypes": [
@@ -2188,7 +2246,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "createdAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000068",
+        "requestId": "0000000b-0000-7000-8000-000000000069",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2316,7 +2374,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000006d",
+        "requestId": "0000000b-0000-7000-8000-00000000006e",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2341,7 +2399,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000070",
+        "requestId": "0000000b-0000-7000-8000-000000000071",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2357,7 +2415,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": {
         "userMessage": {
-          "id": "0000000b-0000-7000-8000-000000000075",
+          "id": "0000000b-0000-7000-8000-000000000076",
           "ordinal": "3",
           "role": "user",
           "state": "COMPLETE",
@@ -2368,23 +2426,23 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
               "type": "text"
             }
           ],
-          "runId": "0000000b-0000-7000-8000-000000000074",
+          "runId": "0000000b-0000-7000-8000-000000000075",
           "createdAt": "2026-06-01T00:00:00.000Z",
           "completedAt": "2026-06-01T00:00:00.000Z"
         },
         "assistantMessage": {
-          "id": "0000000b-0000-7000-8000-000000000076",
+          "id": "0000000b-0000-7000-8000-000000000077",
           "ordinal": "4",
           "role": "assistant",
           "state": "PENDING",
           "contentText": null,
           "contentParts": [],
-          "runId": "0000000b-0000-7000-8000-000000000074",
+          "runId": "0000000b-0000-7000-8000-000000000075",
           "createdAt": "2026-06-01T00:00:00.000Z",
           "completedAt": null
         },
         "run": {
-          "id": "0000000b-0000-7000-8000-000000000074",
+          "id": "0000000b-0000-7000-8000-000000000075",
           "conversationId": "01900103-0000-7000-8000-000000000002",
           "entityPublicId": "01900006-0000-7000-8000-000000000001",
           "triggerType": "MESSAGE",
@@ -2394,7 +2452,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000073",
+        "requestId": "0000000b-0000-7000-8000-000000000074",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2416,7 +2474,445 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "dataClearedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000079",
+        "requestId": "0000000b-0000-7000-8000-00000000007a",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Runtime_CreateConversation": {
+    "status": 201,
+    "body": {
+      "data": {
+        "id": "0000000b-0000-7000-8000-00000000007e",
+        "entityPublicId": "01900006-0000-7000-8000-000000000001",
+        "kind": "CHAT",
+        "title": "Pricing research",
+        "authorAccountId": "01900001-0000-7000-8000-000000000003",
+        "createdAt": "2026-06-01T00:00:00.000Z",
+        "updatedAt": "2026-06-01T00:00:00.000Z",
+        "lastMessageAt": null,
+        "activeRunId": null
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-00000000007d",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Runtime_ListConversations": {
+    "status": 200,
+    "body": {
+      "data": [
+        {
+          "id": "01900103-0000-7000-8000-000000000002",
+          "entityPublicId": "01900006-0000-7000-8000-000000000001",
+          "kind": "CHAT",
+          "title": "Market sizing",
+          "authorAccountId": "01900001-0000-7000-8000-000000000003",
+          "createdAt": "2026-03-23T00:00:00.000Z",
+          "updatedAt": "2026-06-01T00:00:00.000Z",
+          "lastMessageAt": "2026-06-01T00:00:00.000Z",
+          "activeRunId": null
+        },
+        {
+          "id": "0000000b-0000-7000-8000-00000000007e",
+          "entityPublicId": "01900006-0000-7000-8000-000000000001",
+          "kind": "CHAT",
+          "title": "Pricing research",
+          "authorAccountId": "01900001-0000-7000-8000-000000000003",
+          "createdAt": "2026-06-01T00:00:00.000Z",
+          "updatedAt": "2026-06-01T00:00:00.000Z",
+          "lastMessageAt": null,
+          "activeRunId": null
+        }
+      ],
+      "nextCursor": "WyIyMDI2LTA2LTAxVDAwOjAwOjAwLjAwMDAwMFoiLCIwMDAwMDAwYi0wMDAwLTcwMDAtODAwMC0wMDAwMDAwMDAwN2UiXQ.LSiw4aClVzzIFnAAnC3BPWk86S1ID-QUcJH1c2cH5wI",
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000081",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Runtime_ListMessages": {
+    "status": 200,
+    "body": {
+      "data": [
+        {
+          "id": "01900105-0000-7000-8000-000000000005",
+          "ordinal": "1",
+          "role": "user",
+          "state": "COMPLETE",
+          "contentText": "Size the EU market.",
+          "contentParts": [
+            {
+              "text": "Size the EU market.",
+              "type": "text"
+            }
+          ],
+          "runId": "01900104-0000-7000-8000-000000000003",
+          "createdAt": "2026-03-23T00:02:00.000Z",
+          "completedAt": "2026-03-23T00:02:00.000Z"
+        },
+        {
+          "id": "01900105-0000-7000-8000-000000000006",
+          "ordinal": "2",
+          "role": "assistant",
+          "state": "COMPLETE",
+          "contentText": "About 2.1 billion EUR in 2026.",
+          "contentParts": [
+            {
+              "text": "About 2.1 billion EUR in 2026.",
+              "type": "text"
+            }
+          ],
+          "runId": "01900104-0000-7000-8000-000000000003",
+          "createdAt": "2026-03-23T00:02:00.000Z",
+          "completedAt": "2026-03-23T00:04:00.000Z"
+        },
+        {
+          "id": "0000000b-0000-7000-8000-000000000076",
+          "ordinal": "3",
+          "role": "user",
+          "state": "COMPLETE",
+          "contentText": "And the US market?",
+          "contentParts": [
+            {
+              "text": "And the US market?",
+              "type": "text"
+            }
+          ],
+          "runId": "0000000b-0000-7000-8000-000000000075",
+          "createdAt": "2026-06-01T00:00:00.000Z",
+          "completedAt": "2026-06-01T00:00:00.000Z"
+        },
+        {
+          "id": "0000000b-0000-7000-8000-000000000077",
+          "ordinal": "4",
+          "role": "assistant",
+          "state": "COMPLETE",
+          "contentText": "demo-echo-1 received: \"And the US market?\" (4 words; turn 3 of the conversation).",
+          "contentParts": [
+            {
+              "text": "demo-echo-1 received: \"And the US market?\" (4 words; turn 3 of the conversation).",
+              "type": "text"
+            }
+          ],
+          "runId": "0000000b-0000-7000-8000-000000000075",
+          "createdAt": "2026-06-01T00:00:00.000Z",
+          "completedAt": "2026-06-01T00:00:00.000Z"
+        }
+      ],
+      "nextCursor": null,
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000084",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Runtime_GetRun": {
+    "status": 200,
+    "body": {
+      "data": {
+        "id": "01900104-0000-7000-8000-000000000003",
+        "conversationId": "01900103-0000-7000-8000-000000000002",
+        "entityPublicId": "01900006-0000-7000-8000-000000000001",
+        "triggerType": "MESSAGE",
+        "scheduleId": null,
+        "state": "SUCCEEDED",
+        "version": 4,
+        "failureCode": null,
+        "provider": "deterministic",
+        "model": "demo-echo-1",
+        "steps": [
+          {
+            "ordinal": 1,
+            "state": "SUCCEEDED",
+            "finishReason": "tool-calls",
+            "inputTokens": "820",
+            "outputTokens": "48",
+            "startedAt": "2026-03-23T00:03:00.000Z",
+            "completedAt": "2026-03-23T00:03:00.000Z"
+          },
+          {
+            "ordinal": 2,
+            "state": "SUCCEEDED",
+            "finishReason": "stop",
+            "inputTokens": "1020",
+            "outputTokens": "164",
+            "startedAt": "2026-03-23T00:03:00.000Z",
+            "completedAt": "2026-03-23T00:04:00.000Z"
+          }
+        ],
+        "toolCalls": [
+          {
+            "id": "01900106-0000-7000-8000-000000000001",
+            "stepOrdinal": 1,
+            "stableName": "docs.search",
+            "toolId": "01900101-0000-7000-8000-000000000001",
+            "arguments": {
+              "query": "EU market size"
+            },
+            "state": "SUCCEEDED",
+            "approvalState": "NOT_REQUIRED",
+            "decidedAt": null,
+            "result": [
+              {
+                "title": "Market report 2026",
+                "snippet": "EU: about 2.1 billion EUR"
+              }
+            ],
+            "isError": false,
+            "errorCode": null,
+            "createdAt": "2026-03-23T00:03:00.000Z",
+            "startedAt": "2026-03-23T00:03:00.000Z",
+            "completedAt": "2026-03-23T00:03:00.000Z"
+          }
+        ],
+        "usage": {
+          "inputTokens": "1840",
+          "outputTokens": "212",
+          "costMicroUsd": "4310"
+        },
+        "createdAt": "2026-03-23T00:02:00.000Z",
+        "startedAt": "2026-03-23T00:03:00.000Z",
+        "completedAt": "2026-03-23T00:04:00.000Z",
+        "deadlineAt": null,
+        "cancelRequestedAt": null
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000087",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Runtime_StreamRunEvents": {
+    "status": 200,
+    "body": {
+      "kind": "run.state",
+      "data": {
+        "runId": "01900104-0000-7000-8000-000000000003",
+        "state": "RUNNING",
+        "version": 3,
+        "failureCode": null
+      }
+    }
+  },
+  "Runtime_CreateAgentSchedule": {
+    "status": 201,
+    "body": {
+      "data": {
+        "id": "0000000b-0000-7000-8000-00000000008f",
+        "entityPublicId": "01900006-0000-7000-8000-000000000001",
+        "cronExpression": "30 9 * * 1-5",
+        "timezone": "Europe/Berlin",
+        "message": "Summarize yesterday's research notes.",
+        "title": "Morning summary",
+        "enabled": true,
+        "nextOccurrenceAt": "2026-06-01T07:30:00.000Z",
+        "lastFiredAt": null,
+        "lastRunId": null,
+        "conversationId": "0000000b-0000-7000-8000-00000000008e",
+        "version": 1,
+        "createdAt": "2026-06-01T00:00:00.000Z",
+        "updatedAt": "2026-06-01T00:00:00.000Z"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-00000000008d",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Runtime_ListAgentSchedules": {
+    "status": 200,
+    "body": {
+      "data": [
+        {
+          "id": "01900122-0000-7000-8000-000000000001",
+          "entityPublicId": "01900006-0000-7000-8000-000000000001",
+          "cronExpression": "0 8 * * 1",
+          "timezone": "Europe/Berlin",
+          "message": "Write this week's market digest.",
+          "title": "Weekly market digest",
+          "enabled": false,
+          "nextOccurrenceAt": null,
+          "lastFiredAt": null,
+          "lastRunId": null,
+          "conversationId": "01900122-0000-7000-8000-000000000002",
+          "version": 1,
+          "createdAt": "2026-04-01T00:00:00.000Z",
+          "updatedAt": "2026-04-01T00:00:00.000Z"
+        },
+        {
+          "id": "01900122-0000-7000-8000-000000000003",
+          "entityPublicId": "01900006-0000-7000-8000-000000000001",
+          "cronExpression": "@daily",
+          "timezone": "UTC",
+          "message": "List the sources that failed today.",
+          "title": null,
+          "enabled": false,
+          "nextOccurrenceAt": null,
+          "lastFiredAt": null,
+          "lastRunId": null,
+          "conversationId": "01900122-0000-7000-8000-000000000004",
+          "version": 1,
+          "createdAt": "2026-04-02T00:00:00.000Z",
+          "updatedAt": "2026-04-02T00:00:00.000Z"
+        },
+        {
+          "id": "0000000b-0000-7000-8000-00000000008f",
+          "entityPublicId": "01900006-0000-7000-8000-000000000001",
+          "cronExpression": "30 9 * * 1-5",
+          "timezone": "Europe/Berlin",
+          "message": "Summarize yesterday's research notes.",
+          "title": "Morning summary",
+          "enabled": true,
+          "nextOccurrenceAt": "2026-06-01T07:30:00.000Z",
+          "lastFiredAt": null,
+          "lastRunId": null,
+          "conversationId": "0000000b-0000-7000-8000-00000000008e",
+          "version": 1,
+          "createdAt": "2026-06-01T00:00:00.000Z",
+          "updatedAt": "2026-06-01T00:00:00.000Z"
+        }
+      ],
+      "nextCursor": null,
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000092",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Runtime_DeleteAgentSchedule": {
+    "status": 200,
+    "body": {
+      "data": {
+        "id": "01900122-0000-7000-8000-000000000003",
+        "entityPublicId": "01900006-0000-7000-8000-000000000001",
+        "cronExpression": "@daily",
+        "timezone": "UTC",
+        "message": "List the sources that failed today.",
+        "title": null,
+        "enabled": false,
+        "nextOccurrenceAt": null,
+        "lastFiredAt": null,
+        "lastRunId": null,
+        "conversationId": "01900122-0000-7000-8000-000000000004",
+        "version": 2,
+        "createdAt": "2026-04-02T00:00:00.000Z",
+        "updatedAt": "2026-06-01T00:00:00.000Z"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000095",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Runtime_DecideToolApproval": {
+    "status": 200,
+    "body": {
+      "data": {
+        "run": {
+          "id": "01900104-0000-7000-8000-000000000004",
+          "conversationId": "01900103-0000-7000-8000-000000000003",
+          "entityPublicId": "01900006-0000-7000-8000-000000000001",
+          "triggerType": "PLAYGROUND",
+          "state": "RUNNING",
+          "version": 4,
+          "failureCode": null
+        },
+        "toolCall": {
+          "id": "01900106-0000-7000-8000-000000000002",
+          "stepOrdinal": 1,
+          "stableName": "research-tools.publish_report",
+          "toolId": null,
+          "arguments": {
+            "title": "EU market summary"
+          },
+          "state": "PENDING",
+          "approvalState": "APPROVED",
+          "decidedAt": "2026-06-01T00:00:00.000Z",
+          "result": null,
+          "isError": null,
+          "errorCode": null,
+          "createdAt": "2026-03-24T00:05:00.000Z",
+          "startedAt": null,
+          "completedAt": null
+        }
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000098",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Runtime_CancelRun": {
+    "status": 200,
+    "body": {
+      "data": {
+        "id": "01900104-0000-7000-8000-000000000005",
+        "conversationId": null,
+        "entityPublicId": "01900006-0000-7000-8000-000000000001",
+        "triggerType": "SCHEDULE",
+        "state": "CANCELLED",
+        "version": 3,
+        "failureCode": null
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-00000000009b",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2443,7 +2939,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-02-15T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000007c",
+        "requestId": "0000000b-0000-7000-8000-00000000009e",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2475,7 +2971,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000007f",
+        "requestId": "0000000b-0000-7000-8000-0000000000a1",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2503,7 +2999,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000082",
+        "requestId": "0000000b-0000-7000-8000-0000000000a6",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2539,7 +3035,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-02-24T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000085",
+        "requestId": "0000000b-0000-7000-8000-0000000000a9",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2570,7 +3066,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "responseCount": "1"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000088",
+        "requestId": "0000000b-0000-7000-8000-0000000000ac",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2713,7 +3209,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       ],
       "asOf": "2026-06-01T00:00:00.000Z",
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000008b",
+        "requestId": "0000000b-0000-7000-8000-0000000000af",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2743,7 +3239,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "decisionDigest": "0x7d8fa3825b64daf3fca511c22899c1774912d986aa6b6dc09446bfd25cc8c920"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000008e",
+        "requestId": "0000000b-0000-7000-8000-0000000000b2",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2776,7 +3272,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000091",
+        "requestId": "0000000b-0000-7000-8000-0000000000b5",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2800,13 +3296,13 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ],
         "rejected": [],
         "receipt": {
-          "id": "0000000b-0000-7000-8000-000000000093",
+          "id": "0000000b-0000-7000-8000-0000000000b7",
           "durable": true,
           "receivedAt": "2026-06-01T00:00:00.000Z"
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000092",
+        "requestId": "0000000b-0000-7000-8000-0000000000b6",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2821,7 +3317,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 202,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-000000000097",
+        "id": "0000000b-0000-7000-8000-0000000000bb",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
         "exportType": "TRAFFIC",
         "range": {
@@ -2838,7 +3334,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": null
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000096",
+        "requestId": "0000000b-0000-7000-8000-0000000000ba",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2870,7 +3366,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": "2026-05-21T00:10:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000009a",
+        "requestId": "0000000b-0000-7000-8000-0000000000be",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3191,7 +3687,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000009e",
+        "requestId": "0000000b-0000-7000-8000-0000000000c2",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3206,8 +3702,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-0000000000a2",
-        "publicId": "0000000b-0000-7000-8000-0000000000a3",
+        "id": "0000000b-0000-7000-8000-0000000000c6",
+        "publicId": "0000000b-0000-7000-8000-0000000000c7",
         "workspaceId": "01900002-0000-7000-8000-000000000001",
         "agentPublicId": "01900006-0000-7000-8000-000000000001",
         "orderId": "01900009-0000-7000-8000-000000000004",
@@ -3220,7 +3716,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "startAt": "2026-07-01T00:00:00.000Z",
         "endAt": "2026-07-31T00:00:00.000Z",
         "creative": {
-          "id": "0000000b-0000-7000-8000-0000000000a4",
+          "id": "0000000b-0000-7000-8000-0000000000c8",
           "revision": 1,
           "kind": "TEXT",
           "state": "DRAFT",
@@ -3256,7 +3752,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000a1",
+        "requestId": "0000000b-0000-7000-8000-0000000000c5",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3272,10 +3768,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": {
         "accepted": true,
-        "requestId": "0000000b-0000-7000-8000-0000000000a5"
+        "requestId": "0000000b-0000-7000-8000-0000000000c9"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000a5",
+        "requestId": "0000000b-0000-7000-8000-0000000000c9",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3291,8 +3787,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": [
         {
-          "id": "0000000b-0000-7000-8000-0000000000a2",
-          "publicId": "0000000b-0000-7000-8000-0000000000a3",
+          "id": "0000000b-0000-7000-8000-0000000000c6",
+          "publicId": "0000000b-0000-7000-8000-0000000000c7",
           "workspaceId": "01900002-0000-7000-8000-000000000001",
           "agentPublicId": "01900006-0000-7000-8000-000000000001",
           "orderId": "01900009-0000-7000-8000-000000000004",
@@ -3305,7 +3801,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "startAt": "2026-07-01T00:00:00.000Z",
           "endAt": "2026-07-31T00:00:00.000Z",
           "creative": {
-            "id": "0000000b-0000-7000-8000-0000000000a4",
+            "id": "0000000b-0000-7000-8000-0000000000c8",
             "revision": 1,
             "kind": "TEXT",
             "state": "DRAFT",
@@ -3692,7 +4188,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000a8",
+        "requestId": "0000000b-0000-7000-8000-0000000000cc",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3761,7 +4257,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000ab",
+        "requestId": "0000000b-0000-7000-8000-0000000000cf",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
