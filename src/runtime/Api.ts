@@ -6,6 +6,9 @@ import { Data } from "../../schema/envelope.js"
 import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { PreviewAgentScheduleRequest, RuntimeTool, SchedulePreview } from "../../schema/runtime.js"
 import { operation } from "../api/operation.js"
+import { agentVisibility } from "./AgentVisibility.js"
+
+export { agentVisibility }
 import { clearPlaygroundRunData, sendMessage } from "./RunsApi.js"
 import { createConversation, listConversations, listMessages } from "./ConversationsApi.js"
 import { getRun } from "./RunReadsApi.js"
@@ -16,11 +19,6 @@ import { configureAgentRuntime, getAgentRuntime } from "./RuntimeConfigApi.js"
 import { AgentNotFound, ConfigurationMissing, InvalidRequest } from "../../schema/errors.js"
 
 const AgentPath = Schema.Struct({ entityPublicId: Uuid })
-
-/** Who sees an agent's runtime: the rule of every Runtime and MCP operation. */
-export const agentVisibility = "The agent must be operated by a workspace the caller is an ACTIVE member of; any other " +
-  "agent (absent, directory-only, or another workspace's) is not found (404 `agent-not-found`), so its existence is " +
-  "not revealed."
 
 export class RuntimeApi extends HttpApiGroup.make("Runtime")
   .add(

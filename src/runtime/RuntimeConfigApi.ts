@@ -17,12 +17,12 @@ import {
 } from "../../schema/errors.js"
 import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { operation } from "../api/operation.js"
+import { agentVisibility } from "./AgentVisibility.js"
 import { ModelProfileUnknown } from "./Errors.js"
 
 const AgentPath = Schema.Struct({ entityPublicId: Uuid })
 
-const visibility = "The agent must be operated by a workspace the caller is an ACTIVE member of; any other agent " +
-  "(absent, directory-only, or another workspace's) is not found (404 `agent-not-found`), so its existence is not revealed."
+const visibility = agentVisibility
 
 const shape = "The configuration (AgentRuntimeConfig): `entityPublicId`, `provider`, `model`, `instructions`, " +
   "`temperature` and `maxOutputTokens` (null = the provider's default), `toolGrants` (ordered by `stableName`), " +

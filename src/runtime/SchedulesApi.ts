@@ -20,12 +20,12 @@ import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { AgentSchedule, CreateAgentScheduleRequest, DeleteAgentScheduleRequest, ListAgentSchedulesQuery } from "../../schema/schedules.js"
 import { LocationOf } from "../api/location.js"
 import { operation } from "../api/operation.js"
+import { agentVisibility } from "./AgentVisibility.js"
 import { ScheduleNotFound } from "./Errors.js"
 
 const AgentPath = Schema.Struct({ entityPublicId: Uuid })
 
-const visibility = "The agent must be operated by a workspace the caller is an ACTIVE member of; any other agent " +
-  "(absent, directory-only, or another workspace's) is 404 `agent-not-found`, so its existence is not revealed."
+const visibility = agentVisibility
 
 const writers = "Only the OWNER, ADMIN and EDITOR roles may create and delete schedules (403 `role-required`); a " +
   "retired agent's schedules cannot be changed (409 `invalid-state`)."
