@@ -6,7 +6,7 @@ import { Data } from "../../schema/envelope.js"
 import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { PreviewAgentScheduleRequest, RuntimeTool, SchedulePreview } from "../../schema/runtime.js"
 import { operation } from "../api/operation.js"
-import { agentVisibility } from "./AgentVisibility.js"
+import { agentVisibility } from "./AgentVisibilityApi.js"
 
 export { agentVisibility }
 import { clearPlaygroundRunData, sendMessage } from "./RunsApi.js"
