@@ -17,8 +17,9 @@
  *     called once.
  *
  * The processes run with the engine's default sharding settings (`src/main.ts` has no
- * setting for them): a dead runner's shards move once its heartbeat is older than the
- * library's `shardLockExpiration` (35 s), hence the long waits.
+ * setting for them, unlike the engine's own fault tests' `FastTakeover`): a dead runner's
+ * shards move once the others see it gone, at the latest when its heartbeat is older than
+ * the library's `shardLockExpiration` (35 s), hence the generous waits (no timing is asserted).
  *
  * PostgreSQL only: the embedded database belongs to one process (no second process can open it).
  */
@@ -77,7 +78,7 @@ const faultTools = Effect.gen(function*() {
   return { mcp, release, grant }
 })
 
-describe.skipIf(!postgres)("run loop faults with real server processes (PostgreSQL)", () => {
+describe.skipIf(!postgres)("run loop faults with real server processes (PostgreSQL only: no second process can open the embedded database)", () => {
   it.live("a runner killed mid-tool-call: another runner finishes the run, the tool called exactly once", () =>
     Effect.gen(function*() {
       const { sqlHere, url } = yield* seededDatabase
