@@ -18,8 +18,8 @@ import { IdsSequence } from "../../layers/Ids.js"
 import { call, expectProblem, type Session, signIn } from "../support/http.js"
 import { TestMcpServer } from "../support/mcpServer.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
-import { pause } from "../support/time.js"
 import { awaitWorkflow } from "../support/workflows.js"
+import { awaitState, connectMcpTools, send, toolCalls } from "./runLoopSupport.js"
 import { awaitRun, insertConversation, messageRows, runRow } from "./support.js"
 
 const agent = DemoRuntimeAgents.configured
@@ -40,29 +40,6 @@ const setup = Effect.gen(function*() {
   yield* ensureBuiltinTools(agent, TestEpoch) // idempotent
   yield* sql`UPDATE agent_runtime_configs SET tool_grants = ${JSON.stringify(grants)}::jsonb WHERE agent_id = ${agent}`
 }).pipe(Effect.provide(IdsSequence("000000aa")), Effect.orDie)
-
-const send = (session: Session, conversation: string, content: string) =>
-  Effect.gen(function*() {
-    const reply = yield* call("POST", `/api/v1/conversations/${conversation}/messages`, { session, body: { content } })
-    expect(reply.status, reply.text).toBe(202)
-    return reply.body.data.run.id as string
-  })
-
-const toolCalls = (runId: string) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    return yield* sql<{
-      id: string
-      stableName: string
-      state: string
-      approvalState: string
-      result: any
-      isError: boolean | null
-      errorCode: string | null
-      arguments: unknown
-    }>`SELECT id, stable_name AS "stableName", state, approval_state AS "approvalState", result, is_error AS "isError",
-         error_code AS "errorCode", arguments FROM run_tool_calls WHERE run_id = ${runId} ORDER BY created_at, id`
-  }).pipe(Effect.orDie)
 
 /** The run's answer message. */
 const answerOf = (runId: string) =>
@@ -86,18 +63,6 @@ const eventTrail = (rows: ReadonlyArray<{ kind: string; data: any }>) =>
     e.kind === "run.state" ? `run:${e.data.state}` : e.kind === "tool_call" ? `call:${e.data.state}/${e.data.approvalState}`
     : e.kind === "message.completed" ? `message:${e.data.state}` : e.kind
   ).filter((k, i, all) => !(k === "message.delta" && all[i - 1] === "message.delta"))
-
-/** Waits (real time, at most 20 s) until the run is in `state`. */
-const awaitState = (runId: string, state: string) =>
-  Effect.gen(function*() {
-    const deadline = Date.now() + 20_000
-    for (;;) {
-      const row = yield* runRow(runId)
-      if (row.state === state) return row
-      if (Date.now() > deadline) return yield* Effect.dieMessage(`run ${runId} still ${row.state}, not ${state}`)
-      yield* pause(25)
-    }
-  })
 
 const decide = (session: Session, runId: string, body: unknown) => call("POST", `/api/v1/runs/${runId}/approvals`, { session, body })
 const cancel = (session: Session, runId: string, body: unknown) => call("POST", `/api/v1/runs/${runId}/cancel`, { session, body })
@@ -205,18 +170,8 @@ layer(server.layer, { excludeTestServices: true })("the run loop", (it) => {
       mcp.handlers["wipe"] = async () => ({ content: [{ type: "text", text: "wiped" }] })
       mcp.handlers["note"] = async () => ({ content: [{ type: "text", text: "noted" }], isError: true })
       const owner = yield* signIn("owner")
-      const created = yield* call("POST", `/api/v1/agents/${agent}/mcp/connections`, {
-        session: owner, body: { name: "Loop tools", serverUrl: `${mcp.origin}/mcp`, transport: "STREAMABLE_HTTP" }
-      })
-      expect(created.status, created.text).toBe(201)
-      const sql = yield* SqlClient.SqlClient
-      for (let i = 0; ; i++) {
-        const [n] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM runtime_tools WHERE agent_id = ${agent}
-                                               AND stable_name LIKE 'loop-tools.%'`
-        if (n!.n >= 8) break // the five of the initial offer and ours
-        if (i > 800) return yield* Effect.dieMessage("the connection's tools never arrived")
-        yield* pause(25)
-      }
+      // the five tools of the initial offer and ours
+      yield* connectMcpTools(owner, agent, { name: "Loop tools", serverUrl: `${mcp.origin}/mcp`, tools: 8 })
       const conversation = yield* insertConversation(agent, "owner", "CHAT")
 
       // a granted MEDIUM-risk tool: no approval, called once with its arguments

@@ -12,7 +12,8 @@
  *
  * The offer (`tools`, …) is mutable, so a test can change it between fetches. `tools/call`
  * is answered by the test's `handlers` (by tool name; a tool without one is a protocol
- * error), and every call is recorded in `calls` when it arrives.
+ * error), and every call is recorded in `calls` when it arrives (and the TCP port it came
+ * from in `callerPorts`: which process made it).
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js"
@@ -46,6 +47,8 @@ export interface TestMcpServer {
   readonly served: Record<string, number>
   /** Every `tools/call` received, in order of arrival (before its handler answers). */
   readonly calls: Array<{ readonly name: string; readonly arguments: Record<string, unknown> }>
+  /** The client's TCP port (on 127.0.0.1) of each of `calls`, in the same order. */
+  readonly callerPorts: Array<number>
   /** What answers `tools/call`, by tool name; set by the test. */
   readonly handlers: Record<string, (args: Record<string, unknown>) => Promise<CallToolResult>>
 }
@@ -79,7 +82,9 @@ const makeServer = (
   served: Record<string, number>,
   pageSize: number,
   calls: TestMcpServer["calls"],
-  handlers: TestMcpServer["handlers"]
+  handlers: TestMcpServer["handlers"],
+  callerPorts: Array<number>,
+  callerPort: number
 ) => {
   const server = new Server(
     { name: "test-mcp", version: "3.1.4", title: "Test MCP" },
@@ -94,6 +99,7 @@ const makeServer = (
   server.setRequestHandler(CallToolRequestSchema, (request) => {
     const args = request.params.arguments ?? {}
     calls.push({ name: request.params.name, arguments: args })
+    callerPorts.push(callerPort)
     const handler = handlers[request.params.name]
     if (handler === undefined) throw new McpError(ErrorCode.InvalidParams, `no tool ${request.params.name}`)
     return handler(args)
@@ -124,6 +130,7 @@ export const TestMcpServer = (options: { readonly pageSize?: number } = {}) =>
       const served: Record<string, number> = {}
       const calls: TestMcpServer["calls"] = []
       const handlers: TestMcpServer["handlers"] = {}
+      const callerPorts: Array<number> = []
       const pageSize = options.pageSize ?? 2
       const sse = new Map<string, SSEServerTransport>()
       let origin = ""
@@ -139,7 +146,7 @@ export const TestMcpServer = (options: { readonly pageSize?: number } = {}) =>
         }
         if (url.pathname === "/mcp") {
           const transport = new StreamableHTTPServerTransport() // no session id generator: stateless
-          const server = makeServer(offer, served, pageSize, calls, handlers)
+          const server = makeServer(offer, served, pageSize, calls, handlers, callerPorts, req.socket.remotePort ?? 0)
           res.on("close", () => {
             void transport.close()
             void server.close()
@@ -152,7 +159,7 @@ export const TestMcpServer = (options: { readonly pageSize?: number } = {}) =>
           const transport = new SSEServerTransport("/legacy/messages", res)
           sse.set(transport.sessionId, transport)
           res.on("close", () => sse.delete(transport.sessionId))
-          await makeServer(offer, served, pageSize, calls, handlers).connect(transport)
+          await makeServer(offer, served, pageSize, calls, handlers, callerPorts, req.socket.remotePort ?? 0).connect(transport)
           return
         }
         if (url.pathname === "/legacy/messages" && req.method === "POST") {
@@ -174,7 +181,7 @@ export const TestMcpServer = (options: { readonly pageSize?: number } = {}) =>
       })
       http.listen(0, "127.0.0.1", () => {
         origin = `http://127.0.0.1:${(http.address() as AddressInfo).port}`
-        resume(Effect.succeed({ http, server: { origin, offer, served, calls, handlers } }))
+        resume(Effect.succeed({ http, server: { origin, offer, served, calls, callerPorts, handlers } }))
       })
     }),
     ({ http }) =>

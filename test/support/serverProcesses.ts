@@ -6,6 +6,7 @@
  */
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { Effect } from "effect"
+import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs"
 import { freePort, type Proc, spawnNode } from "./engineCluster.js"
 
 /** A started server process. */
@@ -52,3 +53,34 @@ export const clientOf = (server: ServerProcess, client: HttpClient.HttpClient) =
 export const against = (server: ServerProcess) =>
 <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.flatMap(HttpClient.HttpClient, (client) => Effect.provideService(effect, HttpClient.HttpClient, clientOf(server, client)))
+
+/**
+ * Which of `servers` has a TCP connection from local port `port` on 127.0.0.1 (Linux:
+ * the socket's inode from /proc/net/tcp, found among each process's open descriptors);
+ * e.g. the process that made a request a local test server received.
+ */
+export const serverWithPort = (servers: ReadonlyArray<ServerProcess>, port: number) =>
+  Effect.sync(() => {
+    const inodes = new Set<string>()
+    for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+      const lines = existsSync(table) ? readFileSync(table, "utf8").split("\n").slice(1) : []
+      for (const line of lines) {
+        const fields = line.trim().split(/\s+/)
+        if (fields.length > 9 && parseInt(fields[1]!.split(":")[1]!, 16) === port) inodes.add(fields[9]!)
+      }
+    }
+    return servers.find((server) => {
+      try {
+        return readdirSync(`/proc/${server.proc.pid}/fd`).some((fd) => {
+          try {
+            const target = readlinkSync(`/proc/${server.proc.pid}/fd/${fd}`)
+            return inodes.has(/^socket:\[(\d+)\]$/.exec(target)?.[1] ?? "")
+          } catch {
+            return false
+          }
+        })
+      } catch {
+        return false
+      }
+    })
+  })

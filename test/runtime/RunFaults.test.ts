@@ -1,0 +1,151 @@
+/**
+ * Faults of the run loop with real server processes (issue 21 item 6): each test starts
+ * `src/main.ts` as real processes (socket runners of the durable engine) on a scratch copy
+ * of the seeded PostgreSQL database, connects the demo agent to a real MCP server running
+ * in this process (`test/support/mcpServer.ts`; the processes may reach 127.0.0.1 through
+ * `OUTBOUND_ALLOWED_HOSTS`), and drives runs through HTTP with the deterministic runtime's
+ * `/tool <name> <json>` directive.
+ *
+ * (a) A runner SIGKILLed in the middle of an MCP tool call (the handler blocks until the
+ *     test releases it; the process that made the call is found from the call's TCP port):
+ *     the other process takes the run over once the engine sees the runner gone, and
+ *     finishes it. The tool has side effects (`executionClass` SIDE_EFFECT), so it is not
+ *     called again: the call ends FAILED `TOOL_INTERRUPTED` (AgentRunWorkflow.ts), the
+ *     model gets that result and the run ends SUCCEEDED; the tool was called exactly once.
+ * (b) A run waiting in APPROVAL_REQUIRED on process A; A is SIGKILLed; B starts on the same
+ *     database; the approval given through B resumes the run, which SUCCEEDS with the tool
+ *     called once.
+ *
+ * The processes run with the engine's default sharding settings (`src/main.ts` has no
+ * setting for them, unlike the engine's own fault tests' `FastTakeover`): a dead runner's
+ * shards move once the others see it gone, at the latest when its heartbeat is older than
+ * the library's `shardLockExpiration` (35 s), hence the generous waits (no timing is asserted).
+ *
+ * PostgreSQL only: the embedded database belongs to one process (no second process can open it).
+ */
+import { FetchHttpClient } from "@effect/platform"
+import { SqlClient } from "@effect/sql"
+import { PgClient } from "@effect/sql-pg"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Redacted } from "effect"
+import { DemoRuntimeAgents } from "../../src/runtime/demo.js"
+import { ToolInterruptedCode } from "../../src/runtime/AgentRunWorkflow.js"
+import { query, waitFor } from "../support/engineCluster.js"
+import { call, signIn } from "../support/http.js"
+import { TestMcpServer } from "../support/mcpServer.js"
+import { against, serverWithPort, spawnServer } from "../support/serverProcesses.js"
+import { cloneTemplate } from "../support/TestServer.js"
+import { awaitState, connectMcpTools, send, toolCalls } from "./runLoopSupport.js"
+import { insertConversation } from "./support.js"
+
+const postgres = process.env["DATABASE_URL"]
+const agent = DemoRuntimeAgents.configured
+const env = { OUTBOUND_ALLOWED_HOSTS: "127.0.0.1" }
+/** How long a run may take to be taken over by another runner (the engine's default settings). */
+const takeoverMs = 180_000
+
+/** A clone of the seeded template, dropped (sessions and all) when the scope closes; with SQL on it. */
+const seededDatabase = Effect.gen(function*() {
+  const url = yield* Effect.acquireRelease(cloneTemplate(), (url) =>
+    query(postgres!, `DROP DATABASE IF EXISTS ${new URL(url).pathname.slice(1)} WITH (FORCE)`).pipe(Effect.ignore))
+  const db = PgClient.layer({ url: Redacted.make(url), maxConnections: 2 })
+  const sqlHere = <X, E, R>(effect: Effect.Effect<X, E, R>) => Effect.provide(effect, db)
+  return { url, sqlHere }
+})
+
+/**
+ * A test MCP server offering `slow` (side effects, MEDIUM risk: no approval; its handler
+ * waits until `release()`) and `wipe` (destructive: HIGH risk, approval required), and
+ * the agent's grants of both (connection "Fault tools").
+ */
+const faultTools = Effect.gen(function*() {
+  const mcp = yield* TestMcpServer()
+  let release = () => {}
+  const released = new Promise<void>((resolve) => (release = resolve))
+  mcp.offer.tools.push(
+    { name: "slow", description: "Takes its time", annotations: { destructiveHint: false }, inputSchema: { type: "object" } },
+    { name: "wipe", description: "Deletes everything", inputSchema: { type: "object", properties: {} } }
+  )
+  mcp.handlers["slow"] = async () => {
+    await released
+    return { content: [{ type: "text", text: "slow done" }] }
+  }
+  mcp.handlers["wipe"] = async () => ({ content: [{ type: "text", text: "wiped" }] })
+  const grant = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql`UPDATE agent_runtime_configs SET tool_grants = ${
+      JSON.stringify({ "fault-tools.slow": "GRANTED", "fault-tools.wipe": "GRANTED" })
+    }::jsonb WHERE agent_id = ${agent}`).pipe(Effect.orDie)
+  return { mcp, release, grant }
+})
+
+describe.skipIf(!postgres)("run loop faults with real server processes (PostgreSQL only: no second process can open the embedded database)", () => {
+  it.live("a runner killed mid-tool-call: another runner finishes the run, the tool called exactly once", () =>
+    Effect.gen(function*() {
+      const { sqlHere, url } = yield* seededDatabase
+      const { grant, mcp, release } = yield* faultTools
+      // one after the other: each creates the engine's tables when it starts
+      const a = yield* spawnServer("A", url, env)
+      const b = yield* spawnServer("B", url, env)
+      yield* sqlHere(grant)
+      const owner = yield* against(a)(signIn("owner"))
+      // the five tools of the initial offer and ours
+      yield* sqlHere(against(a)(connectMcpTools(owner, agent, {
+        name: "Fault tools", serverUrl: `${mcp.origin}/mcp`, tools: 7, timeoutMs: 60_000
+      })))
+      const conversation = yield* sqlHere(insertConversation(agent, "owner", "CHAT"))
+      const runId = yield* against(a)(send(owner, conversation, `/tool fault-tools__slow {}`))
+
+      yield* waitFor("the tool call", Effect.sync(() => mcp.calls.length === 1 ? true : undefined), 120_000)
+      const caller = yield* serverWithPort([a, b], mcp.callerPorts[0]!)
+      expect(caller, "the process that called the tool").toBeDefined()
+      const survivor = caller === a ? b : a
+      const [running] = yield* sqlHere(toolCalls(runId))
+      expect(running).toMatchObject({ stableName: "fault-tools.slow", state: "RUNNING" })
+      yield* caller!.proc.kill
+      release() // the killed runner's call answers into a closed connection
+
+      const run = yield* sqlHere(awaitState(runId, ["SUCCEEDED", "FAILED", "TIMED_OUT", "CANCELLED"], takeoverMs))
+      expect(run).toMatchObject({ state: "SUCCEEDED", failureCode: null })
+      const [interrupted, ...more] = yield* sqlHere(toolCalls(runId))
+      expect(more).toEqual([])
+      expect(interrupted).toMatchObject({ id: running!.id, state: "FAILED", errorCode: ToolInterruptedCode, isError: true })
+      expect(mcp.calls).toEqual([{ name: "slow", arguments: {} }])
+      expect(survivor.proc.exited()).toBe(false)
+      // the survivor answers for the run
+      const ownerOnSurvivor = yield* against(survivor)(signIn("owner"))
+      const read = yield* against(survivor)(call("GET", `/api/v1/runs/${runId}`, { session: ownerOnSurvivor }))
+      expect(read.status, read.text).toBe(200)
+      expect(read.body.data.state).toBe("SUCCEEDED")
+    }).pipe(Effect.scoped, Effect.provide(FetchHttpClient.layer)), 400_000)
+
+  it.live("an approval given after a restart resumes the run: approved through a new process, the tool called once", () =>
+    Effect.gen(function*() {
+      const { sqlHere, url } = yield* seededDatabase
+      const { grant, mcp } = yield* faultTools
+      const a = yield* spawnServer("A", url, env)
+      yield* sqlHere(grant)
+      const ownerOnA = yield* against(a)(signIn("owner"))
+      yield* sqlHere(against(a)(connectMcpTools(ownerOnA, agent, {
+        name: "Fault tools", serverUrl: `${mcp.origin}/mcp`, tools: 7, timeoutMs: 60_000
+      })))
+      const conversation = yield* sqlHere(insertConversation(agent, "owner", "CHAT"))
+      const runId = yield* against(a)(send(ownerOnA, conversation, `/tool fault-tools__wipe {}`))
+      const waiting = yield* sqlHere(awaitState(runId, "APPROVAL_REQUIRED", 60_000))
+      const [pending] = yield* sqlHere(toolCalls(runId))
+      expect(pending).toMatchObject({ stableName: "fault-tools.wipe", state: "APPROVAL_REQUIRED", approvalState: "PENDING" })
+      yield* a.proc.kill
+
+      const b = yield* spawnServer("B", url, env)
+      const ownerOnB = yield* against(b)(signIn("owner"))
+      const approved = yield* against(b)(call("POST", `/api/v1/runs/${runId}/approvals`, {
+        session: ownerOnB, body: { toolCallId: pending!.id, decision: "APPROVE", expectedVersion: waiting.version }
+      }))
+      expect(approved.status, approved.text).toBe(200)
+      expect(approved.body.data.toolCall).toMatchObject({ id: pending!.id, approvalState: "APPROVED" })
+
+      const run = yield* sqlHere(awaitState(runId, ["SUCCEEDED", "FAILED", "TIMED_OUT", "CANCELLED"], takeoverMs))
+      expect(run).toMatchObject({ state: "SUCCEEDED", failureCode: null })
+      expect((yield* sqlHere(toolCalls(runId)))[0]).toMatchObject({ state: "SUCCEEDED", approvalState: "APPROVED", errorCode: null })
+      expect(mcp.calls).toEqual([{ name: "wipe", arguments: {} }])
+    }).pipe(Effect.scoped, Effect.provide(FetchHttpClient.layer)), 400_000)
+})
