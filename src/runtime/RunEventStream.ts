@@ -80,7 +80,7 @@ export class RunEventStreams extends Effect.Service<RunEventStreams>()("agent-di
                 return Option.some([Chunk.fromIterable(shown.map(sseEvent)), next] as const)
               }
               if (isFinished(head.state)) return Option.none()
-              yield* wakeup.wait(wakeups.pollMs)
+              yield* wakeup.wait(wakeups.pollMs())
             }
           }).pipe(
             // a database failure ends the stream; the client resumes with Last-Event-ID

@@ -46,21 +46,26 @@ export class RunEventWakeups extends Effect.Service<RunEventWakeups>()("agent-di
       for (const set of followers.values()) for (const latch of set) latch.unsafeOpen()
     }
 
-    // PGlite reports itself in version(); it has one session and no LISTEN
-    const [row] = yield* sql<{ embedded: boolean }>`SELECT version() LIKE '%PGlite%' AS embedded`.pipe(Effect.orDie)
-    const listening = row?.embedded !== true
-    if (listening) {
+    // PGlite reports itself in version(); it has one session and no LISTEN. Learnt in the
+    // background: a database that is down when the server starts must not stop the server
+    // (its requests answer 503, issue 5); until it is known, followers poll at `pollMs`.
+    let listening = false
+    yield* Effect.gen(function*() {
+      const [row] = yield* sql<{ embedded: boolean }>`SELECT version() LIKE '%PGlite%' AS embedded`
+      if (row?.embedded === true) return
+      listening = true
       yield* pg.listen(RunEventsChannel).pipe(
         Stream.runForEach((runId) => Effect.sync(() => wake(runId))),
         Effect.tapErrorCause((cause) =>
           Effect.logWarning("run events: LISTEN run_events failed; retrying (followers poll meanwhile)", cause).pipe(
             Effect.zipRight(Effect.sync(wakeAll))
           )
-        ),
-        Effect.retry(Schedule.exponential("500 millis").pipe(Schedule.union(Schedule.spaced("30 seconds")))),
-        Effect.forkScoped
+        )
       )
-    }
+    }).pipe(
+      Effect.retry(Schedule.exponential("500 millis").pipe(Schedule.union(Schedule.spaced("30 seconds")))),
+      Effect.forkScoped
+    )
 
     /** Registers a follower of `runId` until the scope closes. */
     const subscribe = (runId: string) =>
@@ -85,8 +90,10 @@ export class RunEventWakeups extends Effect.Service<RunEventWakeups>()("agent-di
 
     return {
       subscribe,
-      listening,
-      pollMs: listening ? config.fallbackPollMs : config.pollMs,
+      /** Whether PostgreSQL notifications wake the followers (false on the embedded database, or until known). */
+      listening: () => listening,
+      /** How long a follower waits between reads (ms): the safety net when notifications wake it, else the poll. */
+      pollMs: () => listening ? config.fallbackPollMs : config.pollMs,
       /** Streams waiting on one run or more, in this process. */
       followedRuns: () => followers.size
     } as const
