@@ -280,10 +280,26 @@ layer(server.layer)("MCP OAuth to the end", (it) => {
       const landed = yield* land(redirect, owner)
       expect(landed.status, landed.text).toBe(200)
 
-      // expired: 10 minutes after it began (begun just after a quarter hour, so the purge of expired
-      // flows, every 15 minutes, does not delete it first)
+      // expired: 10 minutes after it began. The purge of expired flows (PurgeMcpOAuthFlows, every
+      // 15 minutes) must not delete it first: it begins just after a quarter hour, once that quarter's
+      // purge has run. That run can come late (the engine delivers it after the clock moved), so a
+      // sentinel flow expiring at the quarter tells when it has run; the next one is 15 minutes on.
       const quarter = 15 * 60_000
-      server.clock.advance(quarter - (server.clock.unsafeCurrentTimeMillis() % quarter) + 1_000)
+      const nextQuarter = new Date(server.clock.unsafeCurrentTimeMillis() + quarter - (server.clock.unsafeCurrentTimeMillis() % quarter))
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`INSERT INTO mcp_oauth_flows (id, connection_id, account_id, state, code_verifier, scopes, redirect_uri,
+                   created_at, expires_at)
+                 SELECT ${randomUUID()}, connection_id, account_id, ${`sentinel-${randomUUID()}`}, code_verifier, scopes,
+                   redirect_uri, created_at, ${nextQuarter}
+                 FROM mcp_oauth_flows ORDER BY created_at DESC LIMIT 1`.pipe(Effect.orDie)
+      server.clock.advance(nextQuarter.getTime() - server.clock.unsafeCurrentTimeMillis() + 1_000)
+      for (let waited = 0; ; waited += 25) {
+        const [row] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM mcp_oauth_flows WHERE state LIKE 'sentinel-%'`
+          .pipe(Effect.orDie)
+        if (row!.n === 0) break
+        if (waited > 30_000) return yield* Effect.dieMessage("the quarter's purge never ran")
+        yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 25)))
+      }
       const late = yield* begin(connectionId, owner)
       const lateRedirect = yield* authorize(late.body.data.authorizationUrl)
       server.clock.advance(10 * 60_000)
