@@ -4,7 +4,7 @@
  *
  * - an agent's conversations, most recently updated first with the id as tiebreak (the
  *   keyset order of Runtime_ListConversations as an OWNER or ADMIN sees it), and the
- *   same per author (as any other member sees it: only their own);
+ *   same per author (what every other member sees: only their own);
  * - a conversation's messages by ordinal and its run steps by ordinal are already
  *   indexed by their unique keys; a run's tool calls by `run_tool_calls_run_idx`.
  */
