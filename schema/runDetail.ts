@@ -4,9 +4,9 @@
  * `runs`, `run_steps` and `run_tool_calls` (migration 0021).
  */
 import { Schema } from "effect"
-import { CountString, DateTimeZ, Uuid, Version } from "./common.js"
+import { CountString, DateTimeZ, Uuid } from "./common.js"
 import { ApprovalState, ToolCallState } from "./runEvents.js"
-import { AnyJson, RunState } from "./runtime.js"
+import { AnyJson, Run } from "./runtime.js"
 
 /** One tool call of a run: what the model asked, whether a person approved it, what the tool answered. */
 export const ToolCall = Schema.Struct({
@@ -49,14 +49,8 @@ export type RunUsage = typeof RunUsage.Type
 
 /** The full run: the spec's Run fields (§2.20) and what happened in it. */
 export const RunDetail = Schema.Struct({
-  id: Uuid,
-  conversationId: Schema.NullOr(Uuid),
-  entityPublicId: Uuid,
-  triggerType: Schema.String,
+  ...Run.fields,
   scheduleId: Schema.NullOr(Uuid),
-  state: RunState,
-  version: Version,
-  failureCode: Schema.NullOr(Schema.String),
   provider: Schema.NullOr(Schema.String),
   model: Schema.NullOr(Schema.String),
   steps: Schema.Array(RunStep),
