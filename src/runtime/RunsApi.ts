@@ -36,8 +36,11 @@ export const sendMessage = HttpApiEndpoint.post("sendMessage", "/api/v1/conversa
         "`ordinal`s of the conversation (each message one more than the last). The run then runs in the background " +
         "(its AgentRun workflow on the durable engine): the run goes QUEUED → RUNNING → SUCCEEDED and the answer PENDING → STREAMING (its " +
         "`contentText` grows as the agent's runtime produces it) → COMPLETE; if the runtime fails, the run ends FAILED " +
-        "with a `failureCode` and the answer FAILED. The demo runtime answers deterministically " +
-        "(`demo-echo-1 received: \"<your message, 80 characters at most>\" (<n> words; turn <t> of the conversation).`). " +
+        "with a `failureCode` and the answer FAILED. The model may call the agent's granted runtime tools on the way: " +
+        "a HIGH-risk tool, or one granted APPROVAL_REQUIRED, holds the run in APPROVAL_REQUIRED until " +
+        "Runtime_DecideToolApproval; follow it with Runtime_StreamRunEvents, read it with Runtime_GetRun. The " +
+        "deterministic runtime answers `demo-echo-1 received: \"<your message, 80 characters at most>\" (<n> words; turn " +
+        "<t> of the conversation).`, and calls an offered tool when the message is `/tool <tool name> <JSON arguments>`. " +
         visibility("conversation", "conversation-not-found") + " Only the account that started the conversation may " +
         "send in it (403 `conversation-author-required`). `parentMessageId` (optional) must be a message of this " +
         "conversation (404 `message-not-found` otherwise); without it the parent is the conversation's last message. " +
