@@ -27,6 +27,7 @@ import agentImports from "./migrations/0020_agent_imports.js"
 import agentRuns from "./migrations/0021_agent_runs.js"
 import agentSchedules from "./migrations/0022_agent_schedules.js"
 import conversationReads from "./migrations/0025_conversation_reads.js"
+import reputationEvidence from "./migrations/0026_reputation_evidence.js"
 
 /** Applies every pending migration; returns the ones applied. Fails with `MigrationError | SqlError`. */
 export const migrate = Migrator.make({})({
@@ -52,6 +53,7 @@ export const migrate = Migrator.make({})({
     "0020_agent_imports": agentImports,
     "0021_agent_runs": agentRuns,
     "0022_agent_schedules": agentSchedules,
-    "0025_conversation_reads": conversationReads
+    "0025_conversation_reads": conversationReads,
+    "0026_reputation_evidence": reputationEvidence
   })
 })

@@ -16,8 +16,11 @@ export const SchemaVersion = "1.0.0"
 export class Envelope extends Context.Tag("agent-directory/Envelope")<Envelope, {
   /** The `meta` of the current response. */
   readonly meta: Effect.Effect<Meta>
-  /** `{ data, meta }`. */
-  readonly data: <A>(data: A) => Effect.Effect<{ readonly data: A; readonly meta: Meta }>
+  /**
+   * `{ data, meta }`. `freshness` (a projection's `{projectedAt, sourceWatermark}`, spec §2.1) goes
+   * to `meta.freshness`; without it both are null (the data is read live).
+   */
+  readonly data: <A>(data: A, freshness?: Meta["freshness"]) => Effect.Effect<{ readonly data: A; readonly meta: Meta }>
   /** `{ data, nextCursor, meta }`. */
   readonly page: <A>(
     data: ReadonlyArray<A>,
@@ -29,19 +32,20 @@ export class Envelope extends Context.Tag("agent-directory/Envelope")<Envelope, 
 export const EnvelopeLive = Layer.effect(
   Envelope,
   Effect.map(AppConfig, ({ buildVersion }) => {
-    const metaOf = (request: RequestInfo, generatedAt: Date): Meta => ({
+    const live: Meta["freshness"] = { projectedAt: null, sourceWatermark: null }
+    const metaOf = (request: RequestInfo, generatedAt: Date, freshness: Meta["freshness"]): Meta => ({
       requestId: request.requestId,
       schemaVersion: SchemaVersion,
       buildVersion,
       generatedAt,
-      freshness: { projectedAt: null, sourceWatermark: null }
+      freshness
     })
     // every response builds one: the request info and the clock read in one step each
-    const withMeta = <B>(f: (meta: Meta) => B): Effect.Effect<B> =>
-      Effect.flatMap(currentRequest, (request) => Effect.map(now, (generatedAt) => f(metaOf(request, generatedAt))))
+    const withMeta = <B>(f: (meta: Meta) => B, freshness: Meta["freshness"] = live): Effect.Effect<B> =>
+      Effect.flatMap(currentRequest, (request) => Effect.map(now, (generatedAt) => f(metaOf(request, generatedAt, freshness))))
     return {
       meta: withMeta((meta) => meta),
-      data: (data) => withMeta((meta) => ({ data, meta })),
+      data: (data, freshness) => withMeta((meta) => ({ data, meta }), freshness),
       page: (data, nextCursor) => withMeta((meta) => ({ data, nextCursor, meta }))
     }
   })
