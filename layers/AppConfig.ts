@@ -146,6 +146,13 @@ export interface AppConfigShape {
    * MCP request, default 10 000).
    */
   readonly mcpCatalog: { readonly ttlSeconds: number; readonly requestTimeoutMs: number }
+  /**
+   * Probing agents' stored endpoints (src/endpointHealth/, issue 22 item 2):
+   * `ENDPOINT_PROBE_INTERVAL_MINUTES` (a round every N minutes UTC, N a divisor of 60, or 0 =
+   * no scheduled rounds; default 5) and `ENDPOINT_PROBE_TIMEOUT_MS` (bound on one probe,
+   * 100..60000 ms, default 5000).
+   */
+  readonly endpointProbes: { readonly intervalMinutes: number; readonly timeoutMs: number }
   /** MCP OAuth (src/mcp/McpOAuth.ts): `MCP_TOKEN_KEYS`, `MCP_OAUTH_CLIENTS` (README). */
   readonly mcpOAuth: McpOAuthOptions
   /**
@@ -400,6 +407,16 @@ export const loadAppConfig = Effect.gen(function*() {
     mcpCatalog: {
       ttlSeconds: yield* boundedInteger("MCP_CATALOG_TTL_SECONDS", 60, 604_800, 3600),
       requestTimeoutMs: yield* millis("MCP_REQUEST_TIMEOUT_MS", 10_000)
+    },
+    endpointProbes: {
+      intervalMinutes: yield* Config.integer("ENDPOINT_PROBE_INTERVAL_MINUTES").pipe(
+        Config.validate({
+          message: "ENDPOINT_PROBE_INTERVAL_MINUTES must be 0 (off) or a divisor of 60 (1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30, 60)",
+          validation: (n) => n === 0 || (n >= 1 && n <= 60 && 60 % n === 0)
+        }),
+        Config.withDefault(5)
+      ),
+      timeoutMs: yield* boundedInteger("ENDPOINT_PROBE_TIMEOUT_MS", 100, 60_000, 5000)
     },
     mcpOAuth: {
       tokenKeys: yield* mcpTokenKeys(secretValue),

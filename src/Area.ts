@@ -17,8 +17,9 @@ export interface Area {
    * what is left to provide is cross-cutting (`layers/`, the request pipeline). Typed
    * `ApiGroup<"AgentDirectoryApi", group name>` by each area (`any` here: a layer's output is
    * contravariant), so `ApiLive` checks that every group of the contract is implemented.
+   * `Layer.empty` for an area with no operations (only background work).
    */
-  readonly http: Layer.Layer<any, never, any>
+  readonly http: Layer.Layer<any, never, any> | Layer.Layer<never, never, never>
   /**
    * Inserts the area's demo data, inside the seed's one transaction, after the core demo
    * data (`src/db/seed.ts`) and the areas listed before it. Fails with `SqlError`.

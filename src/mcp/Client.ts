@@ -290,3 +290,15 @@ export const callTool = (input: ServerTarget & {
       isError: result.isError === true
     }
   })
+
+/**
+ * Checks that the MCP server of `target` answers (issue 22 item 2, endpoint health): one
+ * connection (`initialize`, over the transport `target` names, `AUTO` falling back as
+ * {@link fetchCatalog} does) and one `ping`, each request bounded by `timeoutMs`; the session is
+ * closed after. Succeeds with nothing; fails with {@link CatalogFetchFailure}, whose codes
+ * are {@link fetchCatalog}'s (`auth-required` when the server answered 401).
+ */
+export const pingServer = (input: ServerTarget): Effect.Effect<void, CatalogFetchFailure> =>
+  overConnection(input, async (client) => {
+    await client.ping({ timeout: input.timeoutMs, maxTotalTimeout: input.timeoutMs })
+  })

@@ -51,6 +51,8 @@ export const testConfig = (overrides: Partial<AppConfigShape> = {}): AppConfigSh
   // tests reach their local servers (OAuth, MCP, card hosts) only where they name them
   outbound: { ...DefaultOutboundOptions, userAgent: "agent-directory/test" },
   mcpCatalog: { ttlSeconds: 3600, requestTimeoutMs: 5000 },
+  // no scheduled endpoint probe rounds (they would reach the demo's `.example` hosts); test/endpointHealth turns them on
+  endpointProbes: { intervalMinutes: 0, timeoutMs: 2000 },
   mcpServer: { maxSessions: 100, sessionIdleSeconds: 900 },
   // MCP OAuth tokens sealed with a key of the test secret; no clients registered by hand
   mcpOAuth: { tokenKeys: [{ kid: "test", key: key("mcp-oauth-tokens") }], clients: {} },
