@@ -220,6 +220,28 @@ layer(server.layer, { excludeTestServices: true, timeout: 120_000 })("endpoint h
       expect(other.hits).toEqual({})
     }))
 
+  it.scoped("an agent that is not listed is not probed, by probeAgent nor by a round; a round probes the listed ones", () =>
+    Effect.gen(function*() {
+      const host = yield* LocalHost
+      const sql = yield* SqlClient.SqlClient
+      const harbor = DemoAgents[7].id
+      const echo = DemoAgents[4].id
+      for (const [agent, importId] of [[harbor, "0000000d-0000-7000-8000-0000000000a4"], [echo, "0000000d-0000-7000-8000-0000000000a5"]] as const) {
+        yield* importRow(agent, importId)
+        yield* sql`INSERT INTO agent_interfaces (agent_id, position, import_id, url, protocol_binding)
+          VALUES (${agent}, 0, ${importId}, ${`${host.origin}/rpc?agent=${agent}`}, 'JSONRPC')`
+      }
+      yield* sql`UPDATE agents SET listed_at = NULL WHERE id = ${harbor}`
+
+      expect(yield* probeAgent(harbor)).toEqual([])
+      const round = yield* Effect.flatMap(EndpointHealth, (health) => health.probeAll).pipe(Effect.provide(Health))
+      expect(round.cutOff).toBe(false)
+      expect(round.probes.filter((p) => p.url.startsWith(host.origin)).map((p) => [p.agentId, p.ok])).toEqual([[echo, true]])
+      expect(host.hits["/rpc"]).toBe(1)
+      expect(yield* storedProbes(harbor)).toEqual([])
+      expect(round.failed).toBe(round.probes.filter((p) => !p.ok).length)
+    }))
+
   it.scoped("the ProbeAgentEndpoints cron probes at 00:05 UTC (manual clock); the purge cron deletes probes older than 90 days", () =>
     Effect.gen(function*() {
       const host = yield* LocalHost
