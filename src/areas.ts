@@ -29,6 +29,7 @@ import { BountiesArea } from "./bounties/Area.js"
 import { PartnerJobsArea } from "./partnerJobs/Area.js"
 import { AnalyticsArea } from "./analytics/Area.js"
 import { AdsArea } from "./ads/Area.js"
+import { StatsArea } from "./stats/Area.js"
 
 /** Every area of the service, in seed order. */
 export const areas = [
@@ -52,5 +53,6 @@ export const areas = [
   BountiesArea,
   PartnerJobsArea,
   AnalyticsArea,
-  AdsArea
+  AdsArea,
+  StatsArea
 ] as const
