@@ -29,7 +29,7 @@ const awaitCronScheduled = Effect.gen(function*() {
 }).pipe(Effect.orDie)
 
 /** Waits (real time) until `check` holds. */
-const awaitTrue = (what: string, check: Effect.Effect<boolean>) =>
+const awaitTrue = (what: string, check: Effect.Effect<boolean, never, SqlClient.SqlClient>) =>
   Effect.gen(function*() {
     const deadline = Date.now() + 60_000
     while (!(yield* check)) {

@@ -10,7 +10,7 @@
  * - `projected_at`: when it was projected; `source_watermark`: the instant before which the
  *   evidence it counts was recorded (the day's end, `YYYY-MM-DDT00:00:00.000Z` of the next day).
  *
- * Indexes for the day's evidence, read by time range (the projection's set-based queries):
+ * Indexes (named `stats_*`) for the day's evidence, read by time range (the projection's set-based queries):
  * runs by start and by completion, feedback by creation, activity by occurrence.
  */
 import { SqlClient } from "@effect/sql"
@@ -37,10 +37,10 @@ CREATE TABLE stats_agent_daily (
   PRIMARY KEY (agent_id, day)
 );
 
-CREATE INDEX runs_started_idx ON runs (started_at) WHERE started_at IS NOT NULL;
-CREATE INDEX runs_completed_idx ON runs (completed_at) WHERE completed_at IS NOT NULL;
-CREATE INDEX feedback_created_idx ON feedback (created_at);
-CREATE INDEX agent_activity_occurred_idx ON agent_activity (occurred_at);
-CREATE INDEX favorite_agents_agent_idx ON favorite_agents (agent_id, created_at);
+CREATE INDEX stats_runs_started_idx ON runs (started_at) WHERE started_at IS NOT NULL;
+CREATE INDEX stats_runs_completed_idx ON runs (completed_at) WHERE completed_at IS NOT NULL;
+CREATE INDEX stats_feedback_created_idx ON feedback (created_at);
+CREATE INDEX stats_agent_activity_occurred_idx ON agent_activity (occurred_at);
+CREATE INDEX stats_favorite_agents_agent_idx ON favorite_agents (agent_id, created_at);
 `)
 })
