@@ -30,6 +30,7 @@ import { PartnerJobsArea } from "./partnerJobs/Area.js"
 import { AnalyticsArea } from "./analytics/Area.js"
 import { AdsArea } from "./ads/Area.js"
 import { EndpointHealthArea } from "./endpointHealth/Area.js"
+import { StatsArea } from "./stats/Area.js"
 
 /** Every area of the service, in seed order. */
 export const areas = [
@@ -54,5 +55,6 @@ export const areas = [
   PartnerJobsArea,
   AnalyticsArea,
   AdsArea,
-  EndpointHealthArea
+  EndpointHealthArea,
+  StatsArea
 ] as const

@@ -22,6 +22,7 @@ import { PartnerJobSourcesApi } from "../partnerJobs/Api.js"
 import { ProtocolsApi } from "../protocols/Api.js"
 import { RuntimeApi } from "../runtime/Api.js"
 import { ServicesApi } from "../services/Api.js"
+import { StatsApi } from "../stats/Api.js"
 import { TrustApi } from "../trust/Api.js"
 import { WalletsApi } from "../wallets/Api.js"
 import { TokenOperationsApi } from "../tokenOperations/Api.js"
@@ -91,6 +92,7 @@ export class Api extends withoutFrameworkErrors(HttpApi.make("AgentDirectoryApi"
   .add(ProtocolsApi)
   .add(RuntimeApi)
   .add(ServicesApi)
+  .add(StatsApi)
   .add(TrustApi)
   .add(WalletsApi)
   .add(TokenOperationsApi)

@@ -11,7 +11,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       "data": {
         "accountPublicId": "01900001-0000-7000-8000-000000000002",
         "sessionId": "0000000b-0000-7000-8000-000000000002",
-        "csrfToken": "v5pUgiExmXv2Ymog7MUNoBsaaK3wayE_qVZvOFzeUME",
+        "csrfToken": "1EwFJ90-xvwAyPCXT-wAUUFU1EdbPDpChuO9xqpQgnk",
         "expiresAt": "2026-06-01T12:00:00.000Z"
       },
       "meta": {
@@ -126,7 +126,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "apiKey": {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "a5c9b0d1a2d9",
+          "prefix": "4879a2670eac",
           "scopes": [
             "public:read"
           ],
@@ -140,7 +140,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "expiresAt": null,
           "revokedAt": null
         },
-        "key": "adk_a5c9b0d1a2d9_SsVaSf1e-RkI6XO3OVWE2pVw55dnctavtmbWyF1oKTk",
+        "key": "adk_4879a2670eac_neGnv00oD1eP9NMorrSXxrt5LSSgsNDtIn3dnlP1EWE",
         "keyDelivery": "SHOWN_ONCE"
       },
       "meta": {
@@ -171,7 +171,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "allowedOrigins": [
             "https://app.demo.agent-directory.dev"
           ],
-          "createdAt": "2026-11-25T17:23:56.207Z",
+          "createdAt": "2026-11-26T21:19:37.334Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -186,7 +186,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "production",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T17:23:56.205Z",
+          "createdAt": "2026-11-26T21:19:37.329Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -201,7 +201,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T17:23:56.204Z",
+          "createdAt": "2026-11-26T21:19:37.328Z",
           "lastUsedAt": null,
           "expiresAt": "2026-04-11T00:00:00.000Z",
           "revokedAt": null
@@ -216,7 +216,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "REVOKED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T17:23:56.202Z",
+          "createdAt": "2026-11-26T21:19:37.326Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -231,7 +231,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "PAUSED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T17:23:56.200Z",
+          "createdAt": "2026-11-26T21:19:37.308Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -246,7 +246,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T17:23:56.198Z",
+          "createdAt": "2026-11-26T21:19:37.306Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -262,7 +262,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T17:23:56.193Z",
+          "createdAt": "2026-11-26T21:19:37.269Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -270,7 +270,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "a5c9b0d1a2d9",
+          "prefix": "4879a2670eac",
           "scopes": [
             "public:read"
           ],
@@ -310,7 +310,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "environment": "development",
         "state": "REVOKED",
         "allowedOrigins": [],
-        "createdAt": "2026-11-25T17:23:56.200Z",
+        "createdAt": "2026-11-26T21:19:37.308Z",
         "lastUsedAt": null,
         "expiresAt": null,
         "revokedAt": "2026-06-01T00:00:00.000Z"
@@ -1424,7 +1424,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": {
         "challengeId": "0000000b-0000-7000-8000-000000000036",
-        "message": "directory.test wants you to prove control of an identity for an agent:\nevm:base:0x70997970C51812dc3A010C7d01b50e0d17dc79C8\n\nSign to bind this identity to the agent Atlas Research (01900006-0000-7000-8000-000000000001) in the Agent Directory. Signing costs nothing and authorizes no transaction.\n\nURI: https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000001\nVersion: 1\nChain ID: eip155:8453\nNonce: e04d9448fbf5c3d3f62eb953657337d0\nIssued At: 2026-06-01T00:00:00.000Z\nExpiration Time: 2026-06-01T00:10:00.000Z\nRequest ID: 0000000b-0000-7000-8000-000000000036",
+        "message": "directory.test wants you to prove control of an identity for an agent:\nevm:base:0x70997970C51812dc3A010C7d01b50e0d17dc79C8\n\nSign to bind this identity to the agent Atlas Research (01900006-0000-7000-8000-000000000001) in the Agent Directory. Signing costs nothing and authorizes no transaction.\n\nURI: https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000001\nVersion: 1\nChain ID: eip155:8453\nNonce: 8aadee7d398797f2d3bccea0fb9ef20a\nIssued At: 2026-06-01T00:00:00.000Z\nExpiration Time: 2026-06-01T00:10:00.000Z\nRequest ID: 0000000b-0000-7000-8000-000000000036",
         "expiresAt": "2026-06-01T00:10:00.000Z"
       },
       "meta": {
@@ -1964,7 +1964,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 200,
     "body": {
       "data": {
-        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fdirectory.test%2Fapi%2Fv1%2Fmcp%2Foauth%2Fcallback&scope=crm.read+crm.write&state=2tb5DfdBDloxP6iU6FvjFZ0JP7loI8YpPsP4PNll6U8&code_challenge=Bx5JXc6a8PL8-heO6E4WNvhROyaAjYquyOp5xUPNr7k&code_challenge_method=S256&resource=https%3A%2F%2Fmcp.crm.example%2Fmcp",
+        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fdirectory.test%2Fapi%2Fv1%2Fmcp%2Foauth%2Fcallback&scope=crm.read+crm.write&state=eOXxN5CYPJHP2oF2AgCo1dh_JodhPLZo2pok0h3MCy0&code_challenge=DDxdwOenOn1vLc2EiYWX2CC5aoCKU4jkb0nCrKr_TkM&code_challenge_method=S256&resource=https%3A%2F%2Fmcp.crm.example%2Fmcp",
         "expiresAt": "2026-06-01T00:10:00.000Z"
       },
       "meta": {
@@ -4264,6 +4264,638 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "freshness": {
           "projectedAt": null,
           "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Stats_GetDirectoryDailyStats": {
+    "status": 200,
+    "body": {
+      "data": {
+        "date": "2026-03-23",
+        "closed": true,
+        "agents": {
+          "listed": "7",
+          "verified": "2",
+          "new": "0"
+        },
+        "networks": [
+          {
+            "network": "base",
+            "listed": "4"
+          },
+          {
+            "network": "solana",
+            "listed": "1"
+          }
+        ],
+        "protocols": [
+          {
+            "protocol": "a2a",
+            "listed": "1"
+          },
+          {
+            "protocol": "erc-8004",
+            "listed": "3"
+          },
+          {
+            "protocol": "mcp",
+            "listed": "2"
+          },
+          {
+            "protocol": "openapi",
+            "listed": "2"
+          },
+          {
+            "protocol": "x402",
+            "listed": "3"
+          }
+        ],
+        "runs": {
+          "started": "1",
+          "succeeded": "1",
+          "failed": "0"
+        },
+        "feedback": {
+          "created": "0",
+          "meanRatingPpm": null
+        }
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-0000000000d0",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": "2026-06-01T00:00:00.000Z",
+          "sourceWatermark": "2026-03-24T00:00:00.000Z"
+        }
+      }
+    }
+  },
+  "Stats_ListDirectoryDailyStats": {
+    "status": 200,
+    "body": {
+      "data": [
+        {
+          "date": "2026-03-20",
+          "closed": true,
+          "agents": {
+            "listed": "7",
+            "verified": "2",
+            "new": "0"
+          },
+          "networks": [
+            {
+              "network": "base",
+              "listed": "4"
+            },
+            {
+              "network": "solana",
+              "listed": "1"
+            }
+          ],
+          "protocols": [
+            {
+              "protocol": "a2a",
+              "listed": "1"
+            },
+            {
+              "protocol": "erc-8004",
+              "listed": "3"
+            },
+            {
+              "protocol": "mcp",
+              "listed": "2"
+            },
+            {
+              "protocol": "openapi",
+              "listed": "2"
+            },
+            {
+              "protocol": "x402",
+              "listed": "3"
+            }
+          ],
+          "runs": {
+            "started": "0",
+            "succeeded": "0",
+            "failed": "0"
+          },
+          "feedback": {
+            "created": "0",
+            "meanRatingPpm": null
+          }
+        },
+        {
+          "date": "2026-03-21",
+          "closed": true,
+          "agents": {
+            "listed": "7",
+            "verified": "2",
+            "new": "0"
+          },
+          "networks": [
+            {
+              "network": "base",
+              "listed": "4"
+            },
+            {
+              "network": "solana",
+              "listed": "1"
+            }
+          ],
+          "protocols": [
+            {
+              "protocol": "a2a",
+              "listed": "1"
+            },
+            {
+              "protocol": "erc-8004",
+              "listed": "3"
+            },
+            {
+              "protocol": "mcp",
+              "listed": "2"
+            },
+            {
+              "protocol": "openapi",
+              "listed": "2"
+            },
+            {
+              "protocol": "x402",
+              "listed": "3"
+            }
+          ],
+          "runs": {
+            "started": "0",
+            "succeeded": "0",
+            "failed": "0"
+          },
+          "feedback": {
+            "created": "0",
+            "meanRatingPpm": null
+          }
+        },
+        {
+          "date": "2026-03-22",
+          "closed": true,
+          "agents": {
+            "listed": "7",
+            "verified": "2",
+            "new": "0"
+          },
+          "networks": [
+            {
+              "network": "base",
+              "listed": "4"
+            },
+            {
+              "network": "solana",
+              "listed": "1"
+            }
+          ],
+          "protocols": [
+            {
+              "protocol": "a2a",
+              "listed": "1"
+            },
+            {
+              "protocol": "erc-8004",
+              "listed": "3"
+            },
+            {
+              "protocol": "mcp",
+              "listed": "2"
+            },
+            {
+              "protocol": "openapi",
+              "listed": "2"
+            },
+            {
+              "protocol": "x402",
+              "listed": "3"
+            }
+          ],
+          "runs": {
+            "started": "0",
+            "succeeded": "0",
+            "failed": "0"
+          },
+          "feedback": {
+            "created": "0",
+            "meanRatingPpm": null
+          }
+        },
+        {
+          "date": "2026-03-23",
+          "closed": true,
+          "agents": {
+            "listed": "7",
+            "verified": "2",
+            "new": "0"
+          },
+          "networks": [
+            {
+              "network": "base",
+              "listed": "4"
+            },
+            {
+              "network": "solana",
+              "listed": "1"
+            }
+          ],
+          "protocols": [
+            {
+              "protocol": "a2a",
+              "listed": "1"
+            },
+            {
+              "protocol": "erc-8004",
+              "listed": "3"
+            },
+            {
+              "protocol": "mcp",
+              "listed": "2"
+            },
+            {
+              "protocol": "openapi",
+              "listed": "2"
+            },
+            {
+              "protocol": "x402",
+              "listed": "3"
+            }
+          ],
+          "runs": {
+            "started": "1",
+            "succeeded": "1",
+            "failed": "0"
+          },
+          "feedback": {
+            "created": "0",
+            "meanRatingPpm": null
+          }
+        },
+        {
+          "date": "2026-03-24",
+          "closed": true,
+          "agents": {
+            "listed": "7",
+            "verified": "2",
+            "new": "0"
+          },
+          "networks": [
+            {
+              "network": "base",
+              "listed": "4"
+            },
+            {
+              "network": "solana",
+              "listed": "1"
+            }
+          ],
+          "protocols": [
+            {
+              "protocol": "a2a",
+              "listed": "1"
+            },
+            {
+              "protocol": "erc-8004",
+              "listed": "3"
+            },
+            {
+              "protocol": "mcp",
+              "listed": "2"
+            },
+            {
+              "protocol": "openapi",
+              "listed": "2"
+            },
+            {
+              "protocol": "x402",
+              "listed": "3"
+            }
+          ],
+          "runs": {
+            "started": "0",
+            "succeeded": "0",
+            "failed": "0"
+          },
+          "feedback": {
+            "created": "0",
+            "meanRatingPpm": null
+          }
+        },
+        {
+          "date": "2026-03-25",
+          "closed": true,
+          "agents": {
+            "listed": "7",
+            "verified": "2",
+            "new": "0"
+          },
+          "networks": [
+            {
+              "network": "base",
+              "listed": "4"
+            },
+            {
+              "network": "solana",
+              "listed": "1"
+            }
+          ],
+          "protocols": [
+            {
+              "protocol": "a2a",
+              "listed": "1"
+            },
+            {
+              "protocol": "erc-8004",
+              "listed": "3"
+            },
+            {
+              "protocol": "mcp",
+              "listed": "2"
+            },
+            {
+              "protocol": "openapi",
+              "listed": "2"
+            },
+            {
+              "protocol": "x402",
+              "listed": "3"
+            }
+          ],
+          "runs": {
+            "started": "0",
+            "succeeded": "0",
+            "failed": "0"
+          },
+          "feedback": {
+            "created": "0",
+            "meanRatingPpm": null
+          }
+        },
+        {
+          "date": "2026-03-26",
+          "closed": true,
+          "agents": {
+            "listed": "7",
+            "verified": "2",
+            "new": "0"
+          },
+          "networks": [
+            {
+              "network": "base",
+              "listed": "4"
+            },
+            {
+              "network": "solana",
+              "listed": "1"
+            }
+          ],
+          "protocols": [
+            {
+              "protocol": "a2a",
+              "listed": "1"
+            },
+            {
+              "protocol": "erc-8004",
+              "listed": "3"
+            },
+            {
+              "protocol": "mcp",
+              "listed": "2"
+            },
+            {
+              "protocol": "openapi",
+              "listed": "2"
+            },
+            {
+              "protocol": "x402",
+              "listed": "3"
+            }
+          ],
+          "runs": {
+            "started": "0",
+            "succeeded": "0",
+            "failed": "0"
+          },
+          "feedback": {
+            "created": "0",
+            "meanRatingPpm": null
+          }
+        }
+      ],
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-0000000000d1",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": "2026-06-01T00:00:00.000Z",
+          "sourceWatermark": "2026-03-27T00:00:00.000Z"
+        }
+      }
+    }
+  },
+  "Stats_GetAgentDailyStats": {
+    "status": 200,
+    "body": {
+      "data": {
+        "date": "2026-03-23",
+        "entityPublicId": "01900006-0000-7000-8000-000000000001",
+        "closed": true,
+        "runs": {
+          "started": "1",
+          "succeeded": "1",
+          "failed": "0",
+          "latencyP50Ms": 60000
+        },
+        "feedback": {
+          "created": "0",
+          "meanRatingPpm": null
+        },
+        "stars": "1",
+        "endpointProbes": {
+          "ok": "0",
+          "total": "0"
+        },
+        "activityItems": "0"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-0000000000d2",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": "2026-06-01T00:00:00.000Z",
+          "sourceWatermark": "2026-03-24T00:00:00.000Z"
+        }
+      }
+    }
+  },
+  "Stats_ListAgentDailyStats": {
+    "status": 200,
+    "body": {
+      "data": [
+        {
+          "date": "2026-03-20",
+          "entityPublicId": "01900006-0000-7000-8000-000000000001",
+          "closed": true,
+          "runs": {
+            "started": "0",
+            "succeeded": "0",
+            "failed": "0",
+            "latencyP50Ms": null
+          },
+          "feedback": {
+            "created": "0",
+            "meanRatingPpm": null
+          },
+          "stars": "1",
+          "endpointProbes": {
+            "ok": "0",
+            "total": "0"
+          },
+          "activityItems": "0"
+        },
+        {
+          "date": "2026-03-21",
+          "entityPublicId": "01900006-0000-7000-8000-000000000001",
+          "closed": true,
+          "runs": {
+            "started": "0",
+            "succeeded": "0",
+            "failed": "0",
+            "latencyP50Ms": null
+          },
+          "feedback": {
+            "created": "0",
+            "meanRatingPpm": null
+          },
+          "stars": "1",
+          "endpointProbes": {
+            "ok": "0",
+            "total": "0"
+          },
+          "activityItems": "0"
+        },
+        {
+          "date": "2026-03-22",
+          "entityPublicId": "01900006-0000-7000-8000-000000000001",
+          "closed": true,
+          "runs": {
+            "started": "0",
+            "succeeded": "0",
+            "failed": "0",
+            "latencyP50Ms": null
+          },
+          "feedback": {
+            "created": "0",
+            "meanRatingPpm": null
+          },
+          "stars": "1",
+          "endpointProbes": {
+            "ok": "0",
+            "total": "0"
+          },
+          "activityItems": "0"
+        },
+        {
+          "date": "2026-03-23",
+          "entityPublicId": "01900006-0000-7000-8000-000000000001",
+          "closed": true,
+          "runs": {
+            "started": "1",
+            "succeeded": "1",
+            "failed": "0",
+            "latencyP50Ms": 60000
+          },
+          "feedback": {
+            "created": "0",
+            "meanRatingPpm": null
+          },
+          "stars": "1",
+          "endpointProbes": {
+            "ok": "0",
+            "total": "0"
+          },
+          "activityItems": "0"
+        },
+        {
+          "date": "2026-03-24",
+          "entityPublicId": "01900006-0000-7000-8000-000000000001",
+          "closed": true,
+          "runs": {
+            "started": "0",
+            "succeeded": "0",
+            "failed": "0",
+            "latencyP50Ms": null
+          },
+          "feedback": {
+            "created": "0",
+            "meanRatingPpm": null
+          },
+          "stars": "1",
+          "endpointProbes": {
+            "ok": "0",
+            "total": "0"
+          },
+          "activityItems": "0"
+        },
+        {
+          "date": "2026-03-25",
+          "entityPublicId": "01900006-0000-7000-8000-000000000001",
+          "closed": true,
+          "runs": {
+            "started": "0",
+            "succeeded": "0",
+            "failed": "0",
+            "latencyP50Ms": null
+          },
+          "feedback": {
+            "created": "0",
+            "meanRatingPpm": null
+          },
+          "stars": "1",
+          "endpointProbes": {
+            "ok": "0",
+            "total": "0"
+          },
+          "activityItems": "0"
+        },
+        {
+          "date": "2026-03-26",
+          "entityPublicId": "01900006-0000-7000-8000-000000000001",
+          "closed": true,
+          "runs": {
+            "started": "0",
+            "succeeded": "0",
+            "failed": "0",
+            "latencyP50Ms": null
+          },
+          "feedback": {
+            "created": "0",
+            "meanRatingPpm": null
+          },
+          "stars": "1",
+          "endpointProbes": {
+            "ok": "0",
+            "total": "0"
+          },
+          "activityItems": "0"
+        }
+      ],
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-0000000000d3",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": "2026-06-01T00:00:00.000Z",
+          "sourceWatermark": "2026-03-27T00:00:00.000Z"
         }
       }
     }

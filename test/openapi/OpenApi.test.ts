@@ -106,7 +106,12 @@ const expected = {
   MCP_CreateMcpConnection: { method: "post", path: "/api/v1/agents/{entityPublicId}/mcp/connections", tag: "MCP", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [201, 400, 401, 403, 404, 409, 422, 500] },
   MCP_ListMcpConnections: { method: "get", path: "/api/v1/agents/{entityPublicId}/mcp/connections", tag: "MCP", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 422, 500] },
   MCP_GetMcpConnection: { method: "get", path: "/api/v1/agents/{entityPublicId}/mcp/connections/{connectionPublicId}", tag: "MCP", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 422, 500] },
-  MCP_RefreshMcpCatalog: { method: "post", path: "/api/v1/agents/{entityPublicId}/mcp/connections/{connectionPublicId}/catalog/refresh", tag: "MCP", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 422, 500] }
+  MCP_RefreshMcpCatalog: { method: "post", path: "/api/v1/agents/{entityPublicId}/mcp/connections/{connectionPublicId}/catalog/refresh", tag: "MCP", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 422, 500] },
+  // issue 22 item 4: daily statistics as immutable projections (spec §9 /api/v1/stats/*)
+  Stats_GetDirectoryDailyStats: { method: "get", path: "/api/v1/stats/directory/daily/{date}", tag: "Stats", auth: "public", cache: "public-catalog", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },
+  Stats_ListDirectoryDailyStats: { method: "get", path: "/api/v1/stats/directory/daily", tag: "Stats", auth: "public", cache: "public-catalog", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 500, 503] },
+  Stats_GetAgentDailyStats: { method: "get", path: "/api/v1/stats/agents/{entityPublicId}/daily/{date}", tag: "Stats", auth: "public", cache: "public-catalog", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },
+  Stats_ListAgentDailyStats: { method: "get", path: "/api/v1/stats/agents/{entityPublicId}/daily", tag: "Stats", auth: "public", cache: "public-catalog", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] }
 } as const
 
 const server = makeTestServer()
