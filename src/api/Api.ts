@@ -24,6 +24,7 @@ import { RuntimeApi } from "../runtime/Api.js"
 import { ServicesApi } from "../services/Api.js"
 import { TrustApi } from "../trust/Api.js"
 import { WalletsApi } from "../wallets/Api.js"
+import { WalletAgentRelationsApi } from "../wallets/AgentRelationsApi.js"
 import { TokenOperationsApi } from "../tokenOperations/Api.js"
 import { WorkspacesApi } from "../workspaces/Api.js"
 
@@ -93,6 +94,7 @@ export class Api extends withoutFrameworkErrors(HttpApi.make("AgentDirectoryApi"
   .add(ServicesApi)
   .add(TrustApi)
   .add(WalletsApi)
+  .add(WalletAgentRelationsApi)
   .add(TokenOperationsApi)
   .add(AdsApi)
   .add(WorkspacesApi)
