@@ -14,6 +14,7 @@ import { DemoAccounts, DemoApiKeys } from "../../src/accounts/demo.js"
 import { DemoAgents } from "../../src/agents/demo.js"
 import { DemoProvenPayout } from "../../src/agents/IdentitiesDemo.js"
 import { DemoNetworks } from "../../src/db/demo.js"
+import { backfillRelations } from "../../src/db/migrations/0029_agent_wallet_relations.js"
 import { DemoWallets } from "../../src/wallets/demo.js"
 import { call, expectMeta, expectProblem, type Session, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
@@ -282,6 +283,27 @@ layer(server.layer)("wallet-agent relations", (it) => {
       const page2 = yield* walletAgents(walletId, `?limit=2&cursor=${encodeURIComponent(page1.body.nextCursor)}`)
       expect(page2.body.data.map((a: any) => [a.agent.publicId, a.relation])).toEqual([[beacon.id, "OPERATOR"]])
       expect(page2.body.nextCursor).toBeNull()
+    }))
+
+  it.effect("the migration's backfill: an EIP-191-proven address becomes an OWNER relation by SIGNATURE; others none", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      // as before migration 0029: Beacon's proven address, no relations
+      yield* sql`DELETE FROM agent_wallet_relations WHERE agent_id = ${beacon.id}`.pipe(Effect.orDie)
+      yield* sql.unsafe(backfillRelations).pipe(Effect.orDie)
+      const reply = yield* agentWallets(beacon.id, "?limit=100")
+      expect(reply.body.data.filter((w: any) => w.address === DemoProvenPayout.address)).toEqual([expect.objectContaining({
+        walletPublicId: DemoWallets.beaconPayout.id,
+        address: DemoProvenPayout.address,
+        relation: "OWNER",
+        proof: { kind: "SIGNATURE", reference: DemoProvenPayout.identityId, verifiedAt: DemoProvenPayout.provenAt.toISOString() }
+      })])
+      // idempotent; the funded/transferred address and unproven addresses stay unrelated
+      yield* sql.unsafe(backfillRelations).pipe(Effect.orDie)
+      expect((yield* agentWallets(beacon.id, "?limit=100")).body.data).toEqual(reply.body.data)
+      const funded = yield* sql`SELECT 1 FROM agent_wallet_relations WHERE address = ${fundedAddress}
+                                   OR address = '0xA11Ce0000000000000000000000000000000a7a5'`.pipe(Effect.orDie)
+      expect(funded).toEqual([])
     }))
 
   it.effect("404 for an unknown agent or wallet; 400 for a path that is not a uuid", () =>

@@ -22,6 +22,14 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 
+/** The backfill: EIP-191-proven ADDRESS identities → OWNER relations by SIGNATURE (exported for its test). */
+export const backfillRelations = `
+INSERT INTO agent_wallet_relations (id, agent_id, network_id, address, relation, proof_kind, proof_reference, verified_at)
+SELECT i.id, i.agent_id, n.id, i.native_id, 'OWNER', 'SIGNATURE', i.id::text, i.proven_at
+  FROM agent_identities i JOIN networks n ON n.key = i.network
+ WHERE i.kind = 'ADDRESS' AND i.binding = 'REGISTRY_BOUND' AND i.proof_method = 'EIP191' AND i.proven_at IS NOT NULL
+ON CONFLICT (agent_id, network_id, address, relation) DO NOTHING`
+
 export default Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   yield* sql.unsafe(`
@@ -40,11 +48,6 @@ CREATE INDEX agent_wallet_relations_address_idx ON agent_wallet_relations (netwo
 
 ALTER TABLE agent_identity_challenges ADD COLUMN relation text
   CHECK (relation IN ('OWNER','OPERATOR','PAYOUT','TREASURY'));
-
-INSERT INTO agent_wallet_relations (id, agent_id, network_id, address, relation, proof_kind, proof_reference, verified_at)
-SELECT i.id, i.agent_id, n.id, i.native_id, 'OWNER', 'SIGNATURE', i.id::text, i.proven_at
-  FROM agent_identities i JOIN networks n ON n.key = i.network
- WHERE i.kind = 'ADDRESS' AND i.binding = 'REGISTRY_BOUND' AND i.proof_method = 'EIP191' AND i.proven_at IS NOT NULL
-ON CONFLICT (agent_id, network_id, address, relation) DO NOTHING;
 `)
+  yield* sql.unsafe(backfillRelations)
 })
