@@ -11,7 +11,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       "data": {
         "accountPublicId": "01900001-0000-7000-8000-000000000002",
         "sessionId": "0000000b-0000-7000-8000-000000000002",
-        "csrfToken": "v5pUgiExmXv2Ymog7MUNoBsaaK3wayE_qVZvOFzeUME",
+        "csrfToken": "0Pbhh0EBDEsLw1wI9nTZ6a69Hpdcg2F_JNGUlOWREL0",
         "expiresAt": "2026-06-01T12:00:00.000Z"
       },
       "meta": {
@@ -126,7 +126,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "apiKey": {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "a5c9b0d1a2d9",
+          "prefix": "884903a9b798",
           "scopes": [
             "public:read"
           ],
@@ -140,7 +140,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "expiresAt": null,
           "revokedAt": null
         },
-        "key": "adk_a5c9b0d1a2d9_SsVaSf1e-RkI6XO3OVWE2pVw55dnctavtmbWyF1oKTk",
+        "key": "adk_884903a9b798_ag3mbMj4CIqr8Ka1XXiWpkdvLn093I4YnlArVB4gJlo",
         "keyDelivery": "SHOWN_ONCE"
       },
       "meta": {
@@ -171,7 +171,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "allowedOrigins": [
             "https://app.demo.agent-directory.dev"
           ],
-          "createdAt": "2026-11-25T17:23:56.207Z",
+          "createdAt": "2026-11-26T21:31:47.980Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -186,7 +186,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "production",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T17:23:56.205Z",
+          "createdAt": "2026-11-26T21:31:47.979Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -201,7 +201,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T17:23:56.204Z",
+          "createdAt": "2026-11-26T21:31:47.977Z",
           "lastUsedAt": null,
           "expiresAt": "2026-04-11T00:00:00.000Z",
           "revokedAt": null
@@ -216,7 +216,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "REVOKED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T17:23:56.202Z",
+          "createdAt": "2026-11-26T21:31:47.959Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -231,7 +231,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "PAUSED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T17:23:56.200Z",
+          "createdAt": "2026-11-26T21:31:47.921Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -246,7 +246,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T17:23:56.198Z",
+          "createdAt": "2026-11-26T21:31:47.845Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -262,7 +262,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T17:23:56.193Z",
+          "createdAt": "2026-11-26T21:31:47.826Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -270,7 +270,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "a5c9b0d1a2d9",
+          "prefix": "884903a9b798",
           "scopes": [
             "public:read"
           ],
@@ -310,7 +310,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "environment": "development",
         "state": "REVOKED",
         "allowedOrigins": [],
-        "createdAt": "2026-11-25T17:23:56.200Z",
+        "createdAt": "2026-11-26T21:31:47.921Z",
         "lastUsedAt": null,
         "expiresAt": null,
         "revokedAt": "2026-06-01T00:00:00.000Z"
@@ -1318,6 +1318,17 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "listedAt": null,
         "locators": [
           {
+            "publicId": "019000d2-0000-7000-8000-000000000002",
+            "locator": "evm:base:0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+            "networkFamily": "EVM",
+            "locatorKind": "ADDRESS",
+            "network": "base",
+            "caip2": "eip155:8453",
+            "registry": null,
+            "nativeId": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+            "provenAt": "2026-06-02T00:00:00.000Z"
+          },
+          {
             "publicId": "0190000c-0000-7000-8000-000000000002",
             "locator": "evm:base:0x8004a6090Cd10A7288092483047B097295Fb8847:2",
             "networkFamily": "EVM",
@@ -1424,7 +1435,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": {
         "challengeId": "0000000b-0000-7000-8000-000000000036",
-        "message": "directory.test wants you to prove control of an identity for an agent:\nevm:base:0x70997970C51812dc3A010C7d01b50e0d17dc79C8\n\nSign to bind this identity to the agent Atlas Research (01900006-0000-7000-8000-000000000001) in the Agent Directory. Signing costs nothing and authorizes no transaction.\n\nURI: https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000001\nVersion: 1\nChain ID: eip155:8453\nNonce: e04d9448fbf5c3d3f62eb953657337d0\nIssued At: 2026-06-01T00:00:00.000Z\nExpiration Time: 2026-06-01T00:10:00.000Z\nRequest ID: 0000000b-0000-7000-8000-000000000036",
+        "message": "directory.test wants you to prove control of an identity for an agent:\nevm:base:0x70997970C51812dc3A010C7d01b50e0d17dc79C8\n\nSign to bind this identity to the agent Atlas Research (01900006-0000-7000-8000-000000000001) in the Agent Directory, as its TREASURY wallet. Signing costs nothing and authorizes no transaction.\n\nURI: https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000001\nVersion: 1\nWallet Relation: TREASURY\nChain ID: eip155:8453\nNonce: c324e27ee0ca860eb769e5c3121619b5\nIssued At: 2026-06-01T00:00:00.000Z\nExpiration Time: 2026-06-01T00:10:00.000Z\nRequest ID: 0000000b-0000-7000-8000-000000000036",
         "expiresAt": "2026-06-01T00:10:00.000Z"
       },
       "meta": {
@@ -1501,7 +1512,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000003d",
+        "requestId": "0000000b-0000-7000-8000-00000000003e",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1735,7 +1746,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000040",
+        "requestId": "0000000b-0000-7000-8000-000000000041",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1828,7 +1839,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000043",
+        "requestId": "0000000b-0000-7000-8000-000000000044",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1867,7 +1878,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-02-16T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000046",
+        "requestId": "0000000b-0000-7000-8000-000000000047",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1949,7 +1960,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "expiresAt": "2026-03-12T01:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000049",
+        "requestId": "0000000b-0000-7000-8000-00000000004a",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1964,11 +1975,11 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 200,
     "body": {
       "data": {
-        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fdirectory.test%2Fapi%2Fv1%2Fmcp%2Foauth%2Fcallback&scope=crm.read+crm.write&state=2tb5DfdBDloxP6iU6FvjFZ0JP7loI8YpPsP4PNll6U8&code_challenge=Bx5JXc6a8PL8-heO6E4WNvhROyaAjYquyOp5xUPNr7k&code_challenge_method=S256&resource=https%3A%2F%2Fmcp.crm.example%2Fmcp",
+        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fdirectory.test%2Fapi%2Fv1%2Fmcp%2Foauth%2Fcallback&scope=crm.read+crm.write&state=TJHbf17k9dtvtgTdUI7DmAsftG08SDrk_b7p196Q2qE&code_challenge=VaK0nkU3Tn2YUehDdoAXJ35Q6tsZ84OwQqMnl-waW0E&code_challenge_method=S256&resource=https%3A%2F%2Fmcp.crm.example%2Fmcp",
         "expiresAt": "2026-06-01T00:10:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000004f",
+        "requestId": "0000000b-0000-7000-8000-000000000050",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1983,7 +1994,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-000000000054",
+        "id": "0000000b-0000-7000-8000-000000000055",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
         "name": "Atlas search",
         "serverUrl": "https://mcp.search.example/mcp",
@@ -1997,7 +2008,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000053",
+        "requestId": "0000000b-0000-7000-8000-000000000054",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2039,7 +2050,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "requestedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000057",
+        "requestId": "0000000b-0000-7000-8000-000000000058",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2055,13 +2066,13 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": [
         {
-          "executionId": "22c34e37fc309795058814d8503cc6ca",
+          "executionId": "2e34266f4682a92efbf86f3eaedce2f2",
           "workflow": "McpCatalogRefresh",
           "state": "SUCCEEDED",
           "payload": {
             "connectionId": "01900102-0000-7000-8000-000000000003",
             "reason": "requested",
-            "occasion": "0000000b-0000-7000-8000-000000000058"
+            "occasion": "0000000b-0000-7000-8000-000000000059"
           },
           "activities": 1,
           "createdAt": "2026-06-01T00:00:00.000Z",
@@ -2070,13 +2081,13 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "runner": 0
         },
         {
-          "executionId": "8ff8b1dae874961b43355891c775f15a",
+          "executionId": "9d8241687d8f9a4b43deeade73d7a385",
           "workflow": "McpCatalogRefresh",
           "state": "SUCCEEDED",
           "payload": {
-            "connectionId": "0000000b-0000-7000-8000-000000000054",
+            "connectionId": "0000000b-0000-7000-8000-000000000055",
             "reason": "created",
-            "occasion": "0000000b-0000-7000-8000-000000000054"
+            "occasion": "0000000b-0000-7000-8000-000000000055"
           },
           "activities": 1,
           "createdAt": "2026-06-01T00:00:00.000Z",
@@ -2114,7 +2125,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000005b",
+        "requestId": "0000000b-0000-7000-8000-00000000005c",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2133,7 +2144,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "launchDraftId": "01900080-0000-7000-8000-000000000001",
         "venue": "REGISTRY_GENESIS",
         "state": "AWAITING_SIGNATURE",
-        "transactionIntentId": "0000000b-0000-7000-8000-000000000062",
+        "transactionIntentId": "0000000b-0000-7000-8000-000000000063",
         "providerReference": null,
         "expectedAssetLocator": "eip155:8453/erc20:0x000000000000000000000000000000000000003d",
         "observedAssetId": null,
@@ -2178,7 +2189,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000061",
+        "requestId": "0000000b-0000-7000-8000-000000000062",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2205,7 +2216,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "provider": "demo-issuer",
         "providerRequestId": "demo-01900083-0000-7000-8000-000000000001",
         "instrument": {
-          "publicId": "0000000b-0000-7000-8000-000000000066",
+          "publicId": "0000000b-0000-7000-8000-000000000067",
           "state": "ACTIVE",
           "last4": "5146",
           "expiresAt": "2030-01-01T00:00:00.000Z"
@@ -2215,7 +2226,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000065",
+        "requestId": "0000000b-0000-7000-8000-000000000066",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2230,10 +2241,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-00000000006a",
+        "id": "0000000b-0000-7000-8000-00000000006b",
         "workspaceId": "01900002-0000-7000-8000-000000000001",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
-        "publicKeyId": "0000000b-0000-7000-8000-00000000006b",
+        "publicKeyId": "0000000b-0000-7000-8000-00000000006c",
         "publicKeyFingerprint": "CukONg4K3oTq-JN_7-cp0tgeIccH-AxVABSVQhw9rHg",
         "state": "PENDING",
         "allowedSignalTypes": [
@@ -2246,7 +2257,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "createdAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000069",
+        "requestId": "0000000b-0000-7000-8000-00000000006a",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2374,7 +2385,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000006e",
+        "requestId": "0000000b-0000-7000-8000-00000000006f",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2399,7 +2410,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000071",
+        "requestId": "0000000b-0000-7000-8000-000000000072",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2415,7 +2426,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": {
         "userMessage": {
-          "id": "0000000b-0000-7000-8000-000000000076",
+          "id": "0000000b-0000-7000-8000-000000000077",
           "ordinal": "3",
           "role": "user",
           "state": "COMPLETE",
@@ -2426,23 +2437,23 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
               "type": "text"
             }
           ],
-          "runId": "0000000b-0000-7000-8000-000000000075",
+          "runId": "0000000b-0000-7000-8000-000000000076",
           "createdAt": "2026-06-01T00:00:00.000Z",
           "completedAt": "2026-06-01T00:00:00.000Z"
         },
         "assistantMessage": {
-          "id": "0000000b-0000-7000-8000-000000000077",
+          "id": "0000000b-0000-7000-8000-000000000078",
           "ordinal": "4",
           "role": "assistant",
           "state": "PENDING",
           "contentText": null,
           "contentParts": [],
-          "runId": "0000000b-0000-7000-8000-000000000075",
+          "runId": "0000000b-0000-7000-8000-000000000076",
           "createdAt": "2026-06-01T00:00:00.000Z",
           "completedAt": null
         },
         "run": {
-          "id": "0000000b-0000-7000-8000-000000000075",
+          "id": "0000000b-0000-7000-8000-000000000076",
           "conversationId": "01900103-0000-7000-8000-000000000002",
           "entityPublicId": "01900006-0000-7000-8000-000000000001",
           "triggerType": "MESSAGE",
@@ -2452,7 +2463,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000074",
+        "requestId": "0000000b-0000-7000-8000-000000000075",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2474,7 +2485,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "dataClearedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000007a",
+        "requestId": "0000000b-0000-7000-8000-00000000007b",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2489,7 +2500,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-00000000007e",
+        "id": "0000000b-0000-7000-8000-00000000007f",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
         "kind": "CHAT",
         "title": "Pricing research",
@@ -2500,7 +2511,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "activeRunId": null
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000007d",
+        "requestId": "0000000b-0000-7000-8000-00000000007e",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2527,7 +2538,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "activeRunId": null
         },
         {
-          "id": "0000000b-0000-7000-8000-00000000007e",
+          "id": "0000000b-0000-7000-8000-00000000007f",
           "entityPublicId": "01900006-0000-7000-8000-000000000001",
           "kind": "CHAT",
           "title": "Pricing research",
@@ -2538,9 +2549,9 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "activeRunId": null
         }
       ],
-      "nextCursor": "WyIyMDI2LTA2LTAxVDAwOjAwOjAwLjAwMDAwMFoiLCIwMDAwMDAwYi0wMDAwLTcwMDAtODAwMC0wMDAwMDAwMDAwN2UiXQ.LSiw4aClVzzIFnAAnC3BPWk86S1ID-QUcJH1c2cH5wI",
+      "nextCursor": "WyIyMDI2LTA2LTAxVDAwOjAwOjAwLjAwMDAwMFoiLCIwMDAwMDAwYi0wMDAwLTcwMDAtODAwMC0wMDAwMDAwMDAwN2YiXQ.vD0-WdAJ2amuV_gytFOyXRb_glNuzeqVyzmWMopNpjY",
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000081",
+        "requestId": "0000000b-0000-7000-8000-000000000082",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2588,7 +2599,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "completedAt": "2026-03-23T00:04:00.000Z"
         },
         {
-          "id": "0000000b-0000-7000-8000-000000000076",
+          "id": "0000000b-0000-7000-8000-000000000077",
           "ordinal": "3",
           "role": "user",
           "state": "COMPLETE",
@@ -2599,12 +2610,12 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
               "type": "text"
             }
           ],
-          "runId": "0000000b-0000-7000-8000-000000000075",
+          "runId": "0000000b-0000-7000-8000-000000000076",
           "createdAt": "2026-06-01T00:00:00.000Z",
           "completedAt": "2026-06-01T00:00:00.000Z"
         },
         {
-          "id": "0000000b-0000-7000-8000-000000000077",
+          "id": "0000000b-0000-7000-8000-000000000078",
           "ordinal": "4",
           "role": "assistant",
           "state": "COMPLETE",
@@ -2615,14 +2626,14 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
               "type": "text"
             }
           ],
-          "runId": "0000000b-0000-7000-8000-000000000075",
+          "runId": "0000000b-0000-7000-8000-000000000076",
           "createdAt": "2026-06-01T00:00:00.000Z",
           "completedAt": "2026-06-01T00:00:00.000Z"
         }
       ],
       "nextCursor": null,
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000084",
+        "requestId": "0000000b-0000-7000-8000-000000000085",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2704,7 +2715,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "cancelRequestedAt": null
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000087",
+        "requestId": "0000000b-0000-7000-8000-000000000088",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2731,7 +2742,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-00000000008f",
+        "id": "0000000b-0000-7000-8000-000000000090",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
         "cronExpression": "30 9 * * 1-5",
         "timezone": "Europe/Berlin",
@@ -2741,13 +2752,13 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "nextOccurrenceAt": "2026-06-01T07:30:00.000Z",
         "lastFiredAt": null,
         "lastRunId": null,
-        "conversationId": "0000000b-0000-7000-8000-00000000008e",
+        "conversationId": "0000000b-0000-7000-8000-00000000008f",
         "version": 1,
         "createdAt": "2026-06-01T00:00:00.000Z",
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000008d",
+        "requestId": "0000000b-0000-7000-8000-00000000008e",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2795,7 +2806,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "updatedAt": "2026-04-02T00:00:00.000Z"
         },
         {
-          "id": "0000000b-0000-7000-8000-00000000008f",
+          "id": "0000000b-0000-7000-8000-000000000090",
           "entityPublicId": "01900006-0000-7000-8000-000000000001",
           "cronExpression": "30 9 * * 1-5",
           "timezone": "Europe/Berlin",
@@ -2805,7 +2816,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "nextOccurrenceAt": "2026-06-01T07:30:00.000Z",
           "lastFiredAt": null,
           "lastRunId": null,
-          "conversationId": "0000000b-0000-7000-8000-00000000008e",
+          "conversationId": "0000000b-0000-7000-8000-00000000008f",
           "version": 1,
           "createdAt": "2026-06-01T00:00:00.000Z",
           "updatedAt": "2026-06-01T00:00:00.000Z"
@@ -2813,7 +2824,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       ],
       "nextCursor": null,
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000092",
+        "requestId": "0000000b-0000-7000-8000-000000000093",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2844,7 +2855,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000095",
+        "requestId": "0000000b-0000-7000-8000-000000000096",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2888,7 +2899,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000098",
+        "requestId": "0000000b-0000-7000-8000-000000000099",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2912,7 +2923,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "failureCode": null
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000009b",
+        "requestId": "0000000b-0000-7000-8000-00000000009c",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2939,7 +2950,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-02-15T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000009e",
+        "requestId": "0000000b-0000-7000-8000-00000000009f",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2971,7 +2982,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000a1",
+        "requestId": "0000000b-0000-7000-8000-0000000000a2",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2999,7 +3010,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000a6",
+        "requestId": "0000000b-0000-7000-8000-0000000000a7",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3035,7 +3046,75 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-02-24T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000a9",
+        "requestId": "0000000b-0000-7000-8000-0000000000aa",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Wallets_ListAgentWallets": {
+    "status": 200,
+    "body": {
+      "data": [
+        {
+          "walletPublicId": "019000a1-0000-7000-8000-000000000005",
+          "network": {
+            "publicId": "01900004-0000-7000-8000-000000000001",
+            "key": "base",
+            "family": "EVM",
+            "displayName": "Base",
+            "caip2": "eip155:8453"
+          },
+          "address": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+          "caip10": "eip155:8453:0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+          "relation": "PAYOUT",
+          "proof": {
+            "kind": "SIGNATURE",
+            "reference": "019000d2-0000-7000-8000-000000000002",
+            "verifiedAt": "2026-06-02T00:00:00.000Z"
+          }
+        }
+      ],
+      "nextCursor": null,
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-0000000000ab",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Wallets_ListWalletAgents": {
+    "status": 200,
+    "body": {
+      "data": [
+        {
+          "agent": {
+            "publicId": "01900006-0000-7000-8000-000000000002",
+            "canonicalSlug": "beacon-monitor",
+            "name": "Beacon Monitor",
+            "verificationState": "VERIFIED"
+          },
+          "relation": "PAYOUT",
+          "proof": {
+            "kind": "SIGNATURE",
+            "reference": "019000d2-0000-7000-8000-000000000002",
+            "verifiedAt": "2026-06-02T00:00:00.000Z"
+          }
+        }
+      ],
+      "nextCursor": null,
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-0000000000ac",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3066,7 +3145,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "responseCount": "1"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000ac",
+        "requestId": "0000000b-0000-7000-8000-0000000000af",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3209,7 +3288,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       ],
       "asOf": "2026-06-01T00:00:00.000Z",
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000af",
+        "requestId": "0000000b-0000-7000-8000-0000000000b2",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3239,7 +3318,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "decisionDigest": "0x7d8fa3825b64daf3fca511c22899c1774912d986aa6b6dc09446bfd25cc8c920"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000b2",
+        "requestId": "0000000b-0000-7000-8000-0000000000b5",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3272,7 +3351,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000b5",
+        "requestId": "0000000b-0000-7000-8000-0000000000b8",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3296,13 +3375,13 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ],
         "rejected": [],
         "receipt": {
-          "id": "0000000b-0000-7000-8000-0000000000b7",
+          "id": "0000000b-0000-7000-8000-0000000000ba",
           "durable": true,
           "receivedAt": "2026-06-01T00:00:00.000Z"
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000b6",
+        "requestId": "0000000b-0000-7000-8000-0000000000b9",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3317,7 +3396,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 202,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-0000000000bb",
+        "id": "0000000b-0000-7000-8000-0000000000be",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
         "exportType": "TRAFFIC",
         "range": {
@@ -3334,7 +3413,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": null
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000ba",
+        "requestId": "0000000b-0000-7000-8000-0000000000bd",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3366,7 +3445,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": "2026-05-21T00:10:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000be",
+        "requestId": "0000000b-0000-7000-8000-0000000000c1",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3687,7 +3766,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000c2",
+        "requestId": "0000000b-0000-7000-8000-0000000000c5",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3702,8 +3781,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-0000000000c6",
-        "publicId": "0000000b-0000-7000-8000-0000000000c7",
+        "id": "0000000b-0000-7000-8000-0000000000c9",
+        "publicId": "0000000b-0000-7000-8000-0000000000ca",
         "workspaceId": "01900002-0000-7000-8000-000000000001",
         "agentPublicId": "01900006-0000-7000-8000-000000000001",
         "orderId": "01900009-0000-7000-8000-000000000004",
@@ -3716,7 +3795,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "startAt": "2026-07-01T00:00:00.000Z",
         "endAt": "2026-07-31T00:00:00.000Z",
         "creative": {
-          "id": "0000000b-0000-7000-8000-0000000000c8",
+          "id": "0000000b-0000-7000-8000-0000000000cb",
           "revision": 1,
           "kind": "TEXT",
           "state": "DRAFT",
@@ -3752,7 +3831,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000c5",
+        "requestId": "0000000b-0000-7000-8000-0000000000c8",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3768,10 +3847,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": {
         "accepted": true,
-        "requestId": "0000000b-0000-7000-8000-0000000000c9"
+        "requestId": "0000000b-0000-7000-8000-0000000000cc"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000c9",
+        "requestId": "0000000b-0000-7000-8000-0000000000cc",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3787,8 +3866,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": [
         {
-          "id": "0000000b-0000-7000-8000-0000000000c6",
-          "publicId": "0000000b-0000-7000-8000-0000000000c7",
+          "id": "0000000b-0000-7000-8000-0000000000c9",
+          "publicId": "0000000b-0000-7000-8000-0000000000ca",
           "workspaceId": "01900002-0000-7000-8000-000000000001",
           "agentPublicId": "01900006-0000-7000-8000-000000000001",
           "orderId": "01900009-0000-7000-8000-000000000004",
@@ -3801,7 +3880,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "startAt": "2026-07-01T00:00:00.000Z",
           "endAt": "2026-07-31T00:00:00.000Z",
           "creative": {
-            "id": "0000000b-0000-7000-8000-0000000000c8",
+            "id": "0000000b-0000-7000-8000-0000000000cb",
             "revision": 1,
             "kind": "TEXT",
             "state": "DRAFT",
@@ -4188,7 +4267,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000cc",
+        "requestId": "0000000b-0000-7000-8000-0000000000cf",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -4257,7 +4336,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000cf",
+        "requestId": "0000000b-0000-7000-8000-0000000000d2",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
