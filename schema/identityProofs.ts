@@ -7,14 +7,21 @@ import { Schema } from "effect"
 import { AgentLocator, VerificationState } from "./agents.js"
 import { DateTimeZ, StrictStruct, Uuid, WireString } from "./common.js"
 import { LocatorInput } from "./identity.js"
+import { WalletRelation } from "./walletRelations.js"
 
 /**
  * Body of Agents_CreateIdentityChallenge: the locator to prove, in the fields of the spec §9
  * batch line. `network` is a network key, UUID or CAIP-2 chain id; an EVM address may be a
  * CAIP-10 account id in `nativeId`. Provable kinds: EVM `ADDRESS` and `REGISTRY_TOKEN` (with
  * its `registry`), SVM `ASSET` (its base58 key signs), `DID` (`did:key` Ed25519, `did:web`).
+ * `relation` (issue 22 item 5, ADDRESS locators only; absent or null = OWNER): what the address is
+ * to the agent (OWNER, OPERATOR, PAYOUT, TREASURY); the message names it, so the signature covers
+ * it, and the proof records that wallet-agent relation.
  */
-export const CreateIdentityChallengeRequest = StrictStruct(LocatorInput.fields).annotations({
+export const CreateIdentityChallengeRequest = StrictStruct({
+  ...LocatorInput.fields,
+  relation: Schema.optionalWith(Schema.NullOr(WalletRelation), { default: () => null })
+}).annotations({
   identifier: "CreateIdentityChallengeRequest"
 })
 

@@ -18,10 +18,18 @@
  *   still exists until purged), an expired unused one 410 `challenge-expired`, a purged or
  *   unknown one 404. A refused proof (422) leaves the challenge unused, so it can be retried
  *   until it expires.
+ * - Wallet-agent relations (issue 22 item 5, src/wallets/AgentRelations.ts), written in the proof's
+ *   transaction: a proven EVM ADDRESS is related to the agent by the `relation` its challenge named
+ *   (default OWNER; the message states it, so the signature covers it: a stored relation the message
+ *   does not state fails the proof with 422 `signature-invalid`), proof SIGNATURE referencing the
+ *   proven identity's public id; a proven REGISTRY_TOKEN makes its signer (the `ownerOf`) the agent's
+ *   OWNER, proof REGISTRY referencing the token's CAIP-19 id. `relation` on a challenge of another
+ *   locator kind is a 400. Every proof marks the agent's reputation evidence (proofs held).
  * - Verification state (spec §3): once proven, a locator REGISTRY_BOUND to several agents makes
  *   them all CONFLICTED (the resolver's rule); otherwise the agent becomes VERIFIED from
  *   UNVERIFIED, PARTIAL or EXPIRED (CONFLICTED and REVOKED agents keep their state).
  */
+import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import { randomBytes } from "node:crypto"
 import { AppConfig } from "../../layers/AppConfig.js"
@@ -41,14 +49,13 @@ import type { InvalidParam } from "../../schema/problem.js"
 import { parse as parseDid } from "did-resolver"
 import type { Locator } from "../identity/Locator.js"
 import { Resolver } from "../identity/Resolver.js"
-import { challengeMessage } from "./ChallengeMessage.js"
 import { IdentitiesRepo, type ChallengeRow } from "./IdentitiesRepo.js"
 import {
   type ChainRpcUnavailable,
   type DidNotResolvable,
   IdentityChallengeNotFound,
   IdentityChallengeUsed,
-  type SignatureInvalid,
+  SignatureInvalid,
   type SignerNotTokenOwner
 } from "./Errors.js"
 import type { IdentityChallenge, ProofMethod, ProvenIdentity } from "../../schema/identityProofs.js"
@@ -56,6 +63,10 @@ import { requireActiveAgent, AgentOperators, type WorkspaceRole } from "./Operat
 import { didKeyKey, didWebKeys } from "./proofs/DidWeb.js"
 import { proveEd25519, svmKey } from "./proofs/Ed25519.js"
 import { proveAddress, proveTokenOwner } from "./proofs/Evm.js"
+import { challengeMessage, relationLine } from "./ChallengeMessage.js"
+import type { WalletRelation } from "../../schema/walletRelations.js"
+import { AgentRelationsRepo } from "../wallets/AgentRelationsRepo.js"
+import { markAgentEvidence } from "../reputation/Evidence.js"
 
 /** How long a challenge can be used, in milliseconds (10 minutes). */
 export const ChallengeTtlMs = 10 * 60_000
@@ -107,6 +118,8 @@ export class Identities extends Effect.Service<Identities>()("agent-directory/Id
     const config = yield* AppConfig
     const ids = yield* Ids
     const outbound = yield* Outbound
+    const relations = yield* AgentRelationsRepo
+    const sql = yield* SqlClient.SqlClient
 
     const access = (entityPublicId: string, accountId: string, action: string) =>
       operators.access({ entityPublicId, accountId, roles: { allowed: writers, action } }).pipe(
@@ -156,6 +169,8 @@ export class Identities extends Effect.Service<Identities>()("agent-directory/Id
       readonly entityPublicId: string
       readonly accountId: string
       readonly locator: LocatorInput
+      /** The wallet relation to prove (ADDRESS locators only; null = OWNER for an address). */
+      readonly relation: WalletRelation | null
     }): Effect.Effect<IdentityChallenge, AgentNotFound | RoleRequired | InvalidState | InvalidRequest | ConfigurationMissing> =>
       Effect.gen(function*() {
         const agentId = input.entityPublicId.toLowerCase()
@@ -166,6 +181,10 @@ export class Identities extends Effect.Service<Identities>()("agent-directory/Id
         const locator = normalised.value
         const caip2 = yield* repo.caip2Of(locator.network)
         yield* checkProvable(locator, caip2)
+        if (input.relation !== null && locator.kind !== "ADDRESS") {
+          return yield* invalidBody([param("relation", "applies only to ADDRESS locators (leave it out or null)")])
+        }
+        const relation = locator.kind === "ADDRESS" ? input.relation ?? "OWNER" : null
         const issuedAt = yield* now
         const expiresAt = new Date(issuedAt.getTime() + ChallengeTtlMs)
         const challengeId = yield* ids.next
@@ -178,7 +197,8 @@ export class Identities extends Effect.Service<Identities>()("agent-directory/Id
           nonce: randomBytes(16).toString("hex"),
           issuedAt,
           expiresAt,
-          challengeId
+          challengeId,
+          relation
         })
         yield* repo.insertChallenge({
           id: challengeId,
@@ -187,21 +207,32 @@ export class Identities extends Effect.Service<Identities>()("agent-directory/Id
           locator,
           message,
           createdAt: issuedAt,
-          expiresAt
+          expiresAt,
+          relation
         })
         return { challengeId, message, expiresAt }
       })
 
-    /** Checks the signature of a challenge's message by its locator; the proof method used. */
-    const verify = (c: ChallengeRow, signature: string): Effect.Effect<ProofMethod, ProofError> =>
+    /**
+     * Checks the signature of a challenge's message by its locator; the proof method used and,
+     * for EVM proofs, the signing address (EIP-55).
+     */
+    const verify = (
+      c: ChallengeRow,
+      signature: string
+    ): Effect.Effect<{ readonly method: ProofMethod; readonly signer: string | null }, ProofError> =>
       Effect.gen(function*() {
         switch (c.kind) {
           case "ADDRESS":
+            // the relation the proof records must be the one the signed message states
+            if (c.relation !== null && !c.message.split("\n").includes(relationLine(c.relation))) {
+              return yield* new SignatureInvalid({ detail: "The signed challenge message does not state the relation to prove." })
+            }
             yield* proveAddress(c.nativeId, c.message, signature)
-            return "EIP191" as const
+            return { method: "EIP191" as const, signer: c.nativeId }
           case "REGISTRY_TOKEN": {
             const chain = (yield* repo.caip2Of(c.network)) ?? ""
-            yield* proveTokenOwner({
+            const signer = yield* proveTokenOwner({
               fetch: outbound.fetch,
               rpcUrl: yield* rpcUrl(chain),
               chain,
@@ -210,19 +241,19 @@ export class Identities extends Effect.Service<Identities>()("agent-directory/Id
               message: c.message,
               signature
             })
-            return "ERC721_OWNER" as const
+            return { method: "ERC721_OWNER" as const, signer }
           }
           case "ASSET":
             yield* proveEd25519([svmKey(c.nativeId)], c.message, signature, "base58")
-            return "ED25519" as const
+            return { method: "ED25519" as const, signer: null }
           default: {
             const parsed = parseDid(c.nativeId)!
             if (parsed.method === "key") {
               yield* proveEd25519([didKeyKey(parsed.id)!], c.message, signature, "base64url")
-              return "DID_KEY" as const
+              return { method: "DID_KEY" as const, signer: null }
             }
             yield* proveEd25519(yield* didWebKeys(parsed.did, outbound.fetch), c.message, signature, "base64url")
-            return "DID_WEB" as const
+            return { method: "DID_WEB" as const, signer: null }
           }
         }
       })
@@ -256,9 +287,34 @@ export class Identities extends Effect.Service<Identities>()("agent-directory/Id
         if (new Date(challenge.expiresAt).getTime() <= at.getTime()) {
           return yield* new ChallengeExpired({ detail: "The challenge expired; create a new one and sign its message." })
         }
-        const method = yield* verify(challenge, input.signature)
+        const { method, signer } = yield* verify(challenge, input.signature)
         yield* repo.markUsed(challenge.id, at)
         const bound = yield* repo.bindProven(challenge, method, at, yield* ids.next)
+        // the wallet-agent relation this proof establishes (never from funding or transfers)
+        if (challenge.kind === "ADDRESS" && signer !== null && challenge.network !== null) {
+          yield* relations.record({
+            id: yield* ids.next,
+            agentId,
+            network: challenge.network,
+            address: signer,
+            relation: challenge.relation ?? "OWNER",
+            proofKind: "SIGNATURE",
+            proofReference: bound.publicId,
+            verifiedAt: at
+          })
+        } else if (challenge.kind === "REGISTRY_TOKEN" && signer !== null && challenge.network !== null) {
+          yield* relations.record({
+            id: yield* ids.next,
+            agentId,
+            network: challenge.network,
+            address: signer,
+            relation: "OWNER",
+            proofKind: "REGISTRY",
+            proofReference: `${yield* repo.caip2Of(challenge.network)}/erc721:${challenge.scope}/${challenge.nativeId}`,
+            verifiedAt: at
+          })
+        }
+        yield* markAgentEvidence(agentId, at).pipe(Effect.provideService(SqlClient.SqlClient, sql), Effect.orDie)
         const agents = yield* repo.boundAgents(challenge.locator)
         if (agents.length > 1) yield* repo.markConflicted(agents, at)
         else yield* repo.markVerified(agentId, at)
@@ -267,5 +323,5 @@ export class Identities extends Effect.Service<Identities>()("agent-directory/Id
 
     return { createChallenge, prove }
   }),
-  dependencies: [IdentitiesRepo.Default, AgentOperators.Default]
+  dependencies: [IdentitiesRepo.Default, AgentOperators.Default, AgentRelationsRepo.Default]
 }) {}

@@ -48,6 +48,10 @@ export class AgentIdentitiesApi extends HttpApiGroup.make("AgentIdentities")
             "base58 key signs) and `DID` (`did:key` with an Ed25519 key, `did:web`); an off-chain registry key or another " +
             "DID method is a 400 naming the field. A token's chain needs a JSON-RPC endpoint (`CHAIN_RPC_URLS`), else 422 " +
             "`configuration-missing`.\n\n" +
+            "`relation` (ADDRESS locators only, issue 22 item 5): what the address is to the agent, OWNER (default, " +
+            "when absent or null), OPERATOR, PAYOUT or TREASURY. The message names it (in its statement and on a " +
+            "`Wallet Relation:` line), so the signature covers it; the proof then records that wallet-agent relation " +
+            "(Wallets_ListAgentWallets). A `relation` on another locator kind is a 400 naming the field.\n\n" +
             "201 `{challengeId, message, expiresAt}`: `message` is an EIP-4361-like text naming this service's origin, " +
             "the agent, the canonical locator, the CAIP-2 chain id, a random nonce and the issue and expiry times; sign it " +
             "exactly and send the signature to Agents_ProveIdentity before `expiresAt` (10 minutes). A challenge proves " +
@@ -82,7 +86,11 @@ export class AgentIdentitiesApi extends HttpApiGroup.make("AgentIdentities")
             "agent's, or purged), 409 `identity-challenge-used` (a challenge proves once), 410 `challenge-expired`, then " +
             "the proof: 422 `signature-invalid`, `signer-not-token-owner`, `did-not-resolvable` or " +
             "`configuration-missing` (no RPC endpoint for the chain), 503 `chain-rpc-unavailable` (the endpoint did not " +
-            "answer within 5 s). A refused proof leaves the challenge usable until it expires. " + agentVisibility + writers,
+            "answer within 5 s).\n\n" +
+            "Wallet-agent relation (issue 22 item 5; Wallets_ListAgentWallets): a proven address gets the relation its " +
+            "challenge named, proof SIGNATURE referencing the locator's `publicId`; a proven registry token makes its " +
+            "signer the agent's OWNER, proof REGISTRY referencing the token's CAIP-19 id. Other kinds of identity make no " +
+            "relation. A refused proof leaves the challenge usable until it expires. " + agentVisibility + writers,
           errors: [
             RoleRequired,
             AgentNotFound,

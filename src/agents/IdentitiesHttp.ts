@@ -13,7 +13,12 @@ export const AgentIdentitiesHttpLive = group(Api, "AgentIdentities", (handlers) 
     return handlers
       .handle("createIdentityChallenge", ({ path, payload }) =>
         Effect.flatMap(currentSession, (session) =>
-          identities.createChallenge({ entityPublicId: path.entityPublicId, accountId: session.accountId, locator: payload })
+          identities.createChallenge({
+            entityPublicId: path.entityPublicId,
+            accountId: session.accountId,
+            locator: payload,
+            relation: payload.relation
+          })
             .pipe(Effect.flatMap(envelope.data))))
       .handle("proveIdentity", ({ path, payload }) =>
         Effect.flatMap(currentSession, (session) =>

@@ -9,6 +9,7 @@ import { AgentLocator, VerificationState } from "../../schema/agents.js"
 import type { Locator } from "../identity/Locator.js"
 import { dieOnStorageFailure } from "../db/storageFailure.js"
 import type { ProofMethod } from "../../schema/identityProofs.js"
+import type { WalletRelation } from "../../schema/walletRelations.js"
 
 /** A stored challenge, as a proof reads it. */
 export interface ChallengeRow {
@@ -24,6 +25,8 @@ export interface ChallengeRow {
   /** ISO date-time texts. */
   readonly expiresAt: string
   readonly usedAt: string | null
+  /** The wallet relation an ADDRESS challenge proves (null for other kinds, and for challenges older than migration 0029). */
+  readonly relation: WalletRelation | null
 }
 
 const decodeLocator = Schema.decodeUnknown(AgentLocator)
@@ -57,6 +60,7 @@ export class IdentitiesRepo extends Effect.Service<IdentitiesRepo>()("agent-dire
       readonly message: string
       readonly createdAt: Date
       readonly expiresAt: Date
+      readonly relation: WalletRelation | null
     }) =>
       sql`INSERT INTO agent_identity_challenges ${
         sql.insert({
@@ -71,14 +75,15 @@ export class IdentitiesRepo extends Effect.Service<IdentitiesRepo>()("agent-dire
           locator: c.locator.locator,
           message: c.message,
           created_at: c.createdAt,
-          expires_at: c.expiresAt
+          expires_at: c.expiresAt,
+          relation: c.relation
         })
       }`.pipe(Effect.asVoid, dieOnStorageFailure)
 
     /** The agent's challenge `id`, locked for this transaction (a concurrent proof waits, then sees it used). */
     const challengeForUpdate = (id: string, agentId: string) =>
       sql<ChallengeRow>`SELECT id, agent_id AS "agentId", family, kind, network, scope, native_id AS "nativeId", locator,
-            message, api_ts(expires_at) AS "expiresAt", api_ts(used_at) AS "usedAt"
+            message, api_ts(expires_at) AS "expiresAt", api_ts(used_at) AS "usedAt", relation
           FROM agent_identity_challenges WHERE id = ${id} AND agent_id = ${agentId} FOR UPDATE`.pipe(
         Effect.map((rows) => Option.fromNullable(rows[0])),
         dieOnStorageFailure

@@ -25,6 +25,7 @@ import { ServicesApi } from "../services/Api.js"
 import { StatsApi } from "../stats/Api.js"
 import { TrustApi } from "../trust/Api.js"
 import { WalletsApi } from "../wallets/Api.js"
+import { WalletAgentRelationsApi } from "../wallets/AgentRelationsApi.js"
 import { TokenOperationsApi } from "../tokenOperations/Api.js"
 import { WorkspacesApi } from "../workspaces/Api.js"
 
@@ -95,6 +96,7 @@ export class Api extends withoutFrameworkErrors(HttpApi.make("AgentDirectoryApi"
   .add(StatsApi)
   .add(TrustApi)
   .add(WalletsApi)
+  .add(WalletAgentRelationsApi)
   .add(TokenOperationsApi)
   .add(AdsApi)
   .add(WorkspacesApi)

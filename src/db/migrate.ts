@@ -29,6 +29,7 @@ import agentSchedules from "./migrations/0022_agent_schedules.js"
 import conversationReads from "./migrations/0025_conversation_reads.js"
 import reputationEvidence from "./migrations/0026_reputation_evidence.js"
 import statsDaily from "./migrations/0028_stats_daily.js"
+import agentWalletRelations from "./migrations/0029_agent_wallet_relations.js"
 
 /** Applies every pending migration; returns the ones applied. Fails with `MigrationError | SqlError`. */
 export const migrate = Migrator.make({})({
@@ -56,6 +57,7 @@ export const migrate = Migrator.make({})({
     "0022_agent_schedules": agentSchedules,
     "0025_conversation_reads": conversationReads,
     "0026_reputation_evidence": reputationEvidence,
-    "0028_stats_daily": statsDaily
+    "0028_stats_daily": statsDaily,
+    "0029_agent_wallet_relations": agentWalletRelations
   })
 })

@@ -4,9 +4,9 @@
  */
 import { Problem } from "../../schema/problem.js"
 
-/** 404 `wallet-not-found`: no such wallet of the caller's. */
+/** 404 `wallet-not-found`: no such wallet (of the caller's, for the owner's operations). */
 export class WalletNotFound extends Problem<WalletNotFound>()("WalletNotFound", {
-  status: 404, type: "wallet-not-found", meaning: "no such wallet of the caller's"
+  status: 404, type: "wallet-not-found", meaning: "no such wallet (of the caller's, for the owner's operations)"
 }) {}
 /** 404 `wallet-policy-not-found`: no such policy of one of the caller's wallets. */
 export class WalletPolicyNotFound extends Problem<WalletPolicyNotFound>()("WalletPolicyNotFound", {

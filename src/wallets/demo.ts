@@ -1,11 +1,14 @@
 /**
  * Demo data of the Wallets area (spec §2.8, §2.14): wallets of the demo accounts,
- * their policies in every state and their public profiles. Loaded by `seed.ts`.
+ * their policies in every state, their public profiles and the wallet-agent relations
+ * (src/wallets/AgentRelationsDemo.ts). Loaded by `seed.ts`.
  */
 import { SqlClient, type SqlError } from "@effect/sql"
 import { Effect } from "effect"
 import { DemoAccounts } from "../accounts/demo.js"
 import { demoId, DemoNetworks, demoTime } from "../db/demo.js"
+import { DemoProvenPayout } from "../agents/IdentitiesDemo.js"
+import { seedAgentRelationsDemo } from "./AgentRelationsDemo.js"
 
 const id = demoId
 
@@ -20,7 +23,12 @@ export const DemoWallets = {
   /** The owner's second Base wallet, without a profile (the profile read answers `data: null`). */
   ownerBare: { id: id(0xa1, 3), owner: "owner", network: "base", address: "0x3333333333333333333333333333333333333333" },
   /** The outsider's wallet: invisible to the owner (404). */
-  outsider: { id: id(0xa1, 4), owner: "outsider", network: "base", address: "0x4444444444444444444444444444444444444444" }
+  outsider: { id: id(0xa1, 4), owner: "outsider", network: "base", address: "0x4444444444444444444444444444444444444444" },
+  /**
+   * The owner's Base wallet that Beacon Monitor proved as its PAYOUT address (Hardhat/Anvil account 2,
+   * see `DemoProvenPayout`): Wallets_ListWalletAgents lists Beacon for it.
+   */
+  beaconPayout: { id: id(0xa1, 5), owner: "owner", network: "base", address: DemoProvenPayout.address }
 } as const
 
 /** Wallet policies: one per state, one whose cancellation challenge expired, one of the outsider. */
@@ -109,4 +117,5 @@ export const seedWalletsDemo: Effect.Effect<void, SqlError.SqlError, SqlClient.S
         p.followers.map((account, i) => ({ profile_id: p.id, account_id: DemoAccounts[account].id, created_at: demoTime(55, i) }))
       ))
     }`
+    yield* seedAgentRelationsDemo
   })

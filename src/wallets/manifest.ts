@@ -4,6 +4,7 @@
  * `/docs`, checked by test/demo/Manifest.test.ts).
  */
 import type { ManifestOperation } from "../Area.js"
+import { DemoAgents } from "../agents/demo.js"
 import { DemoWalletPolicies, DemoWallets } from "./demo.js"
 
 /** The wallets area's demo requests, by operationId. */
@@ -18,5 +19,19 @@ export const WalletsManifest = {
       confirmation: `CANCEL ${DemoWalletPolicies.prepared.id}`
     }
   },
-  Wallets_GetWalletProfileConfiguration: { as: "owner", path: { walletPublicId: DemoWallets.ownerBase.id }, query: {}, body: null }
+  Wallets_GetWalletProfileConfiguration: { as: "owner", path: { walletPublicId: DemoWallets.ownerBase.id }, query: {}, body: null },
+  Wallets_ListAgentWallets: {
+    as: "anonymous",
+    path: { entityPublicId: DemoAgents[1].id },
+    query: { limit: 10 },
+    body: null,
+    note: "Beacon Monitor's wallets: its PAYOUT address on Base, proven by signature, held by the demo owner's wallet."
+  },
+  Wallets_ListWalletAgents: {
+    as: "apiKey:public",
+    path: { walletPublicId: DemoWallets.beaconPayout.id },
+    query: {},
+    body: null,
+    note: "The agents of the demo owner's Base wallet 0x3C44…93BC: Beacon Monitor, relation PAYOUT (SIGNATURE)."
+  }
 } satisfies Record<string, ManifestOperation>

@@ -77,6 +77,9 @@ layer(server.layer)("identity proofs", (it) => {
       expect(lines[1]).toBe(`evm:base:${account.address}`)
       expect(c.message).toContain(`URI: https://directory.test/api/v1/agents/${beacon}`)
       expect(c.message).toContain("Chain ID: eip155:8453")
+      // an address states its wallet relation (default OWNER), so the signature covers it (issue 22 item 5)
+      expect(lines).toContain("Wallet Relation: OWNER")
+      expect(lines[3]).toContain("in the Agent Directory, as its OWNER wallet.")
       expect(c.message).toMatch(/\nNonce: [0-9a-f]{32}\n/)
       expect(c.message).toContain(`Issued At: ${new Date(at).toISOString()}`)
       expect(c.message).toContain(`Request ID: ${c.challengeId}`)
@@ -120,6 +123,13 @@ layer(server.layer)("identity proofs", (it) => {
       const reply = yield* prove(atlas, DemoProofs.challenge.id, DemoProofs.challenge.signature, yield* signIn("owner"))
       expect(reply.status, reply.text).toBe(201)
       expect(reply.body.data.nativeId).toBe("0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266")
+      // the demo challenge names relation OWNER: Atlas's OWNER wallet now, proof SIGNATURE naming the locator
+      const wallets = yield* call("GET", `/api/v1/agents/${atlas}/wallets?limit=100`)
+      expect(wallets.body.data).toContainEqual(expect.objectContaining({
+        address: "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+        relation: "OWNER",
+        proof: { kind: "SIGNATURE", reference: reply.body.data.publicId, verifiedAt: reply.body.data.provenAt }
+      }))
     }))
 
   it.effect("422 signature-invalid for another signer or a malformed signature (challenge still usable); 410 once expired", () =>
@@ -179,6 +189,7 @@ layer(server.layer)("identity proofs", (it) => {
       expect(c.status, c.text).toBe(201)
       const { challengeId, message } = c.body.data
       expect(message).toContain("Chain ID: solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp")
+      expect(message).not.toContain("Wallet Relation:") // an SVM asset is not a wallet relation
       const otherKey = ed25519.utils.randomSecretKey()
       expectProblem(
         yield* prove(atlas, challengeId, base58.encode(ed25519.sign(utf8.decode(message), otherKey)), owner),

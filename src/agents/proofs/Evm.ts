@@ -48,7 +48,8 @@ export const proveAddress = (address: string, message: string, signature: string
  * Proves a registry token: the EIP-191 signer of `message` must be `ownerOf(tokenId)` of
  * `registry` on the chain of `rpcUrl`. Fails with `SignatureInvalid`, `SignerNotTokenOwner`
  * (another owner, no such token, or no ERC-721 at the registry address) or
- * `ChainRpcUnavailable` (the endpoint did not answer within the proof timeout).
+ * `ChainRpcUnavailable` (the endpoint did not answer within the proof timeout). Returns the
+ * signer (EIP-55), the token's owner.
  */
 export const proveTokenOwner = (input: {
   /** The outbound client's fetch. */
@@ -90,4 +91,5 @@ export const proveTokenOwner = (input: {
     if (getAddress(owner) !== signer) {
       return yield* new SignerNotTokenOwner({ detail: "The signer of the challenge message is not the token's ownerOf on its chain." })
     }
+    return signer
   })

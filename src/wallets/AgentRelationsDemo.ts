@@ -1,0 +1,41 @@
+/**
+ * Demo wallet-agent relations (issue 22 item 5): Beacon Monitor's PAYOUT relation to Hardhat/Anvil
+ * account 2 on Base, proven by signature (`DemoProvenPayout`, the agent's proven ADDRESS identity
+ * seeded by src/agents/IdentitiesDemo.ts), whose address is the owner's wallet `beaconPayout`
+ * (src/wallets/demo.ts). The funded/transferred demo address (src/agents/demo.ts) has none.
+ */
+import { SqlClient, type SqlError } from "@effect/sql"
+import { Effect } from "effect"
+import { DemoProvenPayout } from "../agents/IdentitiesDemo.js"
+import { demoId, DemoNetworks } from "../db/demo.js"
+
+/** The demo relations. */
+export const DemoAgentRelations = {
+  beaconPayout: {
+    id: demoId(0xa6, 1),
+    agentId: DemoProvenPayout.agentId,
+    network: DemoProvenPayout.network,
+    address: DemoProvenPayout.address,
+    relation: DemoProvenPayout.relation,
+    proofKind: "SIGNATURE",
+    proofReference: DemoProvenPayout.identityId,
+    verifiedAt: DemoProvenPayout.provenAt
+  }
+} as const
+
+/** Inserts the demo relations (after the wallets and the identity proofs). Fails with `SqlError`. */
+export const seedAgentRelationsDemo: Effect.Effect<void, SqlError.SqlError, SqlClient.SqlClient> = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`INSERT INTO agent_wallet_relations ${
+    sql.insert(Object.values(DemoAgentRelations).map((r) => ({
+      id: r.id,
+      agent_id: r.agentId,
+      network_id: DemoNetworks[r.network].id,
+      address: r.address,
+      relation: r.relation,
+      proof_kind: r.proofKind,
+      proof_reference: r.proofReference,
+      verified_at: r.verifiedAt
+    })))
+  }`
+})
