@@ -4,6 +4,7 @@ import { AgentProfileImportedFields } from "./agentImports.js"
 import { CountString, DateTimeZ, HttpUrl, QueryInt, QueryList, rule, StrictStruct, Uuid, Version, WireString } from "./common.js"
 import { LocatorKind, NetworkFamily } from "./identity.js"
 import { ServiceOfferPrice } from "./services.js"
+import { Meta } from "./envelope.js"
 
 /** Agent verification states (spec §3). */
 export const VerificationState = Schema.Literal("UNVERIFIED", "PARTIAL", "VERIFIED", "EXPIRED", "REVOKED", "CONFLICTED")
@@ -20,6 +21,16 @@ export const FavoriteAgent = Schema.Struct({
   verificationState: VerificationState
 }).annotations({ identifier: "FavoriteAgent" })
 export type FavoriteAgent = typeof FavoriteAgent.Type
+
+/**
+ * Agents_FavoriteAgent's 201 body (issue 22 item 1): `{data: FavoriteAgent, meta}` when the
+ * agent was just added to the caller's favorites. A class, so that the handler's value tells
+ * the 201 from the 200 (`{data, meta}` as a plain object) of an agent that already was one.
+ */
+export class FavoriteAgentAdded extends Schema.Class<FavoriteAgentAdded>("FavoriteAgentAdded")({
+  data: FavoriteAgent,
+  meta: Meta
+}) {}
 
 /** Query of Agents_ListFavoriteAgents: limit 1-100 (default 25), cursor 1-2048 chars. */
 export const ListFavoriteAgentsQuery = Schema.Struct({
