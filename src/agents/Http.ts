@@ -14,7 +14,7 @@ import { AgentsRepo, FavoritePosition } from "./Repo.js"
 import { group } from "../http/group.js"
 import { Registration } from "./Registration.js"
 import { Favorites } from "./Favorites.js"
-import { FavoriteAgentAdded } from "../../schema/agents.js"
+import { FavoriteAdded } from "../../schema/agents.js"
 
 export const AgentsHttpLive = group(Api, "Agents", (handlers) =>
   Effect.gen(function*() {
@@ -74,8 +74,8 @@ export const AgentsHttpLive = group(Api, "Agents", (handlers) =>
           const session = yield* currentSession
           const { added, item } = yield* favorites.add({ entityPublicId: path.entityPublicId, accountId: session.accountId })
           const body = yield* envelope.data(item)
-          // the class is the 201 (added now); the plain envelope the 200 (already a favorite)
-          return added ? new FavoriteAgentAdded(body) : body
+          // wrapped: the 201 (added now); the plain envelope: the 200 (already a favorite)
+          return added ? new FavoriteAdded(body) : body
         }))
       .handle("unfavoriteAgent", ({ path }) =>
         Effect.flatMap(currentSession, (s) => favorites.remove({ entityPublicId: path.entityPublicId, accountId: s.accountId })))
