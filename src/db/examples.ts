@@ -11,7 +11,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       "data": {
         "accountPublicId": "01900001-0000-7000-8000-000000000002",
         "sessionId": "0000000b-0000-7000-8000-000000000002",
-        "csrfToken": "v5pUgiExmXv2Ymog7MUNoBsaaK3wayE_qVZvOFzeUME",
+        "csrfToken": "ILJ6YbZDnv5Iz3cTu0f_zvqrMhWWQ1m9D7QdapARwjA",
         "expiresAt": "2026-06-01T12:00:00.000Z"
       },
       "meta": {
@@ -126,7 +126,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "apiKey": {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "a5c9b0d1a2d9",
+          "prefix": "eb648a7ab967",
           "scopes": [
             "public:read"
           ],
@@ -140,7 +140,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "expiresAt": null,
           "revokedAt": null
         },
-        "key": "adk_a5c9b0d1a2d9_SsVaSf1e-RkI6XO3OVWE2pVw55dnctavtmbWyF1oKTk",
+        "key": "adk_eb648a7ab967_F6a0sU_IA0kQrw0zPQ6wJC3i30l_wHSgQr5Xc73Th0w",
         "keyDelivery": "SHOWN_ONCE"
       },
       "meta": {
@@ -171,7 +171,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "allowedOrigins": [
             "https://app.demo.agent-directory.dev"
           ],
-          "createdAt": "2026-11-25T17:23:56.207Z",
+          "createdAt": "2026-11-26T21:32:18.972Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -186,7 +186,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "production",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T17:23:56.205Z",
+          "createdAt": "2026-11-26T21:32:18.960Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -201,7 +201,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T17:23:56.204Z",
+          "createdAt": "2026-11-26T21:32:18.958Z",
           "lastUsedAt": null,
           "expiresAt": "2026-04-11T00:00:00.000Z",
           "revokedAt": null
@@ -216,7 +216,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "REVOKED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T17:23:56.202Z",
+          "createdAt": "2026-11-26T21:32:18.940Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -231,7 +231,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "PAUSED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T17:23:56.200Z",
+          "createdAt": "2026-11-26T21:32:18.939Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -246,7 +246,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T17:23:56.198Z",
+          "createdAt": "2026-11-26T21:32:18.938Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -262,7 +262,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T17:23:56.193Z",
+          "createdAt": "2026-11-26T21:32:18.914Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -270,7 +270,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "a5c9b0d1a2d9",
+          "prefix": "eb648a7ab967",
           "scopes": [
             "public:read"
           ],
@@ -310,7 +310,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "environment": "development",
         "state": "REVOKED",
         "allowedOrigins": [],
-        "createdAt": "2026-11-25T17:23:56.200Z",
+        "createdAt": "2026-11-26T21:32:18.939Z",
         "lastUsedAt": null,
         "expiresAt": null,
         "revokedAt": "2026-06-01T00:00:00.000Z"
@@ -878,6 +878,34 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       }
     }
   },
+  "Agents_FavoriteAgent": {
+    "status": 201,
+    "body": {
+      "data": {
+        "publicId": "01900006-0000-7000-8000-000000000005",
+        "canonicalSlug": "echo-support",
+        "name": "Echo Support",
+        "rank": null,
+        "tagline": "Customer support agent",
+        "description": "Echo Support: an agent of the demo directory.",
+        "starCount": "1",
+        "verificationState": "EXPIRED"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000022",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Agents_UnfavoriteAgent": {
+    "status": 204
+  },
   "Agents_ResolveAgentIdentities": {
     "status": 200,
     "body": {
@@ -977,7 +1005,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000020",
+        "requestId": "0000000b-0000-7000-8000-000000000026",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1040,7 +1068,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       ],
       "nextCursor": null,
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000021",
+        "requestId": "0000000b-0000-7000-8000-000000000027",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1055,8 +1083,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "entityId": "0000000b-0000-7000-8000-000000000025",
-        "publicId": "0000000b-0000-7000-8000-000000000025",
+        "entityId": "0000000b-0000-7000-8000-00000000002b",
+        "publicId": "0000000b-0000-7000-8000-00000000002b",
         "canonicalSlug": "iris-indexer",
         "name": "Iris Indexer",
         "rank": null,
@@ -1066,7 +1094,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "verificationState": "UNVERIFIED",
         "networks": [],
         "protocols": [],
-        "canonicalUrl": "https://directory.test/api/v1/agents/0000000b-0000-7000-8000-000000000025",
+        "canonicalUrl": "https://directory.test/api/v1/agents/0000000b-0000-7000-8000-00000000002b",
         "version": 1,
         "state": "ACTIVE",
         "retiredAt": null,
@@ -1093,7 +1121,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "sources": []
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000024",
+        "requestId": "0000000b-0000-7000-8000-00000000002a",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1279,7 +1307,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000028",
+        "requestId": "0000000b-0000-7000-8000-00000000002e",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1344,7 +1372,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "sources": []
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000002b",
+        "requestId": "0000000b-0000-7000-8000-000000000031",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1359,7 +1387,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 202,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-00000000002f",
+        "id": "0000000b-0000-7000-8000-000000000035",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
         "kind": "A2A_AGENT_CARD",
         "url": "https://atlas-research.example/.well-known/agent-card.json",
@@ -1372,7 +1400,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "finishedAt": null
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000002e",
+        "requestId": "0000000b-0000-7000-8000-000000000034",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1408,7 +1436,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "finishedAt": "2026-05-21T00:01:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000032",
+        "requestId": "0000000b-0000-7000-8000-000000000038",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1423,12 +1451,12 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "challengeId": "0000000b-0000-7000-8000-000000000036",
-        "message": "directory.test wants you to prove control of an identity for an agent:\nevm:base:0x70997970C51812dc3A010C7d01b50e0d17dc79C8\n\nSign to bind this identity to the agent Atlas Research (01900006-0000-7000-8000-000000000001) in the Agent Directory. Signing costs nothing and authorizes no transaction.\n\nURI: https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000001\nVersion: 1\nChain ID: eip155:8453\nNonce: e04d9448fbf5c3d3f62eb953657337d0\nIssued At: 2026-06-01T00:00:00.000Z\nExpiration Time: 2026-06-01T00:10:00.000Z\nRequest ID: 0000000b-0000-7000-8000-000000000036",
+        "challengeId": "0000000b-0000-7000-8000-00000000003c",
+        "message": "directory.test wants you to prove control of an identity for an agent:\nevm:base:0x70997970C51812dc3A010C7d01b50e0d17dc79C8\n\nSign to bind this identity to the agent Atlas Research (01900006-0000-7000-8000-000000000001) in the Agent Directory. Signing costs nothing and authorizes no transaction.\n\nURI: https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000001\nVersion: 1\nChain ID: eip155:8453\nNonce: 2140d73e6ae98dd0b132e668b40a52ae\nIssued At: 2026-06-01T00:00:00.000Z\nExpiration Time: 2026-06-01T00:10:00.000Z\nRequest ID: 0000000b-0000-7000-8000-00000000003c",
         "expiresAt": "2026-06-01T00:10:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000035",
+        "requestId": "0000000b-0000-7000-8000-00000000003b",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1443,7 +1471,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "publicId": "0000000b-0000-7000-8000-00000000003a",
+        "publicId": "0000000b-0000-7000-8000-000000000040",
         "locator": "evm:base:0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
         "networkFamily": "EVM",
         "locatorKind": "ADDRESS",
@@ -1456,7 +1484,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "verificationState": "VERIFIED"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000039",
+        "requestId": "0000000b-0000-7000-8000-00000000003f",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1501,7 +1529,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000003d",
+        "requestId": "0000000b-0000-7000-8000-000000000043",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1735,7 +1763,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000040",
+        "requestId": "0000000b-0000-7000-8000-000000000046",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1828,7 +1856,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000043",
+        "requestId": "0000000b-0000-7000-8000-000000000049",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1867,7 +1895,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-02-16T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000046",
+        "requestId": "0000000b-0000-7000-8000-00000000004c",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1949,7 +1977,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "expiresAt": "2026-03-12T01:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000049",
+        "requestId": "0000000b-0000-7000-8000-00000000004f",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1964,11 +1992,11 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 200,
     "body": {
       "data": {
-        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fdirectory.test%2Fapi%2Fv1%2Fmcp%2Foauth%2Fcallback&scope=crm.read+crm.write&state=2tb5DfdBDloxP6iU6FvjFZ0JP7loI8YpPsP4PNll6U8&code_challenge=Bx5JXc6a8PL8-heO6E4WNvhROyaAjYquyOp5xUPNr7k&code_challenge_method=S256&resource=https%3A%2F%2Fmcp.crm.example%2Fmcp",
+        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fdirectory.test%2Fapi%2Fv1%2Fmcp%2Foauth%2Fcallback&scope=crm.read+crm.write&state=zrhIm8FCLoV21xheL60ZgcyFWJfF3fKuKXupEbKMtWg&code_challenge=vS5MRZUXpGRlmm6PTm8qLV79zi7zezhYEvg34IC9w5c&code_challenge_method=S256&resource=https%3A%2F%2Fmcp.crm.example%2Fmcp",
         "expiresAt": "2026-06-01T00:10:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000004f",
+        "requestId": "0000000b-0000-7000-8000-000000000055",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1983,7 +2011,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-000000000054",
+        "id": "0000000b-0000-7000-8000-00000000005a",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
         "name": "Atlas search",
         "serverUrl": "https://mcp.search.example/mcp",
@@ -1997,7 +2025,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000053",
+        "requestId": "0000000b-0000-7000-8000-000000000059",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2039,7 +2067,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "requestedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000057",
+        "requestId": "0000000b-0000-7000-8000-00000000005d",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2055,13 +2083,13 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": [
         {
-          "executionId": "22c34e37fc309795058814d8503cc6ca",
+          "executionId": "fe434a7399a05f42186de616d0e53858",
           "workflow": "McpCatalogRefresh",
           "state": "SUCCEEDED",
           "payload": {
             "connectionId": "01900102-0000-7000-8000-000000000003",
             "reason": "requested",
-            "occasion": "0000000b-0000-7000-8000-000000000058"
+            "occasion": "0000000b-0000-7000-8000-00000000005e"
           },
           "activities": 1,
           "createdAt": "2026-06-01T00:00:00.000Z",
@@ -2070,13 +2098,13 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "runner": 0
         },
         {
-          "executionId": "8ff8b1dae874961b43355891c775f15a",
+          "executionId": "e72465d215482ce8eda7cdc01c765adb",
           "workflow": "McpCatalogRefresh",
           "state": "SUCCEEDED",
           "payload": {
-            "connectionId": "0000000b-0000-7000-8000-000000000054",
+            "connectionId": "0000000b-0000-7000-8000-00000000005a",
             "reason": "created",
-            "occasion": "0000000b-0000-7000-8000-000000000054"
+            "occasion": "0000000b-0000-7000-8000-00000000005a"
           },
           "activities": 1,
           "createdAt": "2026-06-01T00:00:00.000Z",
@@ -2100,11 +2128,11 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "runner": 0
         },
         {
-          "executionId": "6d16932737dcb0bed009ba5d85ee0fba",
+          "executionId": "00188bed087f3f27db50afa781801047",
           "workflow": "AgentImport",
           "state": "SUCCEEDED",
           "payload": {
-            "importId": "0000000b-0000-7000-8000-00000000002f"
+            "importId": "0000000b-0000-7000-8000-000000000035"
           },
           "activities": 1,
           "createdAt": "2026-06-01T00:00:00.000Z",
@@ -2114,7 +2142,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000005b",
+        "requestId": "0000000b-0000-7000-8000-000000000061",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2133,7 +2161,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "launchDraftId": "01900080-0000-7000-8000-000000000001",
         "venue": "REGISTRY_GENESIS",
         "state": "AWAITING_SIGNATURE",
-        "transactionIntentId": "0000000b-0000-7000-8000-000000000062",
+        "transactionIntentId": "0000000b-0000-7000-8000-000000000068",
         "providerReference": null,
         "expectedAssetLocator": "eip155:8453/erc20:0x000000000000000000000000000000000000003d",
         "observedAssetId": null,
@@ -2178,7 +2206,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000061",
+        "requestId": "0000000b-0000-7000-8000-000000000067",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2205,7 +2233,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "provider": "demo-issuer",
         "providerRequestId": "demo-01900083-0000-7000-8000-000000000001",
         "instrument": {
-          "publicId": "0000000b-0000-7000-8000-000000000066",
+          "publicId": "0000000b-0000-7000-8000-00000000006c",
           "state": "ACTIVE",
           "last4": "5146",
           "expiresAt": "2030-01-01T00:00:00.000Z"
@@ -2215,7 +2243,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000065",
+        "requestId": "0000000b-0000-7000-8000-00000000006b",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2230,10 +2258,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-00000000006a",
+        "id": "0000000b-0000-7000-8000-000000000070",
         "workspaceId": "01900002-0000-7000-8000-000000000001",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
-        "publicKeyId": "0000000b-0000-7000-8000-00000000006b",
+        "publicKeyId": "0000000b-0000-7000-8000-000000000071",
         "publicKeyFingerprint": "CukONg4K3oTq-JN_7-cp0tgeIccH-AxVABSVQhw9rHg",
         "state": "PENDING",
         "allowedSignalTypes": [
@@ -2246,7 +2274,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "createdAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000069",
+        "requestId": "0000000b-0000-7000-8000-00000000006f",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2374,7 +2402,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000006e",
+        "requestId": "0000000b-0000-7000-8000-000000000074",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2399,7 +2427,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000071",
+        "requestId": "0000000b-0000-7000-8000-000000000077",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2415,7 +2443,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": {
         "userMessage": {
-          "id": "0000000b-0000-7000-8000-000000000076",
+          "id": "0000000b-0000-7000-8000-00000000007c",
           "ordinal": "3",
           "role": "user",
           "state": "COMPLETE",
@@ -2426,23 +2454,23 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
               "type": "text"
             }
           ],
-          "runId": "0000000b-0000-7000-8000-000000000075",
+          "runId": "0000000b-0000-7000-8000-00000000007b",
           "createdAt": "2026-06-01T00:00:00.000Z",
           "completedAt": "2026-06-01T00:00:00.000Z"
         },
         "assistantMessage": {
-          "id": "0000000b-0000-7000-8000-000000000077",
+          "id": "0000000b-0000-7000-8000-00000000007d",
           "ordinal": "4",
           "role": "assistant",
           "state": "PENDING",
           "contentText": null,
           "contentParts": [],
-          "runId": "0000000b-0000-7000-8000-000000000075",
+          "runId": "0000000b-0000-7000-8000-00000000007b",
           "createdAt": "2026-06-01T00:00:00.000Z",
           "completedAt": null
         },
         "run": {
-          "id": "0000000b-0000-7000-8000-000000000075",
+          "id": "0000000b-0000-7000-8000-00000000007b",
           "conversationId": "01900103-0000-7000-8000-000000000002",
           "entityPublicId": "01900006-0000-7000-8000-000000000001",
           "triggerType": "MESSAGE",
@@ -2452,7 +2480,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000074",
+        "requestId": "0000000b-0000-7000-8000-00000000007a",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2474,7 +2502,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "dataClearedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000007a",
+        "requestId": "0000000b-0000-7000-8000-000000000080",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2489,7 +2517,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-00000000007e",
+        "id": "0000000b-0000-7000-8000-000000000084",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
         "kind": "CHAT",
         "title": "Pricing research",
@@ -2500,7 +2528,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "activeRunId": null
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000007d",
+        "requestId": "0000000b-0000-7000-8000-000000000083",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2527,7 +2555,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "activeRunId": null
         },
         {
-          "id": "0000000b-0000-7000-8000-00000000007e",
+          "id": "0000000b-0000-7000-8000-000000000084",
           "entityPublicId": "01900006-0000-7000-8000-000000000001",
           "kind": "CHAT",
           "title": "Pricing research",
@@ -2538,9 +2566,9 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "activeRunId": null
         }
       ],
-      "nextCursor": "WyIyMDI2LTA2LTAxVDAwOjAwOjAwLjAwMDAwMFoiLCIwMDAwMDAwYi0wMDAwLTcwMDAtODAwMC0wMDAwMDAwMDAwN2UiXQ.LSiw4aClVzzIFnAAnC3BPWk86S1ID-QUcJH1c2cH5wI",
+      "nextCursor": "WyIyMDI2LTA2LTAxVDAwOjAwOjAwLjAwMDAwMFoiLCIwMDAwMDAwYi0wMDAwLTcwMDAtODAwMC0wMDAwMDAwMDAwODQiXQ.DZJyeLnEIf29TPPwEYdwfV0pY-SGhAbDeeXRY6PFiQQ",
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000081",
+        "requestId": "0000000b-0000-7000-8000-000000000087",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2588,7 +2616,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "completedAt": "2026-03-23T00:04:00.000Z"
         },
         {
-          "id": "0000000b-0000-7000-8000-000000000076",
+          "id": "0000000b-0000-7000-8000-00000000007c",
           "ordinal": "3",
           "role": "user",
           "state": "COMPLETE",
@@ -2599,12 +2627,12 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
               "type": "text"
             }
           ],
-          "runId": "0000000b-0000-7000-8000-000000000075",
+          "runId": "0000000b-0000-7000-8000-00000000007b",
           "createdAt": "2026-06-01T00:00:00.000Z",
           "completedAt": "2026-06-01T00:00:00.000Z"
         },
         {
-          "id": "0000000b-0000-7000-8000-000000000077",
+          "id": "0000000b-0000-7000-8000-00000000007d",
           "ordinal": "4",
           "role": "assistant",
           "state": "COMPLETE",
@@ -2615,14 +2643,14 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
               "type": "text"
             }
           ],
-          "runId": "0000000b-0000-7000-8000-000000000075",
+          "runId": "0000000b-0000-7000-8000-00000000007b",
           "createdAt": "2026-06-01T00:00:00.000Z",
           "completedAt": "2026-06-01T00:00:00.000Z"
         }
       ],
       "nextCursor": null,
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000084",
+        "requestId": "0000000b-0000-7000-8000-00000000008a",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2704,7 +2732,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "cancelRequestedAt": null
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000087",
+        "requestId": "0000000b-0000-7000-8000-00000000008d",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2731,7 +2759,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-00000000008f",
+        "id": "0000000b-0000-7000-8000-000000000095",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
         "cronExpression": "30 9 * * 1-5",
         "timezone": "Europe/Berlin",
@@ -2741,13 +2769,13 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "nextOccurrenceAt": "2026-06-01T07:30:00.000Z",
         "lastFiredAt": null,
         "lastRunId": null,
-        "conversationId": "0000000b-0000-7000-8000-00000000008e",
+        "conversationId": "0000000b-0000-7000-8000-000000000094",
         "version": 1,
         "createdAt": "2026-06-01T00:00:00.000Z",
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000008d",
+        "requestId": "0000000b-0000-7000-8000-000000000093",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2795,7 +2823,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "updatedAt": "2026-04-02T00:00:00.000Z"
         },
         {
-          "id": "0000000b-0000-7000-8000-00000000008f",
+          "id": "0000000b-0000-7000-8000-000000000095",
           "entityPublicId": "01900006-0000-7000-8000-000000000001",
           "cronExpression": "30 9 * * 1-5",
           "timezone": "Europe/Berlin",
@@ -2805,7 +2833,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "nextOccurrenceAt": "2026-06-01T07:30:00.000Z",
           "lastFiredAt": null,
           "lastRunId": null,
-          "conversationId": "0000000b-0000-7000-8000-00000000008e",
+          "conversationId": "0000000b-0000-7000-8000-000000000094",
           "version": 1,
           "createdAt": "2026-06-01T00:00:00.000Z",
           "updatedAt": "2026-06-01T00:00:00.000Z"
@@ -2813,7 +2841,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       ],
       "nextCursor": null,
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000092",
+        "requestId": "0000000b-0000-7000-8000-000000000098",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2844,7 +2872,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000095",
+        "requestId": "0000000b-0000-7000-8000-00000000009b",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2888,7 +2916,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000098",
+        "requestId": "0000000b-0000-7000-8000-00000000009e",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2912,7 +2940,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "failureCode": null
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000009b",
+        "requestId": "0000000b-0000-7000-8000-0000000000a1",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2939,7 +2967,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-02-15T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000009e",
+        "requestId": "0000000b-0000-7000-8000-0000000000a4",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2971,7 +2999,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000a1",
+        "requestId": "0000000b-0000-7000-8000-0000000000a7",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2999,7 +3027,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000a6",
+        "requestId": "0000000b-0000-7000-8000-0000000000ac",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3035,7 +3063,69 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-02-24T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000a9",
+        "requestId": "0000000b-0000-7000-8000-0000000000af",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Trust_CreateFeedback": {
+    "status": 201,
+    "body": {
+      "data": {
+        "publicId": "0000000b-0000-7000-8000-0000000000b3",
+        "entityPublicId": "01900006-0000-7000-8000-000000000003",
+        "ratingPpm": 850000,
+        "category": "QUALITY",
+        "title": "Careful with limits now",
+        "body": "Since the last release Cobalt keeps every trade inside our limits.",
+        "state": "PUBLISHED",
+        "authenticityState": "UNVERIFIED",
+        "revision": 1,
+        "createdAt": "2026-06-01T00:00:00.000Z",
+        "updatedAt": "2026-06-01T00:00:00.000Z",
+        "helpfulCount": "0",
+        "notHelpfulCount": "0",
+        "responseCount": "0"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-0000000000b2",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Trust_VoteFeedback": {
+    "status": 200,
+    "body": {
+      "data": {
+        "publicId": "019000a4-0000-7000-8000-000000000006",
+        "entityPublicId": "01900006-0000-7000-8000-000000000001",
+        "ratingPpm": 800000,
+        "category": "OTHER",
+        "title": "Good onboarding",
+        "body": "Set up in minutes.",
+        "state": "PUBLISHED",
+        "authenticityState": "VERIFIED",
+        "revision": 1,
+        "createdAt": "2026-03-02T00:05:00.000Z",
+        "updatedAt": "2026-03-03T00:05:00.000Z",
+        "helpfulCount": "3",
+        "notHelpfulCount": "0",
+        "responseCount": "0"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-0000000000b6",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3066,7 +3156,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "responseCount": "1"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000ac",
+        "requestId": "0000000b-0000-7000-8000-0000000000b9",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3209,7 +3299,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       ],
       "asOf": "2026-06-01T00:00:00.000Z",
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000af",
+        "requestId": "0000000b-0000-7000-8000-0000000000bc",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3239,7 +3329,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "decisionDigest": "0x7d8fa3825b64daf3fca511c22899c1774912d986aa6b6dc09446bfd25cc8c920"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000b2",
+        "requestId": "0000000b-0000-7000-8000-0000000000bf",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3272,7 +3362,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000b5",
+        "requestId": "0000000b-0000-7000-8000-0000000000c2",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3296,13 +3386,13 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ],
         "rejected": [],
         "receipt": {
-          "id": "0000000b-0000-7000-8000-0000000000b7",
+          "id": "0000000b-0000-7000-8000-0000000000c4",
           "durable": true,
           "receivedAt": "2026-06-01T00:00:00.000Z"
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000b6",
+        "requestId": "0000000b-0000-7000-8000-0000000000c3",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3317,7 +3407,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 202,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-0000000000bb",
+        "id": "0000000b-0000-7000-8000-0000000000c8",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
         "exportType": "TRAFFIC",
         "range": {
@@ -3334,7 +3424,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": null
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000ba",
+        "requestId": "0000000b-0000-7000-8000-0000000000c7",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3366,7 +3456,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": "2026-05-21T00:10:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000be",
+        "requestId": "0000000b-0000-7000-8000-0000000000cb",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3687,7 +3777,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000c2",
+        "requestId": "0000000b-0000-7000-8000-0000000000cf",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3702,8 +3792,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-0000000000c6",
-        "publicId": "0000000b-0000-7000-8000-0000000000c7",
+        "id": "0000000b-0000-7000-8000-0000000000d3",
+        "publicId": "0000000b-0000-7000-8000-0000000000d4",
         "workspaceId": "01900002-0000-7000-8000-000000000001",
         "agentPublicId": "01900006-0000-7000-8000-000000000001",
         "orderId": "01900009-0000-7000-8000-000000000004",
@@ -3716,7 +3806,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "startAt": "2026-07-01T00:00:00.000Z",
         "endAt": "2026-07-31T00:00:00.000Z",
         "creative": {
-          "id": "0000000b-0000-7000-8000-0000000000c8",
+          "id": "0000000b-0000-7000-8000-0000000000d5",
           "revision": 1,
           "kind": "TEXT",
           "state": "DRAFT",
@@ -3752,7 +3842,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000c5",
+        "requestId": "0000000b-0000-7000-8000-0000000000d2",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3768,10 +3858,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": {
         "accepted": true,
-        "requestId": "0000000b-0000-7000-8000-0000000000c9"
+        "requestId": "0000000b-0000-7000-8000-0000000000d6"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000c9",
+        "requestId": "0000000b-0000-7000-8000-0000000000d6",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3787,8 +3877,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": [
         {
-          "id": "0000000b-0000-7000-8000-0000000000c6",
-          "publicId": "0000000b-0000-7000-8000-0000000000c7",
+          "id": "0000000b-0000-7000-8000-0000000000d3",
+          "publicId": "0000000b-0000-7000-8000-0000000000d4",
           "workspaceId": "01900002-0000-7000-8000-000000000001",
           "agentPublicId": "01900006-0000-7000-8000-000000000001",
           "orderId": "01900009-0000-7000-8000-000000000004",
@@ -3801,7 +3891,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "startAt": "2026-07-01T00:00:00.000Z",
           "endAt": "2026-07-31T00:00:00.000Z",
           "creative": {
-            "id": "0000000b-0000-7000-8000-0000000000c8",
+            "id": "0000000b-0000-7000-8000-0000000000d5",
             "revision": 1,
             "kind": "TEXT",
             "state": "DRAFT",
@@ -4188,7 +4278,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000cc",
+        "requestId": "0000000b-0000-7000-8000-0000000000d9",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -4257,7 +4347,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000cf",
+        "requestId": "0000000b-0000-7000-8000-0000000000dc",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
