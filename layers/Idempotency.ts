@@ -92,6 +92,9 @@ export class Idempotency extends Context.Tag("agent-directory/Idempotency")<Idem
 }>() {}
 
 /** Idempotency on the database. Requires `SqlClient`. */
+/** The stored text of a response body: its JSON, or the empty string for a success with no body (undefined: 204). */
+const storedBody = (body: unknown): string => body === undefined ? "" : JSON.stringify(body)
+
 export const IdempotencyLive = Layer.effect(
   Idempotency,
   Effect.gen(function*() {
@@ -114,7 +117,7 @@ export const IdempotencyLive = Layer.effect(
       at: Date
     }) =>
       sql`INSERT INTO idempotency_records (principal, operation_id, idempotency_key, fingerprint, status, body, created_at)
-          VALUES (${r.principal}, ${r.operationId}, ${r.key}, ${r.fingerprint}, ${r.status}, ${JSON.stringify(r.body)}, ${r.at})
+          VALUES (${r.principal}, ${r.operationId}, ${r.key}, ${r.fingerprint}, ${r.status}, ${storedBody(r.body)}, ${r.at})
           ON CONFLICT (principal, operation_id, idempotency_key) DO UPDATE
           SET fingerprint = EXCLUDED.fingerprint, status = EXCLUDED.status, body = EXCLUDED.body, created_at = EXCLUDED.created_at`
 
@@ -148,6 +151,8 @@ export const IdempotencyLive = Layer.effect(
               })
             }
             const { body, status } = existing.value
+            // a success with no body (204) was stored as the empty string: replayed with none
+            if (body === "") return Exit.succeed(HttpServerResponse.empty({ status, headers: { [ReplayedHeader]: "true" } }))
             return Exit.succeed(HttpServerResponse.text(body, {
               status,
               contentType: status >= 400 ? "application/problem+json" : "application/json",

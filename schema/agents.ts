@@ -4,6 +4,7 @@ import { AgentProfileImportedFields } from "./agentImports.js"
 import { CountString, DateTimeZ, HttpUrl, QueryInt, QueryList, rule, StrictStruct, Uuid, Version, WireString } from "./common.js"
 import { LocatorKind, NetworkFamily } from "./identity.js"
 import { ServiceOfferPrice } from "./services.js"
+import { Data } from "./envelope.js"
 
 /** Agent verification states (spec §3). */
 export const VerificationState = Schema.Literal("UNVERIFIED", "PARTIAL", "VERIFIED", "EXPIRED", "REVOKED", "CONFLICTED")
@@ -20,6 +21,25 @@ export const FavoriteAgent = Schema.Struct({
   verificationState: VerificationState
 }).annotations({ identifier: "FavoriteAgent" })
 export type FavoriteAgent = typeof FavoriteAgent.Type
+
+const FavoriteAgentEnvelope = Data(FavoriteAgent)
+
+/**
+ * Agents_FavoriteAgent's answer when the agent was added to the favorites now (its 201);
+ * the plain `{data, meta}` envelope is the 200 of an agent that already was one. The first
+ * success schema a handler's value satisfies gives its status, so the 201 needs a value of
+ * its own: this wrapper, encoded as the envelope it holds.
+ */
+export class FavoriteAdded {
+  constructor(readonly body: typeof FavoriteAgentEnvelope.Type) {}
+}
+
+/** Agents_FavoriteAgent's 201 body: `{data: FavoriteAgent, meta}` on the wire, a {@link FavoriteAdded} in code. */
+export const FavoriteAgentAdded = Schema.transform(
+  FavoriteAgentEnvelope,
+  Schema.declare((u: unknown): u is FavoriteAdded => u instanceof FavoriteAdded),
+  { strict: true, decode: (body) => new FavoriteAdded(body), encode: (added) => added.body }
+)
 
 /** Query of Agents_ListFavoriteAgents: limit 1-100 (default 25), cursor 1-2048 chars. */
 export const ListFavoriteAgentsQuery = Schema.Struct({

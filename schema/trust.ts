@@ -1,6 +1,6 @@
 /** Trust area (spec §2.9, §4.3): agent feedback. */
 import { Schema } from "effect"
-import { CountString, DateTimeZ, StrictStruct, Uuid, Version, WireString } from "./common.js"
+import { CountString, DateTimeZ, rule, StrictStruct, Uuid, Version, WireString } from "./common.js"
 
 /** Feedback categories (spec §2.9). */
 export const FeedbackCategory = Schema.Literal("QUALITY", "RELIABILITY", "SAFETY", "VALUE", "COMMUNICATION", "OTHER")
@@ -36,3 +36,47 @@ export const WithdrawFeedbackRequest = StrictStruct({
   expectedRevision: Version,
   reason: WireString(4, 2000)
 }).annotations({ identifier: "WithdrawFeedbackRequest" })
+
+/** Authenticity of feedback written through Trust_CreateFeedback (issue 22): the workspace interacted with the agent, or not. */
+export const FeedbackAuthenticity = ["VERIFIED_INTERACTION", "UNVERIFIED"] as const
+
+/** Feedback just created (Trust_CreateFeedback's 201): revision 1. An edit answers 200 with a later revision. */
+export const CreatedFeedback = Feedback.pipe(
+  Schema.filter((f) => f.revision === 1),
+  Schema.annotations({ identifier: "CreatedFeedback" })
+)
+
+/** A feedback title: 1-200 characters, not only white space. */
+const FeedbackTitle = WireString(1, 200).pipe(
+  Schema.filter((s) => s.trim().length > 0),
+  Schema.annotations(rule("must be a string of 1-200 characters, not only white space, without U+0000"))
+)
+
+/** A rating in parts per million: an integer 0-1000000. */
+const RatingPpm = Schema.Int.pipe(
+  Schema.between(0, 1_000_000),
+  Schema.annotations(rule("must be an integer 0-1000000"))
+)
+
+/**
+ * Body of Trust_CreateFeedback (issue 22 item 1): the workspace the feedback speaks for,
+ * its category, rating (ppm), title (1-200, not blank) and body (0-10000). With
+ * `expectedRevision` it edits the workspace's live feedback of that agent and category.
+ */
+export const CreateFeedbackRequest = StrictStruct({
+  workspaceId: Uuid,
+  category: FeedbackCategory,
+  ratingPpm: RatingPpm,
+  title: FeedbackTitle,
+  body: WireString(0, 10000),
+  expectedRevision: Schema.optionalWith(Version, { exact: true })
+}).annotations({ identifier: "CreateFeedbackRequest" })
+export type CreateFeedbackRequest = typeof CreateFeedbackRequest.Type
+
+/** A vote on feedback (issue 22 item 1). */
+export const FeedbackVote = Schema.Literal("HELPFUL", "NOT_HELPFUL")
+export type FeedbackVote = typeof FeedbackVote.Type
+
+/** Body of Trust_VoteFeedback: the caller's vote, which replaces any earlier one of theirs. */
+export const VoteFeedbackRequest = StrictStruct({ vote: FeedbackVote }).annotations({ identifier: "VoteFeedbackRequest" })
+export type VoteFeedbackRequest = typeof VoteFeedbackRequest.Type

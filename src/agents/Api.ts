@@ -31,6 +31,7 @@ import {
 } from "../../schema/errors.js"
 import { SlugTaken } from "./Errors.js"
 import { A2aAgentCardDocument } from "../../schema/a2aAgentCard.js"
+import { favoriteAgent, unfavoriteAgent } from "./FavoritesApi.js"
 
 /** The profile's canonical path, from a profile envelope (decoded or on the wire). */
 const profilePath = (body: unknown): string | undefined => {
@@ -270,5 +271,7 @@ export class AgentsApi extends HttpApiGroup.make("Agents")
         })
       )
   )
+  .add(favoriteAgent)
+  .add(unfavoriteAgent)
   .annotate(OpenApi.Description, "Agents: identity, registration, favorites and activity")
 {}

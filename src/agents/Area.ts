@@ -1,4 +1,4 @@
-/** The agents area: the agent directory: list, profile, registration (create, update, retire), favorites, resolve, activity. Listed in `src/areas.ts`. */
+/** The agents area: the agent directory: list, profile, registration (create, update, retire), favorites (list, add, remove), resolve, activity. Listed in `src/areas.ts`. */
 import { Layer } from "effect"
 import type { Area } from "../Area.js"
 import { AgentsHttpLive } from "./Http.js"
@@ -6,6 +6,7 @@ import { Agents } from "./Agents.js"
 import { AgentCards } from "./AgentCards.js"
 import { AgentsRepo } from "./Repo.js"
 import { Registration } from "./Registration.js"
+import { Favorites } from "./Favorites.js"
 import { ActivityRepo } from "./ActivityRepo.js"
 import { Resolver } from "../identity/Resolver.js"
 import { seedAgents } from "./demo.js"
@@ -15,7 +16,7 @@ import { AgentsManifest } from "./manifest.js"
 export const AgentsArea = {
   name: "agents",
   http: AgentsHttpLive.pipe(
-    Layer.provide([Registration.Default, AgentCards.Default]),
+    Layer.provide([Registration.Default, AgentCards.Default, Favorites.Default]),
     Layer.provide([Agents.Default, AgentsRepo.Default, ActivityRepo.Default, Resolver.Default])
   ),
   seed: seedAgents,

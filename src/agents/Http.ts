@@ -13,6 +13,8 @@ import { Agents } from "./Agents.js"
 import { AgentsRepo, FavoritePosition } from "./Repo.js"
 import { group } from "../http/group.js"
 import { Registration } from "./Registration.js"
+import { Favorites } from "./Favorites.js"
+import { FavoriteAdded } from "../../schema/agents.js"
 
 export const AgentsHttpLive = group(Api, "Agents", (handlers) =>
   Effect.gen(function*() {
@@ -23,6 +25,7 @@ export const AgentsHttpLive = group(Api, "Agents", (handlers) =>
     const resolver = yield* Resolver
     const registration = yield* Registration
     const cards = yield* AgentCards
+    const favorites = yield* Favorites
     return handlers.handle("listFavoriteAgents", ({ urlParams }) =>
       Effect.gen(function*() {
         const session = yield* currentSession
@@ -66,6 +69,16 @@ export const AgentsHttpLive = group(Api, "Agents", (handlers) =>
         Effect.flatMap(currentSession, (s) =>
           registration.retire({ entityPublicId: path.entityPublicId, body: payload, accountId: s.accountId })
             .pipe(Effect.flatMap(envelope.data))))
+      .handle("favoriteAgent", ({ path }) =>
+        Effect.gen(function*() {
+          const session = yield* currentSession
+          const { added, item } = yield* favorites.add({ entityPublicId: path.entityPublicId, accountId: session.accountId })
+          const body = yield* envelope.data(item)
+          // wrapped: the 201 (added now); the plain envelope: the 200 (already a favorite)
+          return added ? new FavoriteAdded(body) : body
+        }))
+      .handle("unfavoriteAgent", ({ path }) =>
+        Effect.flatMap(currentSession, (s) => favorites.remove({ entityPublicId: path.entityPublicId, accountId: s.accountId })))
       .handle("resolveAgentIdentities", ({ payload }) =>
         resolver.resolveAll(payload.locators).pipe(Effect.flatMap((results) => envelope.data({ results }))))
       .handle("getPublicAgentActivity", ({ path, urlParams }) =>

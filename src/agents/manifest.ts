@@ -25,6 +25,9 @@ export const AgentsManifest = {
     note: "Atlas Research published its card (an import stored it), so the answer is that card, byte for byte."
   },
   Agents_ListFavoriteAgents: { as: "owner", path: {}, query: { limit: 10 }, body: null },
+  // favorites (issue 22): Echo Support is not one of the owner's favorites yet; Delta Scribe is
+  Agents_FavoriteAgent: { as: "owner", path: { entityPublicId: DemoAgents[4].id }, query: {}, body: null },
+  Agents_UnfavoriteAgent: { as: "owner", path: { entityPublicId: DemoAgents[3].id }, query: {}, body: null },
   Agents_ResolveAgentIdentities: { as: "apiKey:public", path: {}, query: {}, body: { locators: DemoResolveLocators } },
   // analytics and activity (issue 11); the demo tokens are signed for the development secret
   Agents_GetPublicAgentActivity: {

@@ -1,15 +1,78 @@
-/** Trust area contract (spec §4.3): agent feedback. */
+/** Trust area contract (spec §4.3; issue 22 item 1): agent feedback, written, voted on and withdrawn. */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Uuid } from "../../schema/common.js"
 import { Data } from "../../schema/envelope.js"
 import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
-import { Feedback, WithdrawFeedbackRequest } from "../../schema/trust.js"
+import { CreatedFeedback, CreateFeedbackRequest, Feedback, VoteFeedbackRequest, WithdrawFeedbackRequest } from "../../schema/trust.js"
 import { operation } from "../api/operation.js"
-import { Conflict, InvalidState, VersionConflict } from "../../schema/errors.js"
-import { AuthorRequired, FeedbackNotFound } from "./Errors.js"
+import { AgentNotFound, Conflict, InvalidState, VersionConflict, WorkspaceNotFound } from "../../schema/errors.js"
+import { AuthorRequired, FeedbackExists, FeedbackNotFound, OwnAgentFeedback, OwnFeedbackVote } from "./Errors.js"
 
 export class TrustApi extends HttpApiGroup.make("Trust")
+  .add(
+    HttpApiEndpoint.post("createFeedback", "/api/v1/agents/:entityPublicId/feedback")
+      .setPath(Schema.Struct({ entityPublicId: Uuid }))
+      .setHeaders(IdempotencyKeyRequired)
+      .setPayload(CreateFeedbackRequest)
+      .addSuccess(Data(CreatedFeedback), { status: 201 })
+      .addSuccess(Data(Feedback))
+      .pipe(
+        operation({
+          id: "Trust_CreateFeedback",
+          auth: "required-user",
+          cache: "none",
+          statuses: [400, 401, 403, 404, 409, 500, 503],
+          summary: "Give an agent feedback for one of your workspaces, or edit that feedback by revision",
+          description: "Feedback speaks for a workspace: `workspaceId` names one the caller is an ACTIVE member of. " +
+            "Body: `category` (QUALITY, RELIABILITY, SAFETY, VALUE, COMMUNICATION, OTHER), `ratingPpm` (integer " +
+            "0-1000000), `title` (1-200 characters, not only white space), `body` (0-10000), optional `expectedRevision`.\n\n" +
+            "- A workspace has at most one live (not WITHDRAWN) feedback per agent and category.\n" +
+            "- **Create** (no `expectedRevision`, none live): 201 with the feedback, `state` PUBLISHED at once (there is " +
+            "no moderation step), `revision` 1. A live one already there: 409 `feedback-exists` (send its revision as " +
+            "`expectedRevision` to edit it); concurrent creates end in one feedback and 409s.\n" +
+            "- **Edit** (`expectedRevision` = the live feedback's `revision`): its rating, title and body are replaced, " +
+            "`revision` + 1, its state kept; 200. Any ACTIVE member of the workspace may edit the workspace's feedback " +
+            "(the author stays who created it). A stale revision: 409 `version-conflict`; none live: 404 `feedback-not-found`.\n" +
+            "- `authenticityState` (evaluated on create and on every edit): VERIFIED_INTERACTION when the workspace " +
+            "has an order for the agent that was paid (PAID, FULFILLMENT_PENDING, ACTIVE, COMPLETED or EXPIRED) or a run " +
+            "of the agent in a conversation one of its ACTIVE members started (playground runs excluded); else UNVERIFIED.\n" +
+            "- The agent must be listed and ACTIVE: unknown or never listed 404 `agent-not-found`, RETIRED 409 " +
+            "`invalid-state`. The workspace that operates the agent cannot rate it: 403 `own-agent-feedback`.\n\n" +
+            "Checks in order: 404 `workspace-not-found`, 404 `agent-not-found`, 409 `invalid-state`, 403 " +
+            "`own-agent-feedback`, then 409 `feedback-exists` / 404 `feedback-not-found` / 409 `version-conflict`. " +
+            "Needs a session with its CSRF token and an `Idempotency-Key`. The write is evidence for the agent's trust, " +
+            "rank and performance projections (marked in the same transaction).",
+          errors: [WorkspaceNotFound, AgentNotFound, InvalidState, OwnAgentFeedback, FeedbackExists, FeedbackNotFound,
+            VersionConflict, Conflict]
+        })
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("voteFeedback", "/api/v1/feedback/:feedbackId/votes")
+      .setPath(Schema.Struct({ feedbackId: Uuid }))
+      .setHeaders(IdempotencyKeyRequired)
+      .setPayload(VoteFeedbackRequest)
+      .addSuccess(Data(Feedback))
+      .pipe(
+        operation({
+          id: "Trust_VoteFeedback",
+          auth: "required-user",
+          cache: "none",
+          statuses: [400, 401, 403, 404, 500, 503],
+          summary: "Vote a feedback helpful or not helpful (one vote per account, changeable)",
+          description: "Body: `vote` HELPFUL or NOT_HELPFUL. Each account has at most one vote per feedback: a second " +
+            "vote replaces the first (the same vote again changes nothing). The feedback's `helpfulCount` and " +
+            "`notHelpfulCount` move in the same transaction; the answer is 200 with the feedback (its `revision` does " +
+            "not change: votes are not an edit).\n\n" +
+            "- Only PUBLISHED feedback can be voted on: any other, or an unknown id, is 404 `feedback-not-found`.\n" +
+            "- Its author cannot vote on it: 403 `own-feedback-vote`.\n\n" +
+            "Needs a session with its CSRF token and an `Idempotency-Key`. The vote is evidence for the agent's trust " +
+            "projection (marked in the same transaction).",
+          errors: [FeedbackNotFound, OwnFeedbackVote]
+        })
+      )
+  )
   .add(
     HttpApiEndpoint.post("withdrawFeedback", "/api/v1/feedback/:feedbackId/withdraw")
       .setPath(Schema.Struct({ feedbackId: Uuid }))
@@ -32,7 +95,8 @@ export class TrustApi extends HttpApiGroup.make("Trust")
             "- Someone else's feedback: 403 `author-required` when it is PUBLISHED (public, so its existence is no " +
             "secret); otherwise 404 `feedback-not-found`, like an unknown id.\n\n" +
             "Checks in order: 403, 404, 409 `version-conflict`, 409 `invalid-state`. 410 and 422 are listed by the spec " +
-            "but never produced (a withdrawal needs no challenge or proof beyond the author's session).",
+            "but never produced (a withdrawal needs no challenge or proof beyond the author's session). The withdrawal is " +
+            "evidence for the agent's trust projection (marked in the same transaction).",
           errors: [AuthorRequired, FeedbackNotFound, VersionConflict, InvalidState, Conflict]
         })
       )

@@ -10,7 +10,17 @@ export const TrustHttpLive = group(Api, "Trust", (handlers) =>
   Effect.gen(function*() {
     const trust = yield* Trust
     const envelope = yield* Envelope
-    return handlers.handle("withdrawFeedback", ({ path, payload }) =>
+    return handlers.handle("createFeedback", ({ path, payload }) =>
+      Effect.flatMap(currentSession, (session) =>
+        trust.create({ entityPublicId: path.entityPublicId, body: payload, accountId: session.accountId }).pipe(
+          Effect.flatMap(envelope.data)
+        )))
+      .handle("voteFeedback", ({ path, payload }) =>
+        Effect.flatMap(currentSession, (session) =>
+          trust.vote({ feedbackId: path.feedbackId, vote: payload.vote, accountId: session.accountId }).pipe(
+            Effect.flatMap(envelope.data)
+          )))
+      .handle("withdrawFeedback", ({ path, payload }) =>
       Effect.flatMap(currentSession, (session) =>
         trust.withdraw({ feedbackId: path.feedbackId, ...payload, accountId: session.accountId }).pipe(
           Effect.flatMap(envelope.data)

@@ -69,6 +69,11 @@ const expected = {
   MCP_BeginMcpOAuth: { method: "post", path: "/api/v1/agents/{entityPublicId}/mcp/connections/{connectionPublicId}/oauth", tag: "MCP", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 422, 500] },
   // ours (issue 20 item 5): the OAuth redirect endpoint of MCP connections
   MCP_CompleteMcpOAuth: { method: "get", path: "/api/v1/mcp/oauth/callback", tag: "MCP", auth: "required-user", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 409, 410, 422, 500, 503] },
+  // ours (issue 22 item 1): the evidence writes
+  Trust_CreateFeedback: { method: "post", path: "/api/v1/agents/{entityPublicId}/feedback", tag: "Trust", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 201, 400, 401, 403, 404, 409, 500, 503] },
+  Trust_VoteFeedback: { method: "post", path: "/api/v1/feedback/{feedbackId}/votes", tag: "Trust", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 500, 503] },
+  Agents_FavoriteAgent: { method: "put", path: "/api/v1/agents/{entityPublicId}/favorite", tag: "Agents", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 201, 400, 401, 403, 404, 409, 500, 503] },
+  Agents_UnfavoriteAgent: { method: "delete", path: "/api/v1/agents/{entityPublicId}/favorite", tag: "Agents", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [204, 400, 401, 403, 404, 500, 503] },
   Trust_WithdrawFeedback: { method: "post", path: "/api/v1/feedback/{feedbackId}/withdraw", tag: "Trust", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 410, 422, 500, 503] },
   Wallets_CancelWalletPolicy: { method: "post", path: "/api/v1/wallet-policies/{policyId}/cancel", tag: "Wallets", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 410, 422, 500, 503] },
   Wallets_GetWalletProfileConfiguration: { method: "get", path: "/api/v1/wallets/{walletPublicId}/public-profile", tag: "Wallets", auth: "required-user", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 410, 422, 500, 503] },
