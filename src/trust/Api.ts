@@ -7,7 +7,7 @@ import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { CreatedFeedback, CreateFeedbackRequest, Feedback, VoteFeedbackRequest, WithdrawFeedbackRequest } from "../../schema/trust.js"
 import { operation } from "../api/operation.js"
 import { AgentNotFound, Conflict, InvalidState, VersionConflict, WorkspaceNotFound } from "../../schema/errors.js"
-import { AuthorRequired, FeedbackExists, FeedbackNotFound, OwnAgentFeedback, OwnFeedbackVote } from "./Errors.js"
+import { AuthorRequired, FeedbackExists, FeedbackNotFound, OwnFeedbackVote } from "./Errors.js"
 
 export class TrustApi extends HttpApiGroup.make("Trust")
   .add(
@@ -38,12 +38,13 @@ export class TrustApi extends HttpApiGroup.make("Trust")
             "has an order for the agent that was paid (PAID, FULFILLMENT_PENDING, ACTIVE, COMPLETED or EXPIRED) or a run " +
             "of the agent in a conversation one of its ACTIVE members started (playground runs excluded); else UNVERIFIED.\n" +
             "- The agent must be listed and ACTIVE: unknown or never listed 404 `agent-not-found`, RETIRED 409 " +
-            "`invalid-state`. The workspace that operates the agent cannot rate it: 403 `own-agent-feedback`.\n\n" +
-            "Checks in order: 404 `workspace-not-found`, 404 `agent-not-found`, 409 `invalid-state`, 403 " +
-            "`own-agent-feedback`, then 409 `feedback-exists` / 404 `feedback-not-found` / 409 `version-conflict`. " +
+            "`invalid-state`. The workspace that operates the agent may rate it too (issue 22: a run of the agent is an " +
+            "interaction); its runs make that feedback VERIFIED_INTERACTION like anyone's.\n\n" +
+            "Checks in order: 404 `workspace-not-found`, 404 `agent-not-found`, 409 `invalid-state`, " +
+            "then 409 `feedback-exists` / 404 `feedback-not-found` / 409 `version-conflict`. " +
             "Needs a session with its CSRF token and an `Idempotency-Key`. The write is evidence for the agent's trust, " +
             "rank and performance projections (marked in the same transaction).",
-          errors: [WorkspaceNotFound, AgentNotFound, InvalidState, OwnAgentFeedback, FeedbackExists, FeedbackNotFound,
+          errors: [WorkspaceNotFound, AgentNotFound, InvalidState, FeedbackExists, FeedbackNotFound,
             VersionConflict, Conflict]
         })
       )

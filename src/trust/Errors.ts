@@ -17,10 +17,6 @@ export class FeedbackExists extends Problem<FeedbackExists>()("FeedbackExists", 
   status: 409, type: "feedback-exists",
   meaning: "the workspace already has live feedback on this agent in this category; send expectedRevision to edit it"
 }) {}
-/** 403 `own-agent-feedback`: feedback cannot speak for the workspace that operates the agent. */
-export class OwnAgentFeedback extends Problem<OwnAgentFeedback>()("OwnAgentFeedback", {
-  status: 403, type: "own-agent-feedback", meaning: "the workspace operates this agent and cannot give it feedback"
-}) {}
 /** 403 `own-feedback-vote`: the author of a feedback cannot vote on it. */
 export class OwnFeedbackVote extends Problem<OwnFeedbackVote>()("OwnFeedbackVote", {
   status: 403, type: "own-feedback-vote", meaning: "the author of a feedback cannot vote on it"

@@ -5,7 +5,7 @@
  */
 import { Effect, Option } from "effect"
 import { SqlClient } from "@effect/sql"
-import { AuthorRequired, FeedbackExists, FeedbackNotFound, OwnAgentFeedback, OwnFeedbackVote } from "./Errors.js"
+import { AuthorRequired, FeedbackExists, FeedbackNotFound, OwnFeedbackVote } from "./Errors.js"
 import { now } from "../../layers/Clock.js"
 import { Ids } from "../../layers/Ids.js"
 import { AgentNotFound, InvalidState, WorkspaceNotFound } from "../../schema/errors.js"
@@ -38,8 +38,7 @@ export class Trust extends Effect.Service<Trust>()("agent-directory/Trust", {
      * member of the workspace may edit its feedback; the author stays who created it.
      *
      * Fails, in this order, with `WorkspaceNotFound` (not an ACTIVE member), `AgentNotFound`
-     * (unknown or never listed), `InvalidState` (RETIRED agent), `OwnAgentFeedback` (the
-     * workspace operates the agent), then `FeedbackExists` (create while one is live),
+     * (unknown or never listed), `InvalidState` (RETIRED agent), then `FeedbackExists` (create while one is live),
      * `FeedbackNotFound` (edit with none live), `VersionConflict`, `Conflict`.
      */
     const create = (input: {
@@ -60,11 +59,6 @@ export class Trust extends Effect.Service<Trust>()("agent-directory/Trust", {
         }
         if (agent.value.state === "RETIRED") {
           return yield* new InvalidState({ detail: "The agent is RETIRED; it takes no new feedback." })
-        }
-        if (agent.value.workspaceId === workspaceId) {
-          return yield* new OwnAgentFeedback({
-            detail: "workspaceId: this workspace operates the agent; feedback must come from another workspace."
-          })
         }
         const at = yield* now
         const authenticity = (yield* repo.interacted(workspaceId, agentId)) ? "VERIFIED_INTERACTION" : "UNVERIFIED"

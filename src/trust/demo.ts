@@ -15,8 +15,8 @@ const id = (n: number) => demoId(0xa4, n)
 
 /**
  * Feedback: `agent` is an index into DemoAgents, `workspace` a key of DemoWorkspaces (one of the
- * author's); counts are helpful / not helpful / responses. Written before Trust_CreateFeedback
- * existed, so some speak for the agent's own operating workspace, which the API now refuses.
+ * author's); counts are helpful / not helpful / responses. Some speak for the agent's own
+ * operating workspace, which Trust_CreateFeedback allows.
  */
 export const DemoFeedback = {
   /** The owner's published review of Atlas Research: withdrawable at revision 1 (demo manifest). */

@@ -269,14 +269,21 @@ layer(refusalServer.layer)("Trust_CreateFeedback: refusals", (it) => {
       yield* expectNothingWritten(before)
     }))
 
-  it.effect("403 own-agent-feedback from the workspace that operates the agent", () =>
+  it.effect("the workspace that operates the agent may rate it: its runs of the agent make the feedback VERIFIED_INTERACTION", () =>
     Effect.gen(function*() {
-      const before = yield* feedbackCount
+      // Acme operates Atlas; the member's conversation with Atlas starts a run of it
       const member = yield* signIn("member")
-      expectProblem(yield* create(0, baseBody("acme", "VALUE"), { session: member }), 403, "own-agent-feedback")
-      const outsider = yield* signIn("outsider")
-      expectProblem(yield* create(2, baseBody("outsider", "VALUE"), { session: outsider }), 403, "own-agent-feedback")
-      yield* expectNothingWritten(before)
+      const atlas = DemoAgents[0].id
+      const conversation = yield* call("POST", `/api/v1/agents/${atlas}/conversations`, { session: member, body: { title: "Own agent" } })
+      expect(conversation.status, conversation.text).toBe(201)
+      const sent = yield* call("POST", `/api/v1/conversations/${conversation.body.data.id}/messages`, {
+        session: member,
+        body: { content: "What changed this week?" }
+      })
+      expect(sent.status, sent.text).toBe(202)
+      const created = yield* create(0, baseBody("acme", "VALUE"), { session: member })
+      expect(created.status, created.text).toBe(201)
+      expect(created.body.data).toMatchObject({ revision: 1, authenticityState: "VERIFIED_INTERACTION", state: "PUBLISHED" })
     }))
 
   it.effect("401 without a session; 403 without the CSRF token; 400 without an Idempotency-Key", () =>
