@@ -10,6 +10,7 @@ import { Api } from "../../src/api/Api.js"
 import { operationTable } from "../../src/api/policies.js"
 import { demoManifest, type ManifestOperation } from "../../src/db/manifest.js"
 import { call, type CallOptions, expectProblem, signIn } from "../support/http.js"
+import { WholeManifestTimeoutMs } from "../support/manifest.js"
 import { makeTestServer } from "../support/TestServer.js"
 
 const server = makeTestServer()
@@ -52,5 +53,5 @@ layer(server.layer)("demo manifest", (it) => {
         expect(reply.status, `${operationId}: ${reply.text}`).toBeGreaterThanOrEqual(200)
         expect(reply.status, `${operationId}: ${reply.text}`).toBeLessThan(300)
       }
-    }))
+    }), WholeManifestTimeoutMs)
 })
