@@ -4,7 +4,7 @@
  * freshly seeded database, by operationId: the `example` of the operation's success
  * response in the served description (src/http/DocumentedApi.ts).
  */
-export const successExamples: Readonly<Record<string, { readonly status: number; readonly body: unknown }>> = {
+export const successExamples: Readonly<Record<string, { readonly status: number; readonly body?: unknown }>> = {
   "Accounts_SignIn": {
     "status": 200,
     "body": {

@@ -100,12 +100,13 @@ const server = makeTestServer()
 /** The operations the manifest documents with a problem on the demo data (`ManifestOperation.problem`): no success example. */
 const problemOnly = new Set(Object.entries(demoManifest.operations).flatMap(([id, op]) => op.problem === undefined ? [] : [id]))
 
-/** The success Schemas of each operation, by status. */
-const successSchemas = new Map<string, ReadonlyMap<number, Schema.Schema<any, any>>>()
+/** The success Schemas of each operation, by status (null: no body). */
+const successSchemas = new Map<string, ReadonlyMap<number, Schema.Schema<any, any> | null>>()
 HttpApi.reflect(Api, {
   onGroup: () => {},
   onEndpoint: ({ endpoint, successes }) => {
-    successSchemas.set(Context.unsafeGet(endpoint.annotations as Context.Context<Policy>, Policy).operationId, new Map([...successes].flatMap(([status, s]) => Option.isSome(s.ast) ? [[status, Schema.make(s.ast.value)] as const] : [])))
+    // null: a success with no body (204 No Content)
+    successSchemas.set(Context.unsafeGet(endpoint.annotations as Context.Context<Policy>, Policy).operationId, new Map([...successes].map(([status, s]) => [status, Option.isSome(s.ast) ? Schema.make(s.ast.value) : null] as const)))
   }
 })
 
@@ -116,7 +117,7 @@ const render = (examples: Record<string, { status: number; body: unknown }>) =>
  * freshly seeded database, by operationId: the \`example\` of the operation's success
  * response in the served description (src/http/DocumentedApi.ts).
  */
-export const successExamples: Readonly<Record<string, { readonly status: number; readonly body: unknown }>> = ${
+export const successExamples: Readonly<Record<string, { readonly status: number; readonly body?: unknown }>> = ${
     JSON.stringify(examples, null, 2)
   }
 `
@@ -158,6 +159,10 @@ layer(server.layer)("success examples", (it) => {
     for (const [operationId, { body, status }] of Object.entries(successExamples)) {
       const schema = successSchemas.get(operationId)?.get(status)
       expect(schema, `${operationId} ${status}`).toBeDefined()
+      if (schema === null) {
+        expect(body, `${operationId} ${status}: a success with no body`).toBeUndefined()
+        continue
+      }
       const decoded = Schema.decodeUnknownEither(schema!)(body)
       expect(decoded._tag, `${operationId}: ${decoded._tag === "Left" ? String(decoded.left) : ""}`).toBe("Right")
     }
@@ -172,6 +177,13 @@ layer(server.layer)("success examples", (it) => {
           if (problemOnly.has(op.operationId)) continue
           const stored = successExamples[op.operationId]
           expect(stored, op.operationId).toBeDefined()
+          if (stored!.body === undefined) {
+            // a success with no body (204): nothing to show
+            expect(op.responses[String(stored!.status)], op.operationId).toBeDefined()
+            expect(op.responses[String(stored!.status)].content, op.operationId).toBeUndefined()
+            count++
+            continue
+          }
           const content = op.responses[String(stored!.status)]?.content as Record<string, { example?: unknown }>
           expect(Object.keys(content).length, op.operationId).toBeGreaterThan(0)
           for (const media of Object.values(content)) expect(media.example, op.operationId).toEqual(stored!.body)
