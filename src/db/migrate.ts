@@ -28,6 +28,7 @@ import agentRuns from "./migrations/0021_agent_runs.js"
 import agentSchedules from "./migrations/0022_agent_schedules.js"
 import conversationReads from "./migrations/0025_conversation_reads.js"
 import reputationEvidence from "./migrations/0026_reputation_evidence.js"
+import agentReputation from "./migrations/0027_agent_reputation.js"
 
 /** Applies every pending migration; returns the ones applied. Fails with `MigrationError | SqlError`. */
 export const migrate = Migrator.make({})({
@@ -54,6 +55,7 @@ export const migrate = Migrator.make({})({
     "0021_agent_runs": agentRuns,
     "0022_agent_schedules": agentSchedules,
     "0025_conversation_reads": conversationReads,
-    "0026_reputation_evidence": reputationEvidence
+    "0026_reputation_evidence": reputationEvidence,
+    "0027_agent_reputation": agentReputation
   })
 })
