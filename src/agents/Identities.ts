@@ -18,10 +18,13 @@
  *   still exists until purged), an expired unused one 410 `challenge-expired`, a purged or
  *   unknown one 404. A refused proof (422) leaves the challenge unused, so it can be retried
  *   until it expires.
- * - Verification state (spec §3): once proven, a locator REGISTRY_BOUND to several agents makes
- *   them all CONFLICTED (the resolver's rule); otherwise the agent becomes VERIFIED from
- *   UNVERIFIED, PARTIAL or EXPIRED (CONFLICTED and REVOKED agents keep their state).
+ * - Verification state (spec §3): once proven, the agents the locator is REGISTRY_BOUND to get the
+ *   state of THE verification rule (src/reputation/VerificationRule.ts, shared with the reputation
+ *   projector): a locator bound to several agents makes them all CONFLICTED (the resolver's rule);
+ *   otherwise a proven identity makes the agent VERIFIED (REVOKED agents keep their state). Their
+ *   evidence is marked for the projector (`markAgentEvidence`).
  */
+import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import { randomBytes } from "node:crypto"
 import { AppConfig } from "../../layers/AppConfig.js"
@@ -43,6 +46,9 @@ import type { Locator } from "../identity/Locator.js"
 import { Resolver } from "../identity/Resolver.js"
 import { challengeMessage } from "./ChallengeMessage.js"
 import { IdentitiesRepo, type ChallengeRow } from "./IdentitiesRepo.js"
+import { dieOnStorageFailure } from "../db/storageFailure.js"
+import { markAgentEvidence } from "../reputation/Evidence.js"
+import { applyVerificationRule } from "../reputation/VerificationRule.js"
 import {
   type ChainRpcUnavailable,
   type DidNotResolvable,
@@ -102,6 +108,7 @@ type ProofError = SignatureInvalid | SignerNotTokenOwner | DidNotResolvable | Ch
 export class Identities extends Effect.Service<Identities>()("agent-directory/Identities", {
   effect: Effect.gen(function*() {
     const repo = yield* IdentitiesRepo
+    const sqlClient = yield* SqlClient.SqlClient
     const operators = yield* AgentOperators
     const resolver = yield* Resolver
     const config = yield* AppConfig
@@ -259,9 +266,14 @@ export class Identities extends Effect.Service<Identities>()("agent-directory/Id
         const method = yield* verify(challenge, input.signature)
         yield* repo.markUsed(challenge.id, at)
         const bound = yield* repo.bindProven(challenge, method, at, yield* ids.next)
-        const agents = yield* repo.boundAgents(challenge.locator)
-        if (agents.length > 1) yield* repo.markConflicted(agents, at)
-        else yield* repo.markVerified(agentId, at)
+        // the one verification rule (src/reputation/VerificationRule.ts) for every agent bound to the locator;
+        // their evidence changed, so their projections are marked for the projector
+        const agents = [...new Set([...(yield* repo.boundAgents(challenge.locator)), agentId])].sort()
+        yield* Effect.forEach(agents, (agent) => markAgentEvidence(agent, at), { discard: true }).pipe(
+          Effect.zipRight(applyVerificationRule(agents, at)),
+          Effect.provideService(SqlClient.SqlClient, sqlClient),
+          dieOnStorageFailure
+        )
         return { ...bound, proofMethod: method, verificationState: yield* repo.verificationState(agentId) }
       })
 

@@ -60,6 +60,16 @@ export const DemoIdentities = [
   { id: id(12, 12), agent: 1, family: "EVM", kind: "ADDRESS", network: "base", scope: null, nativeId: "0xF00D000000000000000000000000000000fCeD11", binding: "TRANSFERRED" }
 ] as const
 
+/**
+ * Demo identities held with a proof (Agents_ProveIdentity's record: `proven_at`, `proof_method`),
+ * by id: Atlas's and Beacon's, so the verification rule (src/reputation/VerificationRule.ts) finds
+ * them VERIFIED from evidence. The others are registry-bound without proof (PARTIAL, or CONFLICTED).
+ */
+export const DemoProvenIdentities: ReadonlyMap<string, "ERC721_OWNER" | "EIP191"> = new Map([
+  [id(12, 1), "ERC721_OWNER"],
+  [id(12, 2), "ERC721_OWNER"],
+  [id(12, 3), "EIP191"]
+])
 
 /**
  * Locators for Agents_ResolveAgentIdentities (demo manifest and tests), one per resolver
@@ -124,7 +134,9 @@ export const seedAgents = Effect.gen(function*() {
       native_id: i.nativeId,
       locator: canonicalLocator(i),
       binding: i.binding,
-      created_at: demoTime(6, n)
+      created_at: demoTime(6, n),
+      proven_at: DemoProvenIdentities.has(i.id) ? demoTime(6, n) : null,
+      proof_method: DemoProvenIdentities.get(i.id) ?? null
     })))
   }`
   yield* sql`INSERT INTO favorite_agents ${

@@ -23,6 +23,7 @@ import { ProtocolsApi } from "../protocols/Api.js"
 import { RuntimeApi } from "../runtime/Api.js"
 import { ServicesApi } from "../services/Api.js"
 import { TrustApi } from "../trust/Api.js"
+import { ReputationApi } from "../reputation/Api.js"
 import { WalletsApi } from "../wallets/Api.js"
 import { TokenOperationsApi } from "../tokenOperations/Api.js"
 import { WorkspacesApi } from "../workspaces/Api.js"
@@ -92,6 +93,7 @@ export class Api extends withoutFrameworkErrors(HttpApi.make("AgentDirectoryApi"
   .add(RuntimeApi)
   .add(ServicesApi)
   .add(TrustApi)
+  .add(ReputationApi)
   .add(WalletsApi)
   .add(TokenOperationsApi)
   .add(AdsApi)
