@@ -186,6 +186,9 @@ FROM agents a LEFT JOIN ranked ON ranked.id = a.id
 WHERE t.id = a.id AND t.rank IS DISTINCT FROM ranked.pos::numeric
 RETURNING t.id`
 
+/** The transaction-level advisory lock that serializes projections (an arbitrary constant key). */
+export const ProjectionLockKey = 22_0003
+
 /**
  * Projects `agentIds` (or every agent, `"all"`) at `at`: applies the verification rule,
  * recomputes their three documents, then re-ranks every listed agent. Answers how many agents
@@ -199,6 +202,9 @@ export const projectAgents = (
     if (agentIds !== "all" && agentIds.length === 0) return 0
     const sql = yield* SqlClient.SqlClient
     const window = evidenceWindow(at)
+    // one projection at a time (the drain, the hourly full run): their re-ranks would otherwise
+    // update the same agents in different orders; held until the transaction ends
+    yield* sql`SELECT pg_advisory_xact_lock(${ProjectionLockKey})`
     yield* applyVerificationRule(agentIds, at)
     const ids = agentIds === "all" ? null : `{${agentIds.join(",")}}`
     const rows = yield* sql.unsafe(`${projectStatement} RETURNING agent_id`, [
