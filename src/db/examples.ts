@@ -11,7 +11,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       "data": {
         "accountPublicId": "01900001-0000-7000-8000-000000000002",
         "sessionId": "0000000b-0000-7000-8000-000000000002",
-        "csrfToken": "v5pUgiExmXv2Ymog7MUNoBsaaK3wayE_qVZvOFzeUME",
+        "csrfToken": "v4M-UiRhpwR6GV1JwDjPAkwtfuvOkbuPawkOYQAIeUg",
         "expiresAt": "2026-06-01T12:00:00.000Z"
       },
       "meta": {
@@ -126,7 +126,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "apiKey": {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "a5c9b0d1a2d9",
+          "prefix": "83c6597a3113",
           "scopes": [
             "public:read"
           ],
@@ -140,7 +140,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "expiresAt": null,
           "revokedAt": null
         },
-        "key": "adk_a5c9b0d1a2d9_SsVaSf1e-RkI6XO3OVWE2pVw55dnctavtmbWyF1oKTk",
+        "key": "adk_83c6597a3113_Wa0Ma5xdP6SglIvJMhpCFhKH4sMIDPQ8RhFQOEBZz8o",
         "keyDelivery": "SHOWN_ONCE"
       },
       "meta": {
@@ -171,7 +171,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "allowedOrigins": [
             "https://app.demo.agent-directory.dev"
           ],
-          "createdAt": "2026-11-25T17:23:56.207Z",
+          "createdAt": "2026-11-26T21:54:02.385Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -186,7 +186,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "production",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T17:23:56.205Z",
+          "createdAt": "2026-11-26T21:54:02.383Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -201,7 +201,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T17:23:56.204Z",
+          "createdAt": "2026-11-26T21:54:02.376Z",
           "lastUsedAt": null,
           "expiresAt": "2026-04-11T00:00:00.000Z",
           "revokedAt": null
@@ -216,7 +216,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "REVOKED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T17:23:56.202Z",
+          "createdAt": "2026-11-26T21:54:02.365Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -231,7 +231,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "PAUSED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T17:23:56.200Z",
+          "createdAt": "2026-11-26T21:54:02.357Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -246,7 +246,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T17:23:56.198Z",
+          "createdAt": "2026-11-26T21:54:02.351Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -262,7 +262,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-25T17:23:56.193Z",
+          "createdAt": "2026-11-26T21:54:02.342Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -270,7 +270,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "a5c9b0d1a2d9",
+          "prefix": "83c6597a3113",
           "scopes": [
             "public:read"
           ],
@@ -310,7 +310,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "environment": "development",
         "state": "REVOKED",
         "allowedOrigins": [],
-        "createdAt": "2026-11-25T17:23:56.200Z",
+        "createdAt": "2026-11-26T21:54:02.357Z",
         "lastUsedAt": null,
         "expiresAt": null,
         "revokedAt": "2026-06-01T00:00:00.000Z"
@@ -549,23 +549,6 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
             "a2a",
             "erc-8004"
           ]
-        },
-        {
-          "publicId": "01900006-0000-7000-8000-000000000007",
-          "canonicalSlug": "gamma-oracle",
-          "name": "Gamma Oracle",
-          "rank": "15",
-          "tagline": "Price feeds for agents",
-          "description": "Gamma Oracle: an agent of the demo directory.",
-          "starCount": "33",
-          "verificationState": "VERIFIED",
-          "networks": [
-            "base"
-          ],
-          "protocols": [
-            "erc-8004",
-            "x402"
-          ]
         }
       ],
       "nextCursor": null,
@@ -618,7 +601,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
             "caip2": "eip155:8453",
             "registry": "0x8004a6090Cd10A7288092483047B097295Fb8847",
             "nativeId": "1",
-            "provenAt": null
+            "provenAt": "2026-01-07T00:00:00.000Z"
           },
           {
             "publicId": "0190000c-0000-7000-8000-000000000003",
@@ -629,7 +612,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
             "caip2": "eip155:8453",
             "registry": null,
             "nativeId": "0xA11Ce0000000000000000000000000000000a7a5",
-            "provenAt": null
+            "provenAt": "2026-01-07T00:02:00.000Z"
           }
         ],
         "trust": {
@@ -828,17 +811,17 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "publicId": "01900006-0000-7000-8000-000000000004",
           "canonicalSlug": "delta-scribe",
           "name": "Delta Scribe",
-          "rank": null,
+          "rank": "4",
           "tagline": "Docs that write themselves",
           "description": "Delta Scribe: an agent of the demo directory.",
           "starCount": "87",
-          "verificationState": "UNVERIFIED"
+          "verificationState": "PARTIAL"
         },
         {
           "publicId": "01900006-0000-7000-8000-000000000003",
           "canonicalSlug": "cobalt-trader",
           "name": "Cobalt Trader",
-          "rank": "7",
+          "rank": "3",
           "tagline": null,
           "description": "Cobalt Trader: an agent of the demo directory.",
           "starCount": "411",
@@ -1146,7 +1129,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
             "caip2": "eip155:8453",
             "registry": "0x8004a6090Cd10A7288092483047B097295Fb8847",
             "nativeId": "1",
-            "provenAt": null
+            "provenAt": "2026-01-07T00:00:00.000Z"
           },
           {
             "publicId": "0190000c-0000-7000-8000-000000000003",
@@ -1157,7 +1140,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
             "caip2": "eip155:8453",
             "registry": null,
             "nativeId": "0xA11Ce0000000000000000000000000000000a7a5",
-            "provenAt": null
+            "provenAt": "2026-01-07T00:02:00.000Z"
           }
         ],
         "trust": {
@@ -1326,7 +1309,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
             "caip2": "eip155:8453",
             "registry": "0x8004a6090Cd10A7288092483047B097295Fb8847",
             "nativeId": "2",
-            "provenAt": null
+            "provenAt": "2026-01-07T00:01:00.000Z"
           }
         ],
         "trust": {
@@ -1424,7 +1407,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": {
         "challengeId": "0000000b-0000-7000-8000-000000000036",
-        "message": "directory.test wants you to prove control of an identity for an agent:\nevm:base:0x70997970C51812dc3A010C7d01b50e0d17dc79C8\n\nSign to bind this identity to the agent Atlas Research (01900006-0000-7000-8000-000000000001) in the Agent Directory. Signing costs nothing and authorizes no transaction.\n\nURI: https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000001\nVersion: 1\nChain ID: eip155:8453\nNonce: e04d9448fbf5c3d3f62eb953657337d0\nIssued At: 2026-06-01T00:00:00.000Z\nExpiration Time: 2026-06-01T00:10:00.000Z\nRequest ID: 0000000b-0000-7000-8000-000000000036",
+        "message": "directory.test wants you to prove control of an identity for an agent:\nevm:base:0x70997970C51812dc3A010C7d01b50e0d17dc79C8\n\nSign to bind this identity to the agent Atlas Research (01900006-0000-7000-8000-000000000001) in the Agent Directory. Signing costs nothing and authorizes no transaction.\n\nURI: https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000001\nVersion: 1\nChain ID: eip155:8453\nNonce: 69bc218e95a9953fb5756bfdcfc84bc9\nIssued At: 2026-06-01T00:00:00.000Z\nExpiration Time: 2026-06-01T00:10:00.000Z\nRequest ID: 0000000b-0000-7000-8000-000000000036",
         "expiresAt": "2026-06-01T00:10:00.000Z"
       },
       "meta": {
@@ -1964,7 +1947,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 200,
     "body": {
       "data": {
-        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fdirectory.test%2Fapi%2Fv1%2Fmcp%2Foauth%2Fcallback&scope=crm.read+crm.write&state=2tb5DfdBDloxP6iU6FvjFZ0JP7loI8YpPsP4PNll6U8&code_challenge=Bx5JXc6a8PL8-heO6E4WNvhROyaAjYquyOp5xUPNr7k&code_challenge_method=S256&resource=https%3A%2F%2Fmcp.crm.example%2Fmcp",
+        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fdirectory.test%2Fapi%2Fv1%2Fmcp%2Foauth%2Fcallback&scope=crm.read+crm.write&state=ixXD5hTeAHil0MGr55oL77jZ36OyAplW5aZR-1_AtvE&code_challenge=itUyv9YtGpvA29YySXWxaqNHyoRnFRjHrdxBRCotlCU&code_challenge_method=S256&resource=https%3A%2F%2Fmcp.crm.example%2Fmcp",
         "expiresAt": "2026-06-01T00:10:00.000Z"
       },
       "meta": {
@@ -3077,6 +3060,223 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       }
     }
   },
+  "Trust_GetAgentTrust": {
+    "status": 200,
+    "body": {
+      "data": {
+        "agentId": "01900006-0000-7000-8000-000000000001",
+        "trustPpm": 710000,
+        "confidence": {
+          "lowPpm": 392064,
+          "highPpm": 969861,
+          "method": "wilson-95-weighted-ratings"
+        },
+        "coverage": {
+          "windowStart": "2026-05-03T00:00:00.000Z",
+          "windowEnd": "2026-06-02T00:00:00.000Z",
+          "windowDays": 30,
+          "daysWithData": 0,
+          "ratioPpm": 0
+        },
+        "methodology": {
+          "key": "trust-weighted-bayes",
+          "version": "1",
+          "summary": "Weighted Bayesian average of PUBLISHED feedback ratings toward a prior of 600000 ppm (weight 5); weights by authenticity VERIFIED_INTERACTION 3, VERIFIED 2, UNVERIFIED 1, SUSPECTED 0; confidence: Wilson 95% interval over the weighted ratings. See docs/methodology.md."
+        },
+        "freshness": {
+          "projectedAt": "2026-06-01T00:00:00.000Z",
+          "sourceWatermark": "2026-06-01T00:00:00.000Z;rows=8;stars=1520"
+        },
+        "components": {
+          "ratings": {
+            "count": 3,
+            "weightTotal": 5,
+            "meanPpm": 800000,
+            "weightedMeanPpm": 820000,
+            "byCategory": [
+              {
+                "category": "OTHER",
+                "count": 1,
+                "meanPpm": 800000
+              },
+              {
+                "category": "QUALITY",
+                "count": 1,
+                "meanPpm": 900000
+              },
+              {
+                "category": "RELIABILITY",
+                "count": 1,
+                "meanPpm": 700000
+              }
+            ],
+            "byAuthenticity": [
+              {
+                "authenticityState": "UNVERIFIED",
+                "count": 1,
+                "meanPpm": 700000,
+                "weight": 1
+              },
+              {
+                "authenticityState": "VERIFIED",
+                "count": 2,
+                "meanPpm": 850000,
+                "weight": 2
+              }
+            ]
+          },
+          "proofs": {
+            "verificationState": "VERIFIED",
+            "provenIdentities": 3,
+            "byMethod": [
+              {
+                "method": "EIP191",
+                "count": 2
+              },
+              {
+                "method": "ERC721_OWNER",
+                "count": 1
+              }
+            ]
+          },
+          "votes": {
+            "helpful": 18,
+            "notHelpful": 1
+          }
+        }
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-0000000000ad",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": "2026-06-01T00:00:00.000Z",
+          "sourceWatermark": "2026-06-01T00:00:00.000Z;rows=8;stars=1520"
+        }
+      }
+    }
+  },
+  "Trust_GetAgentRank": {
+    "status": 200,
+    "body": {
+      "data": {
+        "agentId": "01900006-0000-7000-8000-000000000001",
+        "rank": "1",
+        "listed": true,
+        "scorePpm": 849053,
+        "confidence": {
+          "lowPpm": 705982,
+          "highPpm": 965991,
+          "method": "trust-wilson-bounds"
+        },
+        "coverage": {
+          "windowStart": "2026-05-03T00:00:00.000Z",
+          "windowEnd": "2026-06-02T00:00:00.000Z",
+          "windowDays": 30,
+          "daysWithData": 1,
+          "ratioPpm": 33333
+        },
+        "methodology": {
+          "key": "rank-composite",
+          "version": "1",
+          "summary": "Composite score 0.45 x trust + 0.30 x performance (500000 when unknown) + 0.15 x proofs (proven identities, 3 = full) + 0.10 x stars (log10(1 + stars) / 4); rank 1 = highest score among listed agents, ties by entity UUID; unlisted agents unranked. See docs/methodology.md."
+        },
+        "freshness": {
+          "projectedAt": "2026-06-01T00:00:00.000Z",
+          "sourceWatermark": "2026-06-01T00:00:00.000Z;rows=8;stars=1520"
+        },
+        "components": {
+          "trust": {
+            "valuePpm": 710000,
+            "weight": 0.45
+          },
+          "performance": {
+            "valuePpm": 1000000,
+            "weight": 0.3
+          },
+          "proofs": {
+            "valuePpm": 1000000,
+            "weight": 0.15,
+            "provenIdentities": 3
+          },
+          "stars": {
+            "valuePpm": 795532,
+            "weight": 0.1,
+            "starCount": "1520"
+          }
+        }
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-0000000000ae",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": "2026-06-01T00:00:00.000Z",
+          "sourceWatermark": "2026-06-01T00:00:00.000Z;rows=8;stars=1520"
+        }
+      }
+    }
+  },
+  "Trust_GetAgentPerformance": {
+    "status": 200,
+    "body": {
+      "data": {
+        "agentId": "01900006-0000-7000-8000-000000000001",
+        "performancePpm": 1000000,
+        "confidence": {
+          "lowPpm": 206543,
+          "highPpm": 1000000,
+          "method": "wilson-95-run-success"
+        },
+        "coverage": {
+          "windowStart": "2026-05-03T00:00:00.000Z",
+          "windowEnd": "2026-06-02T00:00:00.000Z",
+          "windowDays": 30,
+          "daysWithData": 1,
+          "ratioPpm": 33333
+        },
+        "methodology": {
+          "key": "performance-runs-probes",
+          "version": "1",
+          "summary": "Run success rate (SUCCEEDED vs FAILED/TIMED_OUT, CANCELLED and playground excluded) and endpoint availability (ok probes) over the last 30 UTC days, latencies as p50/p95 (percentile_disc); score 0.6 x success + 0.4 x availability. See docs/methodology.md."
+        },
+        "freshness": {
+          "projectedAt": "2026-06-01T00:00:00.000Z",
+          "sourceWatermark": "2026-06-01T00:00:00.000Z;rows=8;stars=1520"
+        },
+        "components": {
+          "runs": {
+            "finished": 1,
+            "succeeded": 1,
+            "failed": 0,
+            "timedOut": 0,
+            "successRatePpm": 1000000,
+            "latencyP50Ms": 0,
+            "latencyP95Ms": 0
+          },
+          "endpoints": {
+            "probes": 0,
+            "ok": 0,
+            "availabilityPpm": null,
+            "latencyP50Ms": null,
+            "latencyP95Ms": null
+          }
+        }
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-0000000000af",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": "2026-06-01T00:00:00.000Z",
+          "sourceWatermark": "2026-06-01T00:00:00.000Z;rows=8;stars=1520"
+        }
+      }
+    }
+  },
   "Growth_ListAdminTokenOperations": {
     "status": 200,
     "body": {
@@ -3209,7 +3409,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       ],
       "asOf": "2026-06-01T00:00:00.000Z",
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000af",
+        "requestId": "0000000b-0000-7000-8000-0000000000b2",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3239,7 +3439,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "decisionDigest": "0x7d8fa3825b64daf3fca511c22899c1774912d986aa6b6dc09446bfd25cc8c920"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000b2",
+        "requestId": "0000000b-0000-7000-8000-0000000000b5",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3272,7 +3472,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000b5",
+        "requestId": "0000000b-0000-7000-8000-0000000000b8",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3296,13 +3496,13 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ],
         "rejected": [],
         "receipt": {
-          "id": "0000000b-0000-7000-8000-0000000000b7",
+          "id": "0000000b-0000-7000-8000-0000000000ba",
           "durable": true,
           "receivedAt": "2026-06-01T00:00:00.000Z"
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000b6",
+        "requestId": "0000000b-0000-7000-8000-0000000000b9",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3317,7 +3517,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 202,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-0000000000bb",
+        "id": "0000000b-0000-7000-8000-0000000000be",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
         "exportType": "TRAFFIC",
         "range": {
@@ -3334,7 +3534,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": null
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000ba",
+        "requestId": "0000000b-0000-7000-8000-0000000000bd",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3366,7 +3566,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": "2026-05-21T00:10:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000be",
+        "requestId": "0000000b-0000-7000-8000-0000000000c1",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3687,7 +3887,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000c2",
+        "requestId": "0000000b-0000-7000-8000-0000000000c5",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3702,8 +3902,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-0000000000c6",
-        "publicId": "0000000b-0000-7000-8000-0000000000c7",
+        "id": "0000000b-0000-7000-8000-0000000000c9",
+        "publicId": "0000000b-0000-7000-8000-0000000000ca",
         "workspaceId": "01900002-0000-7000-8000-000000000001",
         "agentPublicId": "01900006-0000-7000-8000-000000000001",
         "orderId": "01900009-0000-7000-8000-000000000004",
@@ -3716,7 +3916,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "startAt": "2026-07-01T00:00:00.000Z",
         "endAt": "2026-07-31T00:00:00.000Z",
         "creative": {
-          "id": "0000000b-0000-7000-8000-0000000000c8",
+          "id": "0000000b-0000-7000-8000-0000000000cb",
           "revision": 1,
           "kind": "TEXT",
           "state": "DRAFT",
@@ -3752,7 +3952,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000c5",
+        "requestId": "0000000b-0000-7000-8000-0000000000c8",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3768,10 +3968,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": {
         "accepted": true,
-        "requestId": "0000000b-0000-7000-8000-0000000000c9"
+        "requestId": "0000000b-0000-7000-8000-0000000000cc"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000c9",
+        "requestId": "0000000b-0000-7000-8000-0000000000cc",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3787,8 +3987,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": [
         {
-          "id": "0000000b-0000-7000-8000-0000000000c6",
-          "publicId": "0000000b-0000-7000-8000-0000000000c7",
+          "id": "0000000b-0000-7000-8000-0000000000c9",
+          "publicId": "0000000b-0000-7000-8000-0000000000ca",
           "workspaceId": "01900002-0000-7000-8000-000000000001",
           "agentPublicId": "01900006-0000-7000-8000-000000000001",
           "orderId": "01900009-0000-7000-8000-000000000004",
@@ -3801,7 +4001,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "startAt": "2026-07-01T00:00:00.000Z",
           "endAt": "2026-07-31T00:00:00.000Z",
           "creative": {
-            "id": "0000000b-0000-7000-8000-0000000000c8",
+            "id": "0000000b-0000-7000-8000-0000000000cb",
             "revision": 1,
             "kind": "TEXT",
             "state": "DRAFT",
@@ -4188,7 +4388,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000cc",
+        "requestId": "0000000b-0000-7000-8000-0000000000cf",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -4257,7 +4457,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000cf",
+        "requestId": "0000000b-0000-7000-8000-0000000000d2",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
