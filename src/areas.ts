@@ -21,6 +21,7 @@ import { MeshArea } from "./mesh/Area.js"
 import { RuntimeArea } from "./runtime/Area.js"
 import { WalletsArea } from "./wallets/Area.js"
 import { TrustArea } from "./trust/Area.js"
+import { ReputationArea } from "./reputation/Area.js"
 import { AgentsArea } from "./agents/Area.js"
 import { AgentImportsArea } from "./agentImports/Area.js"
 import { AgentIdentitiesArea } from "./agents/IdentitiesArea.js"
@@ -50,6 +51,7 @@ export const areas = [
   RuntimeArea,
   WalletsArea,
   TrustArea,
+  ReputationArea,
   TokenOperationsArea,
   BountiesArea,
   PartnerJobsArea,

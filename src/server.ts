@@ -25,6 +25,7 @@ import { RateBudgetMiddlewareLive } from "./http/RateBudgetMiddleware.js"
 import { RequestMiddlewareLive } from "./http/RequestMiddleware.js"
 import { securityHeaders } from "./http/SecurityHeaders.js"
 import { Agents } from "./agents/Agents.js"
+import { Reputation } from "./reputation/Reputation.js"
 import { Resolver } from "./identity/Resolver.js"
 import { McpEndpointLive } from "./mcpServer/McpEndpoint.js"
 import { ProtocolCatalogCache } from "./protocols/CatalogCache.js"
@@ -81,7 +82,7 @@ export const ApiLive = HttpApiBuilder.api(documentedApi(Api)).pipe(
  * REST handlers use (the same layer references, so the same instances: one set of budgets).
  */
 const McpServerLive = McpEndpointLive.pipe(
-  Layer.provide([Agents.Default, Resolver.Default, ProtocolCatalogCache.Default]),
+  Layer.provide([Agents.Default, Reputation.Default, Resolver.Default, ProtocolCatalogCache.Default]),
   Layer.provide([AuthLive, RateBudgetLive, CursorLive, EnvelopeLive, EdgeCacheLive])
 )
 

@@ -25,9 +25,11 @@
  *   proven identity's public id; a proven REGISTRY_TOKEN makes its signer (the `ownerOf`) the agent's
  *   OWNER, proof REGISTRY referencing the token's CAIP-19 id. `relation` on a challenge of another
  *   locator kind is a 400. Every proof marks the agent's reputation evidence (proofs held).
- * - Verification state (spec §3): once proven, a locator REGISTRY_BOUND to several agents makes
- *   them all CONFLICTED (the resolver's rule); otherwise the agent becomes VERIFIED from
- *   UNVERIFIED, PARTIAL or EXPIRED (CONFLICTED and REVOKED agents keep their state).
+ * - Verification state (spec §3): once proven, the agents the locator is REGISTRY_BOUND to get the
+ *   state of THE verification rule (src/reputation/VerificationRule.ts, shared with the reputation
+ *   projector): a locator bound to several agents makes them all CONFLICTED (the resolver's rule);
+ *   otherwise a proven identity makes the agent VERIFIED (REVOKED agents keep their state). Their
+ *   evidence is marked for the projector (`markAgentEvidence`).
  */
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
@@ -50,6 +52,9 @@ import { parse as parseDid } from "did-resolver"
 import type { Locator } from "../identity/Locator.js"
 import { Resolver } from "../identity/Resolver.js"
 import { IdentitiesRepo, type ChallengeRow } from "./IdentitiesRepo.js"
+import { dieOnStorageFailure } from "../db/storageFailure.js"
+import { markAgentEvidence } from "../reputation/Evidence.js"
+import { applyVerificationRule } from "../reputation/VerificationRule.js"
 import {
   type ChainRpcUnavailable,
   type DidNotResolvable,
@@ -66,7 +71,6 @@ import { proveAddress, proveTokenOwner } from "./proofs/Evm.js"
 import { challengeMessage, relationLine } from "./ChallengeMessage.js"
 import type { WalletRelation } from "../../schema/walletRelations.js"
 import { AgentRelationsRepo } from "../wallets/AgentRelationsRepo.js"
-import { markAgentEvidence } from "../reputation/Evidence.js"
 
 /** How long a challenge can be used, in milliseconds (10 minutes). */
 export const ChallengeTtlMs = 10 * 60_000
@@ -113,13 +117,13 @@ type ProofError = SignatureInvalid | SignerNotTokenOwner | DidNotResolvable | Ch
 export class Identities extends Effect.Service<Identities>()("agent-directory/Identities", {
   effect: Effect.gen(function*() {
     const repo = yield* IdentitiesRepo
+    const sqlClient = yield* SqlClient.SqlClient
     const operators = yield* AgentOperators
     const resolver = yield* Resolver
     const config = yield* AppConfig
     const ids = yield* Ids
     const outbound = yield* Outbound
     const relations = yield* AgentRelationsRepo
-    const sql = yield* SqlClient.SqlClient
 
     const access = (entityPublicId: string, accountId: string, action: string) =>
       operators.access({ entityPublicId, accountId, roles: { allowed: writers, action } }).pipe(
@@ -314,10 +318,14 @@ export class Identities extends Effect.Service<Identities>()("agent-directory/Id
             verifiedAt: at
           })
         }
-        yield* markAgentEvidence(agentId, at).pipe(Effect.provideService(SqlClient.SqlClient, sql), Effect.orDie)
-        const agents = yield* repo.boundAgents(challenge.locator)
-        if (agents.length > 1) yield* repo.markConflicted(agents, at)
-        else yield* repo.markVerified(agentId, at)
+        // the one verification rule (src/reputation/VerificationRule.ts) for every agent bound to the locator;
+        // their evidence changed, so their projections are marked for the projector
+        const agents = [...new Set([...(yield* repo.boundAgents(challenge.locator)), agentId])].sort()
+        yield* Effect.forEach(agents, (agent) => markAgentEvidence(agent, at), { discard: true }).pipe(
+          Effect.zipRight(applyVerificationRule(agents, at)),
+          Effect.provideService(SqlClient.SqlClient, sqlClient),
+          dieOnStorageFailure
+        )
         return { ...bound, proofMethod: method, verificationState: yield* repo.verificationState(agentId) }
       })
 

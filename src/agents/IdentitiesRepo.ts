@@ -144,25 +144,6 @@ export class IdentitiesRepo extends Effect.Service<IdentitiesRepo>()("agent-dire
         dieOnStorageFailure
       )
 
-    /**
-     * Marks agents CONFLICTED (a locator bound to several of them), except REVOKED ones; a profile
-     * whose state changes gets version + 1 and `updated_at` (its optimistic-concurrency counter).
-     */
-    const markConflicted = (agentIds: ReadonlyArray<string>, at: Date) =>
-      sql`UPDATE agents SET verification_state = 'CONFLICTED', version = version + 1, updated_at = ${at}
-          WHERE id IN ${sql.in(agentIds)} AND verification_state NOT IN ('REVOKED', 'CONFLICTED')`.pipe(
-        Effect.asVoid,
-        dieOnStorageFailure
-      )
-
-    /** Marks an agent VERIFIED when it was UNVERIFIED, PARTIAL or EXPIRED (CONFLICTED and REVOKED stay); version + 1. */
-    const markVerified = (agentId: string, at: Date) =>
-      sql`UPDATE agents SET verification_state = 'VERIFIED', version = version + 1, updated_at = ${at}
-          WHERE id = ${agentId} AND verification_state IN ('UNVERIFIED', 'PARTIAL', 'EXPIRED')`.pipe(
-        Effect.asVoid,
-        dieOnStorageFailure
-      )
-
     const verificationState = (agentId: string) =>
       sql<{ state: string }>`SELECT verification_state AS state FROM agents WHERE id = ${agentId}`.pipe(
         Effect.flatMap((rows) => Schema.decodeUnknown(VerificationState)(rows[0]?.state)),
@@ -184,8 +165,6 @@ export class IdentitiesRepo extends Effect.Service<IdentitiesRepo>()("agent-dire
       markUsed,
       bindProven,
       boundAgents,
-      markConflicted,
-      markVerified,
       verificationState,
       deleteExpired
     }

@@ -8,6 +8,7 @@ import { SqlError } from "@effect/sql/SqlError"
 import { Effect, Option, Schema } from "effect"
 import type { AgentLink } from "../../schema/agents.js"
 import { updateVersioned } from "../db/versioned.js"
+import { markAgentEvidence } from "../reputation/Evidence.js"
 
 /** An agent as a versioned command sees it: version, state, the caller's role (null: not a member), whether a slug is taken. */
 const CommandRow = Schema.Struct({
@@ -84,7 +85,14 @@ export class RegistrationRepo extends Effect.Service<RegistrationRepo>()("agent-
           created_at: a.at,
           updated_at: a.at
         })
-      } ON CONFLICT (canonical_slug) DO NOTHING RETURNING id`.pipe(Effect.map((rows) => rows.length === 1))
+      } ON CONFLICT (canonical_slug) DO NOTHING RETURNING id`.pipe(
+        // a new listed agent: its projection (trust at the prior) and the ranks (issue 22)
+        Effect.tap((rows) => rows.length === 1 ? markEvidence(a.id, a.at) : Effect.void),
+        Effect.map((rows) => rows.length === 1)
+      )
+
+    const markEvidence = (agentId: string, at: Date) =>
+      Effect.provideService(markAgentEvidence(agentId, at), SqlClient.SqlClient, sql)
 
     /** The agent as a command by `accountId` sees it (none: no such agent); `slug` is checked against the other agents. */
     const current = SqlSchema.findOne({
@@ -137,7 +145,10 @@ export class RegistrationRepo extends Effect.Service<RegistrationRepo>()("agent-
 
     /** Agents_RetireAgent's UPDATE: RETIRED, unlisted, `retired_at` = `at`. */
     const retire = (u: VersionedAgentCommand) =>
-      update({ ...u, slug: null, set: sql`state = 'RETIRED', retired_at = ${u.at}, listed_at = NULL` })
+      update({ ...u, slug: null, set: sql`state = 'RETIRED', retired_at = ${u.at}, listed_at = NULL` }).pipe(
+        // unlisted: it leaves the ranking, the agents after it move up (issue 22)
+        Effect.tap((version) => Option.isSome(version) ? markEvidence(u.id, u.at) : Effect.void)
+      )
 
     return {
       workspaceRole: (workspaceId: string, accountId: string) => workspaceRole({ workspaceId, accountId }),

@@ -10,15 +10,20 @@ import { demoTime, demoId as id } from "../db/demo.js"
 import { canonicalLocator } from "../identity/Locator.js"
 import { DemoWorkspaces } from "../workspaces/demo.js"
 
+/**
+ * The demo agents. `rank` and `state` (verificationState) are what the reputation projection
+ * computes from the demo evidence (src/reputation/, docs/methodology.md; the seed's last step
+ * recomputes them): inserted as such so the seed is consistent before and after it.
+ */
 export const DemoAgents = [
   { id: id(6, 1), slug: "atlas-research", name: "Atlas Research", rank: "1", tagline: "Deep research on demand", stars: "1520", state: "VERIFIED" },
   { id: id(6, 2), slug: "beacon-monitor", name: "Beacon Monitor", rank: "2", tagline: "Uptime and chain monitoring", stars: "980", state: "VERIFIED" },
-  { id: id(6, 3), slug: "cobalt-trader", name: "Cobalt Trader", rank: "7", tagline: null, stars: "411", state: "PARTIAL" },
-  { id: id(6, 4), slug: "delta-scribe", name: "Delta Scribe", rank: null, tagline: "Docs that write themselves", stars: "87", state: "UNVERIFIED" },
-  { id: id(6, 5), slug: "echo-support", name: "Echo Support", rank: null, tagline: "Customer support agent", stars: "0", state: "EXPIRED" },
-  { id: id(6, 6), slug: "forge-builder", name: "Forge Builder", rank: "12", tagline: "Ships smart contracts", stars: "64", state: "PARTIAL" },
-  { id: id(6, 7), slug: "gamma-oracle", name: "Gamma Oracle", rank: "15", tagline: "Price feeds for agents", stars: "33", state: "VERIFIED" },
-  { id: id(6, 8), slug: "harbor-relay", name: "Harbor Relay", rank: null, tagline: null, stars: "5", state: "CONFLICTED" }
+  { id: id(6, 3), slug: "cobalt-trader", name: "Cobalt Trader", rank: "3", tagline: null, stars: "411", state: "PARTIAL" },
+  { id: id(6, 4), slug: "delta-scribe", name: "Delta Scribe", rank: "4", tagline: "Docs that write themselves", stars: "87", state: "PARTIAL" },
+  { id: id(6, 5), slug: "echo-support", name: "Echo Support", rank: "8", tagline: "Customer support agent", stars: "0", state: "EXPIRED" },
+  { id: id(6, 6), slug: "forge-builder", name: "Forge Builder", rank: "5", tagline: "Ships smart contracts", stars: "64", state: "PARTIAL" },
+  { id: id(6, 7), slug: "gamma-oracle", name: "Gamma Oracle", rank: "6", tagline: "Price feeds for agents", stars: "33", state: "CONFLICTED" },
+  { id: id(6, 8), slug: "harbor-relay", name: "Harbor Relay", rank: "7", tagline: null, stars: "5", state: "CONFLICTED" }
 ] as const
 
 /**
@@ -60,6 +65,16 @@ export const DemoIdentities = [
   { id: id(12, 12), agent: 1, family: "EVM", kind: "ADDRESS", network: "base", scope: null, nativeId: "0xF00D000000000000000000000000000000fCeD11", binding: "TRANSFERRED" }
 ] as const
 
+/**
+ * Demo identities held with a proof (Agents_ProveIdentity's record: `proven_at`, `proof_method`),
+ * by id: Atlas's and Beacon's, so the verification rule (src/reputation/VerificationRule.ts) finds
+ * them VERIFIED from evidence. The others are registry-bound without proof (PARTIAL, or CONFLICTED).
+ */
+export const DemoProvenIdentities: ReadonlyMap<string, "ERC721_OWNER" | "EIP191"> = new Map([
+  [id(12, 1), "ERC721_OWNER"],
+  [id(12, 2), "ERC721_OWNER"],
+  [id(12, 3), "EIP191"]
+])
 
 /**
  * Locators for Agents_ResolveAgentIdentities (demo manifest and tests), one per resolver
@@ -124,7 +139,9 @@ export const seedAgents = Effect.gen(function*() {
       native_id: i.nativeId,
       locator: canonicalLocator(i),
       binding: i.binding,
-      created_at: demoTime(6, n)
+      created_at: demoTime(6, n),
+      proven_at: DemoProvenIdentities.has(i.id) ? demoTime(6, n) : null,
+      proof_method: DemoProvenIdentities.get(i.id) ?? null
     })))
   }`
   yield* sql`INSERT INTO favorite_agents ${

@@ -24,6 +24,7 @@ import { RuntimeApi } from "../runtime/Api.js"
 import { ServicesApi } from "../services/Api.js"
 import { StatsApi } from "../stats/Api.js"
 import { TrustApi } from "../trust/Api.js"
+import { ReputationApi } from "../reputation/Api.js"
 import { WalletsApi } from "../wallets/Api.js"
 import { WalletAgentRelationsApi } from "../wallets/AgentRelationsApi.js"
 import { TokenOperationsApi } from "../tokenOperations/Api.js"
@@ -95,6 +96,7 @@ export class Api extends withoutFrameworkErrors(HttpApi.make("AgentDirectoryApi"
   .add(ServicesApi)
   .add(StatsApi)
   .add(TrustApi)
+  .add(ReputationApi)
   .add(WalletsApi)
   .add(WalletAgentRelationsApi)
   .add(TokenOperationsApi)

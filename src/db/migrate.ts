@@ -31,6 +31,7 @@ import reputationEvidence from "./migrations/0026_reputation_evidence.js"
 import statsDaily from "./migrations/0028_stats_daily.js"
 import agentWalletRelations from "./migrations/0029_agent_wallet_relations.js"
 import feedbackInteractionAuthenticity from "./migrations/0030_feedback_interaction_authenticity.js"
+import agentReputation from "./migrations/0027_agent_reputation.js"
 
 /** Applies every pending migration; returns the ones applied. Fails with `MigrationError | SqlError`. */
 export const migrate = Migrator.make({})({
@@ -60,6 +61,7 @@ export const migrate = Migrator.make({})({
     "0026_reputation_evidence": reputationEvidence,
     "0028_stats_daily": statsDaily,
     "0029_agent_wallet_relations": agentWalletRelations,
-    "0030_feedback_interaction_authenticity": feedbackInteractionAuthenticity
+    "0030_feedback_interaction_authenticity": feedbackInteractionAuthenticity,
+    "0027_agent_reputation": agentReputation
   })
 })

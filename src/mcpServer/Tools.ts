@@ -6,6 +6,7 @@
  * |---|---|---|
  * | `search_agents` | Agents_ListAgents | its query (filters, `q`, `sort`, `limit`, `cursor`) |
  * | `get_agent` | Agents_GetAgent | its path (`entityPublicId`) |
+ * | `get_agent_trust` | Trust_GetAgentTrust | its path (`entityPublicId`) |
  * | `resolve_agent_identities` | Agents_ResolveAgentIdentities | its body (`locators`) |
  * | `get_agent_activity` | Agents_GetPublicAgentActivity | its path and query |
  * | `list_protocols` | Protocols_GetProtocolCatalog | none |
@@ -16,7 +17,7 @@
  * a tool accepts exactly what the REST operation accepts, strictly (unknown arguments are
  * refused). `outputSchema` is the JSON Schema of the operation's success body (the envelope
  * `{ data, meta }` or `{ data, nextCursor, meta }`), and `structuredContent` is that body,
- * encoded as REST sends it. `get_agent_trust` waits for the trust subresources (a later issue).
+ * encoded as REST sends it.
  */
 import type { HttpApiEndpoint } from "@effect/platform"
 import { Context, Effect, Option, ParseResult, Schema } from "effect"
@@ -35,11 +36,14 @@ import { principalScope } from "../http/group.js"
 import { issueDetail } from "../http/RequestMiddleware.js"
 import { Resolver } from "../identity/Resolver.js"
 import { ProtocolsApi } from "../protocols/Api.js"
+import { ReputationApi } from "../reputation/Api.js"
+import { Reputation } from "../reputation/Reputation.js"
+import type { AgentTrust } from "../../schema/reputation.js"
 import { ProtocolCatalogCache } from "../protocols/CatalogCache.js"
 import { type ObjectJsonSchema, objectJsonSchema } from "./JsonSchema.js"
 
 /** The services the tools call (the REST handlers' own). */
-export type ToolServices = Agents | Resolver | ProtocolCatalogCache | Envelope
+export type ToolServices = Agents | Reputation | Resolver | ProtocolCatalogCache | Envelope
 
 /** What a tool call answers: the operation's success body, encoded, and a short text for a model. */
 export interface ToolResult {
@@ -205,6 +209,7 @@ const { getAgent, getPublicAgentActivity, listAgents, resolveAgentIdentities } =
   AnyEndpoint
 >
 const { getProtocolCatalog } = ProtocolsApi.endpoints as unknown as Record<string, AnyEndpoint>
+const { getAgentTrust } = ReputationApi.endpoints as unknown as Record<string, AnyEndpoint>
 
 /** The tools, in the order `tools/list` shows them. */
 export const DirectoryTools: ReadonlyArray<DirectoryTool> = [
@@ -237,6 +242,25 @@ export const DirectoryTools: ReadonlyArray<DirectoryTool> = [
     summary: ({ data: a }: { readonly data: AgentProfile }) =>
       `${a.name}${a.tagline === null ? "" : ` — ${a.tagline}`} (${a.state}, ${a.verificationState}); ` +
       `${a.locators.length} locator(s), ${a.offers.length} offer(s); ${a.canonicalUrl}`
+  }),
+  tool({
+    name: "get_agent_trust",
+    title: "An agent's trust",
+    description: "An agent's trust by its entity UUID: the projected value in ppm (weighted Bayesian average of its " +
+      "PUBLISHED feedback), its Wilson 95% interval, coverage, freshness and components (ratings by category and " +
+      "authenticity, proofs held, helpful votes); methodology in docs/methodology.md.",
+    endpoint: getAgentTrust!,
+    run: ({ path }) =>
+      Reputation.pipe(
+        Effect.flatMap((reputation) => reputation.trust(path.entityPublicId)),
+        Effect.flatMap((r) => Effect.flatMap(Envelope, (e) => e.data(r.data, r.freshness)))
+      ),
+    summary: ({ data: t }: { readonly data: AgentTrust }) =>
+      t.trustPpm === null || t.confidence === null || t.components === null
+        ? `Not projected yet (methodology ${t.methodology.key} v${t.methodology.version}).`
+        : `Trust ${t.trustPpm} ppm (95% ${t.confidence.lowPpm}-${t.confidence.highPpm}) from ` +
+          `${t.components.ratings.count} published rating(s); ${t.components.proofs.verificationState}, ` +
+          `${t.components.proofs.provenIdentities} proven identit(ies); projected ${t.freshness.projectedAt?.toISOString()}`
   }),
   tool({
     name: "resolve_agent_identities",

@@ -17,6 +17,7 @@ import type { ApprovalState, RunEvent, ToolCallState } from "../../schema/runEve
 import { ToolCall } from "../../schema/runDetail.js"
 import { FinishedRunStates, Run, RunState } from "../../schema/runtime.js"
 import { appendRunEvent } from "./RunEventLog.js"
+import { markAgentEvidence } from "../reputation/Evidence.js"
 
 const finished = `(${FinishedRunStates.map((s) => `'${s}'`).join(", ")})`
 const runColumns = `id, conversation_id AS "conversationId", agent_id AS "entityPublicId", trigger_type AS "triggerType",
@@ -147,13 +148,17 @@ const make = Effect.gen(function*() {
   /** Moves an active run to `to` (version + 1) when its state is one of `from`; appends the event. */
   const move = (runId: string, from: ReadonlyArray<RunState>, to: RunState, at: Date, extra: { failureCode?: string } = {}) =>
     Effect.gen(function*() {
-      const rows = yield* sql<{ state: RunState; version: number; failureCode: string | null }>`
+      const rows = yield* sql<{ state: RunState; version: number; failureCode: string | null; agentId: string }>`
         UPDATE runs SET state = ${to}, version = version + 1, updated_at = ${at},
           failure_code = COALESCE(${extra.failureCode ?? null}, failure_code),
           completed_at = CASE WHEN ${to} IN ${sql.literal(finished)} THEN ${at}::timestamptz ELSE completed_at END
         WHERE id = ${runId} AND state IN ${sql.in(from)}
-        RETURNING state, version::float8 AS version, failure_code AS "failureCode"`
+        RETURNING state, version::float8 AS version, failure_code AS "failureCode", agent_id AS "agentId"`
       if (rows.length === 0) return Option.none<Run["state"]>()
+      // a finished run is performance evidence of its agent (issue 22): mark it for the projector
+      if ((FinishedRunStates as ReadonlyArray<string>).includes(to)) {
+        yield* Effect.provideService(markAgentEvidence(rows[0]!.agentId, at), SqlClient.SqlClient, sql)
+      }
       yield* stateEvent(runId, rows[0]!, at)
       return Option.some(rows[0]!.state)
     })

@@ -51,12 +51,13 @@ layer(server.layer)("Agents_ListFavoriteAgents", (it) => {
       expect(reply.body.nextCursor).toBeNull()
       expectMeta(reply)
       // rank and starCount are digit strings; rank and tagline are nullable but present
+      // (ranks are the reputation projection's, issue 22)
       const delta = reply.body.data[0]
-      expect(delta.rank).toBeNull()
+      expect(delta.rank).toBe("4")
       expect(delta.starCount).toBe("87")
       const cobalt = reply.body.data[1]
       expect(cobalt.tagline).toBeNull()
-      expect(cobalt.rank).toBe("7")
+      expect(cobalt.rank).toBe("3")
       expect(Object.keys(cobalt)).toContain("tagline")
       expect(Object.keys(delta)).toContain("rank")
       expect(() => decodePage(reply.body)).not.toThrow()

@@ -44,7 +44,8 @@ layer(server.layer)("Agents_GetAgent", (it) => {
           caip2: "eip155:8453",
           registry: DemoRegistries.erc8004,
           nativeId: "1",
-          provenAt: null
+          // proven in the demo (so Atlas is VERIFIED by the verification rule, issue 22)
+          provenAt: "2026-01-07T00:00:00.000Z"
         },
         {
           publicId: "0190000c-0000-7000-8000-000000000003",
@@ -55,7 +56,7 @@ layer(server.layer)("Agents_GetAgent", (it) => {
           caip2: "eip155:8453",
           registry: null,
           nativeId: "0xA11Ce0000000000000000000000000000000a7a5",
-          provenAt: null
+          provenAt: "2026-01-07T00:02:00.000Z"
         }
       ])
       expect(JSON.stringify(p)).not.toMatch(/F00D/i)
@@ -109,11 +110,12 @@ layer(server.layer)("Agents_GetAgent", (it) => {
       expect(starter.currentPrice.units).toBe("5000000")
     }))
 
-  it.effect("an agent without locators, protocols or rank still has its profile", () =>
+  it.effect("an agent without protocols or tagline still has its profile; its rank is the projection's", () =>
     Effect.gen(function*() {
       const harbor = yield* call("GET", path(DemoAgents[7].id))
       expect(harbor.status).toBe(200)
-      expect(harbor.body.data.rank).toBeNull()
+      // listed, so ranked by the projection (issue 22): last but one of the demo agents
+      expect(harbor.body.data.rank).toBe("7")
       expect(harbor.body.data.tagline).toBeNull()
       expect(harbor.body.data.protocols).toEqual([])
       expect(harbor.body.data.verificationState).toBe("CONFLICTED")

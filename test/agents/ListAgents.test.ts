@@ -42,7 +42,8 @@ layer(server.layer)("Agents_ListAgents", (it) => {
       expect(reply.status, reply.text).toBe(200)
       expect(reply.headers["cache-control"]).toBe("no-store")
       expect(Object.keys(reply.body).sort()).toEqual(["data", "meta", "nextCursor"])
-      expect(slugs(reply.body)).toEqual(slugsOf([0, 1, 2, 5, 6, 3, 4, 7]))
+      // the ranks are the reputation projection's (issue 22): every listed agent is ranked
+      expect(slugs(reply.body)).toEqual(slugsOf([0, 1, 2, 3, 5, 6, 7, 4]))
       expect(reply.body.nextCursor).toBeNull()
       expectMeta(reply)
       expect(() => decodePage(reply.body)).not.toThrow()
@@ -59,8 +60,8 @@ layer(server.layer)("Agents_ListAgents", (it) => {
         networks: ["base"],
         protocols: ["erc-8004", "mcp", "x402"]
       })
-      const harbor = reply.body.data[7]
-      expect(harbor.rank).toBeNull()
+      const harbor = reply.body.data[6]
+      expect(harbor.rank).toBe("7")
       expect(harbor.protocols).toEqual([])
     }))
 
@@ -81,9 +82,9 @@ layer(server.layer)("Agents_ListAgents", (it) => {
       const x402 = yield* call("GET", `${path}?protocols=x402&sort=name`)
       expect(slugs(x402.body)).toEqual(slugsOf([0, 2, 6]))
       const states = yield* call("GET", `${path}?verificationStates=VERIFIED&verificationStates=EXPIRED&sort=name`)
-      expect(slugs(states.body)).toEqual(slugsOf([0, 1, 4, 6]))
+      expect(slugs(states.body)).toEqual(slugsOf([0, 1, 4]))
       const all = yield* call("GET", `${path}?networks=base&protocols=x402&verificationStates=VERIFIED`)
-      expect(slugs(all.body)).toEqual(slugsOf([0, 6]))
+      expect(slugs(all.body)).toEqual(slugsOf([0]))
       const none = yield* call("GET", `${path}?networks=ethereum`)
       expect(none.status).toBe(200)
       expect(none.body.data).toEqual([])

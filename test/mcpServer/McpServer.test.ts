@@ -87,6 +87,7 @@ layer(server.layer)("MCP server /mcp (SDK client, demo data)", (it) => {
       expect(tools.map((t) => t.name)).toEqual([
         "search_agents",
         "get_agent",
+        "get_agent_trust",
         "resolve_agent_identities",
         "get_agent_activity",
         "list_protocols"
@@ -114,7 +115,7 @@ layer(server.layer)("MCP server /mcp (SDK client, demo data)", (it) => {
   it.scoped("search_agents: a filter and cursor pages, each page the REST page (structuredContent) plus a text", () =>
     Effect.gen(function*() {
       const { client } = yield* connect(bearer(publicKey))
-      const args = { verificationStates: ["VERIFIED"], sort: "name", limit: 2 }
+      const args = { verificationStates: ["VERIFIED", "CONFLICTED"], sort: "name", limit: 2 }
       const first = yield* Effect.promise(() => client.callTool({ name: "search_agents", arguments: args }))
       expect(first.isError).toBeFalsy()
       const page1 = first.structuredContent as { data: Array<{ name: string; verificationState: string }>; nextCursor: string | null; meta: unknown }
@@ -128,11 +129,11 @@ layer(server.layer)("MCP server /mcp (SDK client, demo data)", (it) => {
         client.callTool({ name: "search_agents", arguments: { ...args, cursor: page1.nextCursor } })
       )
       const page2 = second.structuredContent as typeof page1
-      expect(page2.data.map((a) => a.name)).toEqual(["Gamma Oracle"])
+      expect(page2.data.map((a) => a.name)).toEqual(["Gamma Oracle", "Harbor Relay"])
       expect(page2.nextCursor).toBeNull()
 
       // the same answer as REST with the same key (the cursor is bound to the caller, as in REST)
-      const rest = yield* call("GET", "/api/v1/agents?verificationStates=VERIFIED&sort=name&limit=2", { headers: { "x-api-key": publicKey } })
+      const rest = yield* call("GET", "/api/v1/agents?verificationStates=VERIFIED&verificationStates=CONFLICTED&sort=name&limit=2", { headers: { "x-api-key": publicKey } })
       expect(rest.status).toBe(200)
       expect(page1.data).toEqual(rest.body.data)
       expect(page1.nextCursor).toBe(rest.body.nextCursor)
@@ -267,7 +268,7 @@ layer(server.layer)("MCP server /mcp (SDK client, demo data)", (it) => {
         post({ jsonrpc: "2.0", id: 2, method: "tools/list" }, { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-06-18", ...headers })
       const listed = yield* list(bearer(publicKey))
       expect(listed.status, listed.text).toBe(200)
-      expect(listed.body.result.tools).toHaveLength(5)
+      expect(listed.body.result.tools).toHaveLength(6)
       // another credential (here: none) does not see the session
       expect((yield* list({})).status).toBe(404)
 
@@ -307,7 +308,7 @@ layer(server.layer)("MCP server /mcp (SDK client, demo data)", (it) => {
           )
         )
       const listed = JSON.parse(yield* inspector("--method", "tools/list")) as { tools: Array<{ name: string; outputSchema?: unknown }> }
-      expect(listed.tools.map((t) => t.name)).toEqual(["search_agents", "get_agent", "resolve_agent_identities", "get_agent_activity", "list_protocols"])
+      expect(listed.tools.map((t) => t.name)).toEqual(["search_agents", "get_agent", "get_agent_trust", "resolve_agent_identities", "get_agent_activity", "list_protocols"])
       expect(listed.tools.every((t) => t.outputSchema !== undefined)).toBe(true)
       const called = JSON.parse(
         yield* inspector("--method", "tools/call", "--tool-name", "get_agent", "--tool-arg", `entityPublicId=${atlas.id}`)
