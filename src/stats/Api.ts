@@ -29,7 +29,7 @@ const caching = "**Closed days are immutable projections.** A day before today i
   "`{\"data\":…,\"freshness\":…}`), not `meta.requestId` and `meta.generatedAt`, which are new in every answer. " +
   "`meta.freshness` is `{projectedAt: when it was projected, sourceWatermark: the day's end}` (evidence timestamped " +
   "before the watermark is counted). A day before the directory's first data is projected like any other: zeros.\n\n" +
-  "**Today** is computed live over `[00:00Z, now)` and never stored: `Cache-Control: public, max-age=60`, no `ETag`, " +
+  "**Today** is computed live over the whole day as known now (what happened up to and at `now`) and never stored: `Cache-Control: public, max-age=60`, no `ETag`, " +
   "`closed: false`, `meta.freshness` = `{projectedAt: now, sourceWatermark: now}`."
 
 const directoryFigures = "Figures (counts are decimal strings):\n\n" +

@@ -4,7 +4,8 @@
  * day: computed once, stored, and served as stored forever after.
  *
  * - Today is the UTC day of `now` (layers/Clock.ts). A day after it has no figures
- *   (`StatsDayNotAvailable`). Today's figures are computed live over `[00:00Z, now)` and never
+ *   (`StatsDayNotAvailable`). Today's figures are computed live over the whole day as known now (`[00:00Z, 24:00Z)`:
+ *   what happened at `now` itself counts) and never
  *   stored; their freshness is `{projectedAt: now, sourceWatermark: now}`.
  * - A closed day (before today) is read from storage; when it is not stored yet it is
  *   projected then over `[00:00Z, next 00:00Z)` and stored with `INSERT … ON CONFLICT DO
@@ -121,10 +122,10 @@ export class Stats extends Effect.Service<Stats>()("agent-directory/Stats", {
       })
 
     const liveDirectory = (day: string, at: Date) =>
-      Effect.map(repo.directoryFigures(dayStart(day), at), (f) => liveAnswer(day, directoryData(day, false, f), at))
+      Effect.map(repo.directoryFigures(dayStart(day), dayEnd(day)), (f) => liveAnswer(day, directoryData(day, false, f), at))
 
     const liveAgent = (agentId: string, day: string, at: Date) =>
-      Effect.map(repo.agentFigures(dayStart(day), at, repo.oneAgent(agentId)), ([r]) => liveAnswer(day, agentData(day, false, r!), at))
+      Effect.map(repo.agentFigures(dayStart(day), dayEnd(day), repo.oneAgent(agentId)), ([r]) => liveAnswer(day, agentData(day, false, r!), at))
 
     /** Fails with `StatsDayNotAvailable` when `day` is after today; else today's day. */
     const availableDay = (day: string, at: Date) => {
