@@ -63,7 +63,7 @@ const run = Effect.gen(function*() {
     SELECT md5('agent' || g)::uuid, 'bench-agent-' || g, 'Bench agent ' || g, '', (g * 7919) % 5000, 'UNVERIFIED', now(), now(), now()
     FROM generate_series(1, ${agents}) g`)
   yield* sql.unsafe(`INSERT INTO feedback (id, agent_id, author_account_id, rating_ppm, category, title, body, state, authenticity_state, created_at, updated_at)
-    SELECT md5('fb' || g)::uuid, md5('agent' || (1 + g % ${agents}))::uuid, '${owner}', (g * 104729) % 1000001,
+    SELECT md5('fb' || g)::uuid, md5('agent' || (1 + g % ${agents}))::uuid, '${owner}', ((g::bigint * 104729) % 1000001)::int,
       (ARRAY['QUALITY','RELIABILITY','SAFETY','VALUE','COMMUNICATION','OTHER'])[1 + g % 6], 't', 'b', 'PUBLISHED',
       (ARRAY['VERIFIED_INTERACTION','VERIFIED','UNVERIFIED','SUSPECTED'])[1 + g % 4], now() - (g % 40) * interval '1 day', now() - (g % 40) * interval '1 day'
     FROM generate_series(1, ${feedbackRows}) g`)

@@ -106,7 +106,11 @@ const expected = {
   MCP_CreateMcpConnection: { method: "post", path: "/api/v1/agents/{entityPublicId}/mcp/connections", tag: "MCP", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [201, 400, 401, 403, 404, 409, 422, 500] },
   MCP_ListMcpConnections: { method: "get", path: "/api/v1/agents/{entityPublicId}/mcp/connections", tag: "MCP", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 422, 500] },
   MCP_GetMcpConnection: { method: "get", path: "/api/v1/agents/{entityPublicId}/mcp/connections/{connectionPublicId}", tag: "MCP", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 422, 500] },
-  MCP_RefreshMcpCatalog: { method: "post", path: "/api/v1/agents/{entityPublicId}/mcp/connections/{connectionPublicId}/catalog/refresh", tag: "MCP", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 422, 500] }
+  MCP_RefreshMcpCatalog: { method: "post", path: "/api/v1/agents/{entityPublicId}/mcp/connections/{connectionPublicId}/catalog/refresh", tag: "MCP", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 422, 500] },
+  // issue 22 item 3: trust, rank and performance projections (Trust tag, group Reputation)
+  Trust_GetAgentTrust: { method: "get", path: "/api/v1/agents/{entityPublicId}/trust", tag: "Trust", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },
+  Trust_GetAgentRank: { method: "get", path: "/api/v1/agents/{entityPublicId}/rank", tag: "Trust", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },
+  Trust_GetAgentPerformance: { method: "get", path: "/api/v1/agents/{entityPublicId}/performance", tag: "Trust", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] }
 } as const
 
 const server = makeTestServer()
