@@ -16,6 +16,7 @@ import { execFileSync } from "node:child_process"
 import { randomBytes, randomUUID } from "node:crypto"
 import pg from "pg"
 import { DemoAccounts } from "../../src/accounts/demo.js"
+import { DemoAgents } from "../../src/agents/demo.js"
 import { markAgentEvidence, ReputationEvidenceChannel } from "../../src/reputation/Evidence.js"
 import { drainMarks, recomputeAll } from "../../src/reputation/Projector.js"
 import { Reputation } from "../../src/reputation/Reputation.js"
@@ -100,7 +101,8 @@ const run = Effect.gen(function*() {
   const reputation = yield* Reputation
   const delays: Array<number> = []
   for (let i = 1; i <= 5; i++) {
-    const agent = (yield* sql<{ id: string }>`SELECT md5(${"agent" + String(i * 997)})::uuid AS id`)[0]!.id
+    // a demo agent (the generated ids are md5-shaped, not the API's UUIDs): among 100,008 ranked agents
+    const agent = DemoAgents[i]!.id
     const before = (yield* reputation.trust(agent)).data.components?.ratings.count ?? 0
     const start = Date.now()
     yield* sql.withTransaction(Effect.gen(function*() {
