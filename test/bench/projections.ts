@@ -16,6 +16,7 @@ import { execFileSync } from "node:child_process"
 import { randomBytes, randomUUID } from "node:crypto"
 import pg from "pg"
 import { DemoAccounts } from "../../src/accounts/demo.js"
+import { DemoAgents } from "../../src/agents/demo.js"
 import { markAgentEvidence, ReputationEvidenceChannel } from "../../src/reputation/Evidence.js"
 import { drainMarks, recomputeAll } from "../../src/reputation/Projector.js"
 import { Reputation } from "../../src/reputation/Reputation.js"
@@ -63,7 +64,7 @@ const run = Effect.gen(function*() {
     SELECT md5('agent' || g)::uuid, 'bench-agent-' || g, 'Bench agent ' || g, '', (g * 7919) % 5000, 'UNVERIFIED', now(), now(), now()
     FROM generate_series(1, ${agents}) g`)
   yield* sql.unsafe(`INSERT INTO feedback (id, agent_id, author_account_id, rating_ppm, category, title, body, state, authenticity_state, created_at, updated_at)
-    SELECT md5('fb' || g)::uuid, md5('agent' || (1 + g % ${agents}))::uuid, '${owner}', (g * 104729) % 1000001,
+    SELECT md5('fb' || g)::uuid, md5('agent' || (1 + g % ${agents}))::uuid, '${owner}', ((g::bigint * 104729) % 1000001)::int,
       (ARRAY['QUALITY','RELIABILITY','SAFETY','VALUE','COMMUNICATION','OTHER'])[1 + g % 6], 't', 'b', 'PUBLISHED',
       (ARRAY['VERIFIED_INTERACTION','VERIFIED','UNVERIFIED','SUSPECTED'])[1 + g % 4], now() - (g % 40) * interval '1 day', now() - (g % 40) * interval '1 day'
     FROM generate_series(1, ${feedbackRows}) g`)
@@ -100,7 +101,8 @@ const run = Effect.gen(function*() {
   const reputation = yield* Reputation
   const delays: Array<number> = []
   for (let i = 1; i <= 5; i++) {
-    const agent = (yield* sql<{ id: string }>`SELECT md5(${"agent" + String(i * 997)})::uuid AS id`)[0]!.id
+    // a demo agent (the generated ids are md5-shaped, not the API's UUIDs): among 100,008 ranked agents
+    const agent = DemoAgents[i]!.id
     const before = (yield* reputation.trust(agent)).data.components?.ratings.count ?? 0
     const start = Date.now()
     yield* sql.withTransaction(Effect.gen(function*() {

@@ -119,7 +119,11 @@ const expected = {
   Stats_ListAgentDailyStats: { method: "get", path: "/api/v1/stats/agents/{entityPublicId}/daily", tag: "Stats", auth: "public", cache: "public-catalog", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },
   // issue 22 item 5: wallet-agent relations (spec §9, ours in the spec's conventions)
   Wallets_ListAgentWallets: { method: "get", path: "/api/v1/agents/{entityPublicId}/wallets", tag: "Wallets", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },
-  Wallets_ListWalletAgents: { method: "get", path: "/api/v1/wallets/{walletPublicId}/agents", tag: "Wallets", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] }
+  Wallets_ListWalletAgents: { method: "get", path: "/api/v1/wallets/{walletPublicId}/agents", tag: "Wallets", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },
+  // issue 22 item 3: trust, rank and performance projections (Trust tag, group Reputation)
+  Trust_GetAgentTrust: { method: "get", path: "/api/v1/agents/{entityPublicId}/trust", tag: "Trust", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },
+  Trust_GetAgentRank: { method: "get", path: "/api/v1/agents/{entityPublicId}/rank", tag: "Trust", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },
+  Trust_GetAgentPerformance: { method: "get", path: "/api/v1/agents/{entityPublicId}/performance", tag: "Trust", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] }
 } as const
 
 const server = makeTestServer()
