@@ -11,7 +11,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       "data": {
         "accountPublicId": "01900001-0000-7000-8000-000000000002",
         "sessionId": "0000000b-0000-7000-8000-000000000002",
-        "csrfToken": "1EwFJ90-xvwAyPCXT-wAUUFU1EdbPDpChuO9xqpQgnk",
+        "csrfToken": "KSLzW37BefTpzZQ8qk7BRc4BEfo5i7enHsApUbUtcjE",
         "expiresAt": "2026-06-01T12:00:00.000Z"
       },
       "meta": {
@@ -126,7 +126,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "apiKey": {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "4879a2670eac",
+          "prefix": "0b0d3bd399c0",
           "scopes": [
             "public:read"
           ],
@@ -140,7 +140,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "expiresAt": null,
           "revokedAt": null
         },
-        "key": "adk_4879a2670eac_neGnv00oD1eP9NMorrSXxrt5LSSgsNDtIn3dnlP1EWE",
+        "key": "adk_0b0d3bd399c0_AIa2xdc-BrDESv2fj1pMg22ckQFEj4QirPmnhu4dUoc",
         "keyDelivery": "SHOWN_ONCE"
       },
       "meta": {
@@ -171,7 +171,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "allowedOrigins": [
             "https://app.demo.agent-directory.dev"
           ],
-          "createdAt": "2026-11-26T21:19:37.334Z",
+          "createdAt": "2026-11-26T22:06:11.539Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -186,7 +186,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "production",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-26T21:19:37.329Z",
+          "createdAt": "2026-11-26T22:06:11.533Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -201,7 +201,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-26T21:19:37.328Z",
+          "createdAt": "2026-11-26T22:06:11.531Z",
           "lastUsedAt": null,
           "expiresAt": "2026-04-11T00:00:00.000Z",
           "revokedAt": null
@@ -216,7 +216,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "REVOKED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-26T21:19:37.326Z",
+          "createdAt": "2026-11-26T22:06:11.530Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -231,7 +231,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "PAUSED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-26T21:19:37.308Z",
+          "createdAt": "2026-11-26T22:06:11.527Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -246,7 +246,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-26T21:19:37.306Z",
+          "createdAt": "2026-11-26T22:06:11.524Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -262,7 +262,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-26T21:19:37.269Z",
+          "createdAt": "2026-11-26T22:06:11.507Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -270,7 +270,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "4879a2670eac",
+          "prefix": "0b0d3bd399c0",
           "scopes": [
             "public:read"
           ],
@@ -310,7 +310,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "environment": "development",
         "state": "REVOKED",
         "allowedOrigins": [],
-        "createdAt": "2026-11-26T21:19:37.308Z",
+        "createdAt": "2026-11-26T22:06:11.527Z",
         "lastUsedAt": null,
         "expiresAt": null,
         "revokedAt": "2026-06-01T00:00:00.000Z"
@@ -549,23 +549,6 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
             "a2a",
             "erc-8004"
           ]
-        },
-        {
-          "publicId": "01900006-0000-7000-8000-000000000007",
-          "canonicalSlug": "gamma-oracle",
-          "name": "Gamma Oracle",
-          "rank": "15",
-          "tagline": "Price feeds for agents",
-          "description": "Gamma Oracle: an agent of the demo directory.",
-          "starCount": "33",
-          "verificationState": "VERIFIED",
-          "networks": [
-            "base"
-          ],
-          "protocols": [
-            "erc-8004",
-            "x402"
-          ]
         }
       ],
       "nextCursor": null,
@@ -618,7 +601,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
             "caip2": "eip155:8453",
             "registry": "0x8004a6090Cd10A7288092483047B097295Fb8847",
             "nativeId": "1",
-            "provenAt": null
+            "provenAt": "2026-01-07T00:00:00.000Z"
           },
           {
             "publicId": "0190000c-0000-7000-8000-000000000003",
@@ -629,7 +612,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
             "caip2": "eip155:8453",
             "registry": null,
             "nativeId": "0xA11Ce0000000000000000000000000000000a7a5",
-            "provenAt": null
+            "provenAt": "2026-01-07T00:02:00.000Z"
           }
         ],
         "trust": {
@@ -828,17 +811,17 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "publicId": "01900006-0000-7000-8000-000000000004",
           "canonicalSlug": "delta-scribe",
           "name": "Delta Scribe",
-          "rank": null,
+          "rank": "4",
           "tagline": "Docs that write themselves",
           "description": "Delta Scribe: an agent of the demo directory.",
           "starCount": "87",
-          "verificationState": "UNVERIFIED"
+          "verificationState": "PARTIAL"
         },
         {
           "publicId": "01900006-0000-7000-8000-000000000003",
           "canonicalSlug": "cobalt-trader",
           "name": "Cobalt Trader",
-          "rank": "7",
+          "rank": "3",
           "tagline": null,
           "description": "Cobalt Trader: an agent of the demo directory.",
           "starCount": "411",
@@ -877,6 +860,34 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       }
     }
+  },
+  "Agents_FavoriteAgent": {
+    "status": 201,
+    "body": {
+      "data": {
+        "publicId": "01900006-0000-7000-8000-000000000005",
+        "canonicalSlug": "echo-support",
+        "name": "Echo Support",
+        "rank": "8",
+        "tagline": "Customer support agent",
+        "description": "Echo Support: an agent of the demo directory.",
+        "starCount": "1",
+        "verificationState": "EXPIRED"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-000000000022",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Agents_UnfavoriteAgent": {
+    "status": 204
   },
   "Agents_ResolveAgentIdentities": {
     "status": 200,
@@ -977,7 +988,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000020",
+        "requestId": "0000000b-0000-7000-8000-000000000026",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1040,7 +1051,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       ],
       "nextCursor": null,
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000021",
+        "requestId": "0000000b-0000-7000-8000-000000000027",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1055,8 +1066,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "entityId": "0000000b-0000-7000-8000-000000000025",
-        "publicId": "0000000b-0000-7000-8000-000000000025",
+        "entityId": "0000000b-0000-7000-8000-00000000002b",
+        "publicId": "0000000b-0000-7000-8000-00000000002b",
         "canonicalSlug": "iris-indexer",
         "name": "Iris Indexer",
         "rank": null,
@@ -1066,7 +1077,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "verificationState": "UNVERIFIED",
         "networks": [],
         "protocols": [],
-        "canonicalUrl": "https://directory.test/api/v1/agents/0000000b-0000-7000-8000-000000000025",
+        "canonicalUrl": "https://directory.test/api/v1/agents/0000000b-0000-7000-8000-00000000002b",
         "version": 1,
         "state": "ACTIVE",
         "retiredAt": null,
@@ -1093,7 +1104,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "sources": []
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000024",
+        "requestId": "0000000b-0000-7000-8000-00000000002a",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1146,7 +1157,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
             "caip2": "eip155:8453",
             "registry": "0x8004a6090Cd10A7288092483047B097295Fb8847",
             "nativeId": "1",
-            "provenAt": null
+            "provenAt": "2026-01-07T00:00:00.000Z"
           },
           {
             "publicId": "0190000c-0000-7000-8000-000000000003",
@@ -1157,7 +1168,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
             "caip2": "eip155:8453",
             "registry": null,
             "nativeId": "0xA11Ce0000000000000000000000000000000a7a5",
-            "provenAt": null
+            "provenAt": "2026-01-07T00:02:00.000Z"
           }
         ],
         "trust": {
@@ -1279,7 +1290,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000028",
+        "requestId": "0000000b-0000-7000-8000-00000000002e",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1318,6 +1329,17 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "listedAt": null,
         "locators": [
           {
+            "publicId": "019000d2-0000-7000-8000-000000000002",
+            "locator": "evm:base:0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+            "networkFamily": "EVM",
+            "locatorKind": "ADDRESS",
+            "network": "base",
+            "caip2": "eip155:8453",
+            "registry": null,
+            "nativeId": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+            "provenAt": "2026-06-02T00:00:00.000Z"
+          },
+          {
             "publicId": "0190000c-0000-7000-8000-000000000002",
             "locator": "evm:base:0x8004a6090Cd10A7288092483047B097295Fb8847:2",
             "networkFamily": "EVM",
@@ -1326,7 +1348,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
             "caip2": "eip155:8453",
             "registry": "0x8004a6090Cd10A7288092483047B097295Fb8847",
             "nativeId": "2",
-            "provenAt": null
+            "provenAt": "2026-01-07T00:01:00.000Z"
           }
         ],
         "trust": {
@@ -1344,7 +1366,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "sources": []
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000002b",
+        "requestId": "0000000b-0000-7000-8000-000000000031",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1359,7 +1381,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 202,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-00000000002f",
+        "id": "0000000b-0000-7000-8000-000000000035",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
         "kind": "A2A_AGENT_CARD",
         "url": "https://atlas-research.example/.well-known/agent-card.json",
@@ -1372,7 +1394,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "finishedAt": null
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000002e",
+        "requestId": "0000000b-0000-7000-8000-000000000034",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1408,7 +1430,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "finishedAt": "2026-05-21T00:01:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000032",
+        "requestId": "0000000b-0000-7000-8000-000000000038",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1423,12 +1445,12 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "challengeId": "0000000b-0000-7000-8000-000000000036",
-        "message": "directory.test wants you to prove control of an identity for an agent:\nevm:base:0x70997970C51812dc3A010C7d01b50e0d17dc79C8\n\nSign to bind this identity to the agent Atlas Research (01900006-0000-7000-8000-000000000001) in the Agent Directory. Signing costs nothing and authorizes no transaction.\n\nURI: https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000001\nVersion: 1\nChain ID: eip155:8453\nNonce: 8aadee7d398797f2d3bccea0fb9ef20a\nIssued At: 2026-06-01T00:00:00.000Z\nExpiration Time: 2026-06-01T00:10:00.000Z\nRequest ID: 0000000b-0000-7000-8000-000000000036",
+        "challengeId": "0000000b-0000-7000-8000-00000000003c",
+        "message": "directory.test wants you to prove control of an identity for an agent:\nevm:base:0x70997970C51812dc3A010C7d01b50e0d17dc79C8\n\nSign to bind this identity to the agent Atlas Research (01900006-0000-7000-8000-000000000001) in the Agent Directory, as its TREASURY wallet. Signing costs nothing and authorizes no transaction.\n\nURI: https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000001\nVersion: 1\nWallet Relation: TREASURY\nChain ID: eip155:8453\nNonce: ab88f99d961a3c2e141625bf47fd6982\nIssued At: 2026-06-01T00:00:00.000Z\nExpiration Time: 2026-06-01T00:10:00.000Z\nRequest ID: 0000000b-0000-7000-8000-00000000003c",
         "expiresAt": "2026-06-01T00:10:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000035",
+        "requestId": "0000000b-0000-7000-8000-00000000003b",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1443,7 +1465,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "publicId": "0000000b-0000-7000-8000-00000000003a",
+        "publicId": "0000000b-0000-7000-8000-000000000040",
         "locator": "evm:base:0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
         "networkFamily": "EVM",
         "locatorKind": "ADDRESS",
@@ -1456,7 +1478,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "verificationState": "VERIFIED"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000039",
+        "requestId": "0000000b-0000-7000-8000-00000000003f",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1501,7 +1523,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000003d",
+        "requestId": "0000000b-0000-7000-8000-000000000044",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1735,7 +1757,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000040",
+        "requestId": "0000000b-0000-7000-8000-000000000047",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1828,7 +1850,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000043",
+        "requestId": "0000000b-0000-7000-8000-00000000004a",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1867,7 +1889,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-02-16T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000046",
+        "requestId": "0000000b-0000-7000-8000-00000000004d",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1949,7 +1971,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "expiresAt": "2026-03-12T01:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000049",
+        "requestId": "0000000b-0000-7000-8000-000000000050",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1964,11 +1986,11 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 200,
     "body": {
       "data": {
-        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fdirectory.test%2Fapi%2Fv1%2Fmcp%2Foauth%2Fcallback&scope=crm.read+crm.write&state=eOXxN5CYPJHP2oF2AgCo1dh_JodhPLZo2pok0h3MCy0&code_challenge=DDxdwOenOn1vLc2EiYWX2CC5aoCKU4jkb0nCrKr_TkM&code_challenge_method=S256&resource=https%3A%2F%2Fmcp.crm.example%2Fmcp",
+        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fdirectory.test%2Fapi%2Fv1%2Fmcp%2Foauth%2Fcallback&scope=crm.read+crm.write&state=QeptWVA6UXf7y3Isdlqsg15C7Dldd04sUn67YBLU7Kc&code_challenge=LaTrPzb28vlpzW9UGhLX0EgaLCkv4bvs7-lPuoPANcA&code_challenge_method=S256&resource=https%3A%2F%2Fmcp.crm.example%2Fmcp",
         "expiresAt": "2026-06-01T00:10:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000004f",
+        "requestId": "0000000b-0000-7000-8000-000000000056",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -1983,7 +2005,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-000000000054",
+        "id": "0000000b-0000-7000-8000-00000000005b",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
         "name": "Atlas search",
         "serverUrl": "https://mcp.search.example/mcp",
@@ -1997,7 +2019,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000053",
+        "requestId": "0000000b-0000-7000-8000-00000000005a",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2039,7 +2061,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "requestedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000057",
+        "requestId": "0000000b-0000-7000-8000-00000000005e",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2055,13 +2077,13 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": [
         {
-          "executionId": "22c34e37fc309795058814d8503cc6ca",
+          "executionId": "fbc3e36581c01b30a949736dd7b6c27a",
           "workflow": "McpCatalogRefresh",
           "state": "SUCCEEDED",
           "payload": {
             "connectionId": "01900102-0000-7000-8000-000000000003",
             "reason": "requested",
-            "occasion": "0000000b-0000-7000-8000-000000000058"
+            "occasion": "0000000b-0000-7000-8000-00000000005f"
           },
           "activities": 1,
           "createdAt": "2026-06-01T00:00:00.000Z",
@@ -2070,13 +2092,13 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "runner": 0
         },
         {
-          "executionId": "8ff8b1dae874961b43355891c775f15a",
+          "executionId": "51ac241e80840f86b891ff34418c18c0",
           "workflow": "McpCatalogRefresh",
           "state": "SUCCEEDED",
           "payload": {
-            "connectionId": "0000000b-0000-7000-8000-000000000054",
+            "connectionId": "0000000b-0000-7000-8000-00000000005b",
             "reason": "created",
-            "occasion": "0000000b-0000-7000-8000-000000000054"
+            "occasion": "0000000b-0000-7000-8000-00000000005b"
           },
           "activities": 1,
           "createdAt": "2026-06-01T00:00:00.000Z",
@@ -2100,11 +2122,11 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "runner": 0
         },
         {
-          "executionId": "6d16932737dcb0bed009ba5d85ee0fba",
+          "executionId": "00188bed087f3f27db50afa781801047",
           "workflow": "AgentImport",
           "state": "SUCCEEDED",
           "payload": {
-            "importId": "0000000b-0000-7000-8000-00000000002f"
+            "importId": "0000000b-0000-7000-8000-000000000035"
           },
           "activities": 1,
           "createdAt": "2026-06-01T00:00:00.000Z",
@@ -2114,7 +2136,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000005b",
+        "requestId": "0000000b-0000-7000-8000-000000000062",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2133,7 +2155,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "launchDraftId": "01900080-0000-7000-8000-000000000001",
         "venue": "REGISTRY_GENESIS",
         "state": "AWAITING_SIGNATURE",
-        "transactionIntentId": "0000000b-0000-7000-8000-000000000062",
+        "transactionIntentId": "0000000b-0000-7000-8000-000000000069",
         "providerReference": null,
         "expectedAssetLocator": "eip155:8453/erc20:0x000000000000000000000000000000000000003d",
         "observedAssetId": null,
@@ -2178,7 +2200,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000061",
+        "requestId": "0000000b-0000-7000-8000-000000000068",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2205,7 +2227,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "provider": "demo-issuer",
         "providerRequestId": "demo-01900083-0000-7000-8000-000000000001",
         "instrument": {
-          "publicId": "0000000b-0000-7000-8000-000000000066",
+          "publicId": "0000000b-0000-7000-8000-00000000006d",
           "state": "ACTIVE",
           "last4": "5146",
           "expiresAt": "2030-01-01T00:00:00.000Z"
@@ -2215,7 +2237,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000065",
+        "requestId": "0000000b-0000-7000-8000-00000000006c",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2230,10 +2252,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-00000000006a",
+        "id": "0000000b-0000-7000-8000-000000000071",
         "workspaceId": "01900002-0000-7000-8000-000000000001",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
-        "publicKeyId": "0000000b-0000-7000-8000-00000000006b",
+        "publicKeyId": "0000000b-0000-7000-8000-000000000072",
         "publicKeyFingerprint": "CukONg4K3oTq-JN_7-cp0tgeIccH-AxVABSVQhw9rHg",
         "state": "PENDING",
         "allowedSignalTypes": [
@@ -2246,7 +2268,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "createdAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000069",
+        "requestId": "0000000b-0000-7000-8000-000000000070",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2374,7 +2396,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000006e",
+        "requestId": "0000000b-0000-7000-8000-000000000075",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2399,7 +2421,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ]
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000071",
+        "requestId": "0000000b-0000-7000-8000-000000000078",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2415,7 +2437,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": {
         "userMessage": {
-          "id": "0000000b-0000-7000-8000-000000000076",
+          "id": "0000000b-0000-7000-8000-00000000007d",
           "ordinal": "3",
           "role": "user",
           "state": "COMPLETE",
@@ -2426,23 +2448,23 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
               "type": "text"
             }
           ],
-          "runId": "0000000b-0000-7000-8000-000000000075",
+          "runId": "0000000b-0000-7000-8000-00000000007c",
           "createdAt": "2026-06-01T00:00:00.000Z",
           "completedAt": "2026-06-01T00:00:00.000Z"
         },
         "assistantMessage": {
-          "id": "0000000b-0000-7000-8000-000000000077",
+          "id": "0000000b-0000-7000-8000-00000000007e",
           "ordinal": "4",
           "role": "assistant",
           "state": "PENDING",
           "contentText": null,
           "contentParts": [],
-          "runId": "0000000b-0000-7000-8000-000000000075",
+          "runId": "0000000b-0000-7000-8000-00000000007c",
           "createdAt": "2026-06-01T00:00:00.000Z",
           "completedAt": null
         },
         "run": {
-          "id": "0000000b-0000-7000-8000-000000000075",
+          "id": "0000000b-0000-7000-8000-00000000007c",
           "conversationId": "01900103-0000-7000-8000-000000000002",
           "entityPublicId": "01900006-0000-7000-8000-000000000001",
           "triggerType": "MESSAGE",
@@ -2452,7 +2474,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000074",
+        "requestId": "0000000b-0000-7000-8000-00000000007b",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2474,7 +2496,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "dataClearedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000007a",
+        "requestId": "0000000b-0000-7000-8000-000000000081",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2489,7 +2511,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-00000000007e",
+        "id": "0000000b-0000-7000-8000-000000000085",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
         "kind": "CHAT",
         "title": "Pricing research",
@@ -2500,7 +2522,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "activeRunId": null
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000007d",
+        "requestId": "0000000b-0000-7000-8000-000000000084",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2527,7 +2549,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "activeRunId": null
         },
         {
-          "id": "0000000b-0000-7000-8000-00000000007e",
+          "id": "0000000b-0000-7000-8000-000000000085",
           "entityPublicId": "01900006-0000-7000-8000-000000000001",
           "kind": "CHAT",
           "title": "Pricing research",
@@ -2538,9 +2560,9 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "activeRunId": null
         }
       ],
-      "nextCursor": "WyIyMDI2LTA2LTAxVDAwOjAwOjAwLjAwMDAwMFoiLCIwMDAwMDAwYi0wMDAwLTcwMDAtODAwMC0wMDAwMDAwMDAwN2UiXQ.LSiw4aClVzzIFnAAnC3BPWk86S1ID-QUcJH1c2cH5wI",
+      "nextCursor": "WyIyMDI2LTA2LTAxVDAwOjAwOjAwLjAwMDAwMFoiLCIwMDAwMDAwYi0wMDAwLTcwMDAtODAwMC0wMDAwMDAwMDAwODUiXQ.2L32GC3RuPS5TLq6EIEeosvpaTVuYxpWEyOkhMHLPYc",
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000081",
+        "requestId": "0000000b-0000-7000-8000-000000000088",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2588,7 +2610,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "completedAt": "2026-03-23T00:04:00.000Z"
         },
         {
-          "id": "0000000b-0000-7000-8000-000000000076",
+          "id": "0000000b-0000-7000-8000-00000000007d",
           "ordinal": "3",
           "role": "user",
           "state": "COMPLETE",
@@ -2599,12 +2621,12 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
               "type": "text"
             }
           ],
-          "runId": "0000000b-0000-7000-8000-000000000075",
+          "runId": "0000000b-0000-7000-8000-00000000007c",
           "createdAt": "2026-06-01T00:00:00.000Z",
           "completedAt": "2026-06-01T00:00:00.000Z"
         },
         {
-          "id": "0000000b-0000-7000-8000-000000000077",
+          "id": "0000000b-0000-7000-8000-00000000007e",
           "ordinal": "4",
           "role": "assistant",
           "state": "COMPLETE",
@@ -2615,14 +2637,14 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
               "type": "text"
             }
           ],
-          "runId": "0000000b-0000-7000-8000-000000000075",
+          "runId": "0000000b-0000-7000-8000-00000000007c",
           "createdAt": "2026-06-01T00:00:00.000Z",
           "completedAt": "2026-06-01T00:00:00.000Z"
         }
       ],
       "nextCursor": null,
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000084",
+        "requestId": "0000000b-0000-7000-8000-00000000008b",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2704,7 +2726,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "cancelRequestedAt": null
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000087",
+        "requestId": "0000000b-0000-7000-8000-00000000008e",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2731,7 +2753,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-00000000008f",
+        "id": "0000000b-0000-7000-8000-000000000096",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
         "cronExpression": "30 9 * * 1-5",
         "timezone": "Europe/Berlin",
@@ -2741,13 +2763,13 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "nextOccurrenceAt": "2026-06-01T07:30:00.000Z",
         "lastFiredAt": null,
         "lastRunId": null,
-        "conversationId": "0000000b-0000-7000-8000-00000000008e",
+        "conversationId": "0000000b-0000-7000-8000-000000000095",
         "version": 1,
         "createdAt": "2026-06-01T00:00:00.000Z",
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000008d",
+        "requestId": "0000000b-0000-7000-8000-000000000094",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2795,7 +2817,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "updatedAt": "2026-04-02T00:00:00.000Z"
         },
         {
-          "id": "0000000b-0000-7000-8000-00000000008f",
+          "id": "0000000b-0000-7000-8000-000000000096",
           "entityPublicId": "01900006-0000-7000-8000-000000000001",
           "cronExpression": "30 9 * * 1-5",
           "timezone": "Europe/Berlin",
@@ -2805,7 +2827,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "nextOccurrenceAt": "2026-06-01T07:30:00.000Z",
           "lastFiredAt": null,
           "lastRunId": null,
-          "conversationId": "0000000b-0000-7000-8000-00000000008e",
+          "conversationId": "0000000b-0000-7000-8000-000000000095",
           "version": 1,
           "createdAt": "2026-06-01T00:00:00.000Z",
           "updatedAt": "2026-06-01T00:00:00.000Z"
@@ -2813,7 +2835,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       ],
       "nextCursor": null,
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000092",
+        "requestId": "0000000b-0000-7000-8000-000000000099",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2844,7 +2866,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000095",
+        "requestId": "0000000b-0000-7000-8000-00000000009c",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2888,7 +2910,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-000000000098",
+        "requestId": "0000000b-0000-7000-8000-00000000009f",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2912,7 +2934,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "failureCode": null
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000009b",
+        "requestId": "0000000b-0000-7000-8000-0000000000a2",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2939,7 +2961,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-02-15T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-00000000009e",
+        "requestId": "0000000b-0000-7000-8000-0000000000a5",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2971,7 +2993,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000a1",
+        "requestId": "0000000b-0000-7000-8000-0000000000a8",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -2999,7 +3021,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000a6",
+        "requestId": "0000000b-0000-7000-8000-0000000000ad",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3035,7 +3057,137 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-02-24T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000a9",
+        "requestId": "0000000b-0000-7000-8000-0000000000b0",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Wallets_ListAgentWallets": {
+    "status": 200,
+    "body": {
+      "data": [
+        {
+          "walletPublicId": "019000a1-0000-7000-8000-000000000005",
+          "network": {
+            "publicId": "01900004-0000-7000-8000-000000000001",
+            "key": "base",
+            "family": "EVM",
+            "displayName": "Base",
+            "caip2": "eip155:8453"
+          },
+          "address": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+          "caip10": "eip155:8453:0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+          "relation": "PAYOUT",
+          "proof": {
+            "kind": "SIGNATURE",
+            "reference": "019000d2-0000-7000-8000-000000000002",
+            "verifiedAt": "2026-06-02T00:00:00.000Z"
+          }
+        }
+      ],
+      "nextCursor": null,
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-0000000000b1",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Wallets_ListWalletAgents": {
+    "status": 200,
+    "body": {
+      "data": [
+        {
+          "agent": {
+            "publicId": "01900006-0000-7000-8000-000000000002",
+            "canonicalSlug": "beacon-monitor",
+            "name": "Beacon Monitor",
+            "verificationState": "VERIFIED"
+          },
+          "relation": "PAYOUT",
+          "proof": {
+            "kind": "SIGNATURE",
+            "reference": "019000d2-0000-7000-8000-000000000002",
+            "verifiedAt": "2026-06-02T00:00:00.000Z"
+          }
+        }
+      ],
+      "nextCursor": null,
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-0000000000b2",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Trust_CreateFeedback": {
+    "status": 201,
+    "body": {
+      "data": {
+        "publicId": "0000000b-0000-7000-8000-0000000000b6",
+        "entityPublicId": "01900006-0000-7000-8000-000000000003",
+        "ratingPpm": 850000,
+        "category": "QUALITY",
+        "title": "Careful with limits now",
+        "body": "Since the last release Cobalt keeps every trade inside our limits.",
+        "state": "PUBLISHED",
+        "authenticityState": "UNVERIFIED",
+        "revision": 1,
+        "createdAt": "2026-06-01T00:00:00.000Z",
+        "updatedAt": "2026-06-01T00:00:00.000Z",
+        "helpfulCount": "0",
+        "notHelpfulCount": "0",
+        "responseCount": "0"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-0000000000b5",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": null,
+          "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Trust_VoteFeedback": {
+    "status": 200,
+    "body": {
+      "data": {
+        "publicId": "019000a4-0000-7000-8000-000000000006",
+        "entityPublicId": "01900006-0000-7000-8000-000000000001",
+        "ratingPpm": 800000,
+        "category": "OTHER",
+        "title": "Good onboarding",
+        "body": "Set up in minutes.",
+        "state": "PUBLISHED",
+        "authenticityState": "VERIFIED",
+        "revision": 1,
+        "createdAt": "2026-03-02T00:05:00.000Z",
+        "updatedAt": "2026-03-03T00:05:00.000Z",
+        "helpfulCount": "3",
+        "notHelpfulCount": "0",
+        "responseCount": "0"
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-0000000000b9",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3066,13 +3218,230 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "responseCount": "1"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000ac",
+        "requestId": "0000000b-0000-7000-8000-0000000000bc",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
         "freshness": {
           "projectedAt": null,
           "sourceWatermark": null
+        }
+      }
+    }
+  },
+  "Trust_GetAgentTrust": {
+    "status": 200,
+    "body": {
+      "data": {
+        "agentId": "01900006-0000-7000-8000-000000000001",
+        "trustPpm": 710000,
+        "confidence": {
+          "lowPpm": 392064,
+          "highPpm": 969861,
+          "method": "wilson-95-weighted-ratings"
+        },
+        "coverage": {
+          "windowStart": "2026-05-03T00:00:00.000Z",
+          "windowEnd": "2026-06-02T00:00:00.000Z",
+          "windowDays": 30,
+          "daysWithData": 0,
+          "ratioPpm": 0
+        },
+        "methodology": {
+          "key": "trust-weighted-bayes",
+          "version": "1",
+          "summary": "Weighted Bayesian average of PUBLISHED feedback ratings toward a prior of 600000 ppm (weight 5); weights by authenticity VERIFIED_INTERACTION 3, VERIFIED 2, UNVERIFIED 1, SUSPECTED 0; confidence: Wilson 95% interval over the weighted ratings. See docs/methodology.md."
+        },
+        "freshness": {
+          "projectedAt": "2026-06-01T00:00:00.000Z",
+          "sourceWatermark": "2026-06-01T00:00:00.000Z;rows=8;stars=1520"
+        },
+        "components": {
+          "ratings": {
+            "count": 3,
+            "weightTotal": 5,
+            "meanPpm": 800000,
+            "weightedMeanPpm": 820000,
+            "byCategory": [
+              {
+                "category": "OTHER",
+                "count": 1,
+                "meanPpm": 800000
+              },
+              {
+                "category": "QUALITY",
+                "count": 1,
+                "meanPpm": 900000
+              },
+              {
+                "category": "RELIABILITY",
+                "count": 1,
+                "meanPpm": 700000
+              }
+            ],
+            "byAuthenticity": [
+              {
+                "authenticityState": "UNVERIFIED",
+                "count": 1,
+                "meanPpm": 700000,
+                "weight": 1
+              },
+              {
+                "authenticityState": "VERIFIED",
+                "count": 2,
+                "meanPpm": 850000,
+                "weight": 2
+              }
+            ]
+          },
+          "proofs": {
+            "verificationState": "VERIFIED",
+            "provenIdentities": 3,
+            "byMethod": [
+              {
+                "method": "EIP191",
+                "count": 2
+              },
+              {
+                "method": "ERC721_OWNER",
+                "count": 1
+              }
+            ]
+          },
+          "votes": {
+            "helpful": 18,
+            "notHelpful": 1
+          }
+        }
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-0000000000bd",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": "2026-06-01T00:00:00.000Z",
+          "sourceWatermark": "2026-06-01T00:00:00.000Z;rows=8;stars=1520"
+        }
+      }
+    }
+  },
+  "Trust_GetAgentRank": {
+    "status": 200,
+    "body": {
+      "data": {
+        "agentId": "01900006-0000-7000-8000-000000000001",
+        "rank": "1",
+        "listed": true,
+        "scorePpm": 827678,
+        "confidence": {
+          "lowPpm": 649436,
+          "highPpm": 964909,
+          "method": "trust-wilson-bounds"
+        },
+        "coverage": {
+          "windowStart": "2026-05-03T00:00:00.000Z",
+          "windowEnd": "2026-06-02T00:00:00.000Z",
+          "windowDays": 30,
+          "daysWithData": 1,
+          "ratioPpm": 33333
+        },
+        "methodology": {
+          "key": "rank-composite",
+          "version": "1",
+          "summary": "Composite score 0.45 x trust + 0.30 x performance (500000 when unknown) + 0.15 x proofs (proven identities, 3 = full) + 0.10 x stars (log10(1 + stars) / 4); rank 1 = highest score among listed agents, ties by entity UUID; unlisted agents unranked. See docs/methodology.md."
+        },
+        "freshness": {
+          "projectedAt": "2026-06-01T00:00:00.000Z",
+          "sourceWatermark": "2026-06-01T00:00:00.000Z;rows=9;stars=1520"
+        },
+        "components": {
+          "trust": {
+            "valuePpm": 662500,
+            "weight": 0.45
+          },
+          "performance": {
+            "valuePpm": 1000000,
+            "weight": 0.3
+          },
+          "proofs": {
+            "valuePpm": 1000000,
+            "weight": 0.15,
+            "provenIdentities": 3
+          },
+          "stars": {
+            "valuePpm": 795532,
+            "weight": 0.1,
+            "starCount": "1520"
+          }
+        }
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-0000000000be",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": "2026-06-01T00:00:00.000Z",
+          "sourceWatermark": "2026-06-01T00:00:00.000Z;rows=9;stars=1520"
+        }
+      }
+    }
+  },
+  "Trust_GetAgentPerformance": {
+    "status": 200,
+    "body": {
+      "data": {
+        "agentId": "01900006-0000-7000-8000-000000000001",
+        "performancePpm": 1000000,
+        "confidence": {
+          "lowPpm": 206543,
+          "highPpm": 1000000,
+          "method": "wilson-95-run-success"
+        },
+        "coverage": {
+          "windowStart": "2026-05-03T00:00:00.000Z",
+          "windowEnd": "2026-06-02T00:00:00.000Z",
+          "windowDays": 30,
+          "daysWithData": 1,
+          "ratioPpm": 33333
+        },
+        "methodology": {
+          "key": "performance-runs-probes",
+          "version": "1",
+          "summary": "Run success rate (SUCCEEDED vs FAILED/TIMED_OUT, CANCELLED and playground excluded) and endpoint availability (ok probes) over the last 30 UTC days, latencies as p50/p95 (percentile_disc); score 0.6 x success + 0.4 x availability. See docs/methodology.md."
+        },
+        "freshness": {
+          "projectedAt": "2026-06-01T00:00:00.000Z",
+          "sourceWatermark": "2026-06-01T00:00:00.000Z;rows=9;stars=1520"
+        },
+        "components": {
+          "runs": {
+            "finished": 1,
+            "succeeded": 1,
+            "failed": 0,
+            "timedOut": 0,
+            "successRatePpm": 1000000,
+            "latencyP50Ms": 0,
+            "latencyP95Ms": 0
+          },
+          "endpoints": {
+            "probes": 0,
+            "ok": 0,
+            "availabilityPpm": null,
+            "latencyP50Ms": null,
+            "latencyP95Ms": null
+          }
+        }
+      },
+      "meta": {
+        "requestId": "0000000b-0000-7000-8000-0000000000bf",
+        "schemaVersion": "1.0.0",
+        "buildVersion": "test",
+        "generatedAt": "2026-06-01T00:00:00.000Z",
+        "freshness": {
+          "projectedAt": "2026-06-01T00:00:00.000Z",
+          "sourceWatermark": "2026-06-01T00:00:00.000Z;rows=9;stars=1520"
         }
       }
     }
@@ -3209,7 +3578,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       ],
       "asOf": "2026-06-01T00:00:00.000Z",
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000af",
+        "requestId": "0000000b-0000-7000-8000-0000000000c2",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3239,7 +3608,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "decisionDigest": "0x7d8fa3825b64daf3fca511c22899c1774912d986aa6b6dc09446bfd25cc8c920"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000b2",
+        "requestId": "0000000b-0000-7000-8000-0000000000c5",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3272,7 +3641,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000b5",
+        "requestId": "0000000b-0000-7000-8000-0000000000c8",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3296,13 +3665,13 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         ],
         "rejected": [],
         "receipt": {
-          "id": "0000000b-0000-7000-8000-0000000000b7",
+          "id": "0000000b-0000-7000-8000-0000000000ca",
           "durable": true,
           "receivedAt": "2026-06-01T00:00:00.000Z"
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000b6",
+        "requestId": "0000000b-0000-7000-8000-0000000000c9",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3317,7 +3686,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 202,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-0000000000bb",
+        "id": "0000000b-0000-7000-8000-0000000000ce",
         "entityPublicId": "01900006-0000-7000-8000-000000000001",
         "exportType": "TRAFFIC",
         "range": {
@@ -3334,7 +3703,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": null
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000ba",
+        "requestId": "0000000b-0000-7000-8000-0000000000cd",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3366,7 +3735,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "completedAt": "2026-05-21T00:10:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000be",
+        "requestId": "0000000b-0000-7000-8000-0000000000d1",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3687,7 +4056,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000c2",
+        "requestId": "0000000b-0000-7000-8000-0000000000d5",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3702,8 +4071,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 201,
     "body": {
       "data": {
-        "id": "0000000b-0000-7000-8000-0000000000c6",
-        "publicId": "0000000b-0000-7000-8000-0000000000c7",
+        "id": "0000000b-0000-7000-8000-0000000000d9",
+        "publicId": "0000000b-0000-7000-8000-0000000000da",
         "workspaceId": "01900002-0000-7000-8000-000000000001",
         "agentPublicId": "01900006-0000-7000-8000-000000000001",
         "orderId": "01900009-0000-7000-8000-000000000004",
@@ -3716,7 +4085,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "startAt": "2026-07-01T00:00:00.000Z",
         "endAt": "2026-07-31T00:00:00.000Z",
         "creative": {
-          "id": "0000000b-0000-7000-8000-0000000000c8",
+          "id": "0000000b-0000-7000-8000-0000000000db",
           "revision": 1,
           "kind": "TEXT",
           "state": "DRAFT",
@@ -3752,7 +4121,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "updatedAt": "2026-06-01T00:00:00.000Z"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000c5",
+        "requestId": "0000000b-0000-7000-8000-0000000000d8",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3768,10 +4137,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": {
         "accepted": true,
-        "requestId": "0000000b-0000-7000-8000-0000000000c9"
+        "requestId": "0000000b-0000-7000-8000-0000000000dc"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000c9",
+        "requestId": "0000000b-0000-7000-8000-0000000000dc",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -3787,8 +4156,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": [
         {
-          "id": "0000000b-0000-7000-8000-0000000000c6",
-          "publicId": "0000000b-0000-7000-8000-0000000000c7",
+          "id": "0000000b-0000-7000-8000-0000000000d9",
+          "publicId": "0000000b-0000-7000-8000-0000000000da",
           "workspaceId": "01900002-0000-7000-8000-000000000001",
           "agentPublicId": "01900006-0000-7000-8000-000000000001",
           "orderId": "01900009-0000-7000-8000-000000000004",
@@ -3801,7 +4170,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "startAt": "2026-07-01T00:00:00.000Z",
           "endAt": "2026-07-31T00:00:00.000Z",
           "creative": {
-            "id": "0000000b-0000-7000-8000-0000000000c8",
+            "id": "0000000b-0000-7000-8000-0000000000db",
             "revision": 1,
             "kind": "TEXT",
             "state": "DRAFT",
@@ -4188,7 +4557,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000cc",
+        "requestId": "0000000b-0000-7000-8000-0000000000df",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -4257,7 +4626,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000cf",
+        "requestId": "0000000b-0000-7000-8000-0000000000e2",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -4276,7 +4645,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "closed": true,
         "agents": {
           "listed": "7",
-          "verified": "2",
+          "verified": "1",
           "new": "0"
         },
         "networks": [
@@ -4322,7 +4691,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000d0",
+        "requestId": "0000000b-0000-7000-8000-0000000000e3",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -4342,7 +4711,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "closed": true,
           "agents": {
             "listed": "7",
-            "verified": "2",
+            "verified": "1",
             "new": "0"
           },
           "networks": [
@@ -4392,7 +4761,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "closed": true,
           "agents": {
             "listed": "7",
-            "verified": "2",
+            "verified": "1",
             "new": "0"
           },
           "networks": [
@@ -4442,7 +4811,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "closed": true,
           "agents": {
             "listed": "7",
-            "verified": "2",
+            "verified": "1",
             "new": "0"
           },
           "networks": [
@@ -4492,7 +4861,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "closed": true,
           "agents": {
             "listed": "7",
-            "verified": "2",
+            "verified": "1",
             "new": "0"
           },
           "networks": [
@@ -4542,7 +4911,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "closed": true,
           "agents": {
             "listed": "7",
-            "verified": "2",
+            "verified": "1",
             "new": "0"
           },
           "networks": [
@@ -4592,7 +4961,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "closed": true,
           "agents": {
             "listed": "7",
-            "verified": "2",
+            "verified": "1",
             "new": "0"
           },
           "networks": [
@@ -4642,7 +5011,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "closed": true,
           "agents": {
             "listed": "7",
-            "verified": "2",
+            "verified": "1",
             "new": "0"
           },
           "networks": [
@@ -4689,7 +5058,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000d1",
+        "requestId": "0000000b-0000-7000-8000-0000000000e4",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -4725,7 +5094,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "activityItems": "0"
       },
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000d2",
+        "requestId": "0000000b-0000-7000-8000-0000000000e5",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
@@ -4889,7 +5258,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         }
       ],
       "meta": {
-        "requestId": "0000000b-0000-7000-8000-0000000000d3",
+        "requestId": "0000000b-0000-7000-8000-0000000000e6",
         "schemaVersion": "1.0.0",
         "buildVersion": "test",
         "generatedAt": "2026-06-01T00:00:00.000Z",
