@@ -155,7 +155,9 @@ layer(server.layer)("Agents registration", (it) => {
       expect(reply.status, reply.text).toBe(200)
       expectMeta(reply)
       expect(reply.body.data).toEqual({ ...agent, name: "Iris Indexer Pro", tagline: null, version: 2, rank: reply.body.data.rank })
-      expect((yield* get(agent.entityId)).body.data).toEqual(reply.body.data)
+      // (the rank is the reputation projector's, which may rank the new agent between the two reads, issue 22)
+      const reread = (yield* get(agent.entityId)).body.data
+      expect({ ...reread, rank: reply.body.data.rank }).toEqual(reply.body.data)
       // a new slug and links
       const renamed = yield* update(agent.entityId, { expectedVersion: 2, canonicalSlug: `${agent.canonicalSlug}-x`, links: [] }, { session: owner })
       expect(renamed.status, renamed.text).toBe(200)
@@ -183,7 +185,10 @@ layer(server.layer)("Agents registration", (it) => {
       expectProblem(yield* retire(agent.entityId, { expectedVersion: 2 }, { session: owner }), 409, "version-conflict")
       const reply = yield* retire(agent.entityId, { expectedVersion: 1 }, { session: owner })
       expect(reply.status, reply.text).toBe(200)
-      expect(reply.body.data).toEqual({ ...agent, state: "RETIRED", retiredAt: TestEpoch.toISOString(), listedAt: null, version: 2 })
+      // its rank: the projector's (ranked once projected, unranked by the projection after retirement, issue 22)
+      expect(reply.body.data).toEqual({
+        ...agent, state: "RETIRED", retiredAt: TestEpoch.toISOString(), listedAt: null, version: 2, rank: reply.body.data.rank
+      })
       expect(yield* listed(agent.canonicalSlug)).toEqual([])
       const profile = yield* get(agent.entityId)
       expect(profile.status).toBe(200)
