@@ -4,13 +4,11 @@
  * `starCount` counts the accounts that favor it. Both are evidence for the agent's
  * projections (`markAgentEvidence` in the same transaction).
  */
-import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import { now } from "../../layers/Clock.js"
 import type { FavoriteAgent } from "../../schema/agents.js"
 import { AgentNotFound, InvalidState } from "../../schema/errors.js"
 import { dieOnStorageFailure } from "../db/storageFailure.js"
-import { markAgentEvidence } from "../reputation/Evidence.js"
 import { FavoritesRepo } from "./FavoritesRepo.js"
 
 const notFound = () => new AgentNotFound({ detail: "No listed agent has this entityPublicId." })
@@ -19,8 +17,6 @@ const notFound = () => new AgentNotFound({ detail: "No listed agent has this ent
 export class Favorites extends Effect.Service<Favorites>()("agent-directory/Favorites", {
   effect: Effect.gen(function*() {
     const repo = yield* FavoritesRepo
-    const sql = yield* SqlClient.SqlClient
-    const mark = (agentId: string, at: Date) => markAgentEvidence(agentId, at).pipe(Effect.provideService(SqlClient.SqlClient, sql))
 
     /**
      * Agents_FavoriteAgent: adds the agent to the account's favorites. Returns the agent as
@@ -39,7 +35,6 @@ export class Favorites extends Effect.Service<Favorites>()("agent-directory/Favo
         }
         const at = yield* now
         const added = yield* repo.add({ accountId: input.accountId, agentId, at })
-        if (added) yield* mark(agentId, at)
         const item: FavoriteAgent = yield* repo.item(agentId).pipe(Effect.flatMap(Effect.orDie))
         return { item, added }
       }).pipe(dieOnStorageFailure)
@@ -56,8 +51,7 @@ export class Favorites extends Effect.Service<Favorites>()("agent-directory/Favo
         if (Option.isNone(yield* repo.target(agentId))) {
           return yield* new AgentNotFound({ detail: "No agent has this entityPublicId." })
         }
-        const removed = yield* repo.remove({ accountId: input.accountId, agentId })
-        if (removed) yield* mark(agentId, yield* now)
+        yield* repo.remove({ accountId: input.accountId, agentId, at: yield* now })
       }).pipe(dieOnStorageFailure)
 
     return { add, remove }

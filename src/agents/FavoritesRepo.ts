@@ -6,6 +6,7 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { FavoriteAgent } from "../../schema/agents.js"
+import { markAgentEvidence } from "../reputation/Evidence.js"
 
 /** What the favorite rules need to know about an agent: its state and whether it is listed. */
 export const FavoriteTarget = Schema.Struct({ state: Schema.String, listed: Schema.Boolean })
@@ -41,16 +42,20 @@ export class FavoritesRepo extends Effect.Service<FavoritesRepo>()("agent-direct
                                 VALUES (${r.accountId}, ${r.agentId}, ${r.at})
                                 ON CONFLICT (account_id, agent_id) DO NOTHING RETURNING agent_id`
         if (rows.length === 0) return false
+        // the evidence mark before the agent's row: a drain of the projector (which holds its marks, then
+        // re-ranks agents) never waits for this transaction while it waits for the drain (no deadlock)
+        yield* markAgentEvidence(r.agentId, r.at)
         yield* sql`UPDATE agents SET star_count = star_count + 1 WHERE id = ${r.agentId}`
         return true
       })
 
     /** Removes the favorite; true when a row was deleted (then `star_count` - 1, never below 0). */
-    const remove = (r: { readonly accountId: string; readonly agentId: string }) =>
+    const remove = (r: { readonly accountId: string; readonly agentId: string; readonly at: Date }) =>
       Effect.gen(function*() {
         const rows = yield* sql`DELETE FROM favorite_agents WHERE account_id = ${r.accountId} AND agent_id = ${r.agentId}
                                 RETURNING agent_id`
         if (rows.length === 0) return false
+        yield* markAgentEvidence(r.agentId, r.at) // before the agent's row, as in `add`
         yield* sql`UPDATE agents SET star_count = GREATEST(star_count - 1, 0) WHERE id = ${r.agentId}`
         return true
       })

@@ -145,9 +145,11 @@ export class RegistrationRepo extends Effect.Service<RegistrationRepo>()("agent-
 
     /** Agents_RetireAgent's UPDATE: RETIRED, unlisted, `retired_at` = `at`. */
     const retire = (u: VersionedAgentCommand) =>
-      update({ ...u, slug: null, set: sql`state = 'RETIRED', retired_at = ${u.at}, listed_at = NULL` }).pipe(
-        // unlisted: it leaves the ranking, the agents after it move up (issue 22)
-        Effect.tap((version) => Option.isSome(version) ? markEvidence(u.id, u.at) : Effect.void)
+      // unlisted: it leaves the ranking, the agents after it move up (issue 22). The evidence mark comes
+      // before the agent's row is locked, so a projector drain (which holds its marks, then re-ranks agents)
+      // never waits for this transaction while it waits for the drain; a refused retirement rolls it back
+      markEvidence(u.id, u.at).pipe(
+        Effect.zipRight(update({ ...u, slug: null, set: sql`state = 'RETIRED', retired_at = ${u.at}, listed_at = NULL` }))
       )
 
     return {

@@ -11,6 +11,7 @@ import { randomUUID } from "node:crypto"
 import { DemoAgents } from "../../src/agents/demo.js"
 import { call, type CallOptions, expectMeta, expectProblem, type Session, signIn } from "../support/http.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
+import { clearMarks, markOf } from "../support/evidenceMarks.js"
 
 const favoritePath = (agent: number | string) =>
   `/api/v1/agents/${typeof agent === "number" ? DemoAgents[agent]!.id : agent}/favorite`
@@ -33,16 +34,6 @@ const listed = (session: Session) =>
     expect(reply.status, reply.text).toBe(200)
     return reply.body.data.map((a: { publicId: string }) => a.publicId) as Array<string>
   })
-
-const markOf = (agentId: string) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql<{ markedAt: string }>`SELECT api_ts(marked_at) AS "markedAt" FROM reputation_dirty_agents
-                                                  WHERE agent_id = ${agentId}`
-    return rows[0]?.markedAt
-  }).pipe(Effect.orDie)
-
-const clearMarks = Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DELETE FROM reputation_dirty_agents`).pipe(Effect.orDie)
 
 const server = makeTestServer()
 

@@ -31,6 +31,7 @@ import { call, signIn } from "../support/http.js"
 import { TestMcpServer } from "../support/mcpServer.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
 import { pause } from "../support/time.js"
+import { clearMarks, markOf } from "../support/evidenceMarks.js"
 
 const minute = 60_000
 // generous: the embedded database shares the event loop, and the machine may be busy
@@ -113,14 +114,8 @@ const storedProbes = (agent: string) =>
       SELECT endpoint_kind AS kind, url, ok, latency_ms AS "latencyMs", failure_code AS "failureCode", api_ts(probed_at) AS "probedAt"
       FROM agent_endpoint_probes WHERE agent_id = ${agent} ORDER BY probed_at, url`)
 
-/** Whether `agent` has an evidence mark; the marks are cleared first by `clearMark`. */
-const marked = (agent: string) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql<{ n: number }>`SELECT count(*)::int AS n FROM reputation_dirty_agents WHERE agent_id = ${agent}`.pipe(
-      Effect.map(([row]) => row!.n === 1)
-    ))
-const clearMark = (agent: string) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DELETE FROM reputation_dirty_agents WHERE agent_id = ${agent}`)
+/** Whether `agent`'s evidence was marked since `clearMarks` (test/support/evidenceMarks.ts: seen even once drained). */
+const marked = (agent: string) => Effect.map(markOf(agent), (at) => at !== undefined)
 
 const probeAgent = (agent: string) => Effect.flatMap(EndpointHealth, (health) => health.probeAgent(agent)).pipe(Effect.provide(Health))
 
@@ -145,7 +140,7 @@ layer(server.layer, { excludeTestServices: true, timeout: 120_000 })("endpoint h
         if (Date.now() > deadline) return yield* Effect.dieMessage("import not finished in time")
         yield* pause(50)
       }
-      yield* clearMark(beacon)
+      yield* clearMarks
       expect(yield* marked(beacon)).toBe(false)
 
       const probes = yield* probeAgent(beacon)
@@ -179,7 +174,7 @@ layer(server.layer, { excludeTestServices: true, timeout: 120_000 })("endpoint h
       yield* importRow(delta, importId)
       yield* sql`INSERT INTO agent_registration_endpoints (agent_id, position, import_id, name, endpoint)
         VALUES (${delta}, 0, ${importId}, 'MCP', ${`${mcp.origin}/mcp`}), (${delta}, 1, ${importId}, 'agentWallet', 'eip155:8453:0x1111111111111111111111111111111111111111')`
-      yield* clearMark(delta)
+      yield* clearMarks
 
       const probes = yield* probeAgent(delta)
       expect(summary(probes)).toEqual([
@@ -255,7 +250,7 @@ layer(server.layer, { excludeTestServices: true, timeout: 120_000 })("endpoint h
       yield* sql`INSERT INTO agent_endpoint_probes (id, agent_id, endpoint_kind, url, probed_at, ok, latency_ms, failure_code)
         VALUES ('0000000d-0000-7000-8000-0000000000b1', ${gamma}, 'A2A_INTERFACE', 'https://old.example', ${old(91)}, false, NULL, 'TIMEOUT'),
                ('0000000d-0000-7000-8000-0000000000b2', ${gamma}, 'A2A_INTERFACE', 'https://kept.example', ${old(89)}, true, 12, NULL)`
-      yield* clearMark(gamma)
+      yield* clearMarks
 
       // the engine holds the cron's first occurrence once the runner took its shard
       const scheduled = (name: string) =>

@@ -15,6 +15,7 @@ import { DemoFeedback } from "../../src/trust/demo.js"
 import { DemoWorkspaces } from "../../src/workspaces/demo.js"
 import { call, type CallOptions, expectMeta, expectProblem, type Session, signIn } from "../support/http.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
+import { clearMarks, markOf } from "../support/evidenceMarks.js"
 
 const feedbackPath = (agentIndex: number | string) =>
   `/api/v1/agents/${typeof agentIndex === "number" ? DemoAgents[agentIndex]!.id : agentIndex}/feedback`
@@ -29,17 +30,6 @@ const baseBody = (workspace: keyof typeof DemoWorkspaces, category: string) => (
 
 const create = (agentIndex: number | string, body: unknown, options: CallOptions) =>
   call("POST", feedbackPath(agentIndex), { body, ...options })
-
-/** The agent's evidence mark (reputation_dirty_agents), or undefined. */
-const markOf = (agentId: string) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql<{ markedAt: string }>`SELECT api_ts(marked_at) AS "markedAt" FROM reputation_dirty_agents
-                                                  WHERE agent_id = ${agentId}`
-    return rows[0]?.markedAt
-  }).pipe(Effect.orDie)
-
-const clearMarks = Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DELETE FROM reputation_dirty_agents`).pipe(Effect.orDie)
 
 /** The live feedback rows of a workspace on an agent in a category. */
 const liveRows = (workspace: keyof typeof DemoWorkspaces, agentIndex: number, category: string) =>

@@ -12,6 +12,7 @@ import { DemoAgents } from "../../src/agents/demo.js"
 import { DemoFeedback } from "../../src/trust/demo.js"
 import { call, type CallOptions, expectMeta, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
+import { clearMarks, markOf } from "../support/evidenceMarks.js"
 
 type DemoFeedbackName = keyof typeof DemoFeedback
 
@@ -33,16 +34,6 @@ const stored = (feedback: DemoFeedbackName) =>
       SELECT account_id AS "accountId", vote FROM feedback_votes WHERE feedback_id = ${id} ORDER BY account_id`
     return { ...row!, votes: votes.map((v) => ({ accountId: v.accountId, vote: v.vote })) }
   }).pipe(Effect.orDie)
-
-const markOf = (agentId: string) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql<{ markedAt: string }>`SELECT api_ts(marked_at) AS "markedAt" FROM reputation_dirty_agents
-                                                  WHERE agent_id = ${agentId}`
-    return rows[0]?.markedAt
-  }).pipe(Effect.orDie)
-
-const clearMarks = Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DELETE FROM reputation_dirty_agents`).pipe(Effect.orDie)
 
 const server = makeTestServer()
 
