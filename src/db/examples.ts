@@ -11,7 +11,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
       "data": {
         "accountPublicId": "01900001-0000-7000-8000-000000000002",
         "sessionId": "0000000b-0000-7000-8000-000000000002",
-        "csrfToken": "KSLzW37BefTpzZQ8qk7BRc4BEfo5i7enHsApUbUtcjE",
+        "csrfToken": "U9-7miTc46JoMv6IQoh0ET_H5voHIfHZKNkz3eh4HJQ",
         "expiresAt": "2026-06-01T12:00:00.000Z"
       },
       "meta": {
@@ -126,7 +126,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "apiKey": {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "0b0d3bd399c0",
+          "prefix": "544f6878c448",
           "scopes": [
             "public:read"
           ],
@@ -140,7 +140,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "expiresAt": null,
           "revokedAt": null
         },
-        "key": "adk_0b0d3bd399c0_AIa2xdc-BrDESv2fj1pMg22ckQFEj4QirPmnhu4dUoc",
+        "key": "adk_544f6878c448_dJx-FRFvCtP42eRRtEr6O11Ln5h6o9Zn0PeiOOKpCe4",
         "keyDelivery": "SHOWN_ONCE"
       },
       "meta": {
@@ -171,7 +171,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "allowedOrigins": [
             "https://app.demo.agent-directory.dev"
           ],
-          "createdAt": "2026-11-26T22:06:11.539Z",
+          "createdAt": "2026-11-26T22:34:41.436Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -186,7 +186,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "production",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-26T22:06:11.533Z",
+          "createdAt": "2026-11-26T22:34:41.412Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -201,7 +201,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-26T22:06:11.531Z",
+          "createdAt": "2026-11-26T22:34:41.410Z",
           "lastUsedAt": null,
           "expiresAt": "2026-04-11T00:00:00.000Z",
           "revokedAt": null
@@ -216,7 +216,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "REVOKED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-26T22:06:11.530Z",
+          "createdAt": "2026-11-26T22:34:41.401Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -231,7 +231,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "PAUSED",
           "allowedOrigins": [],
-          "createdAt": "2026-11-26T22:06:11.527Z",
+          "createdAt": "2026-11-26T22:34:41.399Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -246,7 +246,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-26T22:06:11.524Z",
+          "createdAt": "2026-11-26T22:34:41.392Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -262,7 +262,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
           "environment": "development",
           "state": "ACTIVE",
           "allowedOrigins": [],
-          "createdAt": "2026-11-26T22:06:11.507Z",
+          "createdAt": "2026-11-26T22:34:41.368Z",
           "lastUsedAt": null,
           "expiresAt": null,
           "revokedAt": null
@@ -270,7 +270,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         {
           "publicId": "0000000b-0000-7000-8000-00000000000f",
           "name": "Partner dashboard",
-          "prefix": "0b0d3bd399c0",
+          "prefix": "544f6878c448",
           "scopes": [
             "public:read"
           ],
@@ -310,7 +310,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "environment": "development",
         "state": "REVOKED",
         "allowedOrigins": [],
-        "createdAt": "2026-11-26T22:06:11.527Z",
+        "createdAt": "2026-11-26T22:34:41.399Z",
         "lastUsedAt": null,
         "expiresAt": null,
         "revokedAt": "2026-06-01T00:00:00.000Z"
@@ -1446,7 +1446,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": {
         "challengeId": "0000000b-0000-7000-8000-00000000003c",
-        "message": "directory.test wants you to prove control of an identity for an agent:\nevm:base:0x70997970C51812dc3A010C7d01b50e0d17dc79C8\n\nSign to bind this identity to the agent Atlas Research (01900006-0000-7000-8000-000000000001) in the Agent Directory, as its TREASURY wallet. Signing costs nothing and authorizes no transaction.\n\nURI: https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000001\nVersion: 1\nWallet Relation: TREASURY\nChain ID: eip155:8453\nNonce: ab88f99d961a3c2e141625bf47fd6982\nIssued At: 2026-06-01T00:00:00.000Z\nExpiration Time: 2026-06-01T00:10:00.000Z\nRequest ID: 0000000b-0000-7000-8000-00000000003c",
+        "message": "directory.test wants you to prove control of an identity for an agent:\nevm:base:0x70997970C51812dc3A010C7d01b50e0d17dc79C8\n\nSign to bind this identity to the agent Atlas Research (01900006-0000-7000-8000-000000000001) in the Agent Directory, as its TREASURY wallet. Signing costs nothing and authorizes no transaction.\n\nURI: https://directory.test/api/v1/agents/01900006-0000-7000-8000-000000000001\nVersion: 1\nWallet Relation: TREASURY\nChain ID: eip155:8453\nNonce: 16e6b15f60099f1fbf7a7cd124e4a4d1\nIssued At: 2026-06-01T00:00:00.000Z\nExpiration Time: 2026-06-01T00:10:00.000Z\nRequest ID: 0000000b-0000-7000-8000-00000000003c",
         "expiresAt": "2026-06-01T00:10:00.000Z"
       },
       "meta": {
@@ -1986,7 +1986,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "status": 200,
     "body": {
       "data": {
-        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fdirectory.test%2Fapi%2Fv1%2Fmcp%2Foauth%2Fcallback&scope=crm.read+crm.write&state=QeptWVA6UXf7y3Isdlqsg15C7Dldd04sUn67YBLU7Kc&code_challenge=LaTrPzb28vlpzW9UGhLX0EgaLCkv4bvs7-lPuoPANcA&code_challenge_method=S256&resource=https%3A%2F%2Fmcp.crm.example%2Fmcp",
+        "authorizationUrl": "https://auth.crm.example/oauth2/authorize?response_type=code&client_id=atlas-crm&redirect_uri=https%3A%2F%2Fdirectory.test%2Fapi%2Fv1%2Fmcp%2Foauth%2Fcallback&scope=crm.read+crm.write&state=KnNYWzxqb3u8cQtW7zbCsSRhtQdQ5WnxV0bauNGwz8I&code_challenge=36IR_aadR4wYM9kdxlodZTT98dcpiUBwDNz91nQt4UE&code_challenge_method=S256&resource=https%3A%2F%2Fmcp.crm.example%2Fmcp",
         "expiresAt": "2026-06-01T00:10:00.000Z"
       },
       "meta": {
@@ -3234,10 +3234,10 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
     "body": {
       "data": {
         "agentId": "01900006-0000-7000-8000-000000000001",
-        "trustPpm": 710000,
+        "trustPpm": 662500,
         "confidence": {
-          "lowPpm": 392064,
-          "highPpm": 969861,
+          "lowPpm": 266407,
+          "highPpm": 967457,
           "method": "wilson-95-weighted-ratings"
         },
         "coverage": {
@@ -3254,24 +3254,19 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         },
         "freshness": {
           "projectedAt": "2026-06-01T00:00:00.000Z",
-          "sourceWatermark": "2026-06-01T00:00:00.000Z;rows=8;stars=1520"
+          "sourceWatermark": "2026-06-01T00:00:00.000Z;rows=9;stars=1520"
         },
         "components": {
           "ratings": {
-            "count": 3,
-            "weightTotal": 5,
-            "meanPpm": 800000,
-            "weightedMeanPpm": 820000,
+            "count": 2,
+            "weightTotal": 3,
+            "meanPpm": 750000,
+            "weightedMeanPpm": 766667,
             "byCategory": [
               {
                 "category": "OTHER",
                 "count": 1,
                 "meanPpm": 800000
-              },
-              {
-                "category": "QUALITY",
-                "count": 1,
-                "meanPpm": 900000
               },
               {
                 "category": "RELIABILITY",
@@ -3288,8 +3283,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
               },
               {
                 "authenticityState": "VERIFIED",
-                "count": 2,
-                "meanPpm": 850000,
+                "count": 1,
+                "meanPpm": 800000,
                 "weight": 2
               }
             ]
@@ -3309,8 +3304,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
             ]
           },
           "votes": {
-            "helpful": 18,
-            "notHelpful": 1
+            "helpful": 7,
+            "notHelpful": 0
           }
         }
       },
@@ -3321,7 +3316,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
         "generatedAt": "2026-06-01T00:00:00.000Z",
         "freshness": {
           "projectedAt": "2026-06-01T00:00:00.000Z",
-          "sourceWatermark": "2026-06-01T00:00:00.000Z;rows=8;stars=1520"
+          "sourceWatermark": "2026-06-01T00:00:00.000Z;rows=9;stars=1520"
         }
       }
     }

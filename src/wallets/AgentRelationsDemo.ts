@@ -7,7 +7,8 @@
 import { SqlClient, type SqlError } from "@effect/sql"
 import { Effect } from "effect"
 import { DemoProvenPayout } from "../agents/IdentitiesDemo.js"
-import { demoId, DemoNetworks } from "../db/demo.js"
+import { DemoAgents, DemoIdentities } from "../agents/demo.js"
+import { demoId, DemoNetworks, demoTime } from "../db/demo.js"
 
 /** The demo relations. */
 export const DemoAgentRelations = {
@@ -20,6 +21,17 @@ export const DemoAgentRelations = {
     proofKind: "SIGNATURE",
     proofReference: DemoProvenPayout.identityId,
     verifiedAt: DemoProvenPayout.provenAt
+  },
+  /** Atlas Research's address, proven by an EIP-191 signature in the demo identities: its OWNER (what migration 0029's backfill derives). */
+  atlasOwner: {
+    id: demoId(0xa6, 2),
+    agentId: DemoAgents[0].id,
+    network: "base",
+    address: DemoIdentities[2].nativeId,
+    relation: "OWNER",
+    proofKind: "SIGNATURE",
+    proofReference: DemoIdentities[2].id,
+    verifiedAt: demoTime(6, 2)
   }
 } as const
 

@@ -4,12 +4,14 @@
  * body, its headers, the demo public API key or a fresh sign-in of the demo account
  * (with its CSRF token), and a fresh Idempotency-Key on commands.
  */
+import { SqlClient } from "@effect/sql"
 import { expect } from "@effect/vitest"
 import { Effect } from "effect"
 import { Api } from "../../src/api/Api.js"
 import { operationTable } from "../../src/api/policies.js"
 import { demoManifest, type ManifestOperation } from "../../src/db/manifest.js"
 import { call, type CallOptions, signIn } from "./http.js"
+import { pause } from "./time.js"
 
 const operations = operationTable(Api).byRoute
 
@@ -20,9 +22,26 @@ export const routeOf = (operationId: string) => {
   return entry![0].split(" ") as ["GET" | "POST" | "DELETE" | "PATCH", string]
 }
 
-/** Sends the manifest request `op` of `operationId`. */
+/**
+ * Waits (real time, at most 20 s) until the reputation projector has drained every evidence
+ * mark (src/reputation/Projector.ts): the earlier requests' evidence is then in the
+ * projections, so what a request reads does not depend on how fast the projector was.
+ */
+const evidenceProjected = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const deadline = Date.now() + 20_000
+  for (;;) {
+    const [row] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM reputation_dirty_agents`.pipe(Effect.orDie)
+    if (row!.n === 0) return
+    if (Date.now() > deadline) return yield* Effect.dieMessage("evidence marks not drained by the projector in 20 s")
+    yield* pause(20)
+  }
+})
+
+/** Sends the manifest request `op` of `operationId` (once the projector has caught up with earlier evidence). */
 export const sendManifestRequest = (operationId: string, op: ManifestOperation) =>
   Effect.gen(function*() {
+    yield* evidenceProjected
     const [method, pattern] = routeOf(operationId)
     const path = pattern.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(op.path[name]!))
     const query = new URLSearchParams(Object.entries(op.query).map(([k, v]): [string, string] => [k, String(v)])).toString()

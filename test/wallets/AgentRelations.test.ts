@@ -298,12 +298,15 @@ layer(server.layer)("wallet-agent relations", (it) => {
         relation: "OWNER",
         proof: { kind: "SIGNATURE", reference: DemoProvenPayout.identityId, verifiedAt: DemoProvenPayout.provenAt.toISOString() }
       })])
-      // idempotent; the funded/transferred address and unproven addresses stay unrelated
+      // idempotent; the funded/transferred address stays unrelated; Atlas's proven address keeps its one OWNER relation
       yield* sql.unsafe(backfillRelations).pipe(Effect.orDie)
       expect((yield* agentWallets(beacon.id, "?limit=100")).body.data).toEqual(reply.body.data)
-      const funded = yield* sql`SELECT 1 FROM agent_wallet_relations WHERE address = ${fundedAddress}
-                                   OR address = '0xA11Ce0000000000000000000000000000000a7a5'`.pipe(Effect.orDie)
+      const funded = yield* sql`SELECT 1 FROM agent_wallet_relations WHERE address = ${fundedAddress}`.pipe(Effect.orDie)
       expect(funded).toEqual([])
+      const atlasOwned = yield* sql<{ relation: string; proofKind: string }>`
+        SELECT relation, proof_kind AS "proofKind" FROM agent_wallet_relations
+        WHERE address = '0xA11Ce0000000000000000000000000000000a7a5'`.pipe(Effect.orDie)
+      expect(atlasOwned).toEqual([{ relation: "OWNER", proofKind: "SIGNATURE" }])
     }))
 
   it.effect("404 for an unknown agent or wallet; 400 for a path that is not a uuid", () =>
