@@ -34,6 +34,18 @@ export const Coverage = Schema.Struct({
 export const ConfidenceInterval = Schema.Struct({ lowPpm: Ppm, highPpm: Ppm, method: Schema.String })
   .annotations({ identifier: "ConfidenceInterval" })
 
+/**
+ * What every projection (trust, performance, rank) answers besides its value and components:
+ * its confidence interval, coverage of the evidence window, methodology and freshness (null
+ * confidence and coverage: not projected yet).
+ */
+const projectionFields = {
+  confidence: Schema.NullOr(ConfidenceInterval),
+  coverage: Schema.NullOr(Coverage),
+  methodology: Methodology,
+  freshness: Freshness
+}
+
 /** What trust was computed from. */
 export const TrustComponents = Schema.Struct({
   ratings: Schema.Struct({
@@ -60,10 +72,7 @@ export const TrustComponents = Schema.Struct({
 export const AgentTrust = Schema.Struct({
   agentId: Uuid,
   trustPpm: Schema.NullOr(Ppm),
-  confidence: Schema.NullOr(ConfidenceInterval),
-  coverage: Schema.NullOr(Coverage),
-  methodology: Methodology,
-  freshness: Freshness,
+  ...projectionFields,
   components: Schema.NullOr(TrustComponents)
 }).annotations({ identifier: "AgentTrust" })
 export type AgentTrust = typeof AgentTrust.Type
@@ -92,10 +101,7 @@ export const PerformanceComponents = Schema.Struct({
 export const AgentPerformance = Schema.Struct({
   agentId: Uuid,
   performancePpm: Schema.NullOr(Ppm),
-  confidence: Schema.NullOr(ConfidenceInterval),
-  coverage: Schema.NullOr(Coverage),
-  methodology: Methodology,
-  freshness: Freshness,
+  ...projectionFields,
   components: Schema.NullOr(PerformanceComponents)
 }).annotations({ identifier: "AgentPerformance" })
 export type AgentPerformance = typeof AgentPerformance.Type
@@ -119,10 +125,7 @@ export const AgentRank = Schema.Struct({
   rank: Schema.NullOr(CountString),
   listed: Schema.Boolean,
   scorePpm: Schema.NullOr(Ppm),
-  confidence: Schema.NullOr(ConfidenceInterval),
-  coverage: Schema.NullOr(Coverage),
-  methodology: Methodology,
-  freshness: Freshness,
+  ...projectionFields,
   components: Schema.NullOr(RankComponents)
 }).annotations({ identifier: "AgentRank" })
 export type AgentRank = typeof AgentRank.Type

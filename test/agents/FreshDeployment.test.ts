@@ -16,7 +16,7 @@ import { IdsLive } from "../../layers/Ids.js"
 import { createAccount } from "../../src/accounts/AccountCreation.js"
 import { DemoAgentCard } from "../../src/agentImports/demo.js"
 import { testConfig } from "../support/config.js"
-import { call, type Session } from "../support/http.js"
+import { call, type Session, signInWith } from "../support/http.js"
 import { TestMcpServer } from "../support/mcpServer.js"
 import { makeTestServer, testDb } from "../support/TestServer.js"
 
@@ -70,14 +70,7 @@ layer(server.layer, { excludeTestServices: true })("a fresh production deploymen
       const email = "ops@iris.example"
       const password = "correct horse battery staple"
       const { workspaceId } = yield* createAccount({ email, password, workspaceName: "Iris Labs" }).pipe(Effect.provide(IdsLive), Effect.orDie)
-      const signedIn = yield* call("POST", "/api/v1/auth/sign-in", { body: { email, password } })
-      expect(signedIn.status, signedIn.text).toBe(200)
-      const session: Session = {
-        cookie: (signedIn.headers["set-cookie"] ?? "").split(";")[0]!,
-        csrf: signedIn.body.data.csrfToken,
-        accountId: signedIn.body.data.accountPublicId,
-        sessionId: signedIn.body.data.sessionId
-      }
+      const session = yield* signInWith(email, password)
 
       // register an agent: UNVERIFIED and listed
       const created = yield* call("POST", "/api/v1/agents", {

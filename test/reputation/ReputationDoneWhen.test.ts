@@ -13,7 +13,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { IdsLive } from "../../layers/Ids.js"
 import { createAccount } from "../../src/accounts/AccountCreation.js"
-import { call, type Session } from "../support/http.js"
+import { call, type Session, signInWith } from "../support/http.js"
 import { pause } from "../support/time.js"
 import { makeTestServer, TestEpoch, testDb } from "../support/TestServer.js"
 
@@ -43,14 +43,7 @@ layer(server.layer, { excludeTestServices: true })("issue 22, done when", (it) =
       const email = "olivia@iris.example"
       const password = "correct horse battery staple"
       const { workspaceId } = yield* createAccount({ email, password, workspaceName: "Iris Labs" }).pipe(Effect.provide(IdsLive), Effect.orDie)
-      const signedIn = yield* call("POST", "/api/v1/auth/sign-in", { body: { email, password } })
-      expect(signedIn.status, signedIn.text).toBe(200)
-      const session: Session = {
-        cookie: (signedIn.headers["set-cookie"] ?? "").split(";")[0]!,
-        csrf: signedIn.body.data.csrfToken,
-        accountId: signedIn.body.data.accountPublicId,
-        sessionId: signedIn.body.data.sessionId
-      }
+      const session = yield* signInWith(email, password)
 
       // two agents; with no evidence they tie, and the tie goes to the smaller entity UUID
       const register = (name: string, canonicalSlug: string) =>

@@ -71,8 +71,11 @@ export const call = (method: "GET" | "POST" | "DELETE" | "PATCH" | "PUT", path: 
 
 /** Signs a demo account in and returns its session. */
 export const signIn = (account: DemoAccountName) =>
+  signInWith(DemoAccounts[account].email, DemoAccounts[account].password)
+
+/** Signs in with `email` and `password` (200 expected); returns the session with its CSRF token. */
+export const signInWith = (email: string, password: string) =>
   Effect.gen(function*() {
-    const { email, password } = DemoAccounts[account]
     const reply = yield* call("POST", "/api/v1/auth/sign-in", { body: { email, password } })
     expect(reply.status).toBe(200)
     const setCookie = reply.headers["set-cookie"] ?? ""
