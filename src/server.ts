@@ -78,7 +78,7 @@ export const ApiLive = HttpApiBuilder.api(documentedApi(Api)).pipe(
 )
 
 /**
- * The directory's own MCP server at `/mcp` (src/mcpServer/, issue 23), on the services the
+ * The directory's own MCP server at `/mcp` (src/mcpServer/), on the services the
  * REST handlers use (the same layer references, so the same instances: one set of budgets).
  */
 const McpServerLive = McpEndpointLive.pipe(

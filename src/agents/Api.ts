@@ -116,7 +116,7 @@ export class AgentsApi extends HttpApiGroup.make("Agents")
       )
   )
   .add(
-    // A protocol document (issue 23, item 3): A2A clients fetch the card URL and read the card at
+    // A protocol document: A2A clients fetch the card URL and read the card at
     // the top level, so the success body is the card itself, not the `{data, meta}` envelope
     HttpApiEndpoint.get("getAgentCard", "/api/v1/agents/:entityPublicId/agent-card")
       .setPath(AgentPath)

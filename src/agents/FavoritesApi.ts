@@ -1,5 +1,5 @@
 /**
- * Favoriting agents (issue 22 item 1): Agents_FavoriteAgent and Agents_UnfavoriteAgent,
+ * Favoriting agents: Agents_FavoriteAgent and Agents_UnfavoriteAgent,
  * added to the Agents group (`AgentsApi`); the list is Agents_ListFavoriteAgents.
  */
 import { HttpApiEndpoint, HttpApiSchema } from "@effect/platform"

@@ -46,7 +46,7 @@ const demoAuthentication = {
 
 /**
  * The paragraph the docs page adds under the API's description: the directory's interfaces
- * besides this REST API (issue 23, item 5), as links on this server.
+ * besides this REST API, as links on this server.
  */
 export const otherInterfaces = "**Also served:** the directory's MCP server at " +
   `[\`${DirectoryPaths.mcp}\`](${DirectoryPaths.mcp}) (Streamable HTTP, MCP ${McpProtocolVersion}: tools to search ` +

@@ -1,4 +1,4 @@
-/** Admin area contract (ours, not in the spec; issue 6 §4): operations views for administrators. */
+/** Admin area contract (ours, not in the spec): operations views for administrators. */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Data } from "../../schema/envelope.js"

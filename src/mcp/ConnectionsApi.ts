@@ -1,5 +1,5 @@
 /**
- * The MCP connection operations of the MCP group (issue 20 item 4), added to `McpApi`:
+ * The MCP connection operations of the MCP group, added to `McpApi`:
  * MCP_CreateMcpConnection, MCP_ListMcpConnections, MCP_GetMcpConnection and
  * MCP_RefreshMcpCatalog.
  */

@@ -1,5 +1,5 @@
 /**
- * The directory's own MCP server at `/mcp` (issue 23 items 1-2): MCP 2025-06-18 Streamable
+ * The directory's own MCP server at `/mcp`: MCP 2025-06-18 Streamable
  * HTTP with stateful sessions (`Mcp-Session-Id`), on the service's HTTP router next to the
  * HttpApi, so the API-level middleware applies as to every route (request id, body limits
  * and media type, problem+json rendering, access log, security headers). Per HTTP request:

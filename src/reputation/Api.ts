@@ -1,5 +1,5 @@
 /**
- * Reputation contract (spec §9; issue 22 item 3): an agent's trust, rank and performance
+ * Reputation contract (spec §9): an agent's trust, rank and performance
  * subresources, projections of its evidence. Its own group ("Reputation"), named "Trust" in
  * the OpenAPI document (`OpenApi.Title`) beside the feedback operations.
  */

@@ -1,5 +1,5 @@
 /**
- * The conversation operations of the Runtime group (issue 21 item 3), added to `RuntimeApi`:
+ * The conversation operations of the Runtime group, added to `RuntimeApi`:
  * Runtime_CreateConversation, Runtime_ListConversations and Runtime_ListMessages.
  */
 import { HttpApiEndpoint } from "@effect/platform"

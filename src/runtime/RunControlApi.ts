@@ -1,5 +1,5 @@
 /**
- * The run-control operations of the Runtime group (issue 21): Runtime_DecideToolApproval
+ * The run-control operations of the Runtime group: Runtime_DecideToolApproval
  * and Runtime_CancelRun, added to `RuntimeApi`.
  */
 import { HttpApiEndpoint } from "@effect/platform"

@@ -1,5 +1,5 @@
 /**
- * Following a run live (issue 21 item 4): `Runtime_StreamRunEvents`, added to `RuntimeApi`.
+ * Following a run live: `Runtime_StreamRunEvents`, added to `RuntimeApi`.
  * The stream itself is built in `./RunEventStream.ts`.
  */
 import { HttpApiEndpoint, HttpApiSchema } from "@effect/platform"

@@ -1,4 +1,4 @@
-/** The run read of the Runtime group (issue 21 item 3), added to `RuntimeApi`: Runtime_GetRun. */
+/** The run read of the Runtime group, added to `RuntimeApi`: Runtime_GetRun. */
 import { HttpApiEndpoint } from "@effect/platform"
 import { Schema } from "effect"
 import { Uuid } from "../../schema/common.js"

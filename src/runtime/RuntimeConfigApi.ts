@@ -1,5 +1,5 @@
 /**
- * The runtime configuration operations of the Runtime group (issue 21 item 1):
+ * The runtime configuration operations of the Runtime group:
  * Runtime_ConfigureAgentRuntime and Runtime_GetAgentRuntime, added to `RuntimeApi`.
  */
 import { HttpApiEndpoint } from "@effect/platform"

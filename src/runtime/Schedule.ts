@@ -1,6 +1,6 @@
 /**
- * Cron schedules in an IANA time zone (spec §4.4 Runtime_PreviewAgentSchedule, issue 21
- * item 5): the ONE computation of a schedule's occurrences, shared by the preview and
+ * Cron schedules in an IANA time zone (spec §4.4 Runtime_PreviewAgentSchedule):
+ * the ONE computation of a schedule's occurrences, shared by the preview and
  * by the firing of saved schedules (`./ScheduleFiring.ts`), so a schedule fires at
  * exactly the instants its preview shows. `cron-parser` (with its time-zone support,
  * Luxon underneath) does the calendar work, so wall-clock schedules stay correct

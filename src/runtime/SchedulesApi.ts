@@ -1,5 +1,5 @@
 /**
- * The schedule operations of the Runtime group (issue 21 item 5): Runtime_CreateAgentSchedule,
+ * The schedule operations of the Runtime group: Runtime_CreateAgentSchedule,
  * Runtime_ListAgentSchedules and Runtime_DeleteAgentSchedule, added to `RuntimeApi`.
  */
 import { HttpApiEndpoint } from "@effect/platform"

@@ -1,5 +1,5 @@
 /**
- * Stats area contract (issue 22 item 4, spec §9 "/api/v1/stats/* immutable projections"):
+ * Stats area contract (spec §9 "/api/v1/stats/* immutable projections"):
  * daily figures of the directory and of one agent, by day and by range of days. Public reads
  * (anonymous, or an API key with `agents:read`). Definitions: docs/stats.md.
  */

@@ -1,5 +1,5 @@
 /**
- * Wallets area contract, wallet-agent relations (issue 22 item 5; spec §9: "public wallet-agent
+ * Wallets area contract, wallet-agent relations (spec §9: "public wallet-agent
  * relation API with explicit relation and proof"): an agent's wallets and a wallet's agents, each
  * relation with its explicit `relation` and `proof`. Its own group (tag "Wallets" through
  * `OpenApi.Title`).
