@@ -1,5 +1,5 @@
 /**
- * The agent runtime with real language models (issue 21 item 1): `AgentRuntime.stream`
+ * The agent runtime with real language models: `AgentRuntime.stream`
  * dispatches on `request.provider`:
  *
  * - `deterministic` → {@link deterministicEvents} (no model; the demo's and tests' default);
