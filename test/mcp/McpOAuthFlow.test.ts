@@ -1,5 +1,5 @@
 /**
- * MCP OAuth to the end (issue 20 item 5; MCP authorization, revision 2025-06-18), through
+ * MCP OAuth to the end (MCP authorization, revision 2025-06-18), through
  * the HTTP stack against real local servers (test/support/mcpOAuthServers.ts): an
  * authorization server (oauth2-mock-server, with RFC 8414 metadata and RFC 7591
  * registration added in front when asked) and MCP servers (@modelcontextprotocol/sdk)

@@ -1,5 +1,5 @@
 /**
- * Agent schedules (issue 21 item 5) through the HTTP stack: Runtime_CreateAgentSchedule,
+ * Agent schedules through the HTTP stack: Runtime_CreateAgentSchedule,
  * Runtime_ListAgentSchedules, Runtime_DeleteAgentSchedule, and their firing
  * (`ScheduleFiring.fireDue` called with controlled instants): the fired instants are
  * the preview's (DST included), one run per occurrence, skips, missed occurrences,
