@@ -13,6 +13,7 @@ import {
   OAuthFlowConsumed,
   OAuthFlowExpired,
   OAuthGrantRefused,
+  OAuthMetadataUrlRefused,
   OAuthStateInvalid
 } from "./Errors.js"
 
@@ -41,14 +42,17 @@ export const CompleteMcpOAuth = HttpApiEndpoint.get("completeMcpOAuth", "/api/v1
         "An unknown state, or another account's, answers 400 `oauth-state-invalid`; a used one 409 " +
         "`oauth-flow-consumed`; one past `expiresAt` 410 `oauth-flow-expired` (expired flows are purged within 15 " +
         "minutes, after which they are unknown); an `error` from the server 422 `oauth-authorization-denied`; a " +
-        "refused code 422 `oauth-grant-refused`; an unreachable server 503 `authorization-server-unavailable`.",
+        "refused code 422 `oauth-grant-refused`; an unreachable server 503 `authorization-server-unavailable`; " +
+        "authorization server metadata naming a URL that is not https (http only for hosts in " +
+        "`OUTBOUND_ALLOWED_HOSTS`) 422 `oauth-metadata-url-refused` naming the field.",
       errors: [
         OAuthStateInvalid,
         OAuthFlowConsumed,
         OAuthFlowExpired,
         OAuthAuthorizationDenied,
         OAuthGrantRefused,
-        AuthorizationServerUnavailable
+        AuthorizationServerUnavailable,
+        OAuthMetadataUrlRefused
       ]
     })
   )
