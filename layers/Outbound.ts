@@ -23,7 +23,8 @@
  * Failures are {@link OutboundFailure} (thrown by `fetch`, wrapped in a `TypeError` as
  * WHATWG fetch does for network errors: see {@link outboundFailureOf}).
  */
-import { FetchHttpClient, type HttpClient } from "@effect/platform"
+import type { HttpClient } from "@effect/platform"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import { Context, Data, Effect, Layer } from "effect"
 import ipaddr from "ipaddr.js"
 import { lookup as dnsLookup, type LookupAddress } from "node:dns"

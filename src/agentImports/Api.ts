@@ -5,7 +5,9 @@
  * its own identifier ("AgentImports"); `OpenApi.Title` names its OpenAPI tag "Agents",
  * like the analytics group's "Social".
  */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { AgentImport, ImportAgentSourceRequest } from "../../schema/agentImports.js"
 import { Uuid } from "../../schema/common.js"

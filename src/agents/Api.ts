@@ -1,5 +1,7 @@
 /** Agents area contract (spec §4.3, §9): the directory list, agent profiles, favorite agents and identity resolution. */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import {
   AgentListItem,

@@ -3,7 +3,9 @@
  * prove control of it by signing the challenge. Its own group (tag "Agents" through
  * `OpenApi.Title`), so these operations live in their own files beside the directory reads.
  */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { AgentPath } from "../../schema/agents.js"
 import { Data } from "../../schema/envelope.js"
 import { AgentNotFound, ChallengeExpired, ConfigurationMissing, InvalidRequest, InvalidState, RoleRequired } from "../../schema/errors.js"

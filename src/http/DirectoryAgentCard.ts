@@ -23,7 +23,9 @@
  * of public catalog reads. Readable cross-origin (`Access-Control-Allow-Origin: *`): it is
  * a public document, fetched without credentials.
  */
-import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect, Layer } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { nonA2aInterfacesExtension } from "../../schema/a2aInterfacesExtension.js"

@@ -15,7 +15,9 @@
  *
  * The text read here is cached by the request, so the handler's decode reuses it.
  */
-import { HttpIncomingMessage, HttpServerError, type HttpServerRequest } from "@effect/platform"
+import type { HttpServerRequest } from "@effect/platform"
+import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
+import * as HttpServerError from "@effect/platform/HttpServerError"
 import { Effect, Option } from "effect"
 import { BodyTooLarge, MalformedBody, NestingTooDeep, UnsupportedContentType } from "../../schema/errors.js"
 

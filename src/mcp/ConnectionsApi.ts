@@ -3,7 +3,7 @@
  * MCP_CreateMcpConnection, MCP_ListMcpConnections, MCP_GetMcpConnection and
  * MCP_RefreshMcpCatalog.
  */
-import { HttpApiEndpoint } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import { Schema } from "effect"
 import { Uuid } from "../../schema/common.js"
 import { Data } from "../../schema/envelope.js"

@@ -3,7 +3,7 @@
  * authorization, revision 2025-06-18): where the authorization server sends the
  * browser back after MCP_BeginMcpOAuth. Added to the MCP group in `./Api.ts`.
  */
-import { HttpApiEndpoint } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import { Data } from "../../schema/envelope.js"
 import { CompleteMcpOAuthQuery, McpOAuthCompletion } from "../../schema/mcp.js"
 import { operation } from "../api/operation.js"

@@ -30,7 +30,10 @@
  * Logs: the access log writes method, path and status only, and the headers handed to the
  * SDK transport leave out `Authorization`, `X-API-Key` and `Cookie`, so a key reaches no log.
  */
-import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
 import { isInitializeRequest, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js"
 import { Cause, Effect, Either, Option, Runtime } from "effect"

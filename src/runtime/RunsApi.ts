@@ -2,7 +2,7 @@
  * The conversation and run operations of the Runtime group (spec §2.19, §2.20, §4.4):
  * Runtime_SendMessage and Runtime_ClearPlaygroundRunData, added to `RuntimeApi`.
  */
-import { HttpApiEndpoint } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import { Schema } from "effect"
 import { Uuid } from "../../schema/common.js"
 import { Data } from "../../schema/envelope.js"

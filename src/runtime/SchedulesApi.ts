@@ -2,7 +2,7 @@
  * The schedule operations of the Runtime group: Runtime_CreateAgentSchedule,
  * Runtime_ListAgentSchedules and Runtime_DeleteAgentSchedule, added to `RuntimeApi`.
  */
-import { HttpApiEndpoint } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import { Schema } from "effect"
 import { Uuid } from "../../schema/common.js"
 import { Data, Page } from "../../schema/envelope.js"

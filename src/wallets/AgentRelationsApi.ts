@@ -4,7 +4,9 @@
  * relation with its explicit `relation` and `proof`. Its own group (tag "Wallets" through
  * `OpenApi.Title`).
  */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { AgentPath } from "../../schema/agents.js"
 import { Page } from "../../schema/envelope.js"
 import { AgentNotFound, InvalidCursor } from "../../schema/errors.js"
