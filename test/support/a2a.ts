@@ -40,7 +40,8 @@ export const fetchTo = (base: string, headers: Record<string, string> = {}): typ
   const url = String(input instanceof Request ? input.url : input).replace(testConfig().publicBaseUrl, base)
   const merged = new Headers(input instanceof Request ? input.headers : init?.headers)
   for (const [k, v] of Object.entries(headers)) merged.set(k, v)
-  return fetch(url, { ...(input instanceof Request ? {} : init), method: input instanceof Request ? input.method : init?.method, headers: merged })
+  if (input instanceof Request) return fetch(new Request(url, input), { headers: merged })
+  return fetch(url, { ...init, headers: merged })
 }
 
 /** The SDK's client factory on `fetchImpl`, preferring `transport` when given. */
