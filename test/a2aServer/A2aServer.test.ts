@@ -9,11 +9,13 @@
  */
 import { type Client } from "@a2a-js/sdk/client"
 import { type Message, type Part, Role } from "@a2a-js/sdk"
-import { expect, layer } from "@effect/vitest"
+import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { DemoApiKeys } from "../../src/accounts/demo.js"
+import { a2aRequestCost } from "../../src/a2aServer/A2aEndpoint.js"
 import { DemoAgents, DemoRegistries } from "../../src/agents/demo.js"
+import { directoryTool } from "../../src/mcpServer/Tools.js"
 import { baseUrl, clientFactory, expectA2aCard, fetchTo } from "../support/a2a.js"
 import { testConfig } from "../support/config.js"
 import { call, expectProblem } from "../support/http.js"
@@ -185,4 +187,20 @@ layer(budget.layer, { excludeTestServices: true })("A2A interface: request budge
       // the same budget as REST: spent there too (REST reads answer it in RateLimit, without a 429)
       expect((yield* call("GET", "/api/v1/agents", { headers: { "x-api-key": key } })).headers["ratelimit"]).toMatch(/^"api-key";r=0;/)
     }))
+})
+
+describe("A2A interface: what a request costs", () => {
+  it("a message costs its skill's operation x-rate-cost in either binding; anything else 1", () => {
+    const resolveCost = directoryTool("resolve_agent_identities")!.policy.cost
+    const searchCost = directoryTool("search_agents")!.policy.cost
+    const message = (skill?: string) => ({ messageId: "m", role: "ROLE_USER", parts: [], ...(skill === undefined ? {} : { metadata: { skill } }) })
+    expect(a2aRequestCost("JSONRPC", "/", { jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message: message("resolve") } })).toBe(resolveCost)
+    expect(a2aRequestCost("JSONRPC", "/", { jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message: message() } })).toBe(searchCost)
+    expect(a2aRequestCost("HTTP+JSON", "/message:send", { message: message("resolve") })).toBe(resolveCost)
+    expect(a2aRequestCost("HTTP+JSON", "/tenant-a/message:send", { message: message("search") })).toBe(searchCost)
+    expect(a2aRequestCost("HTTP+JSON", "/message:send", { message: message("translate") })).toBe(1)
+    expect(a2aRequestCost("HTTP+JSON", "/tasks/x", undefined)).toBe(1)
+    expect(a2aRequestCost("JSONRPC", "/", { jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: "x" } })).toBe(1)
+    expect(a2aRequestCost("JSONRPC", "/", undefined)).toBe(1)
+  })
 })
