@@ -3,9 +3,9 @@
  *
  * An A2A Agent Card lists in `supportedInterfaces` the URLs where the agent speaks A2A
  * itself, each with a `protocolBinding` (JSONRPC, GRPC, HTTP+JSON, or a custom binding,
- * which must still carry every A2A operation: message send, tasks, streaming...). The
- * directory speaks no A2A binding: it offers an MCP server (`/mcp`) and a REST API
- * (`/api/v1`, described by `/openapi.json`). Listing those in `supportedInterfaces` would
+ * which must still carry every A2A operation: message send, tasks, streaming...). Besides
+ * its A2A interface (src/a2aServer/), the directory offers an MCP server (`/mcp`) and a REST
+ * API (`/api/v1`, described by `/openapi.json`). Listing those in `supportedInterfaces` would
  * make an A2A client (for example `@a2a-js/sdk`'s `ClientFactory`) send A2A messages to an
  * endpoint that does not understand them. So the cards we serve point to them through an
  * A2A extension (`capabilities.extensions[]`, A2A §4.4 `AgentExtension`, `required: false`,

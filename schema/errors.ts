@@ -124,6 +124,15 @@ export class WorkspaceNotFound extends Problem<WorkspaceNotFound>()("WorkspaceNo
 export class AgentNotFound extends Problem<AgentNotFound>()("AgentNotFound", {
   status: 404, type: "agent-not-found", meaning: "no agent has this entity UUID"
 }) {}
+/**
+ * 404 `agent-card-not-available`: the agent is listed but publishes no A2A interface (it
+ * published no card and imports recorded no A2A `supportedInterfaces`), so it has no A2A
+ * Agent Card (A2A 1.0 §5.7: a card lists at least one interface); the detail links its
+ * profile and the endpoints it declared (MCP server, ...).
+ */
+export class AgentCardNotAvailable extends Problem<AgentCardNotAvailable>()("AgentCardNotAvailable", {
+  status: 404, type: "agent-card-not-available", meaning: "the agent publishes no A2A interface, so it has no A2A Agent Card"
+}) {}
 
 // ---- 409: conflicts with the resource's state, or with the idempotency record
 

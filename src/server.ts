@@ -29,6 +29,7 @@ import { securityHeaders } from "./http/SecurityHeaders.js"
 import { Agents } from "./agents/Agents.js"
 import { Reputation } from "./reputation/Reputation.js"
 import { Resolver } from "./identity/Resolver.js"
+import { A2aEndpointLive } from "./a2aServer/A2aEndpoint.js"
 import { McpEndpointLive } from "./mcpServer/McpEndpoint.js"
 import { ProtocolCatalogCache } from "./protocols/CatalogCache.js"
 
@@ -89,9 +90,19 @@ const McpServerLive = McpEndpointLive.pipe(
 )
 
 /**
+ * The directory's A2A interface at `/a2a/jsonrpc` and `/a2a/rest` (src/a2aServer/), on the same
+ * services and budgets as REST and MCP.
+ */
+const A2aServerLive = A2aEndpointLive.pipe(
+  Layer.provide([Agents.Default, Reputation.Default, Resolver.Default, ProtocolCatalogCache.Default]),
+  Layer.provide([AuthLive, RateBudgetLive, CursorLive, EnvelopeLive, EdgeCacheLive])
+)
+
+/**
  * The HTTP app on an `HttpServer`: the API, `GET /openapi.json` (derived from
  * {@link Api}), the Scalar docs UI at `/docs`, the directory's A2A Agent Card at
- * `/.well-known/agent-card.json`, the MCP server at `/mcp` and `GET /` linking them, with the
+ * `/.well-known/agent-card.json`, its A2A interface at `/a2a/jsonrpc` and `/a2a/rest`, the MCP
+ * server at `/mcp` and `GET /` linking them, with the
  * access log (one line per request); every response carries the headers of
  * `src/http/SecurityHeaders.ts`.
  */
@@ -104,6 +115,7 @@ export const HttpLive = Layer.unwrapEffect(
   Layer.provide(EdgeCacheLive),
   Layer.provide(DocsLive),
   Layer.provide(McpServerLive),
+  Layer.provide(A2aServerLive),
   Layer.provide(HomeLive),
   Layer.provide(DirectoryAgentCardLive),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),

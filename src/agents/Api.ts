@@ -22,6 +22,7 @@ import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { operation } from "../api/operation.js"
 import { LocationOf } from "../api/location.js"
 import {
+  AgentCardNotAvailable,
   AgentNotFound,
   Conflict,
   InvalidCursor,
@@ -139,18 +140,24 @@ export class AgentsApi extends HttpApiGroup.make("Agents")
             "- **The card the agent published**, when an import (Agents_ImportAgentSource, kind A2A_AGENT_CARD) stored " +
             "one: served byte for byte as it was fetched (A2A 0.3 or 1.0 shape, with any members we do not model), so " +
             "its JWS `signatures` stay verifiable with the agent's key. The directory does not sign or alter it.\n" +
-            "- **Otherwise a card built from the profile** (A2A 1.0 shape): `name`, `description` (else the tagline), " +
+            "- **Otherwise a card built from the profile** (A2A 1.0 shape, no empty required array), only for an " +
+            "agent with an A2A interface: `supportedInterfaces` (the A2A interfaces imports recorded, each with its " +
+            "`protocolVersion`, \"0.3.0\" when the card gave none), `name`, `description` (else the tagline), " +
             "`version` (the profile's `version`), `documentationUrl` (the agent's canonical URL), `provider`, the " +
-            "imported skills then one skill per PUBLISHED service offer (`offer:<slug>`), `supportedInterfaces` " +
-            "(the A2A interfaces imports recorded, else none: the directory never invents an A2A endpoint), and the " +
-            "agent's other declared endpoints (ERC-8004 registration file) in the extension " +
+            "imported skills then one skill per PUBLISHED service offer (`offer:<slug>`; with neither, one skill " +
+            "`agent` describing the agent), `defaultInputModes`/`defaultOutputModes` (the skills' modes, else " +
+            "`text/plain` and `application/json`), and the agent's other declared endpoints (ERC-8004 registration " +
+            "file) in the extension " +
             "`https://agent-directory.dev/a2a/extensions/non-a2a-interfaces/v1` of `capabilities.extensions` " +
             "(`params.interfaces[]`: `{protocol, url, protocolVersion?}`). No `signatures`.\n" +
             "- **Caching**: a strong `ETag` of the exact body; `If-None-Match` with it answers 304 with no body; " +
             "`Cache-Control: public, max-age=300, stale-while-revalidate=60`.\n\n" +
             "Only listed agents have a card: an unknown, unlisted or RETIRED agent is 404 `agent-not-found` (the " +
-            "profile, Agents_GetAgent, stays readable). Anonymous, or an API key with `agents:read`.",
-          errors: [AgentNotFound]
+            "profile, Agents_GetAgent, stays readable). A listed agent that published no card and has no A2A " +
+            "interface is 404 `agent-card-not-available` (an A2A card must list an interface; the directory never " +
+            "invents one): its detail links the agent's profile and the endpoints it declared, such as its MCP " +
+            "server. Anonymous, or an API key with `agents:read`.",
+          errors: [AgentNotFound, AgentCardNotAvailable]
         })
       )
   )

@@ -56,7 +56,9 @@ const demoAuthentication = {
 export const otherInterfaces = "**Also served:** the directory's MCP server at " +
   `[\`${DirectoryPaths.mcp}\`](${DirectoryPaths.mcp}) (Streamable HTTP, MCP ${McpProtocolVersion}: tools to search ` +
   "the directory and resolve identities, with the same API keys, scopes and budgets as this API), and the directory's " +
-  `own A2A Agent Card at [\`${DirectoryPaths.agentCard}\`](${DirectoryPaths.agentCard}); each listed agent's A2A ` +
+  `own A2A Agent Card at [\`${DirectoryPaths.agentCard}\`](${DirectoryPaths.agentCard}) with its A2A 1.0 interface ` +
+  `(JSON-RPC at \`${DirectoryPaths.a2aJsonRpc}\`, HTTP+JSON at \`${DirectoryPaths.a2aRest}\`: skills search and resolve, ` +
+  "same keys, scopes and budgets); each listed agent's A2A " +
   "Agent Card is Agents_GetAgentCard (`/api/v1/agents/{entityPublicId}/agent-card`)."
 
 /** Where the docs page and its script are served. */

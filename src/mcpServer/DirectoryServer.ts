@@ -1,5 +1,5 @@
 /**
- * The MCP server of one session (`@modelcontextprotocol/sdk`'s `McpServer`, MCP 2025-06-18):
+ * The MCP server of one session (`@modelcontextprotocol/sdk`'s `McpServer`, MCP 2025-11-25 and the older revisions the SDK negotiates):
  *
  * - tools: {@link DirectoryTools} (`tools/list` shows each with its `inputSchema` and
  *   `outputSchema`; `tools/call` answers `structuredContent`, the REST success body, plus a

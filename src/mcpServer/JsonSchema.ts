@@ -1,5 +1,5 @@
 /**
- * JSON Schemas of MCP tools (MCP 2025-06-18 `Tool.inputSchema` / `outputSchema`) derived from the
+ * JSON Schemas of MCP tools (MCP `Tool.inputSchema` / `outputSchema`) derived from the
  * Effect Schemas of a REST operation with `JSONSchema.make`, never written by hand (DESIGN §3).
  * MCP requires both to be objects (`type: "object"` at the top): a request's path and query
  * parameters become one object's properties, a body or a success envelope is one already.

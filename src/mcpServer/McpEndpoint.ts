@@ -36,24 +36,23 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
 import { isInitializeRequest, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js"
-import { Cause, Effect, Either, Option, Runtime } from "effect"
+import { Effect, Option } from "effect"
 import { randomBytes } from "node:crypto"
 import { AppConfig, type AppConfigShape } from "../../layers/AppConfig.js"
 import { Auth } from "../../layers/Auth.js"
 import { now } from "../../layers/Clock.js"
 import { RateBudget } from "../../layers/RateBudget.js"
-import { CurrentRequest, currentRequest } from "../../layers/RequestContext.js"
-import { InternalError, OriginNotAllowed } from "../../schema/errors.js"
-import { isProblem, toDocument, withRequest } from "../../schema/problem.js"
+import { currentRequest } from "../../layers/RequestContext.js"
+import { OriginNotAllowed } from "../../schema/errors.js"
 import type { Principal } from "../api/security.js"
 import { apiKeyPrincipal } from "../http/AuthMiddleware.js"
 import { clientAddress } from "../http/ClientAddress.js"
-import { dependencyProblem, isDependencyFailure } from "../http/DependencyFailure.js"
 import { principalScope } from "../http/group.js"
 import { budgetTarget, rateLimitHeaders, spentBudget } from "../http/RateBudgetMiddleware.js"
 import { CallContextKey, makeDirectoryServer, type ToolRunner } from "./DirectoryServer.js"
 import { McpSessionsFull } from "./Errors.js"
 import { makeSessionTable } from "./Sessions.js"
+import { makeToolRunner } from "./ToolRunner.js"
 import { AgentResourcePolicy, directoryTool, type ToolServices } from "./Tools.js"
 
 /** Where the MCP server is served. */
@@ -109,33 +108,13 @@ export const McpEndpointLive = HttpApiBuilder.Router.use((router) =>
     const budgets = yield* RateBudget
     const config = yield* AppConfig
     const runtime = yield* Effect.runtime<ToolServices>()
-    const runPromise = Runtime.runPromise(runtime)
     const sessions = makeSessionTable<{ readonly close: () => Promise<void>; readonly transport: WebStandardStreamableHTTPServerTransport }>({
       maxSessions: config.mcpServer.maxSessions,
       idleMs: config.mcpServer.sessionIdleSeconds * 1000
     })
     yield* Effect.addFinalizer(() => Effect.sync(sessions.endAll))
 
-    const run: ToolRunner = (effect, context) => {
-      const info = { requestId: context.requestId, instance: context.instance }
-      return runPromise(
-        effect.pipe(
-          Effect.map(Either.right),
-          Effect.catchAllCause((cause) => {
-            const error = Option.getOrElse(Cause.failureOption(cause), () => Cause.squash(cause))
-            if (isProblem(error)) return Effect.succeed(Either.left(toDocument(withRequest(error, info))))
-            const problem = isDependencyFailure(error)
-              ? dependencyProblem(Option.none())
-              : new InternalError({ detail: "An unexpected error occurred; quote the requestId when reporting it." })
-            return Effect.logError("MCP call failed", cause).pipe(
-              Effect.annotateLogs({ requestId: info.requestId }),
-              Effect.as(Either.left(toDocument(withRequest(problem, info))))
-            )
-          }),
-          Effect.locally(CurrentRequest, info)
-        )
-      )
-    }
+    const run: ToolRunner = makeToolRunner(runtime)
 
     /** A new session's transport and server, registered in `sessions` once initialized. */
     const openSession = (owner: string, nowMs: number) => {

@@ -1,5 +1,5 @@
 /**
- * The live MCP sessions of this process (MCP 2025-06-18 Streamable HTTP, `Mcp-Session-Id`),
+ * The live MCP sessions of this process (MCP Streamable HTTP, `Mcp-Session-Id`),
  * bounded in number and idle time:
  *
  * - a session ends after `idleMs` without a request (its next request gets 404, so the

@@ -1,10 +1,13 @@
 /**
- * A2A Agent Cards read by `@a2a-js/sdk`'s card resolver and client
- * factory from the real listening test server: the directory's own card
- * (`/.well-known/agent-card.json`) and Agents_GetAgentCard for both kinds of agent card,
- * one built from the profile and one the agent published (imported from a local card
- * host, served byte for byte, its JWS signature still verifying with the agent's key);
- * strong ETags and 304; the 404s (unknown, unlisted, retired) and the 400 of a malformed id.
+ * A2A Agent Cards read by `@a2a-js/sdk`'s card resolver and client factory from the real
+ * listening test server, each validated against A2A 1.0 (test/support/a2a.ts: the
+ * specification's JSON Schema and the SDK's codec): the directory's own card
+ * (`/.well-known/agent-card.json`, its A2A interface reached by the SDK's client) and
+ * Agents_GetAgentCard for both kinds of agent card, one built from the profile (only for an
+ * agent with an A2A interface, else 404 `agent-card-not-available`) and one the agent
+ * published (imported from a local card host, served byte for byte, its JWS signature still
+ * verifying with the agent's key); strong ETags and 304; the 404s (unknown, unlisted, retired,
+ * no A2A interface) and the 400 of a malformed id.
  */
 import { AgentCard, verifyAgentCardSignature, generateAgentCardSignature } from "@a2a-js/sdk"
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver } from "@a2a-js/sdk/client"
@@ -23,6 +26,7 @@ import { NonA2aInterfacesExtensionUri } from "../../schema/a2aInterfacesExtensio
 import { testConfig } from "../support/config.js"
 import { call, expectProblem, type Session, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
+import { clientFactory, expectA2aCard, fetchTo } from "../support/a2a.js"
 
 const atlas = DemoAgents[0].id
 const beacon = DemoAgents[1].id
@@ -109,11 +113,13 @@ const importCard = (owner: Session, url: string) =>
   })
 
 layer(server.layer, { excludeTestServices: true })("A2A Agent Cards", (it) => {
-  it.effect("the directory's card: resolved by the SDK, skills search and resolve, MCP and REST in the extension, no A2A interface", () =>
+  it.effect("the directory's card: resolved by the SDK, skills search and resolve, its A2A interface, MCP and REST in the extension", () =>
     Effect.gen(function*() {
       const card = yield* resolve()
-      expectSdkAccepts(card)
-      const raw = card as unknown as Record<string, any>
+      expect(card.name).toBe("Agent Directory")
+      // as served (the SDK's resolver answers its own form of the card, e.g. of securitySchemes)
+      const raw = (yield* call("GET", "/.well-known/agent-card.json")).body as Record<string, any>
+      expectSdkAccepts(raw)
       expect(raw["name"]).toBe("Agent Directory")
       expect(raw["version"]).toBe("1.0.0")
       expect(raw["provider"]).toEqual({ organization: "Agent Directory API", url: "https://agent-directory.dev" })
@@ -123,24 +129,28 @@ layer(server.layer, { excludeTestServices: true })("A2A Agent Cards", (it) => {
         expect(skill.examples.length).toBeGreaterThan(0)
         expect(skill.tags.length).toBeGreaterThan(0)
       }
-      // the directory speaks no A2A binding: it claims none, and points to MCP and REST in its extension
-      expect(raw["supportedInterfaces"]).toEqual([])
+      expectA2aCard(raw)
+      // its A2A interface (src/a2aServer/), then MCP and REST in the non-A2A-interfaces extension
+      expect(raw["supportedInterfaces"]).toEqual([
+        { url: `${PublicBaseUrl}/a2a/jsonrpc`, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+        { url: `${PublicBaseUrl}/a2a/rest`, protocolBinding: "HTTP+JSON", protocolVersion: "1.0" }
+      ])
       expect(raw["capabilities"]["extensions"]).toEqual([{
         uri: NonA2aInterfacesExtensionUri,
         description: expect.any(String),
         required: false,
         params: {
           interfaces: [
-            { protocol: "MCP", url: `${PublicBaseUrl}/mcp`, protocolVersion: "2025-06-18", transport: "streamable-http" },
+            { protocol: "MCP", url: `${PublicBaseUrl}/mcp`, protocolVersion: "2025-11-25", transport: "streamable-http" },
             { protocol: "REST", url: `${PublicBaseUrl}/api/v1`, openApiUrl: `${PublicBaseUrl}/openapi.json` }
           ]
         }
       }])
-      // so an A2A client factory finds no transport to send A2A messages to, rather than a wrong one
+      // the SDK's client factory picks the JSON-RPC interface (requests for PUBLIC_BASE_URL go to the test server)
       const base = yield* baseUrl
-      const factory = new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { cardResolver: resolver }))
-      const refused = yield* Effect.flip(Effect.tryPromise(() => factory.createFromUrl(base)))
-      expect(String(refused.cause)).toMatch(/No compatible transport/)
+      const client = yield* Effect.promise(() => clientFactory(fetchTo(base)).createFromUrl(base))
+      const fetched = yield* Effect.promise(() => client.getAgentCard())
+      expect(fetched.name).toBe("Agent Directory")
 
       // strong ETag of the exact body; 304 on If-None-Match; public cache; readable cross-origin
       const reply = yield* call("GET", "/.well-known/agent-card.json", { headers: { origin: "https://elsewhere.example" } })
@@ -155,46 +165,43 @@ layer(server.layer, { excludeTestServices: true })("A2A Agent Cards", (it) => {
       expect(again.headers["etag"]).toBe(reply.headers["etag"])
     }))
 
-  it.effect("an agent with no published card: a card built from its profile, no invented A2A interface", () =>
+  it.effect("an agent with no published card and no A2A interface: 404 agent-card-not-available linking its profile", () =>
     Effect.gen(function*() {
       const id = beacon
       const profile = yield* profileOf(id)
       expect(profile.interfaces).toEqual([]) // Beacon's only card import FAILED
-      const card = yield* resolve(cardPath(id))
-      expectSdkAccepts(card)
-      const raw = card as unknown as Record<string, any>
-      expect(raw).toEqual({
-        name: profile.name,
-        description: profile.description.trim() !== "" ? profile.description : profile.tagline ?? profile.name,
-        version: String(profile.version),
-        supportedInterfaces: [],
-        documentationUrl: `${PublicBaseUrl}/api/v1/agents/${id}`,
-        capabilities: { extensions: [] },
-        defaultInputModes: [],
-        defaultOutputModes: [],
-        skills: profile.offers.map((o: any) => ({
-          id: `offer:${o.slug}`,
-          name: o.title,
-          description: o.description,
-          tags: ["service-offer", o.pricingModel],
-          examples: []
-        }))
-      })
-
-      // ETag and 304, for anonymous callers and API keys with agents:read alike
       const reply = yield* call("GET", cardPath(id))
-      expect(reply.status).toBe(200)
-      expect(reply.headers["etag"]).toBe(`"${createHash("sha256").update(reply.text).digest("base64url")}"`)
-      expect(reply.headers["cache-control"]).toBe("public, max-age=300, stale-while-revalidate=60")
-      expect(reply.body.data).toBeUndefined() // not enveloped
+      expectProblem(reply, 404, "agent-card-not-available")
+      expect(reply.body.detail).toContain(`${PublicBaseUrl}/api/v1/agents/${id}`)
+      expect(reply.body.detail).toContain(profile.canonicalUrl)
+      expect(reply.headers["etag"]).toBeUndefined()
+      // for API keys with agents:read alike
       const withKey = yield* call("GET", cardPath(id), { headers: { authorization: `Bearer ${DemoApiKeys.public.key}` } })
-      expect(withKey.status).toBe(200)
-      expect(withKey.text).toBe(reply.text)
-      const notModified = yield* call("GET", cardPath(id), { headers: { "if-none-match": `W/"other", ${reply.headers["etag"]}` } })
-      expect(notModified.status).toBe(304)
-      expect(notModified.text).toBe("")
-      expect(notModified.headers["etag"]).toBe(reply.headers["etag"])
-      expect((yield* call("GET", cardPath(id), { headers: { "if-none-match": "\"stale\"" } })).status).toBe(200)
+      expectProblem(withKey, 404, "agent-card-not-available")
+      // the SDK's resolver does not get a card
+      const sdk = yield* Effect.flip(resolve(cardPath(id)).pipe(Effect.sandbox))
+      expect(Cause.pretty(sdk)).toMatch(/Failed to fetch Agent Card .*: 404/)
+    }))
+
+  it.effect("every listed agent's card is a valid A2A 1.0 card (or its own published 0.3 card), else 404 agent-card-not-available", () =>
+    Effect.gen(function*() {
+      const listed = (yield* call("GET", "/api/v1/agents?limit=100")).body.data as Array<{ publicId: string }>
+      expect(listed.length).toBeGreaterThan(1)
+      let served = 0
+      for (const { publicId } of listed) {
+        const reply = yield* call("GET", cardPath(publicId))
+        if (reply.status === 404) {
+          expectProblem(reply, 404, "agent-card-not-available")
+          expect((yield* profileOf(publicId)).interfaces).toEqual([])
+          continue
+        }
+        expect(reply.status, reply.text).toBe(200)
+        served++
+        // Atlas's demo card is the A2A 0.3 card it published, served as published
+        if (publicId === atlas) expect(reply.text).toBe(JSON.stringify(DemoAgentCard, null, 2))
+        else expectA2aCard(reply.body)
+      }
+      expect(served).toBeGreaterThan(0)
     }))
 
   it.scoped("a published card: served byte for byte, its signature verifies with the agent's key; the demo card too", () =>
@@ -202,16 +209,15 @@ layer(server.layer, { excludeTestServices: true })("A2A Agent Cards", (it) => {
       const text = yield* publishedText
       const host = yield* CardHost(text)
       const owner = yield* signIn("owner")
-      const before = yield* call("GET", cardPath(beacon))
-      expect(before.status).toBe(200)
-      expect(JSON.parse(before.text).signatures).toBeUndefined() // built: Beacon published none yet
+      // Beacon published no card yet and has no A2A interface
+      expectProblem(yield* call("GET", cardPath(beacon)), 404, "agent-card-not-available")
 
       yield* importCard(owner, `${host}/.well-known/agent-card.json`)
       const reply = yield* call("GET", cardPath(beacon))
       expect(reply.status).toBe(200)
       expect(reply.text).toBe(text)
       expect(reply.headers["etag"]).toBe(`"${createHash("sha256").update(text).digest("base64url")}"`)
-      expect(reply.headers["etag"]).not.toBe(before.headers["etag"])
+      expectA2aCard(JSON.parse(reply.text))
       expect((yield* call("GET", cardPath(beacon), { headers: { "if-none-match": reply.headers["etag"]! } })).status).toBe(304)
 
       // the SDK resolves it, verifies the agent's signature, and its client factory picks the card's JSON-RPC interface
@@ -244,7 +250,8 @@ layer(server.layer, { excludeTestServices: true })("A2A Agent Cards", (it) => {
       // unlisted: taken off the list (listed_at cleared) but still ACTIVE
       const sql = yield* SqlClient.SqlClient
       const unlisted = DemoAgents[7].id
-      expect((yield* call("GET", cardPath(unlisted))).status).toBe(200)
+      // listed, without an A2A interface: no card; unlisted: not an agent of the directory
+      expectProblem(yield* call("GET", cardPath(unlisted)), 404, "agent-card-not-available")
       yield* sql`UPDATE agents SET listed_at = NULL WHERE id = ${unlisted}`
       expectProblem(yield* call("GET", cardPath(unlisted)), 404, "agent-not-found")
 
@@ -271,8 +278,16 @@ layer(server.layer, { excludeTestServices: true })("A2A Agent Cards", (it) => {
       expect(profile.offers.length).toBeGreaterThan(0)
       const card = yield* resolve(cardPath(atlas))
       expectSdkAccepts(card)
+      expectA2aCard(card)
       const raw = card as unknown as Record<string, any>
       expect(raw["provider"]).toBeUndefined() // the provider was part of the card's row
+      // the modes the imported skills declare
+      expect(raw["defaultInputModes"]).toEqual([...new Set(profile.skills.flatMap((s: any) => s.inputModes))])
+      expect(raw["defaultInputModes"].length).toBeGreaterThan(0)
+      expect(raw["defaultOutputModes"].length).toBeGreaterThan(0)
+      // the SDK's client factory picks the preferred (first) interface
+      const client = yield* Effect.promise(() => new ClientFactory().createFromAgentCard(card))
+      expect(client).toBeDefined()
       expect(raw["supportedInterfaces"]).toEqual([
         { url: "https://atlas-research.example/a2a/v1", protocolBinding: "JSONRPC", protocolVersion: "0.3.0" },
         { url: "https://atlas-research.example/a2a/rest", protocolBinding: "HTTP+JSON", protocolVersion: "0.3.0" }

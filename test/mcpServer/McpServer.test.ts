@@ -8,6 +8,7 @@ import { HttpServer } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js"
 import { Effect } from "effect"
 import { execFile } from "node:child_process"
 import { join } from "node:path"
@@ -110,6 +111,21 @@ layer(server.layer)("MCP server /mcp (SDK client, demo data)", (it) => {
       }
       expect(byName["search_agents"]!.outputSchema!.required).toContain("nextCursor")
       expect(byName["get_agent_activity"]!.description).toContain("x-rate-cost 2")
+    }))
+
+  it.scoped("negotiates the revision: the newest the SDK supports, each older supported one as asked, else the newest", () =>
+    Effect.gen(function*() {
+      expect(LATEST_PROTOCOL_VERSION).toBe("2025-11-25")
+      for (const version of SUPPORTED_PROTOCOL_VERSIONS) {
+        const raw = yield* post(initialize(version))
+        expect(raw.status, raw.text).toBe(200)
+        expect(raw.body.result.protocolVersion).toBe(version)
+      }
+      const unknown = yield* post(initialize("2023-01-01"))
+      expect(unknown.body.result.protocolVersion).toBe(LATEST_PROTOCOL_VERSION)
+      // the SDK's client asks for the newest and gets it
+      const { transport } = yield* connect()
+      expect(transport.protocolVersion).toBe(LATEST_PROTOCOL_VERSION)
     }))
 
   it.scoped("search_agents: a filter and cursor pages, each page the REST page (structuredContent) plus a text", () =>
