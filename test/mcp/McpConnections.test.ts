@@ -274,10 +274,15 @@ layer(server.layer, { excludeTestServices: true })("MCP connections against a li
 const closedServer = makeTestServer()
 
 layer(closedServer.layer, { excludeTestServices: true })("MCP_CreateMcpConnection without OUTBOUND_ALLOWED_HOSTS", (it) => {
-  it.effect("400 outbound-target-refused for 127.0.0.1 and the metadata address", () =>
+  it.effect("400 outbound-target-refused for 127.0.0.1 and the metadata address, in IPv4 and IPv6 forms", () =>
     Effect.gen(function*() {
       const owner = yield* signIn("owner")
-      for (const url of ["http://127.0.0.1:8080/mcp", "http://169.254.169.254/", "http://[::ffff:127.0.0.1]/mcp"]) {
+      for (
+        const url of [
+          "http://127.0.0.1:8080/mcp", "http://169.254.169.254/", "http://[::ffff:127.0.0.1]/mcp", "http://[::127.0.0.1]:8080/mcp",
+          "http://[::a9fe:a9fe]/", "http://[64:ff9b::a9fe:a9fe]/"
+        ]
+      ) {
         const reply = yield* create(owner, { serverUrl: url })
         expectProblem(reply, 400, "outbound-target-refused")
         expect(reply.body.errors[0]).toMatchObject({ pointer: "/serverUrl" })
