@@ -296,9 +296,9 @@ layer(server.layer, { excludeTestServices: true })("Agents_ImportAgentSource", (
       const refused = yield* reasonOf("A2A_AGENT_CARD", "/to-metadata")
       expect(refused.code).toBe("target-refused")
       expect(refused.detail).toMatch(/link-local/)
-      // the card host is no MCP server (404 to initialize, then to the SSE fallback): the import fails, no connection is added
+      // the card host is no MCP server (404 to initialize, then to the SSE fallback's GET): the import fails, no connection is added
       expect(yield* reasonOf("MCP_SERVER", "/mcp")).toEqual({
-        code: "protocol-error", detail: "the URL did not answer as an MCP server (initialize and its lists)", pointer: null
+        code: "http-404", detail: "the URL did not answer as an MCP server (initialize and its lists)", pointer: null
       })
       const sql = yield* SqlClient.SqlClient
       expect(yield* sql`SELECT 1 FROM mcp_connections WHERE server_url = ${`${host}/mcp`}`).toEqual([])

@@ -250,6 +250,23 @@ layer(server.layer, { excludeTestServices: true })("MCP connections against a li
         .toMatchObject({ state: "UNREACHABLE", lastFailure: "network-error" })
     }))
 
+  it.scoped("a redirect off the server's origin is target-refused on every transport; an SSE server not reachable is network-error", () =>
+    Effect.gen(function*() {
+      const mcp = yield* TestMcpServer()
+      const owner = yield* signIn("owner")
+      for (const transport of ["SSE", "STREAMABLE_HTTP", "AUTO"]) {
+        for (const to of ["http://169.254.169.254/latest/meta-data/", "http://127.0.0.1:9/mcp"]) {
+          const serverUrl = `${mcp.origin}/redirect?to=${encodeURIComponent(to)}&transport=${transport}`
+          const c = (yield* create(owner, { serverUrl, transport })).body.data
+          expect(yield* awaitConnection(owner, c.id, (x) => x.state !== "PENDING"), `${transport} to ${to}`)
+            .toMatchObject({ state: "UNREACHABLE", lastFailure: "target-refused", catalog: null })
+        }
+      }
+      const closed = (yield* create(owner, { serverUrl: "http://127.0.0.1:9/sse", transport: "SSE" })).body.data
+      expect(yield* awaitConnection(owner, closed.id, (x) => x.state !== "PENDING"))
+        .toMatchObject({ state: "UNREACHABLE", lastFailure: "network-error" })
+    }))
+
   it.effect("400 for a bad body or a metadata address; 403 for a VIEWER; 404 for another workspace's agent", () =>
     Effect.gen(function*() {
       const owner = yield* signIn("owner")
