@@ -65,9 +65,9 @@ export const resourceMetadataOf = (challenge: string | null): Option.Option<stri
 
 /**
  * What the fetch saw: the server's HTTP answers (a 401 ends the fetch as `auth-required`), and
- * the last refusal or network failure the guarded fetch threw. The SSE transport's event
- * source turns a failed fetch into an error event carrying only a message, so the cause is
- * kept here, where the fetch is made.
+ * the last refusal or network failure the guarded fetch threw, or a read of a response body
+ * did. The SSE transport's event source turns a failed fetch or stream into an error event
+ * carrying only a message, so the cause is kept here, where the fetch is made.
  */
 interface Watch {
   unauthorized: boolean
@@ -219,12 +219,36 @@ const overConnection = <A>(
   use: (client: Client, protocolVersion: string | undefined, kind: "STREAMABLE_HTTP" | "SSE") => Promise<A>
 ): Effect.Effect<A, CatalogFetchFailure> => {
   const watch: Watch = { unauthorized: false, challenge: null, failed: undefined }
+  const record = (error: unknown) => {
+    if (outboundFailureOf(error) !== undefined || isNetworkError(error)) watch.failed = error
+  }
+  /** `body` as it arrives, a failure reading it (the guard's size cap, a reset) recorded first. */
+  const watchedBody = (body: ReadableStream<Uint8Array>) => {
+    const reader = body.getReader()
+    return new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        try {
+          const { done, value } = await reader.read()
+          if (done) controller.close()
+          else controller.enqueue(value)
+        } catch (error) {
+          record(error)
+          controller.error(error)
+        }
+      },
+      cancel: (reason) => reader.cancel(reason)
+    })
+  }
   const watchedFetch = (async (url: string | URL | Request, init?: RequestInit) => {
     let response: Response
     try {
-      response = await target.fetch(url, init)
+      const answered = await target.fetch(url, init)
+      response = answered.body === null
+        ? answered
+        : new Response(watchedBody(answered.body), { status: answered.status, statusText: answered.statusText, headers: answered.headers })
+      if (answered.body !== null) Object.defineProperty(response, "url", { value: answered.url })
     } catch (error) {
-      if (outboundFailureOf(error) !== undefined || isNetworkError(error)) watch.failed = error
+      record(error)
       throw error
     }
     if (response.status === 401) {

@@ -10,16 +10,16 @@ import { DefaultOutboundOptions, makeOutbound } from "../../layers/Outbound.js"
 import { fetchCatalog, type McpTransport } from "../../src/mcp/Client.js"
 import { TestMcpServer } from "../support/mcpServer.js"
 
-const failureOf = (serverUrl: string, transport: McpTransport, allowedHosts: ReadonlyArray<string>) =>
+const failureOf = (serverUrl: string, transport: McpTransport, allowedHosts: ReadonlyArray<string>, maxBytes = DefaultOutboundOptions.maxBytes) =>
   fetchCatalog({
     serverUrl,
     transport,
     accessToken: Option.none(),
-    fetch: makeOutbound({ ...DefaultOutboundOptions, allowedHosts, timeoutMs: 3000 }).fetch,
+    fetch: makeOutbound({ ...DefaultOutboundOptions, allowedHosts, maxBytes, timeoutMs: 3000 }).fetch,
     timeoutMs: 3000
   }).pipe(Effect.flip, Effect.map((f) => f.code))
 
-it.scoped("the guard's refusal is target-refused on the SSE transport as on Streamable HTTP; the same server allowed answers", () =>
+it.scoped("the guard's refusal and size cap keep their codes on the SSE transport as on Streamable HTTP; the same server allowed answers", () =>
   Effect.gen(function*() {
     const mcp = yield* TestMcpServer()
     const port = new URL(mcp.origin).port
@@ -31,6 +31,8 @@ it.scoped("the guard's refusal is target-refused on the SSE transport as on Stre
     for (const transport of ["SSE", "STREAMABLE_HTTP"] as const) {
       expect(yield* failureOf("http://127.0.0.1:9/mcp", transport, ["127.0.0.1"]), transport).toBe("network-error")
     }
+    // the guard's size cap on the SSE stream (the catalog's pages add up past 600 bytes)
+    expect(yield* failureOf(`${mcp.origin}/legacy`, "SSE", ["127.0.0.1"], 600)).toBe("response-too-large")
     // allowed, the same SSE server answers
     const catalog = yield* fetchCatalog({
       serverUrl: `http://localhost:${port}/legacy`,
