@@ -47,6 +47,21 @@ export const jsonLine = (sink: Pick<SonicBoom, "write">) =>
     sink.write(stringify(line) + "\n")
   })
 
+/**
+ * A URL as logs carry it: scheme, host and path only. The query string and fragment (where
+ * API keys and tokens travel) and any user name or password are left out. Every log event
+ * that names a URL (an endpoint probed, a server fetched) names it through this; text that
+ * is not an absolute URL is logged as `<not a URL>`.
+ */
+export const loggedUrl = (url: string | URL): string => {
+  try {
+    const parsed = new URL(url)
+    return `${parsed.protocol}${parsed.host === "" ? "" : `//${parsed.host}`}${parsed.pathname}`
+  } catch {
+    return "<not a URL>"
+  }
+}
+
 /** Bytes gathered before a log write. */
 export const LogBatchBytes = 4096
 /** Longest time a log line waits in the buffer, in milliseconds. */

@@ -3,14 +3,13 @@
  * servers, `did:web` documents, chain RPC, partner feeds): a WHATWG `fetch` that
  *
  * - fetches only `http:` and `https:` URLs without credentials in them;
- * - refuses every address that is not global unicast: loopback, private (RFC 1918),
- *   link-local (which holds the cloud metadata address 169.254.169.254), unique-local
- *   (`fd00:ec2::254`), CGNAT (100.64/10, Alibaba's metadata 100.100.100.200),
- *   unspecified, multicast, reserved, and IPv6 forms that embed IPv4 (IPv4-mapped are
- *   checked as the IPv4 address they carry; 6to4, Teredo and NAT64 are refused). The
- *   check is on every address a name resolves to, at connection time (so a name that
- *   re-resolves to a private address is caught), and on literal addresses in the URL,
- *   on the first request and on every redirect;
+ * - refuses every address that is not global unicast ({@link isPublicAddress}): loopback,
+ *   private (RFC 1918), link-local (which holds the cloud metadata address 169.254.169.254),
+ *   unique-local (`fd00:ec2::254`), CGNAT (100.64/10, Alibaba's metadata 100.100.100.200),
+ *   unspecified, multicast, every block of the IANA IPv4 and IPv6 Special-Purpose Address
+ *   Registries, and IPv6 forms that embed IPv4. The check is on every address a name
+ *   resolves to, at connection time (so a name that re-resolves to a private address is
+ *   caught), and on literal addresses in the URL, on the first request and on every redirect;
  * - follows at most `maxRedirects` redirects, for GET and HEAD only (a redirected
  *   command is answered as the 3xx it is), dropping `Authorization` across origins;
  * - bounds every wait (connect, headers, each body read) to `timeoutMs` and the
@@ -27,7 +26,7 @@ import type { HttpClient } from "@effect/platform"
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import { Context, Data, Effect, Layer } from "effect"
 import ipaddr from "ipaddr.js"
-import { lookup as dnsLookup, type LookupAddress } from "node:dns"
+import { type LookupAddress, type LookupAllOptions, lookup as dnsLookup } from "node:dns"
 import type { LookupFunction } from "node:net"
 import { Agent, fetch as undiciFetch } from "undici"
 import { OutboundTargetRefused } from "../schema/errors.js"
@@ -96,10 +95,64 @@ const rules = (options: OutboundOptions): Record<OutboundFailureReason, string> 
   network: "the host could not be reached"
 })
 
-/** True for an address this client may connect to: global unicast only. */
+/** 2000::/3, the only IPv6 space IANA allocates as global unicast (RFC 4291 §2.4, IANA IPv6 Address Space registry). */
+const ipv6GlobalUnicast = ipaddr.IPv6.parseCIDR("2000::/3")
+/** The NAT64 well-known prefix 64:ff9b::/96 (RFC 6052 §2.1): the low 32 bits are the IPv4 address reached. */
+const nat64WellKnown = ipaddr.IPv6.parseCIDR("64:ff9b::/96")
+
+/** True for an IPv4 address in no special-purpose block (IANA IPv4 Special-Purpose Address Registry, RFC 6890) nor multicast. */
+const isGlobalIPv4 = (address: ipaddr.IPv4) => address.range() === "unicast"
+
+/** The IPv4 address in the low 32 bits of `address`. */
+const embeddedIPv4 = (address: ipaddr.IPv6) => {
+  const [high, low] = address.parts.slice(6) as [number, number]
+  return new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff])
+}
+
+/**
+ * IPv6 `address` in hexadecimal groups as the WHATWG URL host parser writes it (undefined when
+ * it is not IPv6 text): `ipaddr.js` reads the deprecated IPv4-compatible text `::a.b.c.d` as
+ * the IPv4-mapped `::ffff:a.b.c.d`, which is another address.
+ */
+const canonicalIPv6 = (address: string): string | undefined => {
+  if (!address.includes(":")) return undefined
+  try {
+    return new URL(`http://[${address}]/`).hostname.slice(1, -1)
+  } catch {
+    return "invalid"
+  }
+}
+
+/**
+ * True for an address this client may connect to: global unicast only.
+ *
+ * - IPv4: in no block of the IANA IPv4 Special-Purpose Address Registry (RFC 6890, RFC 8190),
+ *   nor multicast (224.0.0.0/4). The registry's blocks come from `ipaddr.js`'s range table;
+ *   test/layers/Outbound.test.ts enumerates the registry so a missing block fails there.
+ * - IPv6: the IPv4-mapped form `::ffff:a.b.c.d` (how a dual-stack socket names an IPv4 peer) and
+ *   the NAT64 well-known prefix `64:ff9b::/96` (what DNS64 answers for an IPv4-only name on an
+ *   IPv6-only network) are checked as the IPv4 address they reach. Every other address must be
+ *   in 2000::/3 (global unicast, RFC 4291 §2.4) and in no block of the IANA IPv6
+ *   Special-Purpose Address Registry. So `::/128`, `::1`, the deprecated IPv4-compatible
+ *   `::a.b.c.d` (`::/96`, RFC 4291 §2.5.5.1), `64:ff9b:1::/48` (RFC 8215), discard-only and
+ *   dummy prefixes, ULA, link- and site-local, SRv6 SIDs and multicast are refused (outside
+ *   2000::/3), and so are Teredo (`2001::/32`), 6to4 (`2002::/16`, whatever IPv4 address it
+ *   embeds) and the documentation, benchmarking and other IETF blocks.
+ * - The few blocks the registries mark globally reachable (192.0.0.9 and 192.0.0.10, AS112
+ *   192.31.196.0/24 and 192.175.48.0/24, AMT 192.52.193.0/24, the anycast addresses and
+ *   blocks in 2001::/23, 2620:4f:8000::/48) are refused too: they hold anycast
+ *   infrastructure (PCP, TURN, AS112 DNS sinks, AMT relays) and identifiers (ORCHIDv2, DRIP),
+ *   none of them a web server an agent would be published on; 64:ff9b::/96 alone is
+ *   allowed, as the IPv4 address it reaches.
+ */
 export const isPublicAddress = (address: string): boolean => {
-  if (!ipaddr.isValid(address)) return false
-  return ipaddr.process(address).range() === "unicast"
+  const canonical = canonicalIPv6(address) ?? address
+  if (!ipaddr.isValid(canonical)) return false
+  const parsed = ipaddr.parse(canonical)
+  if (parsed.kind() === "ipv4") return isGlobalIPv4(parsed as ipaddr.IPv4)
+  const v6 = parsed as ipaddr.IPv6
+  if (v6.isIPv4MappedAddress() || v6.match(nat64WellKnown)) return isGlobalIPv4(embeddedIPv4(v6))
+  return v6.match(ipv6GlobalUnicast) && v6.range() === "unicast"
 }
 
 /**
@@ -160,8 +213,25 @@ export const isAllowedHost = (allowedHosts: ReadonlyArray<string>, url: URL): bo
 /** The outbound client (see the module's description). */
 export class Outbound extends Context.Tag("agent-directory/Outbound")<Outbound, OutboundShape>() {}
 
-/** Makes the outbound client from its options (the dispatchers live as long as the process). */
-export const makeOutbound = (options: OutboundOptions): OutboundShape => {
+/**
+ * Name resolution: every address `hostname` has (what `node:dns` `lookup` answers with
+ * `all: true`, honouring `options.family` and `options.hints`).
+ */
+export type ResolveAll = (
+  hostname: string,
+  options: LookupAllOptions,
+  callback: (error: NodeJS.ErrnoException | null, addresses: ReadonlyArray<LookupAddress>) => void
+) => void
+
+/** The system resolver (`getaddrinfo` through `node:dns` `lookup`: hosts file, then DNS). */
+export const systemResolveAll: ResolveAll = (hostname, options, callback) =>
+  dnsLookup(hostname, { ...options, all: true }, callback)
+
+/**
+ * Makes the outbound client from its options (the dispatchers live as long as the process).
+ * `resolveAll` resolves names (default the system resolver; tests give a fixed table).
+ */
+export const makeOutbound = (options: OutboundOptions, resolveAll: ResolveAll = systemResolveAll): OutboundShape => {
   const rule = rules(options)
   const fail = (reason: OutboundFailureReason) => new OutboundFailure({ reason, rule: rule[reason] })
 
@@ -177,19 +247,19 @@ export const makeOutbound = (options: OutboundOptions): OutboundShape => {
     return undefined
   }
 
-  // Every address a name resolves to is checked where the connection is made.
-  const guardedLookup: LookupFunction = (hostname, lookupOptions, callback) => {
-    dnsLookup(hostname, { ...lookupOptions, all: true }, (error, addresses) => {
+  /** A connect-time lookup through `resolveAll`; with `guard`, every address a name resolves to is checked. */
+  const lookupWith = (guard: boolean): LookupFunction => (hostname, lookupOptions, callback) => {
+    resolveAll(hostname, { ...lookupOptions, all: true }, (error, list) => {
       if (error) return callback(error, "", 0)
-      const list = addresses as unknown as ReadonlyArray<LookupAddress>
-      if (list.length === 0 || list.some((a) => !isPublicAddress(a.address))) return callback(fail("address"), "", 0)
+      if (guard && (list.length === 0 || list.some((a) => !isPublicAddress(a.address)))) return callback(fail("address"), "", 0)
       if (lookupOptions.all) return (callback as unknown as (e: null, a: ReadonlyArray<LookupAddress>) => void)(null, list)
+      if (list.length === 0) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: "ENOTFOUND" }), "", 0)
       return callback(null, list[0]!.address, list[0]!.family)
     })
   }
   const timeouts = { headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs }
-  const guarded = new Agent({ ...timeouts, connect: { timeout: options.timeoutMs, lookup: guardedLookup } })
-  const open = new Agent({ ...timeouts, connect: { timeout: options.timeoutMs } })
+  const guarded = new Agent({ ...timeouts, connect: { timeout: options.timeoutMs, lookup: lookupWith(true) } })
+  const open = new Agent({ ...timeouts, connect: { timeout: options.timeoutMs, lookup: lookupWith(false) } })
 
   /** The body of `response`, failing once more than `maxBytes` arrive. */
   const capped = (response: Awaited<ReturnType<typeof undiciFetch>>, url: URL): Response => {
@@ -286,7 +356,7 @@ export const makeOutbound = (options: OutboundOptions): OutboundShape => {
       const host = hostOf(url)
       if (ipaddr.isValid(host) || isAllowed(url)) return url
       const addresses = yield* Effect.async<ReadonlyArray<LookupAddress>>((resume) => {
-        dnsLookup(host, { all: true }, (error, list) => resume(Effect.succeed(error ? [] : list)))
+        resolveAll(host, { all: true }, (error, list) => resume(Effect.succeed(error ? [] : list)))
       }).pipe(Effect.timeoutTo({ duration: options.timeoutMs, onTimeout: () => [], onSuccess: (a) => a }))
       if (addresses.some((a) => !isPublicAddress(a.address))) return yield* fail("address")
       return url

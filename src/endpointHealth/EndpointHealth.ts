@@ -9,12 +9,14 @@
  * `ENDPOINT_PROBE_TIMEOUT_MS`, the whole round by {@link roundBoundMs} (the agents not done by
  * then are left for the next round, nothing of theirs written). One endpoint failing never
  * stops the round, nor does one agent's failed write (logged). Nothing is retried within a
- * round, so a dead endpoint is logged once per round at most.
+ * round, so a dead endpoint is logged once per round at most, its URL as origin and path only
+ * (`loggedUrl`: a query string may carry a key).
  */
 import { type SqlError } from "@effect/sql"
 import { Effect, Option } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { now } from "../../layers/Clock.js"
+import { loggedUrl } from "../../layers/Logging.js"
 import { Outbound } from "../../layers/Outbound.js"
 import { probeEndpoint } from "./Probe.js"
 import { type EndpointProbe, EndpointProbesRepo, type EndpointTarget } from "./Repo.js"
@@ -57,7 +59,7 @@ export class EndpointHealth extends Effect.Service<EndpointHealth>()("agent-dire
             const outcome = yield* probeEndpoint(outbound.fetch, target, config.timeoutMs)
             if (!outcome.ok) {
               yield* Effect.logInfo("endpoint probe failed").pipe(
-                Effect.annotateLogs({ agentId, kind: target.kind, url: target.url, failureCode: outcome.failureCode })
+                Effect.annotateLogs({ agentId, kind: target.kind, url: loggedUrl(target.url), failureCode: outcome.failureCode })
               )
             }
             return { ...target, probedAt, ...outcome } satisfies EndpointProbe

@@ -20,7 +20,7 @@
  * where the OAuth helper starts its discovery.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js"
+import { SseError, SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js"
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js"
@@ -46,7 +46,8 @@ export interface ObservedCatalog extends CatalogContent {
 
 /**
  * Why a catalog could not be fetched. `code`: `auth-required` (the server answered 401),
- * `target-refused` (the outbound rules refuse the URL), `response-too-large`, `timeout`,
+ * `target-refused` (the outbound rules refuse the URL or a redirect's target, or the server
+ * redirected off its origin), `response-too-large`, `timeout`,
  * `network-error`, `http-<status>` (another HTTP status) or `protocol-error` (not a
  * conforming MCP server). `resourceMetadataUrl`: of the 401's challenge, when it named one.
  */
@@ -62,21 +63,34 @@ export const resourceMetadataOf = (challenge: string | null): Option.Option<stri
   return url === undefined || url === "" ? Option.none() : Option.some(url)
 }
 
-/** What the fetch saw of the server's HTTP answers (a 401 ends the fetch as `auth-required`). */
+/**
+ * What the fetch saw: the server's HTTP answers (a 401 ends the fetch as `auth-required`), and
+ * the last refusal or network failure the guarded fetch threw, or a read of a response body
+ * did. The SSE transport's event source turns a failed fetch or stream into an error event
+ * carrying only a message, so the cause is kept here, where the fetch is made.
+ */
 interface Watch {
   unauthorized: boolean
   challenge: string | null
+  failed: unknown
 }
 
-/** Maps a thrown value to its failure code. */
+/** Redirect statuses: one that reaches the transport as an error is a redirect the client did not follow. */
+const redirectStatuses = new Set([301, 302, 303, 307, 308])
+
+/**
+ * Maps a thrown value to its failure code. A redirect the MCP client does not follow (one
+ * leaving the server's origin: the SDK's same-origin redirect policy) is `target-refused`, as
+ * a redirect the outbound rules refuse is.
+ */
 const failureCode = (error: unknown, watch: Watch): string => {
   if (watch.unauthorized) return "auth-required"
-  const outbound = outboundFailureOf(error)
+  const outbound = outboundFailureOf(error) ?? outboundFailureOf(watch.failed)
   if (outbound !== undefined) return outboundFailureCodes[outbound.reason]
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) return "timeout"
   const status = httpStatusOf(error)
-  if (status !== undefined) return `http-${status}`
-  if (isNetworkError(error)) return "network-error"
+  if (status !== undefined) return redirectStatuses.has(status) ? "target-refused" : `http-${status}`
+  if (isNetworkError(error) || isNetworkError(watch.failed)) return "network-error"
   return "protocol-error"
 }
 
@@ -94,12 +108,15 @@ const isNetworkError = (error: unknown): boolean => {
   return false
 }
 
-/** The HTTP status a transport error reports, if it is one. */
+/**
+ * The HTTP status a transport error reports, if it is one: 3xx to 5xx (the SSE transport also
+ * reports a 200 whose content type is not `text/event-stream`: a protocol error).
+ */
 const httpStatusOf = (error: unknown): number | undefined => {
-  const code = error instanceof StreamableHTTPError || (error instanceof Error && error.name === "SseError")
+  const code = error instanceof StreamableHTTPError || error instanceof SseError
     ? (error as { readonly code?: unknown }).code
     : undefined
-  return typeof code === "number" && code >= 100 && code <= 599 ? code : undefined
+  return typeof code === "number" && code >= 300 && code <= 599 ? code : undefined
 }
 
 /** Reads every page of one list; `read(cursor)` answers one page. */
@@ -201,9 +218,39 @@ const overConnection = <A>(
   target: ServerTarget,
   use: (client: Client, protocolVersion: string | undefined, kind: "STREAMABLE_HTTP" | "SSE") => Promise<A>
 ): Effect.Effect<A, CatalogFetchFailure> => {
-  const watch: Watch = { unauthorized: false, challenge: null }
+  const watch: Watch = { unauthorized: false, challenge: null, failed: undefined }
+  const record = (error: unknown) => {
+    if (outboundFailureOf(error) !== undefined || isNetworkError(error)) watch.failed = error
+  }
+  /** `body` as it arrives, a failure reading it (the guard's size cap, a reset) recorded first. */
+  const watchedBody = (body: ReadableStream<Uint8Array>) => {
+    const reader = body.getReader()
+    return new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        try {
+          const { done, value } = await reader.read()
+          if (done) controller.close()
+          else controller.enqueue(value)
+        } catch (error) {
+          record(error)
+          controller.error(error)
+        }
+      },
+      cancel: (reason) => reader.cancel(reason)
+    })
+  }
   const watchedFetch = (async (url: string | URL | Request, init?: RequestInit) => {
-    const response = await target.fetch(url, init)
+    let response: Response
+    try {
+      const answered = await target.fetch(url, init)
+      response = answered.body === null
+        ? answered
+        : new Response(watchedBody(answered.body), { status: answered.status, statusText: answered.statusText, headers: answered.headers })
+      if (answered.body !== null) Object.defineProperty(response, "url", { value: answered.url })
+    } catch (error) {
+      record(error)
+      throw error
+    }
     if (response.status === 401) {
       watch.unauthorized = true
       watch.challenge = response.headers.get("www-authenticate")

@@ -15,7 +15,8 @@
  *    request's own host; else 403 `origin-not-allowed`. No CORS permission is granted on `/mcp`.
  * 3. **Budget** (spec §8): the request is charged to its credential's budget (the REST
  *    budgets, layers/RateBudget.ts): each `tools/call` its operation's `x-rate-cost`, each
- *    `resources/read` Agents_GetAgent's, any other request 1. Answers carry `RateLimit-Policy`
+ *    `resources/read` Agents_GetAgent's, any other message 1; a JSON-RPC batch (step 5) the
+ *    sum of its messages' costs, a refused one 1. Answers carry `RateLimit-Policy`
  *    and `RateLimit`; a spent budget is the REST answer, HTTP 429 `rate-limited` with
  *    `Retry-After`, before the message reaches the MCP server (an MCP client sees the
  *    transport error with status 429 and the problem body). Unlike REST reads that do not
@@ -26,6 +27,12 @@
  *    client starts a new one); sessions idle for `MCP_SESSION_IDLE_SECONDS` end; `DELETE`
  *    ends one. Responses are JSON (`enableJsonResponse`); the server sends no unsolicited
  *    messages, so `GET` (the optional SSE stream) is 405.
+ * 5. **Batches**: a JSON-RPC batch (a JSON array) is served only in a session whose negotiated
+ *    revision is one of {@link BatchingRevisions} (2025-03-26, the one revision with batches:
+ *    2025-06-18 removed them, and later revisions have none), each message charged (step 3).
+ *    Any other batch, or one outside a session, is refused before it reaches the MCP server:
+ *    HTTP 400 with the JSON-RPC error `-32600` (Invalid Request), as the SDK transport
+ *    answers other invalid requests.
  *
  * Logs: the access log writes method, path and status only, and the headers handed to the
  * SDK transport leave out `Authorization`, `X-API-Key` and `Cookie`, so a key reaches no log.
@@ -78,25 +85,37 @@ export const mcpOriginAllowed = (origin: string, host: string | undefined, confi
   }
 }
 
-/** The budget cost of one POSTed body (one message or a batch): see the module docs, step 3. */
-export const messageCost = (body: unknown): number => {
-  const messages = Array.isArray(body) ? body : [body]
-  let cost = 0
-  for (const m of messages) {
-    const message = m as { readonly method?: unknown; readonly params?: { readonly name?: unknown } } | null
-    if (message?.method === "tools/call") {
-      cost += directoryTool(String(message.params?.name))?.policy.cost ?? 1
-    } else if (message?.method === "resources/read") cost += AgentResourcePolicy.cost
-  }
-  return Math.max(1, cost)
+/**
+ * The MCP revisions whose Streamable HTTP transport carries JSON-RPC batches: 2025-03-26 only
+ * (MCP 2025-03-26 "Transports"; 2025-06-18 removed batching). A revision not listed, including
+ * every later one, gets its batches refused (module docs, step 5).
+ */
+export const BatchingRevisions: ReadonlySet<string> = new Set(["2025-03-26"])
+
+/** The budget cost of one JSON-RPC message: see the module docs, step 3. */
+const costOf = (m: unknown): number => {
+  const message = m as { readonly method?: unknown; readonly params?: { readonly name?: unknown } } | null
+  if (message?.method === "tools/call") return Math.max(1, directoryTool(String(message.params?.name))?.policy.cost ?? 1)
+  if (message?.method === "resources/read") return Math.max(1, AgentResourcePolicy.cost)
+  return 1
 }
 
-/** A JSON-RPC error answered by the endpoint itself (as the SDK transport words its own). */
-const jsonRpcError = (status: number, message: string) =>
-  HttpServerResponse.unsafeJson({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }, {
+/**
+ * The budget cost of one POSTed body (module docs, step 3): a message's cost, or for a batch
+ * the sum of its messages' costs (at least 1), each charged as if it came alone.
+ */
+export const messageCost = (body: unknown): number =>
+  Array.isArray(body) ? Math.max(1, body.reduce((sum: number, m) => sum + costOf(m), 0)) : costOf(body)
+
+/** A JSON-RPC error answered by the endpoint itself (as the SDK transport words its own; `code` -32000 unless given). */
+const jsonRpcError = (status: number, message: string, code = -32000) =>
+  HttpServerResponse.unsafeJson({ jsonrpc: "2.0", error: { code, message }, id: null }, {
     status,
     headers: { "cache-control": "no-store" }
   })
+
+/** JSON-RPC's Invalid Request error code (JSON-RPC 2.0 §5.1). */
+const InvalidRequest = -32600
 
 /**
  * Serves `/mcp` on the HttpApi router. Requires `Auth`, `RateBudget`, `AppConfig` and the
@@ -108,7 +127,12 @@ export const McpEndpointLive = HttpApiBuilder.Router.use((router) =>
     const budgets = yield* RateBudget
     const config = yield* AppConfig
     const runtime = yield* Effect.runtime<ToolServices>()
-    const sessions = makeSessionTable<{ readonly close: () => Promise<void>; readonly transport: WebStandardStreamableHTTPServerTransport }>({
+    const sessions = makeSessionTable<{
+      readonly close: () => Promise<void>
+      readonly transport: WebStandardStreamableHTTPServerTransport
+      /** The MCP revision the session's `initialize` negotiated. */
+      readonly protocolVersion: string
+    }>({
       maxSessions: config.mcpServer.maxSessions,
       idleMs: config.mcpServer.sessionIdleSeconds * 1000
     })
@@ -116,22 +140,31 @@ export const McpEndpointLive = HttpApiBuilder.Router.use((router) =>
 
     const run: ToolRunner = makeToolRunner(runtime)
 
-    /** A new session's transport and server, registered in `sessions` once initialized. */
-    const openSession = (owner: string, nowMs: number) => {
+    /** A new session's transport and server (registered in `sessions` once its `initialize` is answered). */
+    const openSession = () => {
       const server = makeDirectoryServer(config.buildVersion, run)
       const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
         // 192 random bits: the id is the session's only handle (it is also bound to its credential)
         sessionIdGenerator: () => randomBytes(24).toString("base64url"),
         enableJsonResponse: true,
-        onsessioninitialized: (id) => {
-          sessions.add({ id, owner, lastSeenMs: nowMs, resources: { transport, close: () => server.close() } })
-        },
         onsessionclosed: (id) => sessions.end(id)
       })
       return Effect.as(Effect.promise(() => server.connect(transport)), { server, transport })
     }
 
-    /** Hands the request to `transport` as a web request (credential headers withheld), with the call context. */
+    /** The `protocolVersion` of an `initialize` answer (a JSON response: `enableJsonResponse`); "" when it has none. */
+    const negotiatedVersion = (answer: Response) =>
+      Effect.promise(() =>
+        answer.clone().json().then(
+          (json: unknown) => {
+            const version = (json as { readonly result?: { readonly protocolVersion?: unknown } } | null)?.result?.protocolVersion
+            return typeof version === "string" ? version : ""
+          },
+          () => ""
+        )
+      )
+
+    /** Hands the request to `transport` as a web request (credential headers withheld), with the call context: its web answer. */
     const forward = (
       transport: WebStandardStreamableHTTPServerTransport,
       request: HttpServerRequest.HttpServerRequest,
@@ -150,10 +183,7 @@ export const McpEndpointLive = HttpApiBuilder.Router.use((router) =>
           scopes: principal._tag === "ApiKey" ? [...principal.scopes] : [],
           extra: { [CallContextKey]: { principal, requestId: info.requestId, instance: info.instance } }
         }
-        return Effect.map(
-          Effect.promise(() => transport.handleRequest(web, body === undefined ? { authInfo } : { parsedBody: body, authInfo })),
-          HttpServerResponse.fromWeb
-        )
+        return Effect.promise(() => transport.handleRequest(web, body === undefined ? { authInfo } : { parsedBody: body, authInfo }))
       })
 
     const handle = Effect.gen(function*() {
@@ -165,23 +195,27 @@ export const McpEndpointLive = HttpApiBuilder.Router.use((router) =>
       }
       const principal: Principal = Option.getOrElse(key, (): Principal => ({ _tag: "Anonymous" }))
       const body: unknown = request.method === "POST" ? yield* request.json : undefined
+      const owner = principalScope(principal)
+      const nowMs = (yield* now).getTime()
+      const sessionId = request.headers["mcp-session-id"]
+      const session = sessionId === undefined ? undefined : sessions.lookup(sessionId, owner, nowMs)
+      // step 5: a batch only in a live session of a revision with batches
+      const batchRefused = Array.isArray(body) &&
+        (body.length === 0 || session === undefined || !BatchingRevisions.has(session.resources.protocolVersion))
 
       const charged = yield* budgets.charge({
         ...budgetTarget(config, principal, () => clientAddress(request, config.trustedProxyHops)),
-        cost: body === undefined ? 1 : messageCost(body)
+        cost: body === undefined || batchRefused ? 1 : messageCost(body)
       })
       if (Option.isSome(charged)) {
         const c = charged.value
         yield* HttpApp.appendPreResponseHandler((_, response) => Effect.succeed(HttpServerResponse.setHeaders(response, rateLimitHeaders(c))))
         if (c.retryAfterSeconds !== undefined) return yield* spentBudget(c, c.retryAfterSeconds)
       }
+      if (batchRefused) return jsonRpcError(400, "Invalid Request: JSON-RPC batches are not supported", InvalidRequest)
 
-      const owner = principalScope(principal)
-      const nowMs = (yield* now).getTime()
-      const sessionId = request.headers["mcp-session-id"]
       if (sessionId === undefined) {
-        const initializing = request.method === "POST" &&
-          (Array.isArray(body) ? (body as ReadonlyArray<JSONRPCMessage>).some(isInitializeRequest) : isInitializeRequest(body))
+        const initializing = request.method === "POST" && isInitializeRequest(body as JSONRPCMessage)
         if (!initializing) return jsonRpcError(400, "Bad Request: Mcp-Session-Id header is required")
         const room = sessions.reserve(nowMs)
         if (!room.ok) {
@@ -191,18 +225,24 @@ export const McpEndpointLive = HttpApiBuilder.Router.use((router) =>
           })
         }
         return yield* Effect.gen(function*() {
-          const opened = yield* openSession(owner, nowMs)
-          const response = yield* forward(opened.transport, request, body, principal)
-          // an initialize that failed opened no session: release its server
-          if (opened.transport.sessionId === undefined) yield* Effect.promise(() => opened.server.close())
-          return response
+          const opened = yield* openSession()
+          const answer = yield* forward(opened.transport, request, body, principal)
+          const id = opened.transport.sessionId
+          if (id !== undefined) {
+            const { server, transport } = opened
+            const protocolVersion = yield* negotiatedVersion(answer)
+            sessions.add({ id, owner, lastSeenMs: nowMs, resources: { transport, close: () => server.close(), protocolVersion } })
+          } else {
+            // an initialize that failed opened no session: release its server
+            yield* Effect.promise(() => opened.server.close())
+          }
+          return HttpServerResponse.fromWeb(answer)
         }).pipe(Effect.ensuring(Effect.sync(room.release)))
       }
-      const session = sessions.lookup(sessionId, owner, nowMs)
       if (session === undefined) return jsonRpcError(404, "Session not found")
-      const response = yield* forward(session.resources.transport, request, body, principal)
+      const answer = yield* forward(session.resources.transport, request, body, principal)
       if (request.method === "DELETE") sessions.end(sessionId)
-      return response
+      return HttpServerResponse.fromWeb(answer)
     })
 
     yield* router.post(McpPath, handle)

@@ -296,9 +296,9 @@ layer(server.layer, { excludeTestServices: true })("Agents_ImportAgentSource", (
       const refused = yield* reasonOf("A2A_AGENT_CARD", "/to-metadata")
       expect(refused.code).toBe("target-refused")
       expect(refused.detail).toMatch(/link-local/)
-      // the card host is no MCP server (404 to initialize, then to the SSE fallback): the import fails, no connection is added
+      // the card host is no MCP server (404 to initialize, then to the SSE fallback's GET): the import fails, no connection is added
       expect(yield* reasonOf("MCP_SERVER", "/mcp")).toEqual({
-        code: "protocol-error", detail: "the URL did not answer as an MCP server (initialize and its lists)", pointer: null
+        code: "http-404", detail: "the URL did not answer as an MCP server (initialize and its lists)", pointer: null
       })
       const sql = yield* SqlClient.SqlClient
       expect(yield* sql`SELECT 1 FROM mcp_connections WHERE server_url = ${`${host}/mcp`}`).toEqual([])
@@ -334,12 +334,18 @@ layer(server.layer, { excludeTestServices: true })("Agents_ImportAgentSource", (
       expect(protectedImport).toMatchObject({ state: "SUCCEEDED", result: { name: null, tools: 0 } })
     }))
 
-  it.scoped("refused at creation: the metadata address and a loopback host not in OUTBOUND_ALLOWED_HOSTS (400, /url); bad bodies", () =>
+  it.scoped("refused at creation: the metadata address and a loopback host not in OUTBOUND_ALLOWED_HOSTS, in IPv4 and IPv6 forms (400, /url); bad bodies", () =>
     Effect.gen(function*() {
       const host = yield* StubHost
       const owner = yield* signIn("owner")
       const port = new URL(host).port
-      for (const url of ["http://169.254.169.254/latest/meta-data/", `http://127.0.0.2:${port}/card.json`, `http://[::1]:${port}/`, "http://10.0.0.1/"]) {
+      for (
+        const url of [
+          "http://169.254.169.254/latest/meta-data/", `http://127.0.0.2:${port}/card.json`, `http://[::1]:${port}/`, "http://10.0.0.1/",
+          // IPv4-compatible IPv6 forms of loopback and of the metadata address
+          `http://[::127.0.0.1]:${port}/card.json`, "http://[::a9fe:a9fe]/latest/meta-data/"
+        ]
+      ) {
         const reply = yield* start(owner, beacon, { kind: "A2A_AGENT_CARD", url })
         expectProblem(reply, 400, "outbound-target-refused")
         expect(reply.body.errors).toEqual([{ in: "body", pointer: "/url", detail: expect.stringMatching(/loopback/) }])

@@ -15,7 +15,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect, HashMap, Layer, Logger, LogLevel } from "effect"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { DemoAccounts } from "../../src/accounts/demo.js"
@@ -213,6 +213,33 @@ layer(server.layer, { excludeTestServices: true, timeout: 120_000 })("endpoint h
       expect(host.hits["/hang"]).toBe(1)
       // the refused target's server saw no connection at all
       expect(other.hits).toEqual({})
+    }))
+
+  it.scoped("a failed probe is logged with the URL's origin and path only: a key in its query string reaches no log", () =>
+    Effect.gen(function*() {
+      const host = yield* LocalHost
+      const sql = yield* SqlClient.SqlClient
+      const agent = DemoAgents[2].id
+      const importId = "0000000d-0000-7000-8000-0000000000a6"
+      const secret = "sk-probe-0123456789abcdef"
+      yield* importRow(agent, importId)
+      yield* sql`INSERT INTO agent_interfaces (agent_id, position, import_id, url, protocol_binding)
+        VALUES (${agent}, 0, ${importId}, ${`${host.origin}/down?key=${secret}#token=${secret}`}, 'JSONRPC')`
+      const events: Array<{ readonly message: unknown; readonly annotations: Record<string, unknown> }> = []
+      const lines: Array<string> = []
+      const capturing = Logger.make<unknown, void>((options) => {
+        events.push({ message: options.message, annotations: Object.fromEntries(HashMap.toEntries(options.annotations)) })
+        lines.push(Logger.logfmtLogger.log(options), Logger.jsonLogger.log(options))
+      })
+      const probes = yield* probeAgent(agent).pipe(
+        Effect.provide(Layer.merge(Logger.replace(Logger.defaultLogger, capturing), Logger.minimumLogLevel(LogLevel.All)))
+      )
+      // (the demo agent's other endpoints are probed too)
+      expect(probes.filter((p) => p.url.startsWith(host.origin)).map((p) => [p.ok, p.failureCode])).toEqual([[false, "HTTP_STATUS"]])
+      const failed = events.filter((e) => e.message === "endpoint probe failed" || (Array.isArray(e.message) && e.message[0] === "endpoint probe failed"))
+      expect(failed.map((e) => e.annotations["url"])).toContain(`${host.origin}/down`)
+      expect(lines.length).toBeGreaterThan(0)
+      for (const line of lines) expect(line).not.toContain(secret)
     }))
 
   it.scoped("an agent that is not listed is not probed, by probeAgent nor by a round; a round probes the listed ones", () =>

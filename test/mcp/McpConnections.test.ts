@@ -250,6 +250,23 @@ layer(server.layer, { excludeTestServices: true })("MCP connections against a li
         .toMatchObject({ state: "UNREACHABLE", lastFailure: "network-error" })
     }))
 
+  it.scoped("a redirect off the server's origin is target-refused on every transport; an SSE server not reachable is network-error", () =>
+    Effect.gen(function*() {
+      const mcp = yield* TestMcpServer()
+      const owner = yield* signIn("owner")
+      for (const transport of ["SSE", "STREAMABLE_HTTP", "AUTO"]) {
+        for (const to of ["http://169.254.169.254/latest/meta-data/", "http://127.0.0.1:9/mcp"]) {
+          const serverUrl = `${mcp.origin}/redirect?to=${encodeURIComponent(to)}&transport=${transport}`
+          const c = (yield* create(owner, { serverUrl, transport })).body.data
+          expect(yield* awaitConnection(owner, c.id, (x) => x.state !== "PENDING"), `${transport} to ${to}`)
+            .toMatchObject({ state: "UNREACHABLE", lastFailure: "target-refused", catalog: null })
+        }
+      }
+      const closed = (yield* create(owner, { serverUrl: "http://127.0.0.1:9/sse", transport: "SSE" })).body.data
+      expect(yield* awaitConnection(owner, closed.id, (x) => x.state !== "PENDING"))
+        .toMatchObject({ state: "UNREACHABLE", lastFailure: "network-error" })
+    }))
+
   it.effect("400 for a bad body or a metadata address; 403 for a VIEWER; 404 for another workspace's agent", () =>
     Effect.gen(function*() {
       const owner = yield* signIn("owner")
@@ -274,10 +291,15 @@ layer(server.layer, { excludeTestServices: true })("MCP connections against a li
 const closedServer = makeTestServer()
 
 layer(closedServer.layer, { excludeTestServices: true })("MCP_CreateMcpConnection without OUTBOUND_ALLOWED_HOSTS", (it) => {
-  it.effect("400 outbound-target-refused for 127.0.0.1 and the metadata address", () =>
+  it.effect("400 outbound-target-refused for 127.0.0.1 and the metadata address, in IPv4 and IPv6 forms", () =>
     Effect.gen(function*() {
       const owner = yield* signIn("owner")
-      for (const url of ["http://127.0.0.1:8080/mcp", "http://169.254.169.254/", "http://[::ffff:127.0.0.1]/mcp"]) {
+      for (
+        const url of [
+          "http://127.0.0.1:8080/mcp", "http://169.254.169.254/", "http://[::ffff:127.0.0.1]/mcp", "http://[::127.0.0.1]:8080/mcp",
+          "http://[::a9fe:a9fe]/", "http://[64:ff9b::a9fe:a9fe]/"
+        ]
+      ) {
         const reply = yield* create(owner, { serverUrl: url })
         expectProblem(reply, 400, "outbound-target-refused")
         expect(reply.body.errors[0]).toMatchObject({ pointer: "/serverUrl" })

@@ -386,3 +386,64 @@ layer(crowded.layer)("MCP server /mcp: bounded sessions", (it) => {
       expect(again.status, again.text).toBe(200)
     }))
 })
+
+const batching = makeTestServer({ budgets: { ...testConfig().budgets, apiKey: { limit: 200, windowSeconds: 60 } } })
+
+layer(batching.layer)("MCP server /mcp: JSON-RPC batches", (it) => {
+  /** What the answer's `RateLimit` header says is left of the budget. */
+  const remaining = (reply: { readonly headers: Record<string, string | undefined> }) =>
+    Number(/;r=(\d+);/.exec(reply.headers["ratelimit"] ?? "")?.[1] ?? Number.NaN)
+  const session = (protocolVersion: string) =>
+    Effect.map(post(initialize(protocolVersion), bearer(publicKey)), (opened) => {
+      expect(opened.status, opened.text).toBe(200)
+      expect(opened.body.result.protocolVersion).toBe(protocolVersion)
+      return { id: opened.headers["mcp-session-id"]!, left: remaining(opened) }
+    })
+  const lists = (n: number) => Array.from({ length: n }, (_, i) => ({ jsonrpc: "2.0", id: i + 10, method: "tools/list" }))
+
+  it.scoped("refused (400, JSON-RPC -32600) in 2025-06-18 and later sessions and outside a session, charged 1; a single message as before", () =>
+    Effect.gen(function*() {
+      for (const revision of ["2025-06-18", "2025-11-25"]) {
+        const { id, left } = yield* session(revision)
+        const headers = { ...bearer(publicKey), "mcp-session-id": id, "mcp-protocol-version": revision }
+        const batch = yield* post(lists(40), headers)
+        expect(batch.status).toBe(400)
+        expect(batch.text.length).toBeLessThan(200)
+        expect(batch.body).toEqual({ jsonrpc: "2.0", error: { code: -32600, message: expect.stringMatching(/^Invalid Request: .*batch/) }, id: null })
+        expect(remaining(batch)).toBe(left - 1)
+        // a batch of one is a batch too
+        expect((yield* post(lists(1), headers)).status).toBe(400)
+        const single = yield* post(lists(1)[0], headers)
+        expect(single.status, single.text).toBe(200)
+        expect(single.body.result.tools).toHaveLength(6)
+        expect(remaining(single)).toBe(left - 3)
+      }
+      // outside a session, an initialize in a batch
+      const initializing = yield* post([initialize("2025-03-26")], bearer(publicKey))
+      expect(initializing.status).toBe(400)
+      expect(initializing.body.error.code).toBe(-32600)
+      expect(initializing.headers["mcp-session-id"]).toBeUndefined()
+    }))
+
+  it.scoped("served in a 2025-03-26 session (the revision with batches), each message charged its cost", () =>
+    Effect.gen(function*() {
+      const { id, left } = yield* session("2025-03-26")
+      const headers = { ...bearer(publicKey), "mcp-session-id": id }
+      yield* post({ jsonrpc: "2.0", method: "notifications/initialized" }, headers)
+      const batch = yield* post([
+        ...lists(3),
+        { jsonrpc: "2.0", id: 20, method: "tools/call", params: { name: "get_agent_activity", arguments: { entityPublicId: atlas.id } } },
+        { jsonrpc: "2.0", id: 21, method: "ping" }
+      ], headers)
+      expect(batch.status, batch.text).toBe(200)
+      const answers = batch.body as Array<{ id: number; result: Record<string, unknown> }>
+      expect(answers.map((a) => a.id).sort()).toEqual([10, 11, 12, 20, 21])
+      expect(answers.find((a) => a.id === 20)!.result["isError"]).not.toBe(true)
+      // the notification 1, then 3 lists (1 each), get_agent_activity (its x-rate-cost, 2) and ping (1)
+      expect(remaining(batch)).toBe(left - 1 - 6)
+      // an empty batch is an Invalid Request (JSON-RPC 2.0 §6)
+      const empty = yield* post([], headers)
+      expect(empty.status).toBe(400)
+      expect(empty.body.error.code).toBe(-32600)
+    }))
+})

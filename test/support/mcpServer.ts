@@ -8,7 +8,9 @@
  *   POST `/legacy/messages?sessionId=…` carries the client's messages, and a POST to
  *   `/legacy` itself is a 405 (what makes an AUTO client fall back to SSE);
  * - `/protected`: every request answered 401 with a Bearer challenge naming its
- *   protected-resource metadata (RFC 9728 §5.1).
+ *   protected-resource metadata (RFC 9728 §5.1);
+ * - `/redirect`: every request answered 307 to the `to` query parameter (default: the cloud
+ *   metadata address).
  *
  * The offer (`tools`, …) is mutable, so a test can change it between fetches. `tools/call`
  * is answered by the test's `handlers` (by tool name; a tool without one is a protocol
@@ -142,6 +144,10 @@ export const TestMcpServer = (options: { readonly pageSize?: number } = {}) =>
             "content-type": "application/json"
           })
           res.end(JSON.stringify({ error: "invalid_token" }))
+          return
+        }
+        if (url.pathname === "/redirect") {
+          res.writeHead(307, { location: url.searchParams.get("to") ?? "http://169.254.169.254/latest/meta-data/" }).end()
           return
         }
         if (url.pathname === "/mcp") {
