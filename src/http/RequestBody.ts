@@ -16,7 +16,8 @@
  * - no string (or key) with U+0000 or an unpaired surrogate (RequestText.ts), else 400
  *   `invalid-request` naming each by its JSON pointer.
  *
- * The text read here is cached by the request, so the handler's decode reuses it.
+ * The text read here travels with the request {@link admitBody} returns (its `text`), so the
+ * handler's decode reuses it.
  */
 import type { HttpServerRequest } from "@effect/platform"
 import { Effect } from "effect"

@@ -131,6 +131,25 @@ const rawRequest = (
 
 const { layer: server } = makeTestServer()
 
+/** POSTs `body` (raw bytes) as JSON to `path` over `node:http`; resolves with the status and text. */
+const postBytes = (port: number, path: string, body: Buffer) =>
+  Effect.async<{ status: number; text: string }, Error>((resume) => {
+    const req = httpRequest({
+      host: "127.0.0.1",
+      port,
+      method: "POST",
+      path,
+      headers: { "content-type": "application/json", "content-length": String(body.length) }
+    }, (res) => {
+      let text = ""
+      res.setEncoding("utf8")
+      res.on("data", (c: string) => (text += c))
+      res.on("end", () => resume(Effect.succeed({ status: res.statusCode!, text })))
+    })
+    req.on("error", (e) => resume(Effect.fail(e)))
+    req.end(body)
+  })
+
 layer(server, { timeout: 120_000 })("Bad input, for every operation", (it) => {
   it.effect("the nil and max uuids in every uuid path parameter answer a documented status below 500", () =>
     Effect.gen(function*() {
@@ -225,6 +244,18 @@ layer(server, { timeout: 120_000 })("Bad input, for every operation", (it) => {
       // a well-formed but unknown state: the flow's own 400
       const unknown = yield* call("GET", `${path}?state=nope&code=x`, { session: owner })
       expectProblem(unknown, 400, "oauth-state-invalid")
+    }))
+
+  it.effect("a body that is not UTF-8 is a 400 malformed-body (no silent U+FFFD)", () =>
+    Effect.gen(function*() {
+      const port = ((yield* HttpServer.HttpServer).address as HttpServer.TcpAddress).port
+      for (const bytes of [[0xff], [0xed, 0xa0, 0x80], [0xc3]]) {
+        const body = Buffer.concat([Buffer.from('{"email":"a'), Buffer.from(bytes), Buffer.from('@b.c","password":"x"}')])
+        const reply = yield* postBytes(port, "/api/v1/auth/sign-in", body)
+        expect(reply.status, reply.text).toBe(400)
+        expect(JSON.parse(reply.text).type).toBe("https://agent-directory.dev/problems/malformed-body")
+        expect(JSON.parse(reply.text).errors).toEqual([{ in: "body", pointer: "", detail: "is not valid UTF-8" }])
+      }
     }))
 
   it.effect("a large body on DELETE or GET, declared or streamed, is answered, and the connection stays usable", () =>
