@@ -1,5 +1,5 @@
 /**
- * The agent runtime's model seam (issue 21, spec §2.20): what answers one step of a
+ * The agent runtime's model seam (spec §2.20): what answers one step of a
  * run. The run's workflow (`src/runtime/AgentRunWorkflow.ts`) hands the model the
  * conversation so far (text, tool calls and tool results), the tools it may call, and
  * stores what the model streams back: text deltas, tool calls, and the step's usage.

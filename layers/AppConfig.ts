@@ -147,7 +147,7 @@ export interface AppConfigShape {
    */
   readonly mcpCatalog: { readonly ttlSeconds: number; readonly requestTimeoutMs: number }
   /**
-   * Probing agents' stored endpoints (src/endpointHealth/, issue 22 item 2):
+   * Probing agents' stored endpoints (src/endpointHealth/):
    * `ENDPOINT_PROBE_INTERVAL_MINUTES` (a round every N minutes UTC, N a divisor of 60, or 0 =
    * no scheduled rounds; default 5) and `ENDPOINT_PROBE_TIMEOUT_MS` (bound on one probe,
    * 100..60000 ms, default 5000).
@@ -156,7 +156,7 @@ export interface AppConfigShape {
   /** MCP OAuth (src/mcp/McpOAuth.ts): `MCP_TOKEN_KEYS`, `MCP_OAUTH_CLIENTS` (README). */
   readonly mcpOAuth: McpOAuthOptions
   /**
-   * The directory's own MCP server at `/mcp` (src/mcpServer/, issue 23): at most `maxSessions`
+   * The directory's own MCP server at `/mcp` (src/mcpServer/): at most `maxSessions`
    * live sessions (`MCP_MAX_SESSIONS`, default 1000) per process, each ended after
    * `sessionIdleSeconds` without a request (`MCP_SESSION_IDLE_SECONDS`, default 900).
    */

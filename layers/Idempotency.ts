@@ -20,7 +20,7 @@
  * commits. A crash therefore never leaves a response without its writes or the
  * reverse, and never leaves a stale lock.
  */
-import { HttpServerResponse } from "@effect/platform"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { SqlError } from "@effect/sql/SqlError"
 import { createHash } from "node:crypto"

@@ -23,7 +23,8 @@
  * Failures are {@link OutboundFailure} (thrown by `fetch`, wrapped in a `TypeError` as
  * WHATWG fetch does for network errors: see {@link outboundFailureOf}).
  */
-import { FetchHttpClient, type HttpClient } from "@effect/platform"
+import type { HttpClient } from "@effect/platform"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import { Context, Data, Effect, Layer } from "effect"
 import ipaddr from "ipaddr.js"
 import { lookup as dnsLookup, type LookupAddress } from "node:dns"
@@ -143,6 +144,19 @@ export interface OutboundShape {
   readonly options: OutboundOptions
 }
 
+/**
+ * Whether `url`'s host is named in `allowedHosts` (`OUTBOUND_ALLOWED_HOSTS`: `host`, any
+ * port, or `host:port`, the port defaulting to the scheme's), case-insensitively.
+ */
+export const isAllowedHost = (allowedHosts: ReadonlyArray<string>, url: URL): boolean => {
+  const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase()
+  const port = url.port || (url.protocol === "https:" ? "443" : "80")
+  return allowedHosts.some((entry) => {
+    const h = entry.toLowerCase()
+    return h === host || h === `${host}:${port}` || h === `${url.hostname.toLowerCase()}:${port}`
+  })
+}
+
 /** The outbound client (see the module's description). */
 export class Outbound extends Context.Tag("agent-directory/Outbound")<Outbound, OutboundShape>() {}
 
@@ -150,14 +164,9 @@ export class Outbound extends Context.Tag("agent-directory/Outbound")<Outbound, 
 export const makeOutbound = (options: OutboundOptions): OutboundShape => {
   const rule = rules(options)
   const fail = (reason: OutboundFailureReason) => new OutboundFailure({ reason, rule: rule[reason] })
-  const allowed = new Set(options.allowedHosts.map((h) => h.toLowerCase()))
 
   const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, "").toLowerCase()
-  const isAllowed = (url: URL) => {
-    const host = hostOf(url)
-    const port = url.port || (url.protocol === "https:" ? "443" : "80")
-    return allowed.has(host) || allowed.has(`${host}:${port}`) || allowed.has(`${url.hostname.toLowerCase()}:${port}`)
-  }
+  const isAllowed = (url: URL) => isAllowedHost(options.allowedHosts, url)
 
   /** Scheme, credentials and literal addresses (a literal host never reaches the lookup). */
   const checkStatic = (url: URL): OutboundFailure | undefined => {

@@ -16,7 +16,7 @@
  * test/agentImports/A2aAgentCard.test.ts compares the field names with the SDK's type,
  * so an SDK upgrade that adds or renames a card field fails the type check.
  *
- * A contract type (issue 23): the import validates cards with it (src/agentImports/) and
+ * A contract type: the import validates cards with it (src/agentImports/) and
  * Agents_GetAgentCard declares its served shape with it. Free-form members are
  * {@link AnyJson} (not a bare `Schema.Unknown`, whose JSON Schema `$id` may appear only once).
  */

@@ -1,5 +1,5 @@
 /**
- * Our A2A extension for interfaces that are NOT A2A protocol bindings (issue 23, item 3).
+ * Our A2A extension for interfaces that are NOT A2A protocol bindings.
  *
  * An A2A Agent Card lists in `supportedInterfaces` the URLs where the agent speaks A2A
  * itself, each with a `protocolBinding` (JSONRPC, GRPC, HTTP+JSON, or a custom binding,

@@ -1,5 +1,5 @@
 /**
- * Contract types of agent imports (issue 20, item 3; our extension of the Agents tag):
+ * Contract types of agent imports (our extension of the Agents tag):
  * the import record of Agents_ImportAgentSource / Agents_GetAgentImport, its request
  * body, and what an import adds to the agent profile (Agents_GetAgent): the A2A Agent
  * Card's skills, interfaces and provider, an ERC-8004 registration file's endpoints and

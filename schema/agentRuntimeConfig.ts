@@ -1,5 +1,5 @@
 /**
- * An agent's runtime configuration (issue 21 item 1; `Runtime_ConfigureAgentRuntime`,
+ * An agent's runtime configuration (`Runtime_ConfigureAgentRuntime`,
  * `Runtime_GetAgentRuntime`): which model answers the agent's runs and how, and which
  * of its runtime tools the model may call. No credential is part of it: `provider`
  * names a model profile of the server's configuration (`MODEL_PROFILES`), which holds

@@ -1,5 +1,5 @@
 /**
- * Conversations of an agent (issue 21 item 3; spec §2.20 for their messages and runs):
+ * Conversations of an agent (spec §2.20 for their messages and runs):
  * the resource of Runtime_CreateConversation and Runtime_ListConversations, their
  * request body and the query of the conversation and message lists.
  */

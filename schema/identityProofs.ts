@@ -1,5 +1,5 @@
 /**
- * Proof of control of an agent identity (issue 20): the bodies and results of
+ * Proof of control of an agent identity: the bodies and results of
  * Agents_CreateIdentityChallenge and Agents_ProveIdentity (src/agents/IdentitiesApi.ts). Shapes are ours (the spec names
  * neither); the locator fields are those of the spec §9 batch line (`LocatorInput`).
  */
@@ -14,7 +14,7 @@ import { WalletRelation } from "./walletRelations.js"
  * batch line. `network` is a network key, UUID or CAIP-2 chain id; an EVM address may be a
  * CAIP-10 account id in `nativeId`. Provable kinds: EVM `ADDRESS` and `REGISTRY_TOKEN` (with
  * its `registry`), SVM `ASSET` (its base58 key signs), `DID` (`did:key` Ed25519, `did:web`).
- * `relation` (issue 22 item 5, ADDRESS locators only; absent or null = OWNER): what the address is
+ * `relation` (ADDRESS locators only; absent or null = OWNER): what the address is
  * to the agent (OWNER, OPERATOR, PAYOUT, TREASURY); the message names it, so the signature covers
  * it, and the proof records that wallet-agent relation.
  */

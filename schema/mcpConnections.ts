@@ -1,5 +1,5 @@
 /**
- * The MCP connection resource and its request bodies (issue 20 item 4; beyond the spec's
+ * The MCP connection resource and its request bodies (beyond the spec's
  * listed operations, in its conventions: §2.1 types, version for optimistic concurrency).
  */
 import { Schema } from "effect"

@@ -16,7 +16,7 @@
  *
  * No `_tag`, stack or SQL text ever reaches the wire.
  */
-import { HttpApiSchema } from "@effect/platform"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import { type Cause, ParseResult, Schema } from "effect"
 import type * as AST from "effect/SchemaAST"
 import { Uuid } from "./common.js"

@@ -1,5 +1,5 @@
 /**
- * The trust, rank and performance subresources of an agent (spec §9; issue 22 item 3):
+ * The trust, rank and performance subresources of an agent (spec §9):
  * projections with their `methodology`, `coverage`, `confidence`, `freshness` and the
  * `components` that made them. Every formula, constant and window is in docs/methodology.md.
  * Values are integers in parts per million (ppm, 0-1 000 000) unless named `…Ms`

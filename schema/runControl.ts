@@ -1,5 +1,5 @@
 /**
- * Bodies and answers of the run-control commands (issue 21): Runtime_DecideToolApproval
+ * Bodies and answers of the run-control commands: Runtime_DecideToolApproval
  * (`POST /api/v1/runs/{runId}/approvals`) and Runtime_CancelRun (`POST /api/v1/runs/{runId}/cancel`).
  */
 import { Schema } from "effect"

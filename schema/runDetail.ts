@@ -1,5 +1,5 @@
 /**
- * The full run (issue 21; `GET /api/v1/runs/{runId}`, `Runtime_GetRun`) and its parts:
+ * The full run (`GET /api/v1/runs/{runId}`, `Runtime_GetRun`) and its parts:
  * steps (one model call each), tool calls with their approval, usage and cost. Stored in
  * `runs`, `run_steps` and `run_tool_calls` (migration 0021).
  */

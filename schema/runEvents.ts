@@ -1,5 +1,5 @@
 /**
- * The events of a run (issue 21): what `GET /api/v1/runs/{runId}/events` streams as
+ * The events of a run: what `GET /api/v1/runs/{runId}/events` streams as
  * Server-Sent Events (`id:` the run's event `seq`, `event:` the `kind`, `data:` the JSON
  * of `data`). Stored in `run_events` by `src/runtime/RunEventLog.ts` in the transaction
  * that made the change, so what a follower sees is what was committed, in order.
@@ -19,13 +19,13 @@ import { Schema } from "effect"
 import { Uuid } from "./common.js"
 import { MessageState, RunState } from "./runtime.js"
 
-/** Tool call states (issue 21). */
+/** Tool call states. */
 export const ToolCallState = Schema.Literal(
   "PENDING", "APPROVAL_REQUIRED", "RUNNING", "SUCCEEDED", "FAILED", "DENIED", "CANCELLED"
 ).annotations({ identifier: "ToolCallState" })
 export type ToolCallState = typeof ToolCallState.Type
 
-/** Approval states of a tool call (issue 21). */
+/** Approval states of a tool call. */
 export const ApprovalState = Schema.Literal("NOT_REQUIRED", "PENDING", "APPROVED", "DENIED")
   .annotations({ identifier: "ApprovalState" })
 export type ApprovalState = typeof ApprovalState.Type

@@ -1,5 +1,5 @@
 /**
- * Agent schedules (issue 21 item 5; spec §1 "schedules", §4.4): a cron expression in
+ * Agent schedules (spec §1 "schedules", §4.4): a cron expression in
  * an IANA time zone whose every occurrence sends `message` to the agent in the
  * schedule's own conversation (one run, `triggerType` SCHEDULE).
  */

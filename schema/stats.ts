@@ -1,5 +1,5 @@
 /**
- * Daily statistics (issue 22 item 4, spec §9 "/api/v1/stats/* immutable projections"): the
+ * Daily statistics (spec §9 "/api/v1/stats/* immutable projections"): the
  * figures of one UTC day of the directory and of one agent. Counts are count strings
  * (spec §2.1: decimal strings of digits); ratings are integers in ppm (0-1000000);
  * latencies integers in milliseconds. The definitions of every figure are in docs/stats.md

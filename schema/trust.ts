@@ -37,7 +37,7 @@ export const WithdrawFeedbackRequest = StrictStruct({
   reason: WireString(4, 2000)
 }).annotations({ identifier: "WithdrawFeedbackRequest" })
 
-/** Authenticity of feedback written through Trust_CreateFeedback (issue 22): the workspace interacted with the agent, or not. */
+/** Authenticity of feedback written through Trust_CreateFeedback: the workspace interacted with the agent, or not. */
 export const FeedbackAuthenticity = ["VERIFIED_INTERACTION", "UNVERIFIED"] as const
 
 /** Feedback just created (Trust_CreateFeedback's 201): revision 1. An edit answers 200 with a later revision. */
@@ -59,7 +59,7 @@ const RatingPpm = Schema.Int.pipe(
 )
 
 /**
- * Body of Trust_CreateFeedback (issue 22 item 1): the workspace the feedback speaks for,
+ * Body of Trust_CreateFeedback: the workspace the feedback speaks for,
  * its category, rating (ppm), title (1-200, not blank) and body (0-10000). With
  * `expectedRevision` it edits the workspace's live feedback of that agent and category.
  */
@@ -73,7 +73,7 @@ export const CreateFeedbackRequest = StrictStruct({
 }).annotations({ identifier: "CreateFeedbackRequest" })
 export type CreateFeedbackRequest = typeof CreateFeedbackRequest.Type
 
-/** A vote on feedback (issue 22 item 1). */
+/** A vote on feedback. */
 export const FeedbackVote = Schema.Literal("HELPFUL", "NOT_HELPFUL")
 export type FeedbackVote = typeof FeedbackVote.Type
 

@@ -1,5 +1,5 @@
 /**
- * Wallet-agent relations (issue 22 item 5, spec §9: "public wallet-agent relation API with
+ * Wallet-agent relations (spec §9: "public wallet-agent relation API with
  * explicit relation and proof"): the shapes of Wallets_ListAgentWallets and
  * Wallets_ListWalletAgents (src/wallets/AgentRelationsApi.ts). Shapes are ours (the spec names
  * the API, not its fields); `network` is the wallet profile's network shape (spec §2.14) plus its

@@ -5,7 +5,7 @@
  * server on HOST:PORT, the durable engine with every area's workflows and cron jobs (`ENGINE_*`), and the
  * Prometheus metrics when `METRICS_PORT` is set. A failed start prints one line and exits with 1.
  */
-import { HttpMiddleware } from "@effect/platform"
+import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import { NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { AppConfig, loadAppConfig } from "../layers/AppConfig.js"

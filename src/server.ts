@@ -2,7 +2,9 @@
  * Assembly: the API implementation (`ApiLive`), the HTTP app with docs and the
  * derived OpenAPI description (`HttpLive`), as layers another Effect app can reuse.
  */
-import { Headers, HttpApiBuilder, HttpServer } from "@effect/platform"
+import * as Headers from "@effect/platform/Headers"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServer from "@effect/platform/HttpServer"
 import { Effect, Layer } from "effect"
 import { OutboundConfigLive } from "../layers/AppConfig.js"
 import { AuthLive } from "../layers/Auth.js"
@@ -78,7 +80,7 @@ export const ApiLive = HttpApiBuilder.api(documentedApi(Api)).pipe(
 )
 
 /**
- * The directory's own MCP server at `/mcp` (src/mcpServer/, issue 23), on the services the
+ * The directory's own MCP server at `/mcp` (src/mcpServer/), on the services the
  * REST handlers use (the same layer references, so the same instances: one set of budgets).
  */
 const McpServerLive = McpEndpointLive.pipe(

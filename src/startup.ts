@@ -2,7 +2,7 @@
  * Start-up of the server (`npm start`): the warnings and the demo data before
  * serving, and the one line printed when start-up fails.
  */
-import { HttpServerError } from "@effect/platform"
+import * as HttpServerError from "@effect/platform/HttpServerError"
 import { SqlError } from "@effect/sql/SqlError"
 import { Cause, ConfigError, Effect, Layer, Option } from "effect"
 import { AppConfig } from "../layers/AppConfig.js"

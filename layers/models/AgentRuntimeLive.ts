@@ -1,5 +1,5 @@
 /**
- * The agent runtime with real language models (issue 21 item 1): `AgentRuntime.stream`
+ * The agent runtime with real language models: `AgentRuntime.stream`
  * dispatches on `request.provider`:
  *
  * - `deterministic` → {@link deterministicEvents} (no model; the demo's and tests' default);
@@ -19,9 +19,7 @@
  * (./ModelFailure.ts).
  */
 import { type LanguageModel, type Response } from "@effect/ai"
-import { AnthropicClient, AnthropicLanguageModel } from "@effect/ai-anthropic"
-import { OpenAiClient, OpenAiLanguageModel } from "@effect/ai-openai"
-import { HttpClient } from "@effect/platform"
+import * as HttpClient from "@effect/platform/HttpClient"
 import { Effect, Layer, Option, Stream } from "effect"
 import { AgentRuntime, type AgentRuntimeError, deterministicEvents, type ModelEvent, type ModelRequest } from "../AgentRuntime.js"
 import { AppConfig } from "../AppConfig.js"
@@ -37,10 +35,18 @@ const finishReason = (reason: Response.FinishReason): string =>
 /** Makes the language model of one call: the profile's client with the request's model and settings. */
 type ModelOf = (request: ModelRequest) => Effect.Effect<LanguageModel.Service>
 
-/** The language model maker of one profile, its client built once over `http`. */
+/**
+ * The language model maker of one profile, its client built once over `http`. The provider's
+ * modules are imported here, when a profile of that kind is first built, not with the server:
+ * `@effect/ai-openai` loads a GPT tokenizer (~7 MB of heap) that a server without OpenAI
+ * profiles never uses.
+ */
 const makeModelOf = (profile: ModelProfile, http: HttpClient.HttpClient) =>
   Effect.gen(function*() {
     if (profile.kind === "openai") {
+      const [OpenAiClient, OpenAiLanguageModel] = yield* Effect.promise(() =>
+        Promise.all([import("@effect/ai-openai/OpenAiClient"), import("@effect/ai-openai/OpenAiLanguageModel")])
+      )
       const client = yield* OpenAiClient.make({ apiKey: profile.apiKey, apiUrl: profile.baseUrl }).pipe(
         Effect.provideService(HttpClient.HttpClient, http)
       )
@@ -55,6 +61,9 @@ const makeModelOf = (profile: ModelProfile, http: HttpClient.HttpClient) =>
           }
         }).pipe(Effect.provideService(OpenAiClient.OpenAiClient, client))) satisfies ModelOf
     }
+    const [AnthropicClient, AnthropicLanguageModel] = yield* Effect.promise(() =>
+      Promise.all([import("@effect/ai-anthropic/AnthropicClient"), import("@effect/ai-anthropic/AnthropicLanguageModel")])
+    )
     const client = yield* AnthropicClient.make({ apiKey: profile.apiKey, apiUrl: profile.baseUrl }).pipe(
       Effect.provideService(HttpClient.HttpClient, http)
     )

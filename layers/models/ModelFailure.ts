@@ -1,5 +1,5 @@
 /**
- * Why a model call failed, as the run records it (issue 21 item 1): an `@effect/ai`
+ * Why a model call failed, as the run records it: an `@effect/ai`
  * failure becomes an {@link AgentRuntimeError} whose `code` is the run's
  * `failureCode` and whose `retryable` tells the run's workflow to try again.
  *

@@ -1,6 +1,6 @@
 /**
- * A run's model call (`ModelRequest`, layers/AgentRuntime.ts) in `@effect/ai`'s terms
- * (issue 21 item 1): the prompt (system = the agent's instructions, the user turns, the
+ * A run's model call (`ModelRequest`, layers/AgentRuntime.ts) in `@effect/ai`'s terms:
+ * the prompt (system = the agent's instructions, the user turns, the
  * assistant turns with their tool calls, the tool results) and the offered tools.
  *
  * The tools are dynamic: each one's parameters are the tool's own JSON Schema (the MCP

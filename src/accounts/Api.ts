@@ -2,7 +2,9 @@
  * Accounts area contract: sign-in and browser sessions (spec §5.2, §4.3), and the
  * management of a workspace's public API keys (ours, spec §5.3 Creation/Rotation).
  */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { AccountSession, Me, RevokeSessionPath, RevokeSessionResult, SignInRequest, SignInResult } from "../../schema/accounts.js"
 import { alreadyShown, ApiKey, ApiKeyPath, CreateApiKeyRequest, CreatedApiKey, WorkspaceApiKeysPath } from "../../schema/apiKeys.js"

@@ -3,7 +3,9 @@
  * group (identifier `Ads`) published under the OpenAPI tag `Growth`, beside the token
  * operations group of the same tag.
  */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import {
   AdCampaign,

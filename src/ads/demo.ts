@@ -1,5 +1,5 @@
 /**
- * Demo data of ad campaigns (spec §2.3, §3, issue 9): the ad packages the demo ad
+ * Demo data of ad campaigns (spec §2.3, §3): the ad packages the demo ad
  * orders bought (src/commerce/demo.ts `DemoOrders`), campaigns in several states across
  * the demo workspaces, and a serving token of the ACTIVE campaign.
  *

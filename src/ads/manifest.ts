@@ -10,7 +10,7 @@ import { DemoWorkspaces } from "../workspaces/demo.js"
 
 /** The ads area's demo requests, by operationId. */
 export const AdsManifest = {
-  // ad campaigns (issue 9); the serving token is signed for the development secret
+  // ad campaigns (spec §4.2); the serving token is signed for the development secret
   Growth_ListAdCampaigns: { as: "member", path: {}, query: {}, body: null },
   Growth_CreateAdCampaign: {
     as: "owner",

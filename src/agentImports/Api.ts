@@ -1,11 +1,13 @@
 /**
- * Agent imports contract (issue 20, item 3; our extension, under the spec's Agents tag):
+ * Agent imports contract (our extension, under the spec's Agents tag):
  * import an agent's public description (an A2A Agent Card, an MCP server, an ERC-8004
  * registration file) from a URL, in the background, and read the import. The group has
  * its own identifier ("AgentImports"); `OpenApi.Title` names its OpenAPI tag "Agents",
  * like the analytics group's "Social".
  */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { AgentImport, ImportAgentSourceRequest } from "../../schema/agentImports.js"
 import { Uuid } from "../../schema/common.js"
@@ -30,7 +32,7 @@ export class AgentImportsApi extends HttpApiGroup.make("AgentImports")
           statuses: [400, 401, 403, 404, 409, 429, 500, 503],
           summary: "Import an agent's A2A Agent Card, MCP server or ERC-8004 registration file from a URL (extension)",
           description: [
-            "Extension of ours (issue 20). Records the import QUEUED (202) and starts it on the durable engine, which",
+            "Extension of ours. Records the import QUEUED (202) and starts it on the durable engine, which",
             "fetches `url` through the guarded outbound client and moves it to RUNNING, then SUCCEEDED (with `result`, the",
             "counts of what it stored) or FAILED with `reasons` (`{code, detail, pointer}`: `target-refused`, `http-<status>`,",
             "`not-json`, `schema` with the rule broken and its JSON pointer into the document, `timeout`,",
@@ -68,7 +70,7 @@ export class AgentImportsApi extends HttpApiGroup.make("AgentImports")
           cache: "none",
           statuses: [400, 401, 403, 404, 500, 503],
           summary: "Read an agent import (extension): its state, reasons and result",
-          description: "Extension of ours (issue 20): an import of Agents_ImportAgentSource, QUEUED, RUNNING, SUCCEEDED " +
+          description: "Extension of ours: an import of Agents_ImportAgentSource, QUEUED, RUNNING, SUCCEEDED " +
             "(`result`: what it stored) or FAILED (`reasons`, each `{code, detail, pointer}`). Every ACTIVE member of the " +
             "workspace operating the agent may read it; an agent not operated by one of the caller's workspaces, or an " +
             "import of another agent, is not found (404).",

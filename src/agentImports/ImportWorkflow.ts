@@ -1,5 +1,5 @@
 /**
- * The agent import workflow on the durable engine (issue 20, item 3), started by
+ * The agent import workflow on the durable engine, started by
  * Agents_ImportAgentSource in its transaction, one execution per import, one activity:
  * 1. QUEUED → RUNNING (`startedAt`), committed at once so a reader sees it running;
  * 2. the kind's work: fetch the document through the guarded outbound client

@@ -1,5 +1,5 @@
 /**
- * Domain rules of agent imports (issue 20, item 3): recording an import and starting its
+ * Domain rules of agent imports: recording an import and starting its
  * workflow (Agents_ImportAgentSource), reading one (Agents_GetAgentImport).
  */
 import { WorkflowEngine } from "@effect/workflow"

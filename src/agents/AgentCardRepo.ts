@@ -1,5 +1,5 @@
 /**
- * SQL of Agents_GetAgentCard (issue 23, item 3): the A2A Agent Card an agent published,
+ * SQL of Agents_GetAgentCard: the A2A Agent Card an agent published,
  * as the import of src/agentImports/ stored it (`agent_a2a_cards.card_text`, migration 0020:
  * the exact text fetched, so its JWS `signatures` stay verifiable).
  */

@@ -1,5 +1,5 @@
 /**
- * Agents_GetAgentCard (issue 23, item 3): the A2A Agent Card of a listed agent, as the
+ * Agents_GetAgentCard: the A2A Agent Card of a listed agent, as the
  * exact bytes to serve and their strong entity tag.
  *
  * - The card the agent published, when an import stored one (src/agentImports/): its text

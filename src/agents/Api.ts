@@ -1,5 +1,7 @@
 /** Agents area contract (spec §4.3, §9): the directory list, agent profiles, favorite agents and identity resolution. */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import {
   AgentListItem,
@@ -116,7 +118,7 @@ export class AgentsApi extends HttpApiGroup.make("Agents")
       )
   )
   .add(
-    // A protocol document (issue 23, item 3): A2A clients fetch the card URL and read the card at
+    // A protocol document: A2A clients fetch the card URL and read the card at
     // the top level, so the success body is the card itself, not the `{data, meta}` envelope
     HttpApiEndpoint.get("getAgentCard", "/api/v1/agents/:entityPublicId/agent-card")
       .setPath(AgentPath)

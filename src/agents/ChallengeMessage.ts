@@ -3,7 +3,7 @@
  * EIP-4361 (Sign-In with Ethereum) so wallets show it legibly: the service's host and origin
  * (`PUBLIC_BASE_URL`), the identity (canonical locator), the agent, the CAIP-2 chain id where
  * the locator has a network, a random nonce, the issue and expiry times and the challenge id.
- * An ADDRESS challenge also names the wallet-agent relation it proves (issue 22 item 5), in its
+ * An ADDRESS challenge also names the wallet-agent relation it proves, in its
  * statement and on a `Wallet Relation:` line, so the signature covers the relation.
  * The exact text is stored with the challenge; proofs are checked against the stored text.
  */

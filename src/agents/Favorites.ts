@@ -1,5 +1,5 @@
 /**
- * Domain rules of favorite agents (issue 22 item 1): an account adds an agent to its
+ * Domain rules of favorite agents: an account adds an agent to its
  * favorites (Agents_FavoriteAgent) or removes it (Agents_UnfavoriteAgent); the agent's
  * `starCount` counts the accounts that favor it. Both are evidence for the agent's
  * projections (`markAgentEvidence` in the same transaction).

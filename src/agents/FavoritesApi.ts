@@ -1,8 +1,9 @@
 /**
- * Favoriting agents (issue 22 item 1): Agents_FavoriteAgent and Agents_UnfavoriteAgent,
+ * Favoriting agents: Agents_FavoriteAgent and Agents_UnfavoriteAgent,
  * added to the Agents group (`AgentsApi`); the list is Agents_ListFavoriteAgents.
  */
-import { HttpApiEndpoint, HttpApiSchema } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import { AgentPath, FavoriteAgent, FavoriteAgentAdded } from "../../schema/agents.js"
 import { Data } from "../../schema/envelope.js"
 import { AgentNotFound, InvalidState } from "../../schema/errors.js"

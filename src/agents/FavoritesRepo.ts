@@ -1,5 +1,5 @@
 /**
- * SQL of favoriting agents (issue 22 item 1: Agents_FavoriteAgent, Agents_UnfavoriteAgent):
+ * SQL of favoriting agents (Agents_FavoriteAgent, Agents_UnfavoriteAgent):
  * the `favorite_agents` rows of an account and the agent's `star_count`, which moves only
  * when a row is really inserted or deleted, in the same transaction.
  */

@@ -1,5 +1,6 @@
 /** HTTP handlers of the Agents area. */
-import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect } from "effect"
 import { noneMatch } from "../http/Conditional.js"
 import { AgentCards } from "./AgentCards.js"

@@ -1,9 +1,11 @@
 /**
- * Agents area contract, identity proofs (issue 20): challenge a locator of an agent, then
+ * Agents area contract, identity proofs: challenge a locator of an agent, then
  * prove control of it by signing the challenge. Its own group (tag "Agents" through
  * `OpenApi.Title`), so these operations live in their own files beside the directory reads.
  */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { AgentPath } from "../../schema/agents.js"
 import { Data } from "../../schema/envelope.js"
 import { AgentNotFound, ChallengeExpired, ConfigurationMissing, InvalidRequest, InvalidState, RoleRequired } from "../../schema/errors.js"
@@ -48,7 +50,7 @@ export class AgentIdentitiesApi extends HttpApiGroup.make("AgentIdentities")
             "base58 key signs) and `DID` (`did:key` with an Ed25519 key, `did:web`); an off-chain registry key or another " +
             "DID method is a 400 naming the field. A token's chain needs a JSON-RPC endpoint (`CHAIN_RPC_URLS`), else 422 " +
             "`configuration-missing`.\n\n" +
-            "`relation` (ADDRESS locators only, issue 22 item 5): what the address is to the agent, OWNER (default, " +
+            "`relation` (ADDRESS locators only): what the address is to the agent, OWNER (default, " +
             "when absent or null), OPERATOR, PAYOUT or TREASURY. The message names it (in its statement and on a " +
             "`Wallet Relation:` line), so the signature covers it; the proof then records that wallet-agent relation " +
             "(Wallets_ListAgentWallets). A `relation` on another locator kind is a 400 naming the field.\n\n" +
@@ -87,7 +89,7 @@ export class AgentIdentitiesApi extends HttpApiGroup.make("AgentIdentities")
             "the proof: 422 `signature-invalid`, `signer-not-token-owner`, `did-not-resolvable` or " +
             "`configuration-missing` (no RPC endpoint for the chain), 503 `chain-rpc-unavailable` (the endpoint did not " +
             "answer within 5 s).\n\n" +
-            "Wallet-agent relation (issue 22 item 5; Wallets_ListAgentWallets): a proven address gets the relation its " +
+            "Wallet-agent relation (Wallets_ListAgentWallets): a proven address gets the relation its " +
             "challenge named, proof SIGNATURE referencing the locator's `publicId`; a proven registry token makes its " +
             "signer the agent's OWNER, proof REGISTRY referencing the token's CAIP-19 id. Other kinds of identity make no " +
             "relation. A refused proof leaves the challenge usable until it expires. " + agentVisibility + writers,

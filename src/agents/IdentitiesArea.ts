@@ -1,5 +1,5 @@
 /**
- * Identity proofs of the agents area (issue 20): challenge and prove control of an agent's
+ * Identity proofs of the agents area: challenge and prove control of an agent's
  * locators, and the purge of expired challenges. Its own entry of `src/areas.ts` (after the
  * agents: its demo challenge names one), its group `AgentIdentities` (tag "Agents").
  */

@@ -62,18 +62,27 @@ export class AgentOperators extends Effect.Service<AgentOperators>()("agent-dire
         if (Option.isNone(found)) {
           return yield* new AgentNotFound({ detail: `No agent ${input.entityPublicId} operated by a workspace of yours.` })
         }
-        const roles = input.roles
-        if (roles !== undefined && !(roles.allowed as ReadonlyArray<string>).includes(found.value.role)) {
-          return yield* new RoleRequired({
-            detail: `${roles.action} needs the ${roles.allowed.join(", ")} role in the agent's workspace.`
-          })
-        }
+        if (input.roles !== undefined) yield* requireRole(found.value, input.roles)
         return found.value
       }) as Effect.Effect<AgentAccess, AgentNotFound | (I extends { readonly roles: object } ? RoleRequired : never)>
 
     return { access }
   })
 }) {}
+
+/**
+ * Refuses `access` unless its role is one of `roles.allowed`: fails with `RoleRequired`
+ * (403 `role-required`), `roles.action` completing the detail ("… needs the OWNER or
+ * ADMIN role"). What {@link AgentOperators} `access` checks when given `roles`, for
+ * callers that must check something else (who sees the resource) first.
+ */
+export const requireRole = (
+  access: AgentAccess,
+  roles: { readonly allowed: ReadonlyArray<WorkspaceRole>; readonly action: string }
+): Effect.Effect<void, RoleRequired> =>
+  (roles.allowed as ReadonlyArray<string>).includes(access.role)
+    ? Effect.void
+    : Effect.fail(new RoleRequired({ detail: `${roles.action} needs the ${roles.allowed.join(", ")} role in the agent's workspace.` }))
 
 /**
  * Refuses a change to a retired agent (Agents_RetireAgent is final): fails with

@@ -1,6 +1,6 @@
 /**
  * The A2A Agent Card the directory builds for a listed agent that published none
- * (Agents_GetAgentCard, issue 23 item 3), from its profile (Agents_GetAgent): the
+ * (Agents_GetAgentCard), from its profile (Agents_GetAgent): the
  * registered data and what imports added. Shape of A2A 1.0 (`AgentCard` of `@a2a-js/sdk`
  * 1.x), checked against the SDK by test/agents/GetAgentCard.test.ts:
  *

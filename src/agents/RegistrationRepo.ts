@@ -86,7 +86,7 @@ export class RegistrationRepo extends Effect.Service<RegistrationRepo>()("agent-
           updated_at: a.at
         })
       } ON CONFLICT (canonical_slug) DO NOTHING RETURNING id`.pipe(
-        // a new listed agent: its projection (trust at the prior) and the ranks (issue 22)
+        // a new listed agent: its projection (trust at the prior) and the ranks
         Effect.tap((rows) => rows.length === 1 ? markEvidence(a.id, a.at) : Effect.void),
         Effect.map((rows) => rows.length === 1)
       )
@@ -145,7 +145,7 @@ export class RegistrationRepo extends Effect.Service<RegistrationRepo>()("agent-
 
     /** Agents_RetireAgent's UPDATE: RETIRED, unlisted, `retired_at` = `at`. */
     const retire = (u: VersionedAgentCommand) =>
-      // unlisted: it leaves the ranking, the agents after it move up (issue 22). The evidence mark comes
+      // unlisted: it leaves the ranking, the agents after it move up. The evidence mark comes
       // before the agent's row is locked, so a projector drain (which holds its marks, then re-ranks agents)
       // never waits for this transaction while it waits for the drain; a refused retirement rolls it back
       markEvidence(u.id, u.at).pipe(

@@ -25,18 +25,18 @@ export const AgentsManifest = {
     note: "Atlas Research published its card (an import stored it), so the answer is that card, byte for byte."
   },
   Agents_ListFavoriteAgents: { as: "owner", path: {}, query: { limit: 10 }, body: null },
-  // favorites (issue 22): Echo Support is not one of the owner's favorites yet; Delta Scribe is
+  // favorites: Echo Support is not one of the owner's favorites yet; Delta Scribe is
   Agents_FavoriteAgent: { as: "owner", path: { entityPublicId: DemoAgents[4].id }, query: {}, body: null },
   Agents_UnfavoriteAgent: { as: "owner", path: { entityPublicId: DemoAgents[3].id }, query: {}, body: null },
   Agents_ResolveAgentIdentities: { as: "apiKey:public", path: {}, query: {}, body: { locators: DemoResolveLocators } },
-  // analytics and activity (issue 11); the demo tokens are signed for the development secret
+  // analytics and activity (spec §4.3); the demo tokens are signed for the development secret
   Agents_GetPublicAgentActivity: {
     as: "anonymous",
     path: { entityPublicId: DemoAgents[0].id },
     query: { limit: 5, sourceKinds: "CHAIN_OBSERVATION" },
     body: null
   },
-  // registration (issue 20): a new agent of Acme; Atlas edited at its seeded version 1; Beacon retired
+  // registration: a new agent of Acme; Atlas edited at its seeded version 1; Beacon retired
   Agents_CreateAgent: {
     as: "owner",
     path: {},

@@ -5,7 +5,10 @@
  * own identifier ("Analytics") and `OpenApi.Title` names its OpenAPI tag "Social",
  * like the Mesh group.
  */
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import {
   AnalyticsExport,

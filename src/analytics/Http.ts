@@ -1,5 +1,5 @@
 /** HTTP handlers of the Analytics group (tag Social): ingestion, exports, download. */
-import { HttpServerResponse } from "@effect/platform"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect } from "effect"
 import { Api } from "../api/Api.js"
 import { currentSession } from "../api/security.js"

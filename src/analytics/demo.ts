@@ -1,5 +1,5 @@
 /**
- * Demo data of analytics and public activity (issue 11): which workspace operates
+ * Demo data of analytics and public activity (spec §2.17, §2.21): which workspace operates
  * which agent, the public activity feed (every source kind, both networks), product
  * events, exports in several states, and a context token for the demo.
  */

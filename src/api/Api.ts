@@ -2,7 +2,8 @@
  * The root HttpApi contract of the Agent Directory API, version 1 (spec §1, §9).
  * Everything else (server routes, OpenAPI description, typed client) derives from it.
  */
-import { HttpApi, OpenApi } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { ProblemDocument } from "../../schema/problem.js"
 import { AccountsApi } from "../accounts/Api.js"

@@ -5,7 +5,7 @@
  * (status lists are authoritative): {@link BudgetRefusing} answers a spent budget
  * with 429, {@link BudgetCharging} charges and reports but never refuses.
  */
-import { HttpApiMiddleware } from "@effect/platform"
+import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
 import { Schema } from "effect"
 import type { RateLimited } from "../../schema/errors.js"
 import { raisedOnly } from "../../schema/problem.js"

@@ -13,7 +13,9 @@
  * success responses, and the "Try it" paragraph, are added at assembly
  * (`src/http/DocumentedApi.ts`), so the contract carries no demo data.
  */
-import { HttpApi, type HttpApiEndpoint, HttpMethod } from "@effect/platform"
+import type { HttpApiEndpoint } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpMethod from "@effect/platform/HttpMethod"
 import { JSONSchema, Option } from "effect"
 import type * as AST from "effect/SchemaAST"
 import { CsrfTokenHeader } from "../../schema/accounts.js"

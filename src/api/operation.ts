@@ -7,7 +7,8 @@
  * enforces, and documents the operation (description, problem types per status,
  * demo examples; see `./docs.ts`).
  */
-import { HttpApiEndpoint, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Context } from "effect"
 import { type ProblemClass, problemSchema, type ProblemStatus } from "../../schema/problem.js"
 import { causesByStatus, documentOperation, mechanismCauses } from "./docs.js"

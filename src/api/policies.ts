@@ -5,7 +5,10 @@
  * serves ({@link OperationsLive}), so the contract is the single source of both and
  * an app (or a test) serving another api passes that api.
  */
-import { HttpApi, type HttpApiEndpoint, HttpApiSchema, HttpRouter } from "@effect/platform"
+import type { HttpApiEndpoint } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as HttpRouter from "@effect/platform/HttpRouter"
 import { Context, Effect, Layer, Option } from "effect"
 import { type OperationPolicy, Policy } from "./operation.js"
 

@@ -3,7 +3,9 @@
  * and the middleware tags that attach them to endpoints. The middleware is implemented
  * in `src/http/AuthMiddleware.ts` (on the credential checks of `layers/Auth.ts`).
  */
-import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
+import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
+import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Context, Effect } from "effect"
 import type { AdminRequired, CrossSiteRequest, CsrfTokenInvalid, InsufficientScope, OriginNotAllowed, ReauthenticationRequired, SessionRequired, Unauthenticated } from "../../schema/errors.js"
 import { raisedOnly } from "../../schema/problem.js"

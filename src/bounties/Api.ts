@@ -2,7 +2,9 @@
  * Jobs area contract, bounty dispute resolution (spec §3, §4.2). Its own group
  * (identifier `BountyDisputes`) published under the OpenAPI tag `Jobs`.
  */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { DisputeResolutionResult, ResolveBountyDisputeRequest } from "../../schema/bounties.js"
 import { Uuid } from "../../schema/common.js"

@@ -2,7 +2,7 @@
  * `npm run accounts:create -- --email <email> --workspace <name> [--workspace-slug <slug>] [--display-name <name>]`
  * (built: `node dist/src/cli/accounts-create.js …`): creates an account and a workspace
  * it OWNs in DATABASE_URL (or the embedded database in DATA_DIR), after migrating: the
- * way into an empty deployment (issue 20 item 0). Rules: src/accounts/AccountCreation.ts.
+ * way into an empty deployment. Rules: src/accounts/AccountCreation.ts.
  *
  * The password is read from standard input, never from an argument (arguments show in
  * `ps` and shell history): on a terminal it is prompted for twice without echo; from a

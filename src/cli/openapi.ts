@@ -3,7 +3,7 @@
  * `/openapi.json` (default `openapi.json`): the contract's, with the demo examples
  * added at assembly (`src/http/DocumentedApi.ts`).
  */
-import { OpenApi } from "@effect/platform"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { writeFileSync } from "node:fs"
 import { Api } from "../api/Api.js"
 import { documentedApi } from "../http/DocumentedApi.js"

@@ -1,5 +1,7 @@
 /** Commerce area contract (spec §4.3): orders. */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { CommerceOrder } from "../../schema/commerce.js"
 import { Data } from "../../schema/envelope.js"

@@ -1,5 +1,5 @@
 /**
- * Endpoint health (issue 22 item 2): agents' stored endpoints probed on a schedule, the
+ * Endpoint health: agents' stored endpoints probed on a schedule, the
  * probes kept as reputation evidence. No HTTP operations (the reputation projections read
  * the probes); only background work. Listed in `src/areas.ts`.
  */

@@ -1,5 +1,5 @@
 /**
- * Endpoint health as reputation evidence (issue 22 item 2, spec §9): every stored endpoint
+ * Endpoint health as reputation evidence (spec §9): every stored endpoint
  * of every listed ACTIVE agent (A2A interfaces, MCP servers, ERC-8004 registration
  * endpoints with an http(s) URL, see `./Repo.ts`) is probed (`./Probe.ts`) and each probe
  * recorded in `agent_endpoint_probes`, with the agent's evidence mark

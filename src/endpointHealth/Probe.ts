@@ -1,5 +1,5 @@
 /**
- * One probe of one endpoint (issue 22 item 2), through the guarded outbound fetch
+ * One probe of one endpoint, through the guarded outbound fetch
  * (`layers/Outbound.ts`: non-public addresses refused unless `OUTBOUND_ALLOWED_HOSTS`
  * allows them, sizes and waits bounded):
  *

@@ -1,5 +1,5 @@
 /**
- * SQL of endpoint health (issue 22 item 2): which stored endpoints of listed ACTIVE agents
+ * SQL of endpoint health: which stored endpoints of listed ACTIVE agents
  * are probed (their A2A interfaces, `agent_interfaces`; their MCP servers,
  * `mcp_connections` not DISABLED; their ERC-8004 registration endpoints with an http(s)
  * URL, `agent_registration_endpoints`), the probe history (`agent_endpoint_probes`,

@@ -10,7 +10,9 @@
  * Events go to the {@link AccessLog} writer when one is provided (the server's
  * `LoggingLive`: written synchronously, no fiber), else through the fiber's Effect logger.
  */
-import { HttpMiddleware, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Cause, Effect, Exit, FiberRef, HashMap, Option } from "effect"
 import { type AccessEvent, AccessLog } from "../../layers/Logging.js"
 

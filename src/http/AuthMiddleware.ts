@@ -15,7 +15,10 @@
  *
  * Both also set the operation's `Cache-Control`.
  */
-import { HttpApp, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { AdminRequired, CrossSiteRequest, CsrfTokenInvalid, InsufficientScope, OriginNotAllowed, type ReauthenticationRequired, SessionRequired, type Unauthenticated } from "../../schema/errors.js"
 import { AppConfig } from "../../layers/AppConfig.js"

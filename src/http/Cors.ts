@@ -12,7 +12,10 @@
  * 3. Session operations get no CORS permission at all, and
  *    `Access-Control-Allow-Credentials` is never sent (spec §5.4.4).
  */
-import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect } from "effect"
 import type { AuthMode } from "../api/operation.js"
 import { Operations, type OperationTable } from "../api/policies.js"

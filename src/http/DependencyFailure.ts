@@ -7,7 +7,7 @@
  * operation lists 503; otherwise 500 with the same problem `type` and `Retry-After`
  * (e.g. Workspaces_GetWorkspace, Accounts_RevokeSession list no 503).
  */
-import { HttpApiSchema } from "@effect/platform"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import { SqlError } from "@effect/sql/SqlError"
 import { Option } from "effect"
 import { DependencyUnavailable, DependencyUnavailable500 } from "../../schema/errors.js"

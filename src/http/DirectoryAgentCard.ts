@@ -1,5 +1,5 @@
 /**
- * `GET /.well-known/agent-card.json` (issue 23, item 3): the directory itself as an A2A
+ * `GET /.well-known/agent-card.json`: the directory itself as an A2A
  * agent (Agent2Agent protocol 1.0 `AgentCard`, the path of A2A's discovery, RFC 8615),
  * whose skills are `search` and `resolve`.
  *
@@ -23,7 +23,9 @@
  * of public catalog reads. Readable cross-origin (`Access-Control-Allow-Origin: *`): it is
  * a public document, fetched without credentials.
  */
-import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect, Layer } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { nonA2aInterfacesExtension } from "../../schema/a2aInterfacesExtension.js"
@@ -40,7 +42,7 @@ export const DirectoryPaths = {
   docs: "/docs"
 } as const
 
-/** The MCP revision the directory's MCP server speaks (issue 23, item 1). */
+/** The MCP revision the directory's MCP server speaks. */
 export const McpProtocolVersion = "2025-06-18"
 
 /** The directory's card (a JSON value) for the origin `publicBaseUrl` (no trailing slash). */

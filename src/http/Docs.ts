@@ -27,11 +27,16 @@
  * in development, where the demo data set is loaded, the panel is pre-filled with
  * the demo public API key instead; other environments get no key.
  */
-import { HttpApi, HttpApiBuilder, HttpServerResponse, OpenApi } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Effect, Layer } from "effect"
 import { randomBytes } from "node:crypto"
 import { createRequire } from "node:module"
+import { readFileSync } from "node:fs"
 import { dirname, join } from "node:path"
+import { runInNewContext } from "node:vm"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { DemoApiKeys } from "../accounts/demo.js"
 import { DirectoryPaths, McpProtocolVersion } from "./DirectoryAgentCard.js"
@@ -46,7 +51,7 @@ const demoAuthentication = {
 
 /**
  * The paragraph the docs page adds under the API's description: the directory's interfaces
- * besides this REST API (issue 23, item 5), as links on this server.
+ * besides this REST API, as links on this server.
  */
 export const otherInterfaces = "**Also served:** the directory's MCP server at " +
   `[\`${DirectoryPaths.mcp}\`](${DirectoryPaths.mcp}) (Streamable HTTP, MCP ${McpProtocolVersion}: tools to search ` +
@@ -88,12 +93,21 @@ const styleNonceShim = `(function () {
 })();
 `
 
-/** The Scalar bundle `@effect/platform` ships (its internal module, not in the package's exports map). */
-const scalarBundle = Effect.sync(() => {
+/**
+ * The served script: the shim, then the Scalar bundle `@effect/platform` ships (its internal
+ * module, not in the package's exports map), as UTF-8 bytes. Read on the first request for
+ * it, not at start: the bundle is a ~6.5 MB string constant, and a loaded module keeps its
+ * source too, so loading it with the server held ~13 MB of heap for a page few processes
+ * serve. The module is evaluated in a scratch context and only the bytes are kept (outside
+ * the JavaScript heap).
+ */
+const docsScript = Effect.cached(Effect.sync(() => {
   const require = createRequire(import.meta.url)
   const file = join(dirname(require.resolve("@effect/platform/HttpApiScalar")), "internal", "httpApiScalar.js")
-  return (require(file) as { readonly javascript: string }).javascript
-})
+  const module = { exports: {} as { javascript?: string } }
+  runInNewContext(readFileSync(file, "utf8"), { module, exports: module.exports, require }, { filename: file })
+  return Buffer.from(styleNonceShim + (module.exports.javascript ?? ""), "utf8")
+}))
 
 /** `</script>`-safe JSON for a data block (as `@effect/platform`'s html helper does). */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c")
@@ -115,7 +129,7 @@ export const DocsLive: Layer.Layer<never, never, HttpApi.Api | AppConfig> = Http
       withDefaultFonts: false,
       ...(config.environment === "development" ? demoAuthentication : {})
     }
-    const script = styleNonceShim + (yield* scalarBundle)
+    const script = yield* docsScript
     const page = (nonce: string) =>
       `<!doctype html>
 <html>
@@ -144,10 +158,11 @@ export const DocsLive: Layer.Layer<never, never, HttpApi.Api | AppConfig> = Http
     )
     yield* router.get(
       DocsPaths.script,
-      Effect.succeed(HttpServerResponse.text(script, {
-        contentType: "text/javascript; charset=utf-8",
-        headers: { "cache-control": "public, max-age=3600", "referrer-policy": "no-referrer" }
-      }))
+      Effect.map(script, (bytes) =>
+        HttpServerResponse.uint8Array(bytes, {
+          contentType: "text/javascript; charset=utf-8",
+          headers: { "cache-control": "public, max-age=3600", "referrer-policy": "no-referrer" }
+        }))
     )
   })
 )

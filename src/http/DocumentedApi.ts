@@ -21,7 +21,8 @@
  * schemas (`#/components/schemas/Uuid` serves every id parameter), so they could not
  * differ per operation.
  */
-import { type HttpApi, OpenApi } from "@effect/platform"
+import type { HttpApi } from "@effect/platform"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Context, Option } from "effect"
 import { DemoAccounts } from "../accounts/demo.js"
 import { DemoIdempotencyKey } from "../db/demo.js"

@@ -24,7 +24,9 @@
  * all entries (the protocol catalog calls it when it is invalidated), so a change
  * written from outside the process shows within the data cache's TTL plus this one.
  */
-import { Cookies, HttpMiddleware, HttpServerRequest } from "@effect/platform"
+import * as Cookies from "@effect/platform/Cookies"
+import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Effect, Option, Runtime } from "effect"
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http"
 import { AppConfig } from "../../layers/AppConfig.js"

@@ -6,7 +6,8 @@
  * `ServeError`), closes on scope end, provides the platform services. No WebSocket
  * upgrades (the API has none).
  */
-import { HttpServer, HttpServerError } from "@effect/platform"
+import * as HttpServer from "@effect/platform/HttpServer"
+import * as HttpServerError from "@effect/platform/HttpServerError"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"

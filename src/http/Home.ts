@@ -4,7 +4,8 @@
  * the docs UI, the OpenAPI description, the MCP server and the directory's A2A Agent Card,
  * rather than a 404.
  */
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect, Layer } from "effect"
 import { DirectoryPaths } from "./DirectoryAgentCard.js"
 

@@ -6,7 +6,10 @@
  * fails with `RateLimited` (429, `Retry-After`); the others are charged and
  * report, but are never refused.
  */
-import { HttpApp, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Context, Effect, Layer, Option } from "effect"
 import { RateLimited } from "../../schema/errors.js"
 import { AppConfig, type AppConfigShape } from "../../layers/AppConfig.js"

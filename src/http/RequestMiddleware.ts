@@ -15,16 +15,14 @@
  *    without its access-log line (seen when a client dropped mid-body: the failed body read
  *    was answered with a 400 problem).
  */
-import {
-  HttpApiBuilder,
-  HttpApiError,
-  type HttpApp,
-  HttpIncomingMessage,
-  HttpMethod,
-  HttpServerError,
-  HttpServerRequest,
-  HttpServerResponse
-} from "@effect/platform"
+import type { HttpApp } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpApiError from "@effect/platform/HttpApiError"
+import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
+import * as HttpMethod from "@effect/platform/HttpMethod"
+import * as HttpServerError from "@effect/platform/HttpServerError"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Cause, Effect, FiberRef, Layer, Option } from "effect"
 import { type InvalidParam, isProblem, type Problem, toDocument, withRequest } from "../../schema/problem.js"
 import { InternalError, InvalidRequest, MalformedBody, MissingIdempotencyKey, NoSuchOperation } from "../../schema/errors.js"

@@ -6,7 +6,9 @@
  * responses made from a failure; the edge cache's answers, which bypass the pipeline,
  * get them from `src/http/EdgeServer.ts` ({@link setOnNodeResponse}).
  */
-import { HttpApp, HttpMiddleware, HttpServerResponse } from "@effect/platform"
+import * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect } from "effect"
 import type { ServerResponse } from "node:http"
 

@@ -41,17 +41,11 @@
  * `handleRaw` (the handler reads the body itself) is refused on operations with an
  * idempotency policy: the fingerprint needs the decoded payload.
  */
-import {
-  type HttpApi,
-  HttpApiBuilder,
-  HttpApp,
-  HttpServerResponse,
-  type HttpApiEndpoint,
-  type HttpApiGroup,
-  type HttpApiMiddleware,
-  HttpApiSchema,
-  type HttpServerRequest
-} from "@effect/platform"
+import type { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpServerRequest } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import { SqlClient } from "@effect/sql"
 import { SqlError } from "@effect/sql/SqlError"
 import { Context, Effect, Layer, Option, Schema } from "effect"

@@ -1,5 +1,7 @@
-/** Admin area contract (ours, not in the spec; issue 6 §4): operations views for administrators. */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+/** Admin area contract (ours, not in the spec): operations views for administrators. */
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { Data } from "../../schema/envelope.js"
 import { IdempotencyKeyRequired } from "../../schema/idempotency.js"

@@ -8,7 +8,7 @@ import { DemoLaunchRuns } from "./demo.js"
 
 /** The launch area's demo requests, by operationId. */
 export const LaunchManifest = {
-  // launch, procurement, mesh (issue 10)
+  // launch, procurement, mesh (spec §4.3)
   Launch_MaterializeLaunchTransaction: {
     as: "owner",
     path: { runId: DemoLaunchRuns.preparing.id },

@@ -1,5 +1,7 @@
 /** MCP area contract (spec §4.4): observed catalogs and OAuth authorization of MCP connections. */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { Uuid } from "../../schema/common.js"
 import { Data } from "../../schema/envelope.js"
@@ -8,7 +10,7 @@ import { BeginMcpOAuthRequest, McpCatalog, McpOAuthAuthorization } from "../../s
 import { operation } from "../api/operation.js"
 import { agentVisibility } from "../runtime/Api.js"
 import { AgentNotFound, ConfigurationMissing, InvalidState, RoleRequired } from "../../schema/errors.js"
-import { ConnectionNotFound, OAuthClientRegistrationFailed, OAuthDiscoveryFailed } from "./Errors.js"
+import { ConnectionNotFound, OAuthClientRegistrationFailed, OAuthDiscoveryFailed, OAuthMetadataUrlRefused } from "./Errors.js"
 import { createMcpConnection, getMcpConnection, listMcpConnections, refreshMcpCatalog } from "./ConnectionsApi.js"
 import { CompleteMcpOAuth } from "./OAuthApi.js"
 
@@ -73,7 +75,12 @@ export class McpApi extends HttpApiGroup.make("MCP")
             "`authorizationUrl` in a browser signed in as the same account. " + connectionVisibility +
             " Needs the OWNER, ADMIN, EDITOR or OPERATOR role (403 `role-required` otherwise). A DISABLED " +
             "connection answers 409 `invalid-state`; metadata that cannot be discovered 422 " +
-            "`oauth-discovery-failed`; a refused registration 422 `oauth-client-registration-failed`; no " +
+            "`oauth-discovery-failed`. Every URL taken from the metadata (the protected resource's " +
+            "`authorization_servers`; the authorization server's `issuer`, `authorization_endpoint`, " +
+            "`token_endpoint`, `registration_endpoint`, `jwks_uri` and its other endpoints) must be an https URL " +
+            "without user name, password or fragment (RFC 8414 §2, RFC 9728 §2, RFC 6749 §3.1), http only for a host " +
+            "in `OUTBOUND_ALLOWED_HOSTS`: anything else (`javascript:`, `data:`, http elsewhere) is 422 " +
+            "`oauth-metadata-url-refused` naming the field, and `authorizationUrl` is never built from it; a refused registration 422 `oauth-client-registration-failed`; no " +
             "registration endpoint and no configured client 422 `configuration-missing`. Every fetch goes through " +
             "the guarded outbound client (`OUTBOUND_ALLOWED_HOSTS`). Replaying the Idempotency-Key returns the same URL.",
           errors: [
@@ -83,6 +90,7 @@ export class McpApi extends HttpApiGroup.make("MCP")
             InvalidState,
             ConfigurationMissing,
             OAuthDiscoveryFailed,
+            OAuthMetadataUrlRefused,
             OAuthClientRegistrationFailed
           ]
         })

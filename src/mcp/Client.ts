@@ -292,7 +292,7 @@ export const callTool = (input: ServerTarget & {
   })
 
 /**
- * Checks that the MCP server of `target` answers (issue 22 item 2, endpoint health): one
+ * Checks that the MCP server of `target` answers (endpoint health): one
  * connection (`initialize`, over the transport `target` names, `AUTO` falling back as
  * {@link fetchCatalog} does) and one `ping`, each request bounded by `timeoutMs`; the session is
  * closed after. Succeeds with nothing; fails with {@link CatalogFetchFailure}, whose codes

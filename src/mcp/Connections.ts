@@ -1,5 +1,5 @@
 /**
- * Domain rules of an agent's MCP connections (issue 20 item 4): adding one, reading
+ * Domain rules of an agent's MCP connections: adding one, reading
  * them, and asking for a fresh catalog. The catalog itself is fetched in the background
  * (`./CatalogRefresh.ts`), started in the caller's transaction.
  */

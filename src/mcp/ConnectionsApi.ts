@@ -1,9 +1,9 @@
 /**
- * The MCP connection operations of the MCP group (issue 20 item 4), added to `McpApi`:
+ * The MCP connection operations of the MCP group, added to `McpApi`:
  * MCP_CreateMcpConnection, MCP_ListMcpConnections, MCP_GetMcpConnection and
  * MCP_RefreshMcpCatalog.
  */
-import { HttpApiEndpoint } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import { Schema } from "effect"
 import { Uuid } from "../../schema/common.js"
 import { Data } from "../../schema/envelope.js"

@@ -25,6 +25,16 @@ export class OAuthDiscoveryFailed extends Problem<OAuthDiscoveryFailed>()("OAuth
     "protected-resource metadata, RFC 8414 or OpenID Connect metadata); `detail` names the step and the rule"
 }) {}
 
+/** 422 `oauth-metadata-url-refused`: a URL of the discovered OAuth metadata is not https (or http on an allowed host). */
+export class OAuthMetadataUrlRefused extends Problem<OAuthMetadataUrlRefused>()("OAuthMetadataUrlRefused", {
+  status: 422,
+  type: "oauth-metadata-url-refused",
+  meaning: "a URL of the MCP server's protected-resource metadata (RFC 9728 `authorization_servers`) or of its " +
+    "authorization server's metadata (RFC 8414: `issuer`, `authorization_endpoint`, `token_endpoint`, " +
+    "`registration_endpoint`, …) is not an https URL (http only for hosts in `OUTBOUND_ALLOWED_HOSTS`), or carries " +
+    "a user name, password or fragment; `detail` names the field and the rule, never the value"
+}) {}
+
 /** 422 `oauth-client-registration-failed`: the authorization server refused dynamic client registration. */
 export class OAuthClientRegistrationFailed extends Problem<OAuthClientRegistrationFailed>()("OAuthClientRegistrationFailed", {
   status: 422,

@@ -24,7 +24,16 @@ import { AgentOperators } from "../agents/Operators.js"
 import { McpConnectRoles, OAuthFlowTtlMs } from "./Mcp.js"
 import { authorizationRequest } from "./OAuth.js"
 import { clientAuthentication, clientFor } from "./OAuthClient.js"
-import { canonicalResource, discover, oauthOptions, reasonOf } from "./OAuthDiscovery.js"
+import {
+  canonicalResource,
+  discover,
+  isSafeMetadataUrl,
+  type MetadataUrlRefused,
+  MetadataUrlRule,
+  oauthOptions,
+  reasonOf,
+  refusedAuthorizationServerField
+} from "./OAuthDiscovery.js"
 import {
   AuthorizationServerUnavailable,
   ConnectionNotFound,
@@ -34,6 +43,7 @@ import {
   OAuthFlowConsumed,
   OAuthFlowExpired,
   OAuthGrantRefused,
+  OAuthMetadataUrlRefused,
   OAuthStateInvalid
 } from "./Errors.js"
 import { type OAuthConnection, McpOAuthRepo } from "./OAuthRepo.js"
@@ -53,6 +63,12 @@ const KnownAuthorizationErrors = new Set([
   "server_error", "temporarily_unavailable", "invalid_target", "consent_required", "login_required", "interaction_required"
 ])
 
+
+/** The 422 problem of a refused metadata URL: the field and the rule, not the value. */
+export const metadataUrlProblem = (e: Pick<MetadataUrlRefused, "document" | "field">) =>
+  new OAuthMetadataUrlRefused({
+    detail: `The ${e.document} of the MCP server's authorization is refused: its field ${e.field} ${MetadataUrlRule}.`
+  })
 
 /** MCP OAuth. Requires `SqlClient`, `AppConfig`, `Outbound`, `Ids`, the `WorkflowEngine`. */
 export class McpOAuth extends Effect.Service<McpOAuth>()("agent-directory/McpOAuth", {
@@ -81,7 +97,10 @@ export class McpOAuth extends Effect.Service<McpOAuth>()("agent-directory/McpOAu
     const authorizationSettings = (c: OAuthConnection, at: Date) =>
       Effect.gen(function*() {
         const fresh = c.discoveredAt === null || at.getTime() - c.discoveredAt.getTime() < DiscoveryTtlMs
-        if (c.authorizationEndpoint !== null && c.clientId !== null && fresh) {
+        // what was cached is checked again (against today's OUTBOUND_ALLOWED_HOSTS); a refused cache is discovered anew
+        const safe = isSafeMetadataUrl(outbound, c.authorizationEndpoint) &&
+          refusedAuthorizationServerField(outbound, c.asMetadata) === undefined
+        if (c.authorizationEndpoint !== null && c.clientId !== null && fresh && safe) {
           const as = authorizationServerOf(c)
           return {
             authorizationEndpoint: c.authorizationEndpoint,
@@ -91,9 +110,11 @@ export class McpOAuth extends Effect.Service<McpOAuth>()("agent-directory/McpOAu
           }
         }
         const found = yield* discover(outbound, c.serverUrl, c.resourceMetadataUrl).pipe(
-          Effect.mapError((e) =>
-            new OAuthDiscoveryFailed({ detail: `The MCP server's authorization server could not be discovered: ${e.rule}.` })
-          )
+          Effect.catchTags({
+            DiscoveryFailed: (e) =>
+              new OAuthDiscoveryFailed({ detail: `The MCP server's authorization server could not be discovered: ${e.rule}.` }),
+            MetadataUrlRefused: (e) => metadataUrlProblem(e)
+          })
         )
         const as = found.authorizationServer
         const client = yield* clientFor(outbound, as, redirectUri, config.mcpOAuth.clients).pipe(
@@ -140,7 +161,8 @@ export class McpOAuth extends Effect.Service<McpOAuth>()("agent-directory/McpOAu
      * ADMIN, EDITOR or OPERATOR role.
      *
      * Fails with `AgentNotFound`, `ConnectionNotFound`, `RoleRequired`, `InvalidState`
-     * (DISABLED), `OAuthDiscoveryFailed`, `OAuthClientRegistrationFailed`,
+     * (DISABLED), `OAuthDiscoveryFailed`, `OAuthMetadataUrlRefused` (a metadata URL that is
+     * not https, nor http on an allowed host), `OAuthClientRegistrationFailed`,
      * `ConfigurationMissing` (no registration endpoint and no configured client).
      */
     const beginOAuth = (input: {
@@ -174,21 +196,33 @@ export class McpOAuth extends Effect.Service<McpOAuth>()("agent-directory/McpOAu
         return { authorizationUrl: request.authorizationUrl, expiresAt } satisfies McpOAuthAuthorization
       })
 
-    /** The authorization server metadata of `c`: cached, else read from its issuer now. */
+    /**
+     * The authorization server metadata of `c`: cached, else read from its issuer now;
+     * either way its URLs are checked (`OAuthMetadataUrlRefused`).
+     */
     const metadataOf = (c: OAuthConnection) => {
+      const document = "authorization server metadata (RFC 8414)" as const
+      const checked = (as: oauth.AuthorizationServer) => {
+        const field = refusedAuthorizationServerField(outbound, as)
+        return field === undefined ? Effect.succeed(as) : Effect.fail(metadataUrlProblem({ document, field }))
+      }
       const cached = authorizationServerOf(c)
-      if (cached !== undefined) return Effect.succeed(cached)
+      if (cached !== undefined) return checked(cached)
       const issuer = c.issuer
+      if (issuer !== null && !isSafeMetadataUrl(outbound, issuer)) return Effect.fail(metadataUrlProblem({ document, field: "issuer" }))
       return Effect.tryPromise(async () => {
         if (issuer === null) throw new Error("no issuer")
         const url = new URL(issuer)
         const response = await oauth.discoveryRequest(url, { algorithm: "oauth2", ...oauthOptions(outbound, url) })
         return await oauth.processDiscoveryResponse(url, response)
-      }).pipe(Effect.mapError((e) =>
-        new AuthorizationServerUnavailable({
-          detail: `The authorization server's metadata could not be read: ${reasonOf(e.error)}.`
-        })
-      ))
+      }).pipe(
+        Effect.mapError((e) =>
+          new AuthorizationServerUnavailable({
+            detail: `The authorization server's metadata could not be read: ${reasonOf(e.error)}.`
+          })
+        ),
+        Effect.flatMap(checked)
+      )
     }
 
     /**
@@ -198,7 +232,9 @@ export class McpOAuth extends Effect.Service<McpOAuth>()("agent-directory/McpOAu
      * connection CONNECTED and starts its catalog refresh.
      *
      * Fails with `OAuthStateInvalid`, `OAuthFlowConsumed`, `OAuthFlowExpired`,
-     * `OAuthAuthorizationDenied`, `OAuthGrantRefused`, `AuthorizationServerUnavailable`.
+     * `OAuthAuthorizationDenied`, `OAuthGrantRefused`, `AuthorizationServerUnavailable`,
+     * `OAuthMetadataUrlRefused` (the authorization server's metadata names a URL that is not
+     * https, nor http on an allowed host).
      */
     const completeOAuth = (input: { readonly accountId: string; readonly query: CompleteMcpOAuthQuery }) =>
       Effect.gen(function*() {

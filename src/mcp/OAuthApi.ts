@@ -3,7 +3,7 @@
  * authorization, revision 2025-06-18): where the authorization server sends the
  * browser back after MCP_BeginMcpOAuth. Added to the MCP group in `./Api.ts`.
  */
-import { HttpApiEndpoint } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import { Data } from "../../schema/envelope.js"
 import { CompleteMcpOAuthQuery, McpOAuthCompletion } from "../../schema/mcp.js"
 import { operation } from "../api/operation.js"
@@ -13,6 +13,7 @@ import {
   OAuthFlowConsumed,
   OAuthFlowExpired,
   OAuthGrantRefused,
+  OAuthMetadataUrlRefused,
   OAuthStateInvalid
 } from "./Errors.js"
 
@@ -41,14 +42,17 @@ export const CompleteMcpOAuth = HttpApiEndpoint.get("completeMcpOAuth", "/api/v1
         "An unknown state, or another account's, answers 400 `oauth-state-invalid`; a used one 409 " +
         "`oauth-flow-consumed`; one past `expiresAt` 410 `oauth-flow-expired` (expired flows are purged within 15 " +
         "minutes, after which they are unknown); an `error` from the server 422 `oauth-authorization-denied`; a " +
-        "refused code 422 `oauth-grant-refused`; an unreachable server 503 `authorization-server-unavailable`.",
+        "refused code 422 `oauth-grant-refused`; an unreachable server 503 `authorization-server-unavailable`; " +
+        "authorization server metadata naming a URL that is not https (http only for hosts in " +
+        "`OUTBOUND_ALLOWED_HOSTS`) 422 `oauth-metadata-url-refused` naming the field.",
       errors: [
         OAuthStateInvalid,
         OAuthFlowConsumed,
         OAuthFlowExpired,
         OAuthAuthorizationDenied,
         OAuthGrantRefused,
-        AuthorizationServerUnavailable
+        AuthorizationServerUnavailable,
+        OAuthMetadataUrlRefused
       ]
     })
   )

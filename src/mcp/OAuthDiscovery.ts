@@ -16,12 +16,17 @@
  *    its `issuer` must be the one named (RFC 8414 §3.3), and a server that lists
  *    `code_challenge_methods_supported` must list `S256`.
  *
- * Plain `http:` is accepted only for hosts named in `OUTBOUND_ALLOWED_HOSTS` (local
- * servers); the MCP authorization spec requires HTTPS for every other endpoint.
+ * Every URL taken from the metadata (the protected resource's `authorization_servers`,
+ * the authorization server's `issuer` and endpoints: {@link AuthorizationServerUrlFields})
+ * must be an `https:` URL (RFC 8414 §2, RFC 9728 §2, MCP authorization §"Communication
+ * Security") without user name, password or fragment (RFC 6749 §3.1); plain `http:` only
+ * for hosts named in `OUTBOUND_ALLOWED_HOSTS` (local servers). Anything else (`javascript:`,
+ * `data:`, `http:` elsewhere) fails with {@link MetadataUrlRefused} naming the field, before
+ * the URL is fetched, stored or handed to a browser.
  */
 import { Data, Effect } from "effect"
 import * as oauth from "oauth4webapi"
-import { type OutboundShape, outboundFailureOf } from "../../layers/Outbound.js"
+import { isAllowedHost, type OutboundShape, outboundFailureOf } from "../../layers/Outbound.js"
 
 /** What discovery found, stored on the connection row (`oauth_*` columns, migration 0019). */
 export interface Discovered {
@@ -37,6 +42,64 @@ export interface Discovered {
 
 /** Discovery failed; `rule` says which step and why, without echoing a server's answer. */
 export class DiscoveryFailed extends Data.TaggedError("DiscoveryFailed")<{ readonly rule: string }> {}
+
+/** The rule every URL of discovered OAuth metadata must follow (see the module's description). */
+export const MetadataUrlRule = "must be an https URL without user name, password or fragment (RFC 8414 §2, RFC 9728 " +
+  "§2, RFC 6749 §3.1); http only for a host named in OUTBOUND_ALLOWED_HOSTS"
+
+/** Which metadata document a refused URL is in. */
+export type MetadataDocument = "protected-resource metadata (RFC 9728)" | "authorization server metadata (RFC 8414)"
+
+/**
+ * A URL of discovered metadata breaks {@link MetadataUrlRule}: `field` names it (e.g.
+ * `authorization_endpoint`), `document` where it is; the value is never repeated.
+ */
+export class MetadataUrlRefused extends Data.TaggedError("MetadataUrlRefused")<{
+  readonly document: MetadataDocument
+  readonly field: string
+}> {}
+
+/**
+ * The URL fields of authorization server metadata (RFC 8414 §2, OpenID Connect Discovery
+ * 1.0 §3) that are checked: the issuer and every endpoint this service or `oauth4webapi`
+ * may fetch or send a browser to.
+ */
+export const AuthorizationServerUrlFields = [
+  "issuer",
+  "authorization_endpoint",
+  "token_endpoint",
+  "registration_endpoint",
+  "jwks_uri",
+  "revocation_endpoint",
+  "introspection_endpoint",
+  "userinfo_endpoint",
+  "pushed_authorization_request_endpoint"
+] as const
+
+/** Whether `value` follows {@link MetadataUrlRule} under the outbound settings. */
+export const isSafeMetadataUrl = (outbound: OutboundShape, value: unknown): boolean => {
+  if (typeof value !== "string") return false
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    return false
+  }
+  if (url.username !== "" || url.password !== "" || url.hash !== "" || value.includes("#")) return false
+  if (url.protocol === "https:") return true
+  return url.protocol === "http:" && isAllowedHost(outbound.options.allowedHosts, url)
+}
+
+/**
+ * The first URL field of authorization server metadata `as` (a parsed JSON document,
+ * as served or as cached) that breaks {@link MetadataUrlRule}, or none. Absent fields
+ * pass (whether a required one is there is checked on its own).
+ */
+export const refusedAuthorizationServerField = (outbound: OutboundShape, as: unknown): string | undefined => {
+  if (typeof as !== "object" || as === null) return undefined
+  const fields = as as Readonly<Record<string, unknown>>
+  return AuthorizationServerUrlFields.find((f) => fields[f] !== undefined && !isSafeMetadataUrl(outbound, fields[f]))
+}
 
 /**
  * The canonical URI of an MCP server (MCP authorization §"Canonical Server URI", RFC
@@ -62,10 +125,7 @@ export const resourceMetadataOf = (wwwAuthenticate: string | null): string | und
 
 /** `oauth4webapi` options for one URL: the guarded fetch, and `http:` only for allowed hosts. */
 export const oauthOptions = (outbound: OutboundShape, url: string | URL) => {
-  const u = new URL(url)
-  const port = u.port || (u.protocol === "https:" ? "443" : "80")
-  const host = u.hostname.replace(/^\[|\]$/g, "").toLowerCase()
-  const local = outbound.options.allowedHosts.some((h) => h === host || h === `${host}:${port}` || h === `${u.hostname.toLowerCase()}:${port}`)
+  const local = isAllowedHost(outbound.options.allowedHosts, new URL(url))
   // oauth4webapi calls it as fetch(url, init), which the guarded fetch is
   const customFetch = outbound.fetch as unknown as (url: string, init: oauth.CustomFetchOptions<string, unknown>) => Promise<Response>
   return {
@@ -99,13 +159,13 @@ const isPrefixResource = (advertised: string, resource: string) => {
 /**
  * Discovers the authorization server of the MCP server at `serverUrl`, starting from
  * `resourceMetadataUrl` when one is already known (a 401 seen by the connection).
- * Fails with {@link DiscoveryFailed}.
+ * Fails with {@link DiscoveryFailed} or {@link MetadataUrlRefused}.
  */
 export const discover = (
   outbound: OutboundShape,
   serverUrl: string,
   resourceMetadataUrl?: string | null
-): Effect.Effect<Discovered, DiscoveryFailed> =>
+): Effect.Effect<Discovered, DiscoveryFailed | MetadataUrlRefused> =>
   Effect.tryPromise({
     try: async () => {
       const resource = canonicalResource(serverUrl)
@@ -165,6 +225,9 @@ export const discover = (
         break
       }
       if (prm === undefined) return fail("the MCP server publishes no protected-resource metadata (RFC 9728)")
+      if (!(prm.authorization_servers ?? []).every((s) => isSafeMetadataUrl(outbound, s))) {
+        throw new MetadataUrlRefused({ document: "protected-resource metadata (RFC 9728)", field: "authorization_servers" })
+      }
       const issuer = prm.authorization_servers?.[0]
       if (issuer === undefined) return fail("the protected-resource metadata (RFC 9728) names no authorization server")
 
@@ -176,6 +239,13 @@ export const discover = (
         if (response.status === 404 && algorithm === "oauth2") {
           void response.body?.cancel()
           continue
+        }
+        // the URLs are checked before anything else of the document (its issuer's match included)
+        const served: unknown = response.status === 200 ? await response.clone().json().catch(() => undefined) : undefined
+        const refused = refusedAuthorizationServerField(outbound, served)
+        if (refused !== undefined) {
+          void response.body?.cancel()
+          throw new MetadataUrlRefused({ document: "authorization server metadata (RFC 8414)", field: refused })
         }
         as = await oauth.processDiscoveryResponse(issuerUrl, response)
         break
@@ -196,5 +266,7 @@ export const discover = (
       } satisfies Discovered
     },
     catch: (error) =>
-      error instanceof DiscoveryFailed ? error : new DiscoveryFailed({ rule: `discovery failed: ${reasonOf(error)}` })
+      error instanceof DiscoveryFailed || error instanceof MetadataUrlRefused
+        ? error
+        : new DiscoveryFailed({ rule: `discovery failed: ${reasonOf(error)}` })
   })

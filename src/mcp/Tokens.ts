@@ -14,7 +14,7 @@ import { Outbound, outboundFailureOf } from "../../layers/Outbound.js"
 import { makeTokenCipher } from "../../layers/TokenCipher.js"
 import { McpAccessToken } from "./AccessToken.js"
 import { clientAuthentication } from "./OAuthClient.js"
-import { oauthOptions, reasonOf } from "./OAuthDiscovery.js"
+import { MetadataUrlRule, oauthOptions, reasonOf, refusedAuthorizationServerField } from "./OAuthDiscovery.js"
 import { type OAuthConnection, McpOAuthRepo } from "./OAuthRepo.js"
 
 /** A token is refreshed when it expires within this long: 60 s (covers clock skew and the request's own time). */
@@ -116,6 +116,10 @@ export class McpTokens extends Effect.Service<McpTokens>()("agent-directory/McpT
         const as = Option.flatMap(connection, (c) => Option.fromNullable(authorizationServerOf(c)))
         if (Option.isNone(connection) || Option.isNone(as)) {
           return { _tag: "Refused", rule: "the connection's authorization server metadata is gone" } as const
+        }
+        const refusedField = refusedAuthorizationServerField(outbound, as.value)
+        if (refusedField !== undefined) {
+          return { _tag: "Refused", rule: `the authorization server metadata's ${refusedField} ${MetadataUrlRule}` } as const
         }
         const client = clientOf(connection.value)
         const refreshToken = cipher.open(t.refreshToken, aad("refresh_token", connectionId))

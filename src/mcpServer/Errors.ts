@@ -1,4 +1,4 @@
-/** Problems of the directory's own MCP endpoint (`/mcp`, src/mcpServer/, issue 23). */
+/** Problems of the directory's own MCP endpoint (`/mcp`, src/mcpServer/). */
 import { Problem } from "../../schema/problem.js"
 
 /**

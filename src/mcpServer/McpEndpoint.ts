@@ -1,5 +1,5 @@
 /**
- * The directory's own MCP server at `/mcp` (issue 23 items 1-2): MCP 2025-06-18 Streamable
+ * The directory's own MCP server at `/mcp`: MCP 2025-06-18 Streamable
  * HTTP with stateful sessions (`Mcp-Session-Id`), on the service's HTTP router next to the
  * HttpApi, so the API-level middleware applies as to every route (request id, body limits
  * and media type, problem+json rendering, access log, security headers). Per HTTP request:
@@ -30,7 +30,10 @@
  * Logs: the access log writes method, path and status only, and the headers handed to the
  * SDK transport leave out `Authorization`, `X-API-Key` and `Cookie`, so a key reaches no log.
  */
-import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
 import { isInitializeRequest, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js"
 import { Cause, Effect, Either, Option, Runtime } from "effect"

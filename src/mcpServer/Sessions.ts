@@ -1,6 +1,6 @@
 /**
  * The live MCP sessions of this process (MCP 2025-06-18 Streamable HTTP, `Mcp-Session-Id`),
- * bounded in number and idle time (issue 23 item 2):
+ * bounded in number and idle time:
  *
  * - a session ends after `idleMs` without a request (its next request gets 404, so the
  *   client starts a new one, as the MCP transport prescribes); expired sessions are swept

@@ -1,5 +1,5 @@
 /**
- * The tools of the directory's MCP server (issue 23 item 1): each is one public read of the
+ * The tools of the directory's MCP server: each is one public read of the
  * REST contract, with the same Schemas, service method and policy:
  *
  * | tool | operation | input |

@@ -4,7 +4,9 @@
  * other Social operations live in their own group, and `OpenApi.Title` names its
  * OpenAPI tag "Social".
  */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Data } from "../../schema/envelope.js"
 import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { CreateMeshPublisherRequest, MeshPublisher } from "../../schema/mesh.js"

@@ -2,7 +2,9 @@
  * Jobs area contract, partner job sources (spec §2.18, §4.2). Its own group
  * (identifier `PartnerJobSources`) published under the OpenAPI tag `Jobs`.
  */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { Uuid } from "../../schema/common.js"
 import { Data } from "../../schema/envelope.js"

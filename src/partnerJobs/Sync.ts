@@ -15,7 +15,9 @@
  * so it is a new one. The cron fires once per occurrence across runners (`ClusterCron`).
  */
 import { ClusterCron } from "@effect/cluster"
-import { HttpClient, HttpClientRequest, HttpClientResponse } from "@effect/platform"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { Activity, Workflow } from "@effect/workflow"
 import { Cron, Data, Duration, Effect, Either, Layer, Option, Schema } from "effect"
 import { now } from "../../layers/Clock.js"

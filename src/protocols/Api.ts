@@ -1,5 +1,7 @@
 /** Protocols area contract (spec §4.3): the public protocol catalog. */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Data } from "../../schema/envelope.js"
 import { ProtocolCatalog } from "../../schema/protocols.js"
 import { operation } from "../api/operation.js"

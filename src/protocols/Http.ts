@@ -1,5 +1,7 @@
 /** HTTP handlers of the Protocols area. */
-import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect } from "effect"
 import { Api } from "../api/Api.js"
 import { Envelope } from "../http/Envelope.js"

@@ -1,9 +1,11 @@
 /**
- * Reputation contract (spec §9; issue 22 item 3): an agent's trust, rank and performance
+ * Reputation contract (spec §9): an agent's trust, rank and performance
  * subresources, projections of its evidence. Its own group ("Reputation"), named "Trust" in
  * the OpenAPI document (`OpenApi.Title`) beside the feedback operations.
  */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { AgentPath } from "../../schema/agents.js"
 import { Data } from "../../schema/envelope.js"
 import { AgentNotFound } from "../../schema/errors.js"

@@ -1,5 +1,5 @@
 /**
- * The reputation area (issue 22 items 3 and 6): an agent's trust, rank and performance,
+ * The reputation area: an agent's trust, rank and performance,
  * projected from its evidence. Listed in `src/areas.ts` after the trust area (its seed step
  * projects the demo evidence of the areas before it).
  */

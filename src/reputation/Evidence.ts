@@ -1,5 +1,5 @@
 /**
- * Marking an agent's evidence as changed (issue 22): every write that changes what the
+ * Marking an agent's evidence as changed: every write that changes what the
  * trust, rank or performance projections of an agent are computed from (feedback and its
  * withdrawal, votes, favorites, endpoint probes, run outcomes, identity proofs, orders)
  * calls `markAgentEvidence` inside its own transaction, so the mark commits with the

@@ -1,5 +1,5 @@
 /**
- * The evidence window of the projections (issue 22, docs/methodology.md §Window): the 30
+ * The evidence window of the projections (docs/methodology.md §Window): the 30
  * whole UTC days ending at the end of the UTC day of the projection. Runs and probes count
  * when they fall inside it; coverage is measured against it. A projection computed twice on
  * one UTC day over the same evidence gives the same values.

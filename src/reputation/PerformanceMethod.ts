@@ -1,5 +1,5 @@
 /**
- * The performance methodology (issue 22 item 3; docs/methodology.md §Performance), over the
+ * The performance methodology (docs/methodology.md §Performance), over the
  * evidence window (src/reputation/EvidenceWindow.ts):
  *
  * - run success rate: SUCCEEDED / (SUCCEEDED + FAILED + TIMED_OUT) of the agent's runs that

@@ -1,5 +1,5 @@
 /**
- * The projector's statements (issue 22 item 3): the trust, performance and rank documents
+ * The projector's statements: the trust, performance and rank documents
  * of a set of agents (or all of them) computed from their evidence in ONE set-based SQL
  * statement (GROUP BY aggregates in the database), upserted into `agent_reputation`, then
  * the ordinal ranks rewritten in one UPDATE. The formulas are the methodology files'

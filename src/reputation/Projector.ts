@@ -1,6 +1,6 @@
 /**
- * The projector of the trust, rank and performance projections on the durable engine
- * (issue 22 item 3), two jobs:
+ * The projector of the trust, rank and performance projections on the durable engine,
+ * two jobs:
  *
  * - **Incremental** (`ReputationProjector`, a cluster `Singleton`: exactly one runner of the
  *   cluster runs it; if that runner dies its shard moves and another starts it): drains

@@ -1,5 +1,5 @@
 /**
- * The rank methodology (issue 22 item 3; docs/methodology.md §Rank): a composite score in
+ * The rank methodology (docs/methodology.md §Rank): a composite score in
  * ppm, then the ordinal rank over listed agents.
  *
  *   scorePpm = round(0.45 × trustPpm + 0.30 × (performancePpm ?? 500000) + 0.15 × proofsPpm + 0.10 × starsPpm)

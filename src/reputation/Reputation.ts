@@ -1,5 +1,5 @@
 /**
- * The reputation area's service (issue 22 item 3; spec §9): an agent's trust, performance
+ * The reputation area's service (spec §9): an agent's trust, performance
  * and rank as last projected (src/reputation/Projection.ts), with the methodology that
  * computed them and their freshness. Reads the stored projection: a read never computes
  * (the projector recomputes within seconds of new evidence, and hourly in full); an agent

@@ -1,5 +1,5 @@
 /**
- * The trust methodology (issue 22 item 3; docs/methodology.md §Trust): a weighted Bayesian
+ * The trust methodology (docs/methodology.md §Trust): a weighted Bayesian
  * average of the ratings of PUBLISHED feedback toward a stated prior, in parts per million.
  *
  *   trustPpm = round((PriorWeight × PriorPpm + Σ wᵢ·ratingPpmᵢ) / (PriorWeight + Σ wᵢ))

@@ -1,5 +1,5 @@
 /**
- * THE verification-state rule (spec §3; issue 22 item 3): an agent's `verificationState`
+ * THE verification-state rule (spec §3): an agent's `verificationState`
  * from its identity evidence. Both writers use it, so they never disagree: the identity
  * proof (Agents_ProveIdentity, src/agents/Identities.ts) for the agents bound to the proven
  * locator, and the projector (src/reputation/Projection.ts) for the agents it projects.

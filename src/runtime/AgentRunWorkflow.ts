@@ -1,5 +1,5 @@
 /**
- * The workflow that runs a conversation's run (spec §2.20, §3 run states; issue 21):
+ * The workflow that runs a conversation's run (spec §2.20, §3 run states):
  * started by Runtime_SendMessage in its transaction (`layers/Engine.ts`), answered by the
  * `AgentRuntime` model seam, one execution per run (the execution id is derived from the
  * run id). A loop of at most `RUN_MAX_STEPS` model calls; each step may ask for tool

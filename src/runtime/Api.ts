@@ -1,5 +1,7 @@
 /** Runtime area contract (spec §4.4): runtime tools and schedule previews. */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { Uuid } from "../../schema/common.js"
 import { Data } from "../../schema/envelope.js"
@@ -60,7 +62,9 @@ export class RuntimeApi extends HttpApiGroup.make("Runtime")
           description: "The next `count` (1-25, default 8) instants strictly after `from` (default: now) at which " +
             "`cronExpression` fires in the wall-clock time of `timezone` (an IANA name; the answer gives its " +
             "canonical spelling). The expression has five fields (minute hour day-of-month month day-of-week) or is " +
-            "a macro such as `@daily`. Daylight-saving changes are followed: a wall-clock time skipped by a " +
+            "one of the crontab(5) macros `@yearly`, `@annually`, `@monthly`, `@weekly`, `@daily`, `@midnight`, " +
+            "`@hourly`; nothing else (no seconds field, no `@every`, no `@secondly`, `@minutely`, `@weekdays` or " +
+            "`@weekends`): no schedule fires more than once a minute. Daylight-saving changes are followed: a wall-clock time skipped by a " +
             "spring-forward change fires once, just after the change at the same offset (02:30 → 03:30); a time " +
             "repeated by a fall-back change fires once, at its first occurrence. An invalid expression or one that " +
             "never fires is a 400 naming `/cronExpression`; an unknown time zone a 400 naming `/timezone`. " +

@@ -1,5 +1,5 @@
 /**
- * Conversations of an agent (issue 21 item 3): Runtime_CreateConversation,
+ * Conversations of an agent: Runtime_CreateConversation,
  * Runtime_ListConversations and Runtime_ListMessages, and the one rule of who sees a
  * conversation (`seesConversation`), which Runtime_GetRun shares (described to clients by
  * `conversationVisibility` in `./ConversationsApi.ts`).

@@ -1,8 +1,8 @@
 /**
- * The conversation operations of the Runtime group (issue 21 item 3), added to `RuntimeApi`:
+ * The conversation operations of the Runtime group, added to `RuntimeApi`:
  * Runtime_CreateConversation, Runtime_ListConversations and Runtime_ListMessages.
  */
-import { HttpApiEndpoint } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import { Schema } from "effect"
 import { Uuid } from "../../schema/common.js"
 import { Conversation, CreateConversationRequest, ListConversationsQuery, ListMessagesQuery } from "../../schema/conversations.js"

@@ -1,5 +1,5 @@
 /**
- * SQL of the conversation reads and their creation (issue 21 item 3; tables of
+ * SQL of the conversation reads and their creation (tables of
  * migrations 0010, 0011, indexes of 0025): conversations in the wire shape of
  * `Conversation` (schema/conversations.ts), their messages in the shape of `Message`
  * (spec §2.20), one keyset page at a time.

@@ -30,7 +30,7 @@ export class PlaygroundRunRequired extends Problem<PlaygroundRunRequired>()("Pla
 }) {}
 /**
  * 503 `stream-limit-reached`: this server process already serves as many run event streams
- * as it may (`RUN_EVENTS_MAX_STREAMS`); retry after `Retry-After` seconds (issue 21 item 4).
+ * as it may (`RUN_EVENTS_MAX_STREAMS`); retry after `Retry-After` seconds.
  */
 export class StreamLimitReached extends Problem<StreamLimitReached>()("StreamLimitReached", {
   status: 503, type: "stream-limit-reached",

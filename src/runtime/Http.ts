@@ -1,5 +1,6 @@
 /** HTTP handlers of the Runtime area: decode → service → envelope. */
-import { HttpApp, HttpServerResponse } from "@effect/platform"
+import * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect, Stream } from "effect"
 import { Api } from "../api/Api.js"
 import { currentSession } from "../api/security.js"

@@ -1,5 +1,5 @@
 /**
- * Run control (issue 21): a person's decision on a tool call that needs approval
+ * Run control: a person's decision on a tool call that needs approval
  * (Runtime_DecideToolApproval) and cancelling a run (Runtime_CancelRun). Both run in the
  * command's one transaction (`src/http/group.ts`): the change, its run events and the
  * signal to the run's workflow (`signalApproval`: the engine's request row is written in

@@ -1,8 +1,8 @@
 /**
- * The run-control operations of the Runtime group (issue 21): Runtime_DecideToolApproval
+ * The run-control operations of the Runtime group: Runtime_DecideToolApproval
  * and Runtime_CancelRun, added to `RuntimeApi`.
  */
-import { HttpApiEndpoint } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import { Schema } from "effect"
 import { Uuid } from "../../schema/common.js"
 import { Data } from "../../schema/envelope.js"

@@ -1,5 +1,5 @@
 /**
- * Following a run live (issue 21 item 4, `Runtime_StreamRunEvents`): the run's events
+ * Following a run live (`Runtime_StreamRunEvents`): the run's events
  * (`run_events`, schema/runEvents.ts) as a WHATWG Server-Sent Events stream.
  *
  * The stream, in order:

@@ -1,5 +1,5 @@
 /**
- * Waking the followers of runs (issue 21 item 4): one process-wide source of "run X has
+ * Waking the followers of runs: one process-wide source of "run X has
  * new events", fanned out in-process to every stream following X.
  *
  * - PostgreSQL: one `LISTEN run_events` connection per process (`PgClient.listen`), fed by
@@ -48,7 +48,7 @@ export class RunEventWakeups extends Effect.Service<RunEventWakeups>()("agent-di
 
     // PGlite reports itself in version(); it has one session and no LISTEN. Learnt in the
     // background: a database that is down when the server starts must not stop the server
-    // (its requests answer 503, issue 5); until it is known, followers poll at `pollMs`.
+    // (its requests answer 503); until it is known, followers poll at `pollMs`.
     let listening = false
     yield* Effect.gen(function*() {
       const [row] = yield* sql<{ embedded: boolean }>`SELECT version() LIKE '%PGlite%' AS embedded`

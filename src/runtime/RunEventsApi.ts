@@ -1,8 +1,9 @@
 /**
- * Following a run live (issue 21 item 4): `Runtime_StreamRunEvents`, added to `RuntimeApi`.
+ * Following a run live: `Runtime_StreamRunEvents`, added to `RuntimeApi`.
  * The stream itself is built in `./RunEventStream.ts`.
  */
-import { HttpApiEndpoint, HttpApiSchema } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import { Schema } from "effect"
 import { Uuid } from "../../schema/common.js"
 import { RunEvent } from "../../schema/runEvents.js"

@@ -1,5 +1,5 @@
 /**
- * SQL of following a run (issue 21 item 4; tables `runs` and `run_events` of migration
+ * SQL of following a run (tables `runs` and `run_events` of migration
  * 0021): the run's head (who may see it, its state and its last event's `seq`) and its
  * events after a `seq`.
  */

@@ -1,5 +1,5 @@
 /**
- * SQL of a run as it runs (issue 21; migration 0021): the moves of the `AgentRun`
+ * SQL of a run as it runs (migration 0021): the moves of the `AgentRun`
  * workflow (`./AgentRunWorkflow.ts`) and of the run-control commands
  * (`./RunControl.ts`): the run's state, its steps, its tool calls with their approvals,
  * its usage, and its answer message's text and `contentParts`. Every change appends its
@@ -155,7 +155,7 @@ const make = Effect.gen(function*() {
         WHERE id = ${runId} AND state IN ${sql.in(from)}
         RETURNING state, version::float8 AS version, failure_code AS "failureCode", agent_id AS "agentId"`
       if (rows.length === 0) return Option.none<Run["state"]>()
-      // a finished run is performance evidence of its agent (issue 22): mark it for the projector
+      // a finished run is performance evidence of its agent: mark it for the projector
       if ((FinishedRunStates as ReadonlyArray<string>).includes(to)) {
         yield* Effect.provideService(markAgentEvidence(rows[0]!.agentId, at), SqlClient.SqlClient, sql)
       }

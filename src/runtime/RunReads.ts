@@ -1,5 +1,5 @@
 /**
- * Reading a run (issue 21 item 3): Runtime_GetRun, the full run with its steps, tool
+ * Reading a run: Runtime_GetRun, the full run with its steps, tool
  * calls (with their approval), usage, cost, timings and failure, and its entity tag.
  */
 import { createHash } from "node:crypto"

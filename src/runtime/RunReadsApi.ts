@@ -1,5 +1,5 @@
-/** The run read of the Runtime group (issue 21 item 3), added to `RuntimeApi`: Runtime_GetRun. */
-import { HttpApiEndpoint } from "@effect/platform"
+/** The run read of the Runtime group, added to `RuntimeApi`: Runtime_GetRun. */
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import { Schema } from "effect"
 import { Uuid } from "../../schema/common.js"
 import { Data } from "../../schema/envelope.js"

@@ -1,5 +1,5 @@
 /**
- * SQL of the full run (issue 21 item 3, Runtime_GetRun): the run of `runs`, its steps
+ * SQL of the full run (Runtime_GetRun): the run of `runs`, its steps
  * of `run_steps` and its tool calls of `run_tool_calls` (migration 0021), in the wire
  * shapes of `RunDetail`, `RunStep` and `ToolCall` (schema/runDetail.ts).
  */

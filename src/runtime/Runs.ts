@@ -14,7 +14,8 @@ import { FinishedRunStates } from "../../schema/runtime.js"
 import { AgentRun } from "./AgentRunWorkflow.js"
 import { RunsRepo } from "./RunsRepo.js"
 import { appendRunEvent } from "./RunEventLog.js"
-import { type AccessInput, AgentOperators } from "../agents/Operators.js"
+import { type AccessInput, AgentOperators, requireRole } from "../agents/Operators.js"
+import { seesConversation } from "./Conversations.js"
 import { dieOnStorageFailure } from "../db/storageFailure.js"
 
 /** How long a run's data is kept (ms, 30 days) before retention may purge it (`retentionExpiresAt`). */
@@ -172,22 +173,31 @@ export class Runs extends Effect.Service<Runs>()("agent-directory/Runs", {
      * `dataClearedAt` of its finished runs. Clearing again changes nothing and returns
      * the same result (the first `dataClearedAt`).
      *
-     * Fails with `RunNotFound` (`run-not-found`), `RoleRequired` (`role-required`: not OWNER,
+     * Who may clear: whoever may read the run (Runtime_GetRun: its conversation's author, or
+     * an OWNER or ADMIN of the workspace operating the agent), with the OWNER, ADMIN, EDITOR
+     * or OPERATOR role.
+     *
+     * Fails with `RunNotFound` (`run-not-found`: absent, or not visible to the caller, as
+     * Runtime_GetRun answers), `RoleRequired` (`role-required`: visible, but not OWNER,
      * ADMIN, EDITOR or OPERATOR), `PlaygroundRunRequired` (`playground-run-required`),
      * `RunInProgress` (`run-in-progress`: the run, or another run of its conversation, is
      * still active).
      */
     const clearPlaygroundData = (input: { readonly runId: string; readonly accountId: string }) =>
       Effect.gen(function*() {
-        const notFound = `No run ${input.runId} of an agent of your workspaces.`
+        const notFound = `No run ${input.runId} visible to you.`
         const found = yield* repo.lockRunForClear(input.runId)
         if (Option.isNone(found)) return yield* new RunNotFound({ detail: notFound })
         const run = found.value
-        yield* accessVia(() => new RunNotFound({ detail: notFound }), {
+        // who may not read the run (Runtime_GetRun's rule) is told it does not exist, before any role is asked
+        const access = yield* accessVia(() => new RunNotFound({ detail: notFound }), {
           entityPublicId: run.agentId,
-          accountId: input.accountId,
-          roles: { allowed: ClearRoles, action: "Clearing playground data" }
+          accountId: input.accountId
         })
+        if (run.authorAccountId !== null && !seesConversation(access, input.accountId, run.authorAccountId)) {
+          return yield* new RunNotFound({ detail: notFound })
+        }
+        yield* requireRole(access, { allowed: ClearRoles, action: "Clearing playground data" })
         if (!run.isPlayground || run.conversationId === null) {
           return yield* new PlaygroundRunRequired({
             detail: "Only a playground run's data can be cleared; this run is not one."

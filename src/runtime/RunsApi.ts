@@ -2,13 +2,14 @@
  * The conversation and run operations of the Runtime group (spec §2.19, §2.20, §4.4):
  * Runtime_SendMessage and Runtime_ClearPlaygroundRunData, added to `RuntimeApi`.
  */
-import { HttpApiEndpoint } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import { Schema } from "effect"
 import { Uuid } from "../../schema/common.js"
 import { Data } from "../../schema/envelope.js"
 import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { PlaygroundClearResult, SendMessageRequest, SentMessage } from "../../schema/runtime.js"
 import { operation } from "../api/operation.js"
+import { conversationVisibility } from "./ConversationsApi.js"
 import { ConfigurationMissing, RoleRequired } from "../../schema/errors.js"
 import { ConversationAuthorRequired, ConversationNotFound, MessageNotFound, PlaygroundRunRequired, RunInProgress, RunNotFound } from "./Errors.js"
 
@@ -67,8 +68,10 @@ export const clearPlaygroundRunData = HttpApiEndpoint.del("clearPlaygroundRunDat
         "with `contentText` null and `contentParts` empty (ordinals, roles and times stay), and the conversation's " +
         "finished runs get `dataClearedAt`. Answers the run's PlaygroundClearResult (spec §2.19). Clearing again " +
         "changes nothing and answers the same result (the first `dataClearedAt`). " +
-        visibility("run", "run-not-found") + " Only the OWNER, ADMIN, EDITOR and OPERATOR roles may clear (403 " +
-        "`role-required`). Only playground runs (`triggerType` PLAYGROUND) have playground data: any other run is " +
+        "Only who may read the run (Runtime_GetRun) may clear it: " + conversationVisibility + " A run that is " +
+        "absent, of an agent not operated by a workspace the caller is an ACTIVE member of, or of a conversation " +
+        "the caller does not see is 404 `run-not-found` (its existence is not revealed). Of those who see it, only " +
+        "the OWNER, ADMIN, EDITOR and OPERATOR roles may clear (403 `role-required`). Only playground runs (`triggerType` PLAYGROUND) have playground data: any other run is " +
         "422 `playground-run-required` (a property of the run that no retry changes). While the run, or another run " +
         "of its conversation, is active (not SUCCEEDED, FAILED, CANCELLED or TIMED_OUT) the answer is 409 " +
         "`run-in-progress`: its messages are still being written.",

@@ -26,7 +26,9 @@ const ClearableRunRow = Schema.Struct({
   ...PlaygroundClearResult.fields,
   conversationId: Schema.NullOr(Schema.String),
   agentId: Schema.String,
-  isPlayground: Schema.Boolean
+  isPlayground: Schema.Boolean,
+  /** The author of the run's conversation (null for a run without one). */
+  authorAccountId: Schema.NullOr(Schema.String)
 })
 
 const make = Effect.gen(function*() {
@@ -118,8 +120,9 @@ const make = Effect.gen(function*() {
     execute: (id) =>
       sql`SELECT id AS "runId", conversation_id AS "conversationId", agent_id AS "agentId", state,
             is_playground AS "isPlayground", api_ts(retention_expires_at) AS "retentionExpiresAt",
-            api_ts(data_cleared_at) AS "dataClearedAt"
-          FROM runs WHERE id = ${id} FOR UPDATE`
+            api_ts(data_cleared_at) AS "dataClearedAt",
+            (SELECT c.account_id FROM conversations c WHERE c.id = r.conversation_id) AS "authorAccountId"
+          FROM runs r WHERE r.id = ${id} FOR UPDATE OF r`
   })
 
   /**

@@ -1,8 +1,8 @@
 /**
- * The runtime configuration operations of the Runtime group (issue 21 item 1):
+ * The runtime configuration operations of the Runtime group:
  * Runtime_ConfigureAgentRuntime and Runtime_GetAgentRuntime, added to `RuntimeApi`.
  */
-import { HttpApiEndpoint } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import { Schema } from "effect"
 import { AgentRuntimeConfig, ConfigureAgentRuntimeRequest, CreatedAgentRuntimeConfig } from "../../schema/agentRuntimeConfig.js"
 import { Uuid } from "../../schema/common.js"

@@ -1,5 +1,5 @@
 /**
- * Agents' runtime configurations (issue 21 item 1): Runtime_ConfigureAgentRuntime
+ * Agents' runtime configurations: Runtime_ConfigureAgentRuntime
  * (create or replace, optimistic concurrency, tool grants mirrored into the agent's
  * runtime tools) and Runtime_GetAgentRuntime. The command runs inside its one
  * transaction with its idempotency record (`src/http/group.ts`).

@@ -1,10 +1,11 @@
 /**
- * Cron schedules in an IANA time zone (spec §4.4 Runtime_PreviewAgentSchedule, issue 21
- * item 5): the ONE computation of a schedule's occurrences, shared by the preview and
+ * Cron schedules in an IANA time zone (spec §4.4 Runtime_PreviewAgentSchedule):
+ * the ONE computation of a schedule's occurrences, shared by the preview and
  * by the firing of saved schedules (`./ScheduleFiring.ts`), so a schedule fires at
  * exactly the instants its preview shows. `cron-parser` (with its time-zone support,
  * Luxon underneath) does the calendar work, so wall-clock schedules stay correct
- * across DST changes:
+ * across DST changes. Only five-field expressions and the crontab(5) macros are
+ * schedules ({@link CronMacros}): nothing fires more than once a minute. DST:
  *
  * - a local time skipped by a spring-forward change (02:30 in Berlin on the last
  *   Sunday of March) fires at the same wall-clock offset after the change (03:30
@@ -38,23 +39,60 @@ const canonicalZone = (zone: string): string | undefined => {
 }
 
 /**
+ * The cron macros a schedule may use, each the five-field expression it stands for
+ * (crontab(5) of Vixie cron). Only these: `cron-parser`'s own `@secondly`, `@minutely`,
+ * `@weekdays` and `@weekends` are not cron, and `@secondly` fires every second.
+ */
+export const CronMacros: Readonly<Record<string, string>> = {
+  "@yearly": "0 0 1 1 *",
+  "@annually": "0 0 1 1 *",
+  "@monthly": "0 0 1 * *",
+  "@weekly": "0 0 * * 0",
+  "@daily": "0 0 * * *",
+  "@midnight": "0 0 * * *",
+  "@hourly": "0 * * * *"
+}
+
+const FiveFieldsRule = "must be a five-field cron expression (minute hour day-of-month month day-of-week) or one " +
+  `of the macros ${Object.keys(CronMacros).join(", ")}`
+
+/**
+ * The five-field expression a trimmed `cronExpression` stands for: a macro of
+ * {@link CronMacros} as its expression, five fields as they are; anything else (six
+ * fields with seconds, `@every`, another macro) is none. Five fields leave
+ * `cron-parser`'s seconds field at 0, so no schedule fires more than once a minute.
+ */
+const fiveFieldsOf = (cronExpression: string): string | undefined => {
+  if (cronExpression.startsWith("@")) return Object.hasOwn(CronMacros, cronExpression) ? CronMacros[cronExpression] : undefined
+  return cronExpression.split(/\s+/).length === 5 ? cronExpression : undefined
+}
+
+/** The parsed `schedule` from `after` on; throws when it is not a five-field expression or macro, or does not parse. */
+const parse = (schedule: CronSchedule, after: Date) => {
+  const fields = fiveFieldsOf(schedule.cronExpression)
+  if (fields === undefined) throw new Error(FiveFieldsRule)
+  return CronExpressionParser.parse(fields, { currentDate: after, tz: schedule.timezone })
+}
+
+/**
  * The first `count` instants strictly after `after` at which `schedule` fires in the
  * wall-clock time of its zone. Throws when the expression does not parse or runs out
  * of occurrences (a validated schedule, {@link parseSchedule}, does neither).
  */
 const occurrencesOrThrow = (schedule: CronSchedule, after: Date, count: number): ReadonlyArray<Date> => {
-  const expression = CronExpressionParser.parse(schedule.cronExpression, { currentDate: after, tz: schedule.timezone })
+  const expression = parse(schedule, after)
   return Array.from({ length: count }, () => expression.next().toDate())
 }
 
 /**
  * Validates a cron expression (five fields: minute hour day-of-month month
- * day-of-week, or a macro such as `@daily`) and an IANA zone, as every schedule
+ * day-of-week, or one of the {@link CronMacros}) and an IANA zone, as every schedule
  * operation does. Returns the trimmed expression and the canonical zone name.
  *
  * Fails with `InvalidRequest` naming `/timezone` (not an IANA zone) or
- * `/cronExpression` (not a five-field expression, a field out of range, or one that
- * never fires after `from`).
+ * `/cronExpression` (not five fields nor one of the macros, e.g. six fields with
+ * seconds, `@secondly` or `@every 1s`; a field out of range; or one that never fires
+ * after `from`).
  */
 export const parseSchedule = (input: {
   readonly cronExpression: string
@@ -65,9 +103,7 @@ export const parseSchedule = (input: {
     const zone = canonicalZone(input.timezone)
     if (zone === undefined) return yield* invalid("timezone", "must be an IANA time zone name (e.g. Europe/Berlin)")
     const expression = input.cronExpression.trim()
-    if (!expression.startsWith("@") && expression.split(/\s+/).length !== 5) {
-      return yield* invalid("cronExpression", "must have five fields: minute hour day-of-month month day-of-week")
-    }
+    if (fiveFieldsOf(expression) === undefined) return yield* invalid("cronExpression", FiveFieldsRule)
     const schedule: CronSchedule = { cronExpression: expression, timezone: zone }
     yield* Effect.try({
       try: () => occurrencesOrThrow(schedule, input.from, 1),
@@ -84,10 +120,10 @@ export const parseSchedule = (input: {
 export const occurrencesAfter = (schedule: CronSchedule, after: Date, count: number): ReadonlyArray<Date> => {
   const found: Array<Date> = []
   try {
-    const expression = CronExpressionParser.parse(schedule.cronExpression, { currentDate: after, tz: schedule.timezone })
+    const expression = parse(schedule, after)
     while (found.length < count) found.push(expression.next().toDate())
   } catch {
-    // no further occurrence
+    // no further occurrence (or a stored expression that is no longer a schedule: it never fires)
   }
   return found
 }

@@ -1,5 +1,5 @@
 /**
- * The firing of agent schedules (issue 21 item 5): every occurrence of an enabled
+ * The firing of agent schedules: every occurrence of an enabled
  * schedule starts exactly one run (`triggerType` SCHEDULE, `runs.schedule_id`) in the
  * schedule's conversation, posting its `message`, through the same start as
  * Runtime_SendMessage (`Runs.startRun`), at the instants Runtime_PreviewAgentSchedule

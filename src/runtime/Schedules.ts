@@ -1,5 +1,5 @@
 /**
- * Domain rules of agent schedules (issue 21 item 5): Runtime_CreateAgentSchedule,
+ * Domain rules of agent schedules: Runtime_CreateAgentSchedule,
  * Runtime_ListAgentSchedules and Runtime_DeleteAgentSchedule. Commands run inside the
  * command's one transaction (`src/http/group.ts`); the firing is `./ScheduleFiring.ts`.
  */

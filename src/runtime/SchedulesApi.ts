@@ -1,8 +1,8 @@
 /**
- * The schedule operations of the Runtime group (issue 21 item 5): Runtime_CreateAgentSchedule,
+ * The schedule operations of the Runtime group: Runtime_CreateAgentSchedule,
  * Runtime_ListAgentSchedules and Runtime_DeleteAgentSchedule, added to `RuntimeApi`.
  */
-import { HttpApiEndpoint } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import { Schema } from "effect"
 import { Uuid } from "../../schema/common.js"
 import { Data, Page } from "../../schema/envelope.js"
@@ -53,8 +53,8 @@ export const createAgentSchedule = HttpApiEndpoint.post("createAgentSchedule", "
       statuses: [400, 401, 403, 404, 409, 422, 500],
       summary: "Save a cron schedule that sends a message to the agent at each occurrence",
       description: "Saves a schedule and answers 201 with it (version 1) and its URL in `Location`. `cronExpression` " +
-        "and `timezone` are validated exactly as Runtime_PreviewAgentSchedule validates them (five fields or a macro " +
-        "such as `@daily`; an IANA zone, answered in its canonical spelling): an invalid expression, or one that never " +
+        "and `timezone` are validated exactly as Runtime_PreviewAgentSchedule validates them (five fields or one of " +
+        "the crontab(5) macros `@yearly`, `@annually`, `@monthly`, `@weekly`, `@daily`, `@midnight`, `@hourly`; an IANA zone, answered in its canonical spelling): an invalid expression, or one that never " +
         "fires, is a 400 naming `/cronExpression`, an unknown zone a 400 naming `/timezone`. `message` (1-100000 " +
         "characters) is what each occurrence sends; `enabled` (default true); `title` (1-200 characters or null, " +
         "default null).\n\n" +

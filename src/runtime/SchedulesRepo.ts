@@ -1,5 +1,5 @@
 /**
- * SQL of agent schedules (issue 21 item 5; tables of migration 0022): saving, listing
+ * SQL of agent schedules (tables of migration 0022): saving, listing
  * and deleting schedules, and claiming the due ones for the firing. Rows come out in
  * the wire shape of `AgentSchedule`.
  */

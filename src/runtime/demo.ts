@@ -1,5 +1,5 @@
 /**
- * Demo data of the agent runtime and MCP (issue 11): which workspace operates which
+ * Demo data of the agent runtime and MCP (spec §2.15, §2.16, §2.20): which workspace operates which
  * agent, runtime configurations, tools, MCP connections and catalogs, and
  * conversations with messages and runs in several states (a playground among them).
  */
@@ -136,7 +136,7 @@ export const DemoPendingToolCall = {
 export const demoMessageId = (n: number) => id(5, n)
 
 /**
- * What happened in the demo chat run (`DemoRuns[2]`, issue 21 Runtime_GetRun): the model it
+ * What happened in the demo chat run (`DemoRuns[2]`, as Runtime_GetRun shows it): the model it
  * ran with, its usage and cost, two model calls (`run_steps`: the first asked for a tool,
  * the second answered) and the tool call in between (`run_tool_calls`, the docs search of
  * the agent's MCP connection, run without approval). Times are minutes of the run's day.

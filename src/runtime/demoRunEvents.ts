@@ -1,5 +1,5 @@
 /**
- * Demo data of following a run (issue 21 item 4): the event log of the member's finished
+ * Demo data of following a run: the event log of the member's finished
  * chat run (`DemoRuns[2]`, "Size the EU market."), so `Runtime_StreamRunEvents` shows a
  * whole stream on the demo data: the run starting, its answer streamed in two deltas,
  * completed, its usage, and the run SUCCEEDED.

@@ -10,7 +10,7 @@ import { DemoConversations, DemoPendingToolCall, DemoRunDetail, DemoRuns, DemoRu
 
 /** The runtime area's demo requests, by operationId. */
 export const RuntimeManifest = {
-  // Runtime and MCP (issue 11)
+  // Runtime and MCP (spec §4.4)
   Runtime_ListRuntimeTools: { as: "member", path: { entityPublicId: DemoRuntimeAgents.configured }, query: {}, body: null },
   Runtime_PreviewAgentSchedule: {
     as: "member",
@@ -18,7 +18,7 @@ export const RuntimeManifest = {
     query: {},
     body: { cronExpression: "30 9 * * 1-5", timezone: "Europe/Berlin", count: 5, from: "2026-03-26T00:00:00.000Z" }
   },
-  // Conversations and runs (issue 11)
+  // Conversations and runs (spec §4.4)
   Runtime_SendMessage: {
     as: "member",
     path: { conversationId: DemoConversations.chat.id },
@@ -39,7 +39,7 @@ export const RuntimeManifest = {
       `\`{"data":{"runId":"${DemoRuns[0].id}","conversationId":"${DemoConversations.playground.id}",` +
       "\"state\":\"SUCCEEDED\",\"retentionExpiresAt\":\"2027-03-22T00:00:00.000Z\",\"dataClearedAt\":\"…\"},\"meta\":{…}}`."
   },
-  // Conversation and run reads (issue 21)
+  // Conversation and run reads
   Runtime_CreateConversation: {
     as: "member",
     path: { entityPublicId: DemoRuntimeAgents.configured },
@@ -51,7 +51,7 @@ export const RuntimeManifest = {
   Runtime_ListMessages: { as: "member", path: { conversationId: DemoConversations.chat.id }, query: {}, body: null },
   // the chat run with two model calls and a tool call in between
   Runtime_GetRun: { as: "member", path: { runId: DemoRunDetail.run }, query: {}, body: null },
-  // Following a run live (issue 21)
+  // Following a run live
   Runtime_StreamRunEvents: {
     as: "member",
     path: { runId: DemoRunEvents.runId },
@@ -63,7 +63,7 @@ export const RuntimeManifest = {
       "`event: run.state` (SUCCEEDED), then the end (the run is finished). With `Last-Event-ID: 6` the answer is 204. " +
       "The example below is the first event, as `{kind, data}`."
   },
-  // Schedules that fire (issue 21)
+  // Schedules that fire
   Runtime_CreateAgentSchedule: {
     as: "owner",
     path: { entityPublicId: DemoRuntimeAgents.configured },
@@ -82,7 +82,7 @@ export const RuntimeManifest = {
     query: {},
     body: { expectedVersion: 1 }
   },
-  // Run control (issue 21)
+  // Run control
   Runtime_DecideToolApproval: {
     as: "owner",
     path: { runId: DemoPendingToolCall.run },
@@ -102,7 +102,7 @@ export const RuntimeManifest = {
     note: `Example (demo): POST /api/v1/runs/${DemoRuns[4].id}/cancel as the owner with \`{"expectedVersion":2}\` → 200 ` +
       "`{\"data\":{\"triggerType\":\"SCHEDULE\",\"state\":\"CANCELLED\",\"version\":3,…},\"meta\":{…}}`."
   },
-  // Runtime configuration (issue 21)
+  // Runtime configuration
   Runtime_GetAgentRuntime: { as: "member", path: { entityPublicId: DemoRuntimeAgents.configured }, query: {}, body: null },
   Runtime_ConfigureAgentRuntime: {
     as: "member",

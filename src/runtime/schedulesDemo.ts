@@ -1,5 +1,5 @@
 /**
- * Demo data of agent schedules (issue 21 item 5) and its seed step, run after the rest
+ * Demo data of agent schedules and its seed step, run after the rest
  * of the runtime demo data (`./Area.ts`). Both demo schedules are disabled, so they
  * never fire on the demo database (nor in tests that move the clock); the
  * Runtime_CreateAgentSchedule example creates an enabled one.

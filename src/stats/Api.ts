@@ -1,9 +1,11 @@
 /**
- * Stats area contract (issue 22 item 4, spec §9 "/api/v1/stats/* immutable projections"):
+ * Stats area contract (spec §9 "/api/v1/stats/* immutable projections"):
  * daily figures of the directory and of one agent, by day and by range of days. Public reads
  * (anonymous, or an API key with `agents:read`). Definitions: docs/stats.md.
  */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { AgentNotFound, InvalidRequest } from "../../schema/errors.js"
 import { Data } from "../../schema/envelope.js"

@@ -1,4 +1,4 @@
-/** The stats area (issue 22 item 4): daily figures as immutable projections. Listed in `src/areas.ts`. */
+/** The stats area: daily figures as immutable projections. Listed in `src/areas.ts`. */
 import { Layer } from "effect"
 import type { Area } from "../Area.js"
 import { StatsWorkflows } from "./DailyProjection.js"

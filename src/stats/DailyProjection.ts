@@ -1,5 +1,5 @@
 /**
- * The daily projection of statistics on the durable engine (issue 22 item 4): the
+ * The daily projection of statistics on the durable engine: the
  * `DailyStatsProjection` ClusterCron runs at 00:05 UTC every day (once across all runners)
  * and projects the day that closed (the UTC day before `now`): the directory's figures and
  * those of every agent with evidence that day, set-based, each stored unless a read

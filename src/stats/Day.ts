@@ -1,5 +1,5 @@
 /**
- * UTC days of the stats area (issue 22 item 4): a day is `YYYY-MM-DD` and spans
+ * UTC days of the stats area: a day is `YYYY-MM-DD` and spans
  * `[YYYY-MM-DDT00:00:00.000Z, next day's 00:00Z)`. "Today" is the UTC day of `now`
  * (layers/Clock.ts); a day before it is closed.
  */

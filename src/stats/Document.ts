@@ -1,5 +1,5 @@
 /**
- * The stored and served form of a day's figures (issue 22 item 4): the exact JSON text of
+ * The stored and served form of a day's figures: the exact JSON text of
  * `data`, its freshness, and its strong entity tag.
  *
  * - The document is `JSON.stringify` of the figures built in one fixed key order (the

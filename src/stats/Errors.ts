@@ -1,5 +1,5 @@
 /**
- * The problem causes of the stats area (issue 22 item 4). The shared ones (`agent-not-found`,
+ * The problem causes of the stats area. The shared ones (`agent-not-found`,
  * `invalid-request`) are in `schema/errors.ts`.
  */
 import { Problem } from "../../schema/problem.js"

@@ -3,7 +3,7 @@
  * The body is written as text (`{"data":<document>,"meta":<meta>}`) so that a closed day's
  * stored bytes are what is served; the caching headers follow the day (see src/stats/Api.ts).
  */
-import { HttpServerResponse } from "@effect/platform"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect } from "effect"
 import { Api } from "../api/Api.js"
 import { noneMatch } from "../http/Conditional.js"

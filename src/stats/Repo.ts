@@ -1,5 +1,5 @@
 /**
- * SQL of the stats area (issue 22 item 4): the figures of a span of time `[from, upTo)`
+ * SQL of the stats area: the figures of a span of time `[from, upTo)`
  * from the evidence tables (set-based: one grouped query per source, no per-agent loop),
  * and the stored projections of closed days (migration 0028). The definitions of the
  * figures are in docs/stats.md.

@@ -1,5 +1,5 @@
 /**
- * The rules of the stats area (issue 22 item 4, spec §9 "/api/v1/stats/* immutable
+ * The rules of the stats area (spec §9 "/api/v1/stats/* immutable
  * projections"): which day is closed, today's live figures, and the projection of a closed
  * day: computed once, stored, and served as stored forever after.
  *

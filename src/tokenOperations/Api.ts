@@ -3,7 +3,9 @@
  * (identifier `TokenOperations`) published under the OpenAPI tag `Growth`, beside the
  * ad-campaign group of the same tag.
  */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { TokenOperationList } from "../../schema/tokenOperations.js"
 import { operation } from "../api/operation.js"
 

@@ -7,6 +7,6 @@ import type { ManifestOperation } from "../Area.js"
 
 /** The tokenOperations area's demo requests, by operationId. */
 export const TokenOperationsManifest = {
-  // issue 9 admin operations (token operations, bounty disputes, partner job sources)
+  // admin operations (spec §4.2: token operations, bounty disputes, partner job sources)
   Growth_ListAdminTokenOperations: { as: "admin", path: {}, query: {}, body: null }
 } satisfies Record<string, ManifestOperation>

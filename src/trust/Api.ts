@@ -1,5 +1,7 @@
-/** Trust area contract (spec §4.3; issue 22 item 1): agent feedback, written, voted on and withdrawn. */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+/** Trust area contract (spec §4.3): agent feedback, written, voted on and withdrawn. */
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { Uuid } from "../../schema/common.js"
 import { Data } from "../../schema/envelope.js"
@@ -38,7 +40,7 @@ export class TrustApi extends HttpApiGroup.make("Trust")
             "has an order for the agent that was paid (PAID, FULFILLMENT_PENDING, ACTIVE, COMPLETED or EXPIRED) or a run " +
             "of the agent in a conversation one of its ACTIVE members started (playground runs excluded); else UNVERIFIED.\n" +
             "- The agent must be listed and ACTIVE: unknown or never listed 404 `agent-not-found`, RETIRED 409 " +
-            "`invalid-state`. The workspace that operates the agent may rate it too (issue 22: a run of the agent is an " +
+            "`invalid-state`. The workspace that operates the agent may rate it too (a run of the agent is an " +
             "interaction); its runs make that feedback VERIFIED_INTERACTION like anyone's.\n\n" +
             "Checks in order: 404 `workspace-not-found`, 404 `agent-not-found`, 409 `invalid-state`, " +
             "then 409 `feedback-exists` / 404 `feedback-not-found` / 409 `version-conflict`. " +

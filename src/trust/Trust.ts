@@ -1,5 +1,5 @@
 /**
- * Domain rules of the Trust area (spec §2.9, §3, §4.3; issue 22 item 1): feedback
+ * Domain rules of the Trust area (spec §2.9, §3, §4.3): feedback
  * written (created or edited by revision), voted on and withdrawn. Every write marks the
  * agent's evidence as changed (`markAgentEvidence`) in its transaction.
  */
@@ -29,7 +29,7 @@ export class Trust extends Effect.Service<Trust>()("agent-directory/Trust", {
     const written = (id: string) => repo.findById(id).pipe(Effect.flatMap(Effect.orDie))
 
     /**
-     * Trust_CreateFeedback (issue 22 item 1): the workspace `workspaceId` speaks about the
+     * Trust_CreateFeedback: the workspace `workspaceId` speaks about the
      * agent. Without `expectedRevision` it creates PUBLISHED feedback at revision 1 (no
      * moderation step); with it, it edits the workspace's live (not WITHDRAWN) feedback of
      * that agent and category (rating, title, body; revision + 1; state kept). Either way
@@ -104,7 +104,7 @@ export class Trust extends Effect.Service<Trust>()("agent-directory/Trust", {
       }).pipe(dieOnStorageFailure)
 
     /**
-     * Trust_VoteFeedback (issue 22 item 1): the account's HELPFUL / NOT_HELPFUL vote on
+     * Trust_VoteFeedback: the account's HELPFUL / NOT_HELPFUL vote on
      * PUBLISHED feedback; a later vote replaces the earlier one. `helpfulCount` and
      * `notHelpfulCount` move in the same transaction (the feedback's row is locked, so
      * concurrent votes on it are serialized and the counts stay equal to the votes).

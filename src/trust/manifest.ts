@@ -10,7 +10,7 @@ import { DemoFeedback } from "./demo.js"
 
 /** The trust area's demo requests, by operationId. */
 export const TrustManifest = {
-  // evidence writes (issue 22): Acme rates Cobalt Trader (operated by the outsider's workspace; Acme's only
+  // evidence writes: Acme rates Cobalt Trader (operated by the outsider's workspace; Acme's only
   // feedback on it, SAFETY, is withdrawn); the owner votes on the outsider's review of Atlas Research
   Trust_CreateFeedback: {
     as: "owner",
@@ -32,7 +32,7 @@ export const TrustManifest = {
     query: {},
     body: { vote: "HELPFUL" }
   },
-  // wallets and trust (issue 10)
+  // wallets and trust (spec §4.3)
   Trust_WithdrawFeedback: {
     as: "owner",
     path: { feedbackId: DemoFeedback.ownerAtlas.id },

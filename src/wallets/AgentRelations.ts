@@ -1,5 +1,5 @@
 /**
- * Wallet-agent relations (issue 22 item 5; spec §9: "public wallet-agent relation API with
+ * Wallet-agent relations (spec §9: "public wallet-agent relation API with
  * explicit relation and proof"): Wallets_ListAgentWallets and Wallets_ListWalletAgents.
  *
  * Rules:

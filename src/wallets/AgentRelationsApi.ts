@@ -1,10 +1,12 @@
 /**
- * Wallets area contract, wallet-agent relations (issue 22 item 5; spec §9: "public wallet-agent
+ * Wallets area contract, wallet-agent relations (spec §9: "public wallet-agent
  * relation API with explicit relation and proof"): an agent's wallets and a wallet's agents, each
  * relation with its explicit `relation` and `proof`. Its own group (tag "Wallets" through
  * `OpenApi.Title`).
  */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { AgentPath } from "../../schema/agents.js"
 import { Page } from "../../schema/envelope.js"
 import { AgentNotFound, InvalidCursor } from "../../schema/errors.js"

@@ -1,5 +1,5 @@
 /**
- * Demo wallet-agent relations (issue 22 item 5): Beacon Monitor's PAYOUT relation to Hardhat/Anvil
+ * Demo wallet-agent relations: Beacon Monitor's PAYOUT relation to Hardhat/Anvil
  * account 2 on Base, proven by signature (`DemoProvenPayout`, the agent's proven ADDRESS identity
  * seeded by src/agents/IdentitiesDemo.ts), whose address is the owner's wallet `beaconPayout`
  * (src/wallets/demo.ts). The funded/transferred demo address (src/agents/demo.ts) has none.

@@ -1,5 +1,5 @@
 /**
- * `npm run accounts:create` (issue 20 item 0): the CLI run for real as a child process
+ * `npm run accounts:create`: the CLI run for real as a child process
  * against an EMPTY database (a new PostgreSQL database, or a new embedded DATA_DIR), which
  * it migrates; then the server on that database signs the new account in over HTTP, and
  * the account, OWNER of its new workspace, registers an agent there.

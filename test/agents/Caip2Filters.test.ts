@@ -1,5 +1,5 @@
 /**
- * CAIP-2 where the directory's reads name a network (issue 20 item 8): Agents_ListAgents'
+ * CAIP-2 where the directory's reads name a network: Agents_ListAgents'
  * `networks` filter and Agents_GetPublicAgentActivity's accept a CAIP-2 chain id as they
  * accept the network key; Agents_ResolveAgentIdentities resolves a CAIP-2-named locator as
  * the key-named one (malformed → NETWORK_MALFORMED, unknown → NETWORK_UNKNOWN).

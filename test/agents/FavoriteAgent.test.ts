@@ -1,5 +1,5 @@
 /**
- * Agents_FavoriteAgent and Agents_UnfavoriteAgent (issue 22 item 1):
+ * Agents_FavoriteAgent and Agents_UnfavoriteAgent:
  * PUT / DELETE /api/v1/agents/{entityPublicId}/favorite. `starCount` moves by one only when
  * a favorite row is really added or removed; Agents_ListFavoriteAgents shows the change;
  * each change marks the agent's evidence.

@@ -51,7 +51,7 @@ layer(server.layer)("Agents_ListFavoriteAgents", (it) => {
       expect(reply.body.nextCursor).toBeNull()
       expectMeta(reply)
       // rank and starCount are digit strings; rank and tagline are nullable but present
-      // (ranks are the reputation projection's, issue 22)
+      // (ranks are the reputation projection's)
       const delta = reply.body.data[0]
       expect(delta.rank).toBe("4")
       expect(delta.starCount).toBe("87")

@@ -1,5 +1,5 @@
 /**
- * Issue 20's "done when", end to end through the HTTP stack, on a production deployment's
+ * Onboarding end to end through the HTTP stack, on a production deployment's
  * first start (`DEPLOYMENT_ENV=production`, a migrated database with no data at all): the
  * first account (as `npm run accounts:create` makes it), an agent registered, an EVM address
  * proven by signing, an A2A Agent Card imported from a local HTTP server, an MCP connection

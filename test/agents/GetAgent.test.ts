@@ -44,7 +44,7 @@ layer(server.layer)("Agents_GetAgent", (it) => {
           caip2: "eip155:8453",
           registry: DemoRegistries.erc8004,
           nativeId: "1",
-          // proven in the demo (so Atlas is VERIFIED by the verification rule, issue 22)
+          // proven in the demo (so Atlas is VERIFIED by the verification rule)
           provenAt: "2026-01-07T00:00:00.000Z"
         },
         {
@@ -114,7 +114,7 @@ layer(server.layer)("Agents_GetAgent", (it) => {
     Effect.gen(function*() {
       const harbor = yield* call("GET", path(DemoAgents[7].id))
       expect(harbor.status).toBe(200)
-      // listed, so ranked by the projection (issue 22): last but one of the demo agents
+      // listed, so ranked by the projection: last but one of the demo agents
       expect(harbor.body.data.rank).toBe("7")
       expect(harbor.body.data.tagline).toBeNull()
       expect(harbor.body.data.protocols).toEqual([])

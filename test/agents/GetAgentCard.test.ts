@@ -1,5 +1,5 @@
 /**
- * A2A Agent Cards (issue 23, item 3) read by `@a2a-js/sdk`'s card resolver and client
+ * A2A Agent Cards read by `@a2a-js/sdk`'s card resolver and client
  * factory from the real listening test server: the directory's own card
  * (`/.well-known/agent-card.json`) and Agents_GetAgentCard for both kinds of agent card,
  * one built from the profile and one the agent published (imported from a local card

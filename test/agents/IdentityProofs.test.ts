@@ -1,5 +1,5 @@
 /**
- * Agents_CreateIdentityChallenge and Agents_ProveIdentity (issue 20 item 2) through the HTTP
+ * Agents_CreateIdentityChallenge and Agents_ProveIdentity through the HTTP
  * stack: EVM address (EIP-191, viem), SVM (Ed25519, base58), did:key and did:web (a local
  * HTTP server serving the DID document) — each proven, verification states moved, a locator
  * bound to two agents making both CONFLICTED — and the refusals: expiry (test clock), reuse,
@@ -77,7 +77,7 @@ layer(server.layer)("identity proofs", (it) => {
       expect(lines[1]).toBe(`evm:base:${account.address}`)
       expect(c.message).toContain(`URI: https://directory.test/api/v1/agents/${beacon}`)
       expect(c.message).toContain("Chain ID: eip155:8453")
-      // an address states its wallet relation (default OWNER), so the signature covers it (issue 22 item 5)
+      // an address states its wallet relation (default OWNER), so the signature covers it
       expect(lines).toContain("Wallet Relation: OWNER")
       expect(lines[3]).toContain("in the Agent Directory, as its OWNER wallet.")
       expect(c.message).toMatch(/\nNonce: [0-9a-f]{32}\n/)

@@ -113,7 +113,7 @@ layer(server.layer)("Agents_ProveIdentity: ERC-721 ownerOf on an in-process chai
       expect(yield* claimState).toEqual([{ proofState: "PROVEN" }])
       const claims = (yield* call("GET", `/api/v1/agents/${atlas}`)).body.data.identityClaims as Array<{ nativeId: string; proofState: string }>
       expect(claims.find((x) => x.nativeId === "42")?.proofState).toBe("PROVEN")
-      // the token's owner is now the agent's OWNER wallet, proof REGISTRY naming the token by CAIP-19 (issue 22 item 5);
+      // the token's owner is now the agent's OWNER wallet, proof REGISTRY naming the token by CAIP-19;
       // the refused signer is related to nothing
       const wallets = (yield* call("GET", `/api/v1/agents/${atlas}/wallets?limit=100`)).body.data as Array<any>
       expect(wallets.filter((w) => w.address === owner.address)).toEqual([expect.objectContaining({

@@ -42,7 +42,7 @@ layer(server.layer)("Agents_ListAgents", (it) => {
       expect(reply.status, reply.text).toBe(200)
       expect(reply.headers["cache-control"]).toBe("no-store")
       expect(Object.keys(reply.body).sort()).toEqual(["data", "meta", "nextCursor"])
-      // the ranks are the reputation projection's (issue 22): every listed agent is ranked
+      // the ranks are the reputation projection's: every listed agent is ranked
       expect(slugs(reply.body)).toEqual(slugsOf([0, 1, 2, 3, 5, 6, 7, 4]))
       expect(reply.body.nextCursor).toBeNull()
       expectMeta(reply)

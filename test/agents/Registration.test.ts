@@ -1,5 +1,5 @@
 /**
- * Agents_CreateAgent, Agents_UpdateAgent, Agents_RetireAgent (issue 20 item 1): agents
+ * Agents_CreateAgent, Agents_UpdateAgent, Agents_RetireAgent: agents
  * registered through the API show in every existing read (list, profile, activity), on
  * both databases, through the real HTTP stack.
  */
@@ -93,7 +93,7 @@ layer(server.layer)("Agents registration", (it) => {
       // exactly what Agents_GetAgent answers
       const profile = yield* get(data.entityId)
       expect(profile.status).toBe(200)
-      // but its rank: the reputation projector ranks a new listed agent within seconds (issue 22)
+      // but its rank: the reputation projector ranks a new listed agent within seconds
       expect({ ...profile.body.data, rank: null }).toEqual(data)
       // the list, its filters and its sorts
       expect(yield* listed(body.canonicalSlug)).toEqual([body.canonicalSlug])
@@ -155,7 +155,7 @@ layer(server.layer)("Agents registration", (it) => {
       expect(reply.status, reply.text).toBe(200)
       expectMeta(reply)
       expect(reply.body.data).toEqual({ ...agent, name: "Iris Indexer Pro", tagline: null, version: 2, rank: reply.body.data.rank })
-      // (the rank is the reputation projector's, which may rank the new agent between the two reads, issue 22)
+      // (the rank is the reputation projector's, which may rank the new agent between the two reads)
       const reread = (yield* get(agent.entityId)).body.data
       expect({ ...reread, rank: reply.body.data.rank }).toEqual(reply.body.data)
       // a new slug and links
@@ -185,7 +185,7 @@ layer(server.layer)("Agents registration", (it) => {
       expectProblem(yield* retire(agent.entityId, { expectedVersion: 2 }, { session: owner }), 409, "version-conflict")
       const reply = yield* retire(agent.entityId, { expectedVersion: 1 }, { session: owner })
       expect(reply.status, reply.text).toBe(200)
-      // its rank: the projector's (ranked once projected, unranked by the projection after retirement, issue 22)
+      // its rank: the projector's (ranked once projected, unranked by the projection after retirement)
       expect(reply.body.data).toEqual({
         ...agent, state: "RETIRED", retiredAt: TestEpoch.toISOString(), listedAt: null, version: 2, rank: reply.body.data.rank
       })

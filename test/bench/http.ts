@@ -26,6 +26,8 @@
  *   from a `node:http` listener (no HTTP framework). floor / reference and bare /
  *   reference are what the stack itself costs against Fastify; project / floor what this
  *   project adds on top.
+ * - Memory: the project server's V8 heap (used, reserved) from its own `GET /metrics` (the bench
+ *   sets `METRICS_PORT`), after start and after the load, and its RSS from /proc.
  * - Without `DATABASE_URL` the project alone is measured on the embedded database.
  */
 import autocannon from "autocannon"
@@ -131,6 +133,24 @@ const waitReady = async (base: string) => {
 const rssMiB = (pid: number) =>
   Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024
 
+/**
+ * The project server's memory from its own `GET /metrics` (prom-client's default metrics, read
+ * from V8's heap statistics in the server process): V8's used heap, which includes garbage not
+ * yet collected (so an upper bound of the live heap), the heap V8 has reserved, and the RSS.
+ */
+const memory = async (metricsBase: string, pid: number) => {
+  const text = await (await fetch(`${metricsBase}/metrics`)).text()
+  const metric = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1] ?? NaN) / 2 ** 20
+  return {
+    heapUsed: metric("nodejs_heap_size_used_bytes"),
+    heapTotal: metric("nodejs_heap_size_total_bytes"),
+    rss: rssMiB(pid)
+  }
+}
+const memoryLine = (when: string, m: Awaited<ReturnType<typeof memory>>) =>
+  `project server ${when}: V8 heap used ${m.heapUsed.toFixed(0)} MiB (of ${m.heapTotal.toFixed(0)} MiB reserved), ` +
+  `RSS ${m.rss.toFixed(0)} MiB`
+
 interface Round {
   readonly requests: number
   readonly seconds: number
@@ -233,6 +253,7 @@ const main = async () => {
   const referencePort = projectPort + 500
   const floorPort = projectPort + 1000
   const barePort = projectPort + 1500
+  const metricsPort = projectPort + 2000
   const project = `http://127.0.0.1:${projectPort}`
   const reference = `http://127.0.0.1:${referencePort}`
   const floor = `http://127.0.0.1:${floorPort}`
@@ -244,6 +265,8 @@ const main = async () => {
     const offers = benchUrl === undefined ? [] : await prepareDatabase(benchUrl)
     const projectProcess = start(command!, args, process.env["BENCH_PROJECT_CWD"] ?? process.cwd(), {
       PORT: String(projectPort),
+      // its Prometheus metrics on a port of their own, for the heap figures
+      METRICS_PORT: String(metricsPort),
       ...(benchUrl === undefined ? { DATA_DIR: "memory://" } : { DATABASE_URL: benchUrl })
     })
     children.push(projectProcess)
@@ -267,6 +290,8 @@ const main = async () => {
       : [["project", project], ["reference", reference], ["floor", floor], ["bare", bare]] as const
     await waitReady(project)
     const session = await signIn(project)
+    const metricsBase = `http://127.0.0.1:${metricsPort}`
+    const afterStart = await memory(metricsBase, projectProcess.pid!)
 
     const reads = [
       { name: "GET /api/v1/protocols", path: "/api/v1/protocols", headers: {} },
@@ -321,9 +346,11 @@ const main = async () => {
         }
       }]
     })
-    const rss = rssMiB(projectProcess.pid!)
+    const afterLoad = await memory(metricsBase, projectProcess.pid!)
 
-    console.log(`\nnode ${process.version}, ${benchUrl ? "PostgreSQL" : "embedded PostgreSQL (PGlite, in memory)"}, ` +
+    console.log(`\nproject: \`${[command, ...args].join(" ")}\` (\`node\` on the PATH: ${
+      spawnSync("node", ["--version"]).stdout?.toString().trim()})`)
+    console.log(`bench: node ${process.version}, ${benchUrl ? "PostgreSQL" : "embedded PostgreSQL (PGlite, in memory)"}, ` +
       `${connections} connections, ${rounds} interleaved rounds × ${seconds} s per read and server; ` +
       `reads loaded by ${useWrk ? "wrk (one thread)" : "autocannon"}, writes by autocannon\n`)
     console.log("| Operation | req/s | p50 | p99 | server CPU µs/req | errors/non-2xx |")
@@ -347,7 +374,9 @@ const main = async () => {
         }
       }
     }
-    console.log(`\nproject server RSS after the run: ${rss.toFixed(0)} MiB (server log: ${logFile})`)
+    console.log(`\n${memoryLine("after start", afterStart)}`)
+    console.log(`${memoryLine("after the load", afterLoad)}`)
+    console.log(`server log: ${logFile}`)
   } finally {
     for (const child of children) child.kill("SIGTERM")
     await new Promise((resolve) => setTimeout(resolve, 500))

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:projections` (issue 22 item 6), PostgreSQL (`DATABASE_URL`: a server where a
+ * `npm run bench:projections`, PostgreSQL (`DATABASE_URL`: a server where a
  * scratch database can be created): the full recompute of the trust, rank and performance
  * projections over `BENCH_AGENTS` (100,000) agents and `BENCH_EVIDENCE` (1,000,000) evidence rows
  * (40 % PUBLISHED feedback, 30 % finished runs, 30 % endpoint probes, in the evidence window),

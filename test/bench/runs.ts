@@ -1,5 +1,5 @@
 /**
- * `npm run bench:runs`: agent runs through the whole service (issue 21 item 7), on
+ * `npm run bench:runs`: agent runs through the whole service, on
  * PostgreSQL (`DATABASE_URL`, a server where scratch databases can be created), with the
  * deterministic provider (the demo agent "Atlas Research").
  *

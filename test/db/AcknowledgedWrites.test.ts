@@ -1,5 +1,5 @@
 /**
- * No acknowledged write is lost (issue 5 §3): sign-ins (each writes a session)
+ * No acknowledged write is lost: sign-ins (each writes a session)
  * run while every database connection is cut mid-traffic. Each request is either
  * acknowledged (200) and its session is in the database afterwards, or answered
  * `dependency-unavailable`. PostgreSQL run only: the embedded database has no

@@ -1,5 +1,5 @@
 /**
- * Demo data (issue 5 §5): loaded into an empty embedded database at start-up only
+ * Demo data: loaded into an empty embedded database at start-up only
  * in development; `npm run db:seed` refuses DEPLOYMENT_ENV=production.
  */
 import { PGlite } from "@electric-sql/pglite"

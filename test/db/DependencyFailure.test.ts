@@ -1,5 +1,5 @@
 /**
- * Database failures through the real HTTP stack (spec §7; issue 5 §3): refused,
+ * Database failures through the real HTTP stack (spec §7): refused,
  * dropped mid-query, frozen before or after the handshake. Each is answered within
  * the configured timeouts by `dependency-unavailable` with `Retry-After`: 503 where
  * the operation lists 503, else 500 (the status list is authoritative). The

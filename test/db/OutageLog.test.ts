@@ -1,4 +1,4 @@
-/** The outage log (issue 5 §3): one ERROR when the outage begins, one line with the count when it ends. */
+/** The outage log: one ERROR when the outage begins, one line with the count when it ends. */
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Logger } from "effect"
 import { OutageLog } from "../../src/http/OutageLog.js"

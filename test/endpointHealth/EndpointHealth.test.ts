@@ -1,5 +1,5 @@
 /**
- * Endpoint health (issue 22 item 2, src/endpointHealth/): probes of agents' stored
+ * Endpoint health (src/endpointHealth/): probes of agents' stored
  * endpoints against real local servers, recorded in `agent_endpoint_probes` with the
  * agent's evidence mark, and the `ProbeAgentEndpoints` / `PurgeEndpointProbes` crons on the
  * test server's engine (manual clock).

@@ -1,7 +1,6 @@
 /**
- * The durable engine under real faults (issue "Background work on Effect's distributed
- * engine", item 7): engine runners are real child processes (test/support/engineRunner.ts,
- * socket runners of `EngineLive` on PostgreSQL), killed for real with SIGKILL; the
+ * The durable engine under real faults: engine runners are real child processes
+ * (test/support/engineRunner.ts, socket runners of `EngineLive` on PostgreSQL), killed for real with SIGKILL; the
  * database is cut off through a TCP proxy. Each test has its own scratch database and
  * kills every process it started when it ends, passed or failed. PostgreSQL only
  * (`DATABASE_URL`): socket runners share one PostgreSQL server.

@@ -1,5 +1,5 @@
 /**
- * The request edge (issue 5 §1, §2, §4; src/http/RequestBody.ts, schema/common.ts):
+ * The request edge (src/http/RequestBody.ts, schema/common.ts):
  * media type, U+0000, nesting depth, body size, strict query integers, and problems
  * that name the field and the rule but never echo the value sent. Through the real
  * HTTP stack; raw `node:http` where the client must keep sending while the server answers.

@@ -1,5 +1,5 @@
 /**
- * Security headers (issue 20 item 7): `X-Content-Type-Options: nosniff` on every
+ * Security headers: `X-Content-Type-Options: nosniff` on every
  * response (operations, problems, early refusals, `/`, `/docs`, `/openapi.json`, and the
  * edge cache's answers that bypass the pipeline); `/docs` under a Content-Security-Policy
  * of its own origin with `frame-ancestors 'none'` and a Referrer-Policy, and still

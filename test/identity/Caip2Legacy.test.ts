@@ -1,5 +1,5 @@
 /**
- * The legacy batch (spec §9) with networks named in CAIP-2 (issue 20 item 8): a line naming a
+ * The legacy batch (spec §9) with networks named in CAIP-2: a line naming a
  * known network by its CAIP-2 id gets the same record as by key (no NETWORK_UNKNOWN), an EVM
  * address may be a CAIP-10 account id, a malformed CAIP-2 id is NETWORK_MALFORMED and a
  * well-formed unknown one NETWORK_UNKNOWN. The key-named fixture's report is checked unchanged

@@ -152,7 +152,7 @@ layer(Live)("migrate:legacy", (it) => {
         { legacy: "106", agent: agent(0) }
       ])
       const verified = yield* verifyCutover(2)
-      // (13 identities: the demo has Beacon's proven PAYOUT address since issue 22)
+      // (13 identities: the demo includes Beacon's proven PAYOUT address)
       expect(verified.counts).toEqual({ agents: "8", identities: "13", bound: "11", observed: "2", mappings: "6" })
       // sample profiles in (source, legacyAgentId) order
       expect(verified.profiles.map((p) => [p.legacyAgentId, p.slug])).toEqual([["echo", "echo-support"], ["101", "atlas-research"]])

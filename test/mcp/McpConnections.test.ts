@@ -1,5 +1,5 @@
 /**
- * MCP connections that connect (issue 20 item 4) through the HTTP stack, against real
+ * MCP connections that connect through the HTTP stack, against real
  * MCP servers built with `@modelcontextprotocol/sdk` on 127.0.0.1 (test/support/mcpServer.ts):
  * MCP_CreateMcpConnection, MCP_ListMcpConnections, MCP_GetMcpConnection,
  * MCP_RefreshMcpCatalog, MCP_GetMcpCatalog (fetched, paginated, stale) and

@@ -1,5 +1,5 @@
 /**
- * MCP OAuth to the end (issue 20 item 5; MCP authorization, revision 2025-06-18), through
+ * MCP OAuth to the end (MCP authorization, revision 2025-06-18), through
  * the HTTP stack against real local servers (test/support/mcpOAuthServers.ts): an
  * authorization server (oauth2-mock-server, with RFC 8414 metadata and RFC 7591
  * registration added in front when asked) and MCP servers (@modelcontextprotocol/sdk)
@@ -38,14 +38,17 @@ const mcpB = await startMcpServer(asB, { advertise: false })
 // C: no registration and no configured client
 const asC = await startAuthorizationServer({ rfc8414: true, registration: false })
 const mcpC = await startMcpServer(asC, { advertise: true })
+// D: told to serve hostile URLs in its metadata (metadataOverrides, authorizationServers)
+const asD = await startAuthorizationServer({ rfc8414: true, registration: true })
+const mcpD = await startMcpServer(asD, { advertise: true })
 afterAll(async () => {
-  for (const s of [mcpA, mcpB, mcpC, asA, asB, asC]) await s.close()
+  for (const s of [mcpA, mcpB, mcpC, mcpD, asA, asB, asC, asD]) await s.close()
 })
 
 const overrides = {
   outbound: {
     ...testConfig().outbound,
-    allowedHosts: [asA.host, mcpA.host, asB.host, mcpB.host, asC.host, mcpC.host]
+    allowedHosts: [asA.host, mcpA.host, asB.host, mcpB.host, asC.host, mcpC.host, asD.host, mcpD.host]
   },
   mcpOAuth: {
     ...testConfig().mcpOAuth,
@@ -259,6 +262,92 @@ layer(server.layer)("MCP OAuth to the end", (it) => {
       // a server on an address the outbound client refuses
       const refused = yield* begin(yield* connectionTo("http://10.1.2.3/mcp"), owner)
       expectProblem(refused, 422, "oauth-discovery-failed")
+    }))
+
+  it.effect("422 oauth-metadata-url-refused: javascript:, data: or http: on a host not allowed, in each URL field of the metadata", () =>
+    Effect.gen(function*() {
+      const owner = yield* signIn("owner")
+      const connectionId = yield* connectionTo(mcpD.url)
+      const hostile = [
+        "javascript:alert(document.domain)//",
+        "data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==",
+        "http://login.attacker.example/authorize",
+        "https://user:secret@login.attacker.example/authorize",
+        "https://login.attacker.example/authorize#fragment"
+      ]
+      const fields: Array<[string, (value: string) => void]> = [
+        ...["authorization_endpoint", "token_endpoint", "registration_endpoint", "issuer"].map((field) =>
+          [field, (value: string) => {
+            asD.metadataOverrides = { [field]: value }
+            mcpD.authorizationServers = undefined
+          }] as [string, (value: string) => void]
+        ),
+        ["authorization_servers", (value: string) => {
+          asD.metadataOverrides = {}
+          mcpD.authorizationServers = [value]
+        }]
+      ]
+      for (const [field, serve] of fields) {
+        for (const value of hostile) {
+          serve(value)
+          const reply = yield* begin(connectionId, owner)
+          expectProblem(reply, 422, "oauth-metadata-url-refused")
+          expect(reply.body.detail, `${field}: ${value}`).toContain(`its field ${field} must be an https URL`)
+          expect(reply.body.detail).toContain("OUTBOUND_ALLOWED_HOSTS")
+          expect(reply.text).not.toContain(value)
+          expect(reply.text).not.toContain("attacker")
+          expect(reply.text).not.toContain("PHNjcmlwd")
+        }
+      }
+      // nothing was registered, no flow began, nothing was cached
+      expect(asD.registrations).toEqual([])
+      const sql = yield* SqlClient.SqlClient
+      const [flows] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM mcp_oauth_flows WHERE connection_id = ${connectionId}`
+        .pipe(Effect.orDie)
+      expect(flows!.n).toBe(0)
+      expect((yield* connectionRow(connectionId)).clientId).toBeNull()
+
+      // sound metadata: http on an allowed host passes
+      asD.metadataOverrides = {}
+      mcpD.authorizationServers = undefined
+      const begun = yield* begin(connectionId, owner)
+      expect(begun.status, begun.text).toBe(200)
+      expect(new URL(begun.body.data.authorizationUrl).origin).toBe(asD.issuer)
+      expect(asD.registrations).toHaveLength(1)
+    }))
+
+  it.effect("cached metadata that breaks the rule is not used: begin discovers again, the callback answers 422 naming the field", () =>
+    Effect.gen(function*() {
+      const owner = yield* signIn("owner")
+      const sql = yield* SqlClient.SqlClient
+      asD.metadataOverrides = {}
+      mcpD.authorizationServers = undefined
+      const connectionId = yield* connectionTo(mcpD.url)
+      const first = yield* begin(connectionId, owner)
+      expect(first.status, first.text).toBe(200)
+      const redirect = yield* authorize(first.body.data.authorizationUrl)
+
+      // as a cache written before the rule would hold it
+      const hostile = "javascript:alert(document.domain)//"
+      const poison = (field: string) =>
+        sql`UPDATE mcp_connections SET oauth_as_metadata = jsonb_set(oauth_as_metadata, ${`{${field}}`}::text[], ${JSON.stringify(hostile)}::jsonb)
+            WHERE id = ${connectionId}`.pipe(Effect.orDie)
+      yield* poison("token_endpoint")
+      const tokenRequests = asD.tokenRequests.length
+      const landed = yield* land(redirect, owner)
+      expectProblem(landed, 422, "oauth-metadata-url-refused")
+      expect(landed.body.detail).toContain("its field token_endpoint must be an https URL")
+      expect(landed.text).not.toContain(hostile)
+      expect(asD.tokenRequests).toHaveLength(tokenRequests)
+
+      yield* sql`UPDATE mcp_connections SET oauth_authorization_endpoint = ${hostile} WHERE id = ${connectionId}`.pipe(Effect.orDie)
+      yield* poison("authorization_endpoint")
+      const again = yield* begin(connectionId, owner)
+      expect(again.status, again.text).toBe(200)
+      expect(new URL(again.body.data.authorizationUrl).origin).toBe(asD.issuer)
+      const [row] = yield* sql<{ endpoint: string }>`SELECT oauth_authorization_endpoint AS endpoint FROM mcp_connections
+        WHERE id = ${connectionId}`.pipe(Effect.orDie)
+      expect(row!.endpoint).toBe(`${asD.issuer}/authorize`)
     }))
 
   it.effect("refused states: unknown, another account's (not consumed by it), expired, denied by the server", () =>

@@ -1,5 +1,5 @@
 /**
- * The MCP tool `get_agent_trust` (issue 22 item 3) of the directory's MCP server at `/mcp`:
+ * The MCP tool `get_agent_trust` of the directory's MCP server at `/mcp`:
  * the same service call as Trust_GetAgentTrust, so its `structuredContent` is the REST body
  * (data and meta.freshness), with the REST problems (404 agent-not-found as a tool error).
  */

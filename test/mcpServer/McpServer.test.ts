@@ -1,5 +1,5 @@
 /**
- * The directory's own MCP server at `/mcp` (issue 23 items 1-2), with real clients against
+ * The directory's own MCP server at `/mcp`, with real clients against
  * the real listening server on the demo data: `@modelcontextprotocol/sdk`'s `Client` over
  * `StreamableHTTPClientTransport`, raw HTTP for the transport-level answers, and the MCP
  * Inspector's CLI mode in a child process.

@@ -1,5 +1,5 @@
 /**
- * The contract stands alone (issue 18 item 3): `Api` (src/api/Api.ts) and every module
+ * The contract stands alone: `Api` (src/api/Api.ts) and every module
  * it imports, transitively, carry no demo data, no seed and no feature implementation.
  * The demo examples of the served description are added at assembly
  * (src/http/DocumentedApi.ts), which depends on the contract, never the reverse.

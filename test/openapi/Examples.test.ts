@@ -1,5 +1,5 @@
 /**
- * The success examples of the served description (issue 18 item 5c) are the demo
+ * The success examples of the served description are the demo
  * data's true answers, and cannot drift from them.
  *
  * `src/db/examples.ts` holds, by operationId, the status and body each demo manifest

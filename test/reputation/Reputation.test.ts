@@ -1,11 +1,12 @@
 /**
- * Trust_GetAgentTrust, Trust_GetAgentRank, Trust_GetAgentPerformance (issue 22 item 3) and
+ * Trust_GetAgentTrust, Trust_GetAgentRank, Trust_GetAgentPerformance and
  * the projector (src/reputation/): values from the methodology (docs/methodology.md),
  * determinism, the incremental projector picking up a mark (PostgreSQL LISTEN, PGlite poll),
  * rank reordering the list, performance from runs and probes, verificationState from proofs.
  *
  * Feedback, votes and endpoint probes are written here with SQL plus `markAgentEvidence`:
- * their producers (Trust_CreateFeedback, the probe cron) belong to another part of issue 22.
+ * their producers (Trust_CreateFeedback, the probe cron) have their own tests (test/trust/,
+ * test/endpointHealth/).
  */
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"

@@ -1,5 +1,5 @@
 /**
- * Issue 22's "done when", end to end through the HTTP stack on an empty directory: a person
+ * Reputation end to end through the HTTP stack on an empty directory: a person
  * (the first account, as `npm run accounts:create` makes it) registers two agents, chats
  * with the second (a run of the deterministic runtime), gives it feedback, and sees
  *
@@ -34,7 +34,7 @@ const awaitReply = (path: string, done: (body: any) => boolean, session?: Sessio
 
 const day = (d: Date) => d.toISOString().slice(0, 10)
 
-layer(server.layer, { excludeTestServices: true })("issue 22, done when", (it) => {
+layer(server.layer, { excludeTestServices: true })("reputation end to end", (it) => {
   it.scoped("two agents → a run and feedback → trust, rank and performance move; the list reorders; the day's stats", () =>
     Effect.gen(function*() {
       // an empty directory and its first account

@@ -1,11 +1,11 @@
 /**
- * Issue 21's "done when", through the real HTTP stack with a local server speaking the
+ * Agent runs end to end, through the real HTTP stack with a local server speaking the
  * OpenAI Responses protocol (the wire `@effect/ai-openai` uses) and a real MCP server:
  * a person connects the agent's MCP server, configures its runtime with a model profile
  * and a grant, creates a conversation, sends a message, follows the run over Server-Sent
  * Events, sees the model call the connection's tool (a destructive one: the run waits
- * for approval), approves it, and reads the conversation and the run back. The schedule
- * part of the "done when" is test/runtime/SchedulesCron.test.ts.
+ * for approval), approves it, and reads the conversation and the run back. Schedules
+ * end to end are test/runtime/SchedulesCron.test.ts.
  */
 import { SqlClient } from "@effect/sql"
 import { afterAll, expect, layer } from "@effect/vitest"
@@ -34,7 +34,7 @@ const server = makeTestServer({
   outbound: { ...DefaultOutboundOptions, userAgent: "agent-directory/test", allowedHosts: ["127.0.0.1"] }
 }, { runtime: AgentRuntimeLive })
 
-layer(server.layer, { excludeTestServices: true })("issue 21, done when", (it) => {
+layer(server.layer, { excludeTestServices: true })("agent runs end to end", (it) => {
   it.scoped("conversation → message → SSE → the model calls an MCP tool → approval → the conversation read back", () =>
     Effect.gen(function*() {
       const owner = yield* signIn("owner")

@@ -19,6 +19,20 @@ const clear = (runId: string, account: keyof typeof DemoAccounts = "owner", opti
 
 const [succeeded, failed, chat, running, scheduled] = DemoRuns
 
+/** A playground conversation of `account` with one finished run (the author sends one message). */
+const playgroundRun = (account: keyof typeof DemoAccounts) =>
+  Effect.gen(function*() {
+    const id = yield* insertConversation(DemoRuntimeAgents.configured, account, "PLAYGROUND")
+    const sent = yield* call("POST", `/api/v1/conversations/${id}/messages`, {
+      body: { content: "something private" },
+      session: yield* signIn(account)
+    })
+    expect(sent.status, sent.text).toBe(202)
+    const runId = sent.body.data.run.id as string
+    expect((yield* awaitRun(runId)).state).toBe("SUCCEEDED")
+    return { id, runId }
+  })
+
 layer(server.layer)("Runtime_ClearPlaygroundRunData", (it) => {
   it.effect("200: the conversation's messages become REDACTED, dataClearedAt is set; again → the same result", () =>
     Effect.gen(function*() {
@@ -87,9 +101,48 @@ layer(server.layer)("Runtime_ClearPlaygroundRunData", (it) => {
       expectProblem(yield* clear(running.id, "outsider"), 404, "run-not-found")
     }))
 
-  it.effect("403 role-required: a VIEWER of the workspace", () =>
+  it.effect("404 run-not-found for whoever may not read the run: an EDITOR clearing the owner's playground conversation changes nothing", () =>
     Effect.gen(function*() {
-      expectProblem(yield* clear(running.id, "admin"), 403, "role-required")
+      const conversation = yield* playgroundRun("owner")
+      const runId = conversation.runId
+      const before = yield* messageRows(conversation.id)
+      expect(before.map((m) => m.state)).toEqual(["COMPLETE", "COMPLETE"])
+
+      // the EDITOR (member) may clear playground data by role, but does not see the owner's conversation
+      const read = yield* call("GET", `/api/v1/runs/${runId}`, { session: yield* signIn("member") })
+      expectProblem(read, 404, "run-not-found")
+      const cleared = yield* clear(runId, "member")
+      expectProblem(cleared, 404, "run-not-found")
+      expect(cleared.body.detail).toBe(read.body.detail)
+      expect(yield* messageRows(conversation.id)).toEqual(before)
+      expect((yield* runRow(runId)).dataClearedAt).toBeNull()
+
+      // a VIEWER who does not see it is told the same, not that a role is missing
+      expectProblem(yield* clear(runId, "admin"), 404, "run-not-found")
+      expectProblem(yield* clear(running.id, "admin"), 404, "run-not-found")
+      expect(yield* messageRows(conversation.id)).toEqual(before)
+
+      // its author clears it
+      const reply = yield* clear(runId, "owner")
+      expect(reply.status, reply.text).toBe(200)
+      expect((yield* messageRows(conversation.id)).map((m) => m.state)).toEqual(["REDACTED", "REDACTED"])
+    }))
+
+  it.effect("an OWNER clears an EDITOR's playground conversation (OWNER and ADMIN see every conversation of the agent)", () =>
+    Effect.gen(function*() {
+      const conversation = yield* playgroundRun("member")
+      const reply = yield* clear(conversation.runId, "owner")
+      expect(reply.status, reply.text).toBe(200)
+      expect((yield* messageRows(conversation.id)).map((m) => m.state)).toEqual(["REDACTED", "REDACTED"])
+    }))
+
+  it.effect("403 role-required: a VIEWER who sees the run (its conversation's author) may not clear it", () =>
+    Effect.gen(function*() {
+      const conversation = yield* playgroundRun("admin")
+      const read = yield* call("GET", `/api/v1/runs/${conversation.runId}`, { session: yield* signIn("admin") })
+      expect(read.status, read.text).toBe(200)
+      expectProblem(yield* clear(conversation.runId, "admin"), 403, "role-required")
+      expect((yield* messageRows(conversation.id)).map((m) => m.state)).toEqual(["COMPLETE", "COMPLETE"])
     }))
 
   it.effect("400: runId not a uuid; no Idempotency-Key", () =>

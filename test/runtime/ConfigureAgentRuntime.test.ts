@@ -1,5 +1,5 @@
 /**
- * Runtime_ConfigureAgentRuntime and Runtime_GetAgentRuntime (issue 21 item 1) through
+ * Runtime_ConfigureAgentRuntime and Runtime_GetAgentRuntime through
  * the HTTP stack: create (201) and replace (200) with optimistic concurrency, tool
  * grants mirrored into the agent's runtime tools (and taken by tool versions an MCP
  * catalog adds later), unknown providers, roles, visibility, retired agents and

@@ -1,6 +1,6 @@
 /**
  * Runtime_CreateConversation, Runtime_ListConversations and Runtime_ListMessages
- * (issue 21 item 3) through the HTTP stack: creation (roles, retired agent, replay),
+ * through the HTTP stack: creation (roles, retired agent, replay),
  * who sees which conversation, cursor pages in their order.
  */
 import { expect, layer } from "@effect/vitest"

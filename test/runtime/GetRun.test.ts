@@ -1,5 +1,5 @@
 /**
- * Runtime_GetRun (issue 21 item 3) through the HTTP stack: the full run (steps, tool
+ * Runtime_GetRun through the HTTP stack: the full run (steps, tool
  * calls with their approval, usage, timings), its ETag, and who sees it. The steps and
  * tool calls of the fixture run are stored rows (`run_steps`, `run_tool_calls` of
  * migration 0021), inserted as the run loop stores them.

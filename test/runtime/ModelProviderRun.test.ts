@@ -1,5 +1,5 @@
 /**
- * A run answered by a real provider (issue 21 item 1) through the HTTP stack: an agent
+ * A run answered by a real provider through the HTTP stack: an agent
  * configured with a model profile pointing at a local server that speaks the OpenAI
  * Responses protocol, `Runtime_SendMessage`, and the run ends SUCCEEDED with the
  * model's streamed text, the profile's key sent to the server and in no response.

@@ -1,5 +1,5 @@
 /**
- * The run loop (issue 21 item 2) through the HTTP stack and the durable engine: the
+ * The run loop through the HTTP stack and the durable engine: the
  * deterministic runtime's `/tool <name> <json>` directive drives tool calls to the
  * directory's built-in tools and to an MCP tool of the agent's connection (a real MCP
  * server on 127.0.0.1, test/support/mcpServer.ts); argument validation; approvals

@@ -186,6 +186,44 @@ layer(server.layer)("Runtime_PreviewAgentSchedule", (it) => {
       }
     }))
 
+  it.effect("the crontab(5) macros, each as its five-field expression; every minute is at most once a minute", () =>
+    Effect.gen(function*() {
+      const from = "2026-03-27T10:00:00Z" // a Friday
+      const expected: Record<string, Array<string>> = {
+        "@yearly": ["2027-01-01T00:00:00.000Z", "2028-01-01T00:00:00.000Z"],
+        "@annually": ["2027-01-01T00:00:00.000Z", "2028-01-01T00:00:00.000Z"],
+        "@monthly": ["2026-04-01T00:00:00.000Z", "2026-05-01T00:00:00.000Z"],
+        "@weekly": ["2026-03-29T00:00:00.000Z", "2026-04-05T00:00:00.000Z"],
+        "@daily": ["2026-03-28T00:00:00.000Z", "2026-03-29T00:00:00.000Z"],
+        "@midnight": ["2026-03-28T00:00:00.000Z", "2026-03-29T00:00:00.000Z"],
+        "@hourly": ["2026-03-27T11:00:00.000Z", "2026-03-27T12:00:00.000Z"]
+      }
+      for (const [cronExpression, instants] of Object.entries(expected)) {
+        const data = yield* occurrences({ cronExpression, timezone: "UTC", count: 2, from })
+        expect(data.occurrences, cronExpression).toEqual(instants)
+      }
+      const everyMinute = yield* occurrences({ cronExpression: "* * * * *", timezone: "UTC", count: 3, from: "2026-03-27T10:00:30Z" })
+      expect(everyMinute.occurrences).toEqual(["2026-03-27T10:01:00.000Z", "2026-03-27T10:02:00.000Z", "2026-03-27T10:03:00.000Z"])
+    }))
+
+  it.effect("400 naming /cronExpression: sub-minute and non-crontab forms (seconds fields, @every, cron-parser's own macros)", () =>
+    Effect.gen(function*() {
+      const refused = [
+        "@secondly", "@minutely", "@weekdays", "@weekends", "@every 1s", "@every 1m", "@every", "@reboot", "@DAILY",
+        "@daily *", "* * * * * *", "*/5 * * * * *", "0 * * * * *", "0 0 9 * * *", "0 0 0 1 1 * 2027"
+      ]
+      for (const cronExpression of refused) {
+        const reply = yield* preview({ cronExpression, timezone: "UTC" })
+        expectProblem(reply, 400, "invalid-request")
+        expect(reply.body.errors, cronExpression).toEqual([{
+          in: "body",
+          pointer: "/cronExpression",
+          detail: "must be a five-field cron expression (minute hour day-of-month month day-of-week) or one of the " +
+            "macros @yearly, @annually, @monthly, @weekly, @daily, @midnight, @hourly"
+        }])
+      }
+    }))
+
   it.effect("400 naming /timezone: unknown zone; /count out of 1-25; unknown body key", () =>
     Effect.gen(function*() {
       const zone = yield* preview({ cronExpression: "0 9 * * *", timezone: "Mars/Olympus_Mons" })

@@ -1,5 +1,5 @@
 /**
- * Agent schedules (issue 21 item 5) through the HTTP stack: Runtime_CreateAgentSchedule,
+ * Agent schedules through the HTTP stack: Runtime_CreateAgentSchedule,
  * Runtime_ListAgentSchedules, Runtime_DeleteAgentSchedule, and their firing
  * (`ScheduleFiring.fireDue` called with controlled instants): the fired instants are
  * the preview's (DST included), one run per occurrence, skips, missed occurrences,
@@ -154,6 +154,38 @@ layer(Layer.provideMerge(firing, server.layer), { timeout: 120_000 })("Runtime a
         expectProblem(yield* create(body), 400)
       }
       expectProblem(yield* create(base, "owner", DemoRuntimeAgents.configured, { idempotencyKey: null }), 400, "idempotency-key-required")
+    }))
+
+  it.effect("400 naming /cronExpression for sub-minute and non-crontab forms; 201 for the crontab(5) macros", () =>
+    Effect.gen(function*() {
+      const base = { timezone: "UTC", message: "hi", enabled: false }
+      for (const cronExpression of ["@secondly", "@minutely", "@weekdays", "@every 1s", "* * * * * *", "*/10 * * * * *"]) {
+        const reply = yield* create({ ...base, cronExpression })
+        expectProblem(reply, 400, "invalid-request")
+        expect(reply.body.errors.map((e: { pointer: string }) => e.pointer), cronExpression).toEqual(["/cronExpression"])
+      }
+      for (const cronExpression of ["@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@hourly"]) {
+        const reply = yield* create({ ...base, cronExpression })
+        expect(reply.status, reply.text).toBe(201)
+        expect(reply.body.data.cronExpression).toBe(cronExpression)
+      }
+      const hourly = yield* created({ cronExpression: " @hourly ", timezone: "UTC", message: "hi" })
+      expect(hourly.nextOccurrenceAt).toBe("2026-06-01T01:00:00.000Z")
+      expect((yield* remove(hourly.id, { expectedVersion: 1 })).status).toBe(200)
+    }))
+
+  it.effect("a stored expression that is not a schedule (saved before the rule) fires its due occurrence, then never again", () =>
+    Effect.gen(function*() {
+      const schedule = yield* created({ cronExpression: "@hourly", timezone: "UTC", message: "legacy" })
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`UPDATE agent_schedules SET cron_expression = '@secondly' WHERE id = ${schedule.id}`.pipe(Effect.orDie)
+      yield* setNext(schedule.id, "2026-08-02T09:00:00.000Z")
+      const fired = yield* fire("2026-08-02T09:00:00.500Z", schedule.id)
+      expect(fired.map((f) => [f.outcome, f.next])).toEqual([["STARTED", null]])
+      expect((yield* awaitRun(fired[0]!.runId!)).state).toBe("SUCCEEDED")
+      expect((yield* scheduleRow(schedule.id)).nextOccurrenceAt).toBeNull()
+      expect(yield* fire("2026-08-02T09:00:05.000Z", schedule.id)).toEqual([])
+      expect(yield* scheduleRuns(schedule.id)).toHaveLength(1)
     }))
 
   it.effect("403 role-required for a VIEWER (before the body's rules); 404 for another workspace's, a directory-only or an unknown agent; 422 without a runtime", () =>

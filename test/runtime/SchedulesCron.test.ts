@@ -1,5 +1,5 @@
 /**
- * The done-when case of issue 21 item 5 through the real cron: a schedule set to fire
+ * Agent schedules end to end through the real cron: a schedule set to fire
  * in the next minute is fired once by the `AgentSchedulesDue` ClusterCron on the test
  * server's engine, and its run reaches SUCCEEDED with the deterministic runtime. The
  * server's manual clock is moved past the minute (the engine delivers the cron's

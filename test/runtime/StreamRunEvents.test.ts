@@ -1,5 +1,5 @@
 /**
- * Runtime_StreamRunEvents (issue 21 item 4) through the HTTP stack: a run's events as
+ * Runtime_StreamRunEvents through the HTTP stack: a run's events as
  * Server-Sent Events in seq order, resumable with Last-Event-ID, ending when the run is
  * finished, with heartbeats, a bounded duration and a bounded number of streams per process.
  * The runs are written by hand (their events appended with `appendRunEvent`, as the run

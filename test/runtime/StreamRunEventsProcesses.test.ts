@@ -1,5 +1,5 @@
 /**
- * Runtime_StreamRunEvents across server processes (issue 21 item 4): two real server
+ * Runtime_StreamRunEvents across server processes: two real server
  * processes (`src/main.ts`) on one PostgreSQL database. A client connected to process B
  * follows runs whose events are written elsewhere: by another process (this one, with
  * `appendRunEvent`, as a runner does) and by a real run sent through process A. B wakes on

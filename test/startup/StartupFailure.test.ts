@@ -1,4 +1,4 @@
-/** A failed start prints one line (issue 5 §3, §8): a busy port names the port and PORT; no stack. */
+/** A failed start prints one line: a busy port names the port and PORT; no stack. */
 import { NodeHttpServer } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Layer } from "effect"

@@ -1,5 +1,5 @@
 /**
- * The `DailyStatsProjection` ClusterCron (issue 22 item 4) on the test server's engine: after
+ * The `DailyStatsProjection` ClusterCron on the test server's engine: after
  * 00:05 UTC it projects the day that closed, the directory and every agent with evidence
  * that day, before anyone reads it; the stored day is then what the reads serve. The
  * server's manual clock is moved past the occurrence (the engine delivers it by that clock).

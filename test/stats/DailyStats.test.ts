@@ -1,6 +1,6 @@
 /**
- * Stats_GetDirectoryDailyStats, Stats_GetAgentDailyStats and their range lists (issue 22
- * item 4): a closed day's figures from known evidence, projected once and served as stored
+ * Stats_GetDirectoryDailyStats, Stats_GetAgentDailyStats and their range lists
+ * (spec §9 "/api/v1/stats/* immutable projections"): a closed day's figures from known evidence, projected once and served as stored
  * (same bytes, same ETag, 304), today live with a short max-age, the range rules, and
  * concurrent first reads storing one projection; on both databases, through the real HTTP
  * stack. Agents are registered with Agents_CreateAgent; the other evidence is inserted with

@@ -1,6 +1,6 @@
 /**
  * Evidence rows for the stats tests, inserted with SQL where the operation that writes them
- * belongs to another part of issue 22 or needs a model run: runs (their outcomes come from the
+ * is tested elsewhere or needs a model run: runs (their outcomes come from the
  * runtime), feedback (Trust_CreateFeedback), favorites (PUT …/favorite), endpoint probes (the
  * probe cron) and activity items. Agents are registered through Agents_CreateAgent.
  */

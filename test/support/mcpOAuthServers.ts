@@ -7,11 +7,12 @@
  *   RFC 8414 metadata at `/.well-known/oauth-authorization-server` and an RFC 7591
  *   registration endpoint (`/register`, a minimal one: it issues a client id and remembers
  *   the request). Access tokens carry the RFC 8707 `resource` sent to the token endpoint
- *   as their `aud`.
+ *   as their `aud`. `metadataOverrides` replaces fields of the RFC 8414 metadata.
  * - an MCP server (`@modelcontextprotocol/sdk`, Streamable HTTP, stateless) that answers
  *   401 with `WWW-Authenticate: Bearer resource_metadata=…` (or without the parameter)
  *   unless the request carries a JWT of its authorization server for its own resource,
- *   verified with the server's JWKS (`jose`).
+ *   verified with the server's JWKS (`jose`). `authorizationServers` replaces the
+ *   authorization servers its protected-resource metadata names.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js"
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js"
@@ -48,6 +49,8 @@ export interface LocalAuthorizationServer {
   readonly authorizeRequests: Array<Record<string, string>>
   /** Set to answer the next authorization with this error instead of a code. */
   denyNext: string | undefined
+  /** Fields served over the RFC 8414 metadata's own (e.g. a hostile `authorization_endpoint`); none by default. */
+  metadataOverrides: Record<string, unknown>
   readonly close: () => Promise<void>
 }
 
@@ -64,6 +67,7 @@ export const startAuthorizationServer = async (options: { readonly rfc8414: bool
     tokenRequests: [],
     authorizeRequests: [],
     denyNext: undefined,
+    metadataOverrides: {},
     close: async () => {}
   }
   service.on("beforeTokenSigning", (token: { payload: Record<string, unknown> }, req: IncomingMessage & { body?: Record<string, string> }) => {
@@ -106,7 +110,8 @@ export const startAuthorizationServer = async (options: { readonly rfc8414: bool
         code_challenge_methods_supported: ["S256"],
         token_endpoint_auth_methods_supported: ["none"],
         scopes_supported: ["mcp.read", "mcp.write"],
-        ...(options.registration ? { registration_endpoint: `${state.issuer}/register` } : {})
+        ...(options.registration ? { registration_endpoint: `${state.issuer}/register` } : {}),
+        ...state.metadataOverrides
       })
     }
     if (options.registration && path === "/register" && req.method === "POST") {
@@ -133,6 +138,8 @@ export interface LocalMcpServer {
   readonly host: string
   /** Requests refused for want of a valid token. */
   refused: number
+  /** When set, the protected-resource metadata's `authorization_servers` instead of its authorization server. */
+  authorizationServers: Array<string> | undefined
   readonly close: () => Promise<void>
 }
 
@@ -143,12 +150,16 @@ export interface LocalMcpServer {
 export const startMcpServer = async (as: LocalAuthorizationServer, options: { readonly advertise: boolean }) => {
   const jwks = createRemoteJWKSet(new URL(`${as.issuer}/jwks`))
   let base = ""
-  const state = { url: "", host: "", refused: 0, close: async () => {} }
+  const state: LocalMcpServer = { url: "", host: "", refused: 0, authorizationServers: undefined, close: async () => {} }
   const server = createServer(async (req, res) => {
     const path = new URL(req.url ?? "/", "http://x").pathname
     const metadataUrl = `${base}/.well-known/oauth-protected-resource/mcp`
     if (path === "/.well-known/oauth-protected-resource/mcp") {
-      return json(res, 200, { resource: `${base}/mcp`, authorization_servers: [as.issuer], scopes_supported: ["mcp.read"] })
+      return json(res, 200, {
+        resource: `${base}/mcp`,
+        authorization_servers: state.authorizationServers ?? [as.issuer],
+        scopes_supported: ["mcp.read"]
+      })
     }
     if (path !== "/mcp") return res.writeHead(404).end()
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1]

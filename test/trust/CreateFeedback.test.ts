@@ -1,5 +1,5 @@
 /**
- * Trust_CreateFeedback (issue 22 item 1): POST /api/v1/agents/{entityPublicId}/feedback.
+ * Trust_CreateFeedback: POST /api/v1/agents/{entityPublicId}/feedback.
  * Feedback speaks for a workspace; one live feedback per workspace, agent and category,
  * edited by revision; authenticity VERIFIED_INTERACTION after an order or a run; the write
  * marks the agent's evidence (reputation_dirty_agents) in its transaction.

@@ -1,5 +1,5 @@
 /**
- * Trust_VoteFeedback (issue 22 item 1): POST /api/v1/feedback/{feedbackId}/votes with
+ * Trust_VoteFeedback: POST /api/v1/feedback/{feedbackId}/votes with
  * {vote: HELPFUL | NOT_HELPFUL}: one vote per account and feedback, changeable; the
  * feedback's counts move in the same transaction; the vote marks the agent's evidence.
  */

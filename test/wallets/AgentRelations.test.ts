@@ -1,5 +1,5 @@
 /**
- * Wallet-agent relations (issue 22 item 5; spec §9 "public wallet-agent relation API with explicit
+ * Wallet-agent relations (spec §9 "public wallet-agent relation API with explicit
  * relation and proof"): Wallets_ListAgentWallets and Wallets_ListWalletAgents through the HTTP stack.
  * An EVM address is proven with a real viem signature through Agents_CreateIdentityChallenge
  * (`relation` PAYOUT) and Agents_ProveIdentity, then listed on both sides with proof SIGNATURE; the

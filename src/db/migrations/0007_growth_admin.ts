@@ -1,5 +1,5 @@
 /**
- * Admin operations of issue 9 (spec §2.13, §2.18, §4.2): token operations, bounties
+ * Admin operations (spec §2.13, §2.18, §4.2): token operations, bounties
  * with their escrow and disputes, dispute resolution commands (with the audit events
  * and escrow transaction intents they create), partner job sources and the jobs
  * their feeds deliver.

@@ -1,5 +1,5 @@
 /**
- * The agent runtime's tables (spec §2.15, §2.16, §2.19, §2.20; issue 11).
+ * The agent runtime's tables (spec §2.15, §2.16, §2.19, §2.20).
  *
  * - `agents.workspace_id`: the workspace that operates the agent (its runtime, MCP
  *   connections, conversations, analytics); null for a directory-only agent. Runtime

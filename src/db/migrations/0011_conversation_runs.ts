@@ -1,5 +1,5 @@
 /**
- * Running conversations (issue 11: Runtime_SendMessage, Runtime_ClearPlaygroundRunData)
+ * Running conversations (Runtime_SendMessage, Runtime_ClearPlaygroundRunData)
  * on the runtime tables of migration 0010:
  *
  * - at most one active run (any state but SUCCEEDED, FAILED, CANCELLED, TIMED_OUT) per

@@ -1,6 +1,6 @@
 /**
  * Product analytics, analytics exports and public agent activity (spec §2.17, §2.21,
- * §4.3; issue 11).
+ * §4.3).
  *
  * - `agents.workspace_id`: the workspace that operates the agent (also added, with the
  *   same meaning, by the runtime migration; hence `IF NOT EXISTS`). Exports of an

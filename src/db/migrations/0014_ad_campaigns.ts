@@ -1,5 +1,5 @@
 /**
- * Ad campaigns (spec §2.3, §3, §4.2 Growth, issue 9): the ad packages an order buys
+ * Ad campaigns (spec §2.3, §3, §4.2 Growth): the ad packages an order buys
  * (each version with its price and run length), campaigns with their creatives,
  * targets and metrics, the events and visitors behind the metrics, and admin reviews.
  *

@@ -1,5 +1,5 @@
 /**
- * Networks named in CAIP-2 and proofs of control of agent identities (issue 20, items 2 and 8).
+ * Networks named in CAIP-2 and proofs of control of agent identities.
  *
  * - `networks.caip2`: each network's CAIP-2 chain id (`eip155:8453`, `solana:5eykt4…`),
  *   unique, checked against the CAIP-2 syntax (namespace `[-a-z0-9]{3,8}`, reference

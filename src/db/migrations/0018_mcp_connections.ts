@@ -1,5 +1,5 @@
 /**
- * MCP connections that connect (issue 20, item 4).
+ * MCP connections that connect.
  *
  * - `mcp_connections.transport`: how the server is reached, `STREAMABLE_HTTP`, `SSE`
  *   (the MCP 2024-11-05 HTTP+SSE transport) or `AUTO` (Streamable HTTP, falling back to

@@ -1,5 +1,5 @@
 /**
- * Agent imports (issue 20, item 3): `agent_imports` records each import of a public
+ * Agent imports: `agent_imports` records each import of a public
  * description into an agent (QUEUED → RUNNING → SUCCEEDED | FAILED with `reasons`), and
  * what a SUCCEEDED import stored, each replaced by the agent's next import of its kind:
  * - `agent_a2a_cards`: the agent's A2A Agent Card as published (the body's exact text, so
@@ -8,7 +8,7 @@
  * - `agent_registration_endpoints`: the `endpoints[]` of its ERC-8004 registration file;
  * - `agent_identity_claims`: the file's `registrations[]` as identity claims (EVM,
  *   REGISTRY_TOKEN, network by CAIP-2, registry contract EIP-55, token id decimal),
- *   UNPROVEN until the agent proves control of the token (item 2's proof).
+ *   UNPROVEN until the agent proves control of the token (Agents_ProveIdentity).
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"

@@ -1,5 +1,5 @@
 /**
- * Agent runs for real (issue 21): model configuration, steps, tool calls with their
+ * Agent runs for real: model configuration, steps, tool calls with their
  * approvals, usage and cost, run events for live following.
  *
  * - `agent_runtime_configs`: `temperature` (0-2, null = the provider's default),

@@ -1,5 +1,5 @@
 /**
- * Agent schedules that fire (issue 21 item 5).
+ * Agent schedules that fire.
  *
  * - `agent_schedules`: a cron expression (as validated, trimmed) in a canonical IANA
  *   `timezone`, the `message` each occurrence sends, `enabled`, and the CHAT

@@ -1,5 +1,5 @@
 /**
- * Reading conversations (issue 21 item 3: Runtime_ListConversations, Runtime_ListMessages,
+ * Reading conversations (Runtime_ListConversations, Runtime_ListMessages,
  * Runtime_GetRun) on the tables of migrations 0010, 0011 and 0021:
  *
  * - an agent's conversations, most recently updated first with the id as tiebreak (the

@@ -1,5 +1,5 @@
 /**
- * Evidence for the trust, rank and performance projections (issue 22, spec §9), shared by
+ * Evidence for the trust, rank and performance projections (spec §9), shared by
  * the writes that produce it and the projector that reads it.
  *
  * - `feedback.workspace_id`: the workspace a feedback speaks for (Trust_CreateFeedback).

@@ -1,5 +1,5 @@
 /**
- * The trust, rank and performance projections of each agent (issue 22 items 3 and 6;
+ * The trust, rank and performance projections of each agent (spec §9;
  * src/reputation/, docs/methodology.md). One row per projected agent:
  *
  * - `trust`, `performance`, `rank`: the documents of Trust_GetAgentTrust, Trust_GetAgentPerformance

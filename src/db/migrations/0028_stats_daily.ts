@@ -1,5 +1,5 @@
 /**
- * Daily statistics as immutable projections (issue 22 item 4, spec §9 "/api/v1/stats/*
+ * Daily statistics as immutable projections (spec §9 "/api/v1/stats/*
  * immutable projections"): one stored document per closed UTC day of the directory
  * (`stats_directory_daily`) and per agent and closed day (`stats_agent_daily`).
  *

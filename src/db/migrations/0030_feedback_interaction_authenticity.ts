@@ -1,5 +1,5 @@
 /**
- * Feedback written through the API (issue 22 item 1: Trust_CreateFeedback) carries
+ * Feedback written through the API (Trust_CreateFeedback) carries
  * `authenticity_state` VERIFIED_INTERACTION when the workspace it speaks for interacted
  * with the agent (an order or a run), else UNVERIFIED. The view `agent_trust_figures`
  * (the profile's trust summary, until the reputation projections replace it) counted only

@@ -1,6 +1,6 @@
 /**
  * Validating a tool call's arguments against the tool's `inputSchema` (a JSON Schema, as
- * the MCP server or the built-in tool declares it) before the call (issue 21), with ajv 8
+ * the MCP server or the built-in tool declares it) before the call, with ajv 8
  * and ajv-formats. A schema ajv cannot compile refuses every call (the tool is broken, not
  * the arguments). Compiled validators are cached per schema text.
  */

@@ -1,5 +1,5 @@
 /**
- * The directory's built-in runtime tools (issue 21): tools an agent's model may call
+ * The directory's built-in runtime tools: tools an agent's model may call
  * that the service itself answers, with no MCP server. `sourceKind` and `executorKind`
  * BUILTIN, `riskClass` LOW, `executionClass` READ:
  *

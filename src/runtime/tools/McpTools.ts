@@ -1,5 +1,5 @@
 /**
- * Running an MCP tool of an agent's runtime (issue 21): `tools/call` through the real MCP
+ * Running an MCP tool of an agent's runtime: `tools/call` through the real MCP
  * client (`src/mcp/Client.ts` `callTool`) on the tool's connection (its `sourceReference`),
  * with the connection's access token (`McpAccessToken`: the stored OAuth token, refreshed
  * when due) and the guarded outbound fetch; the tool name is the one the server listed

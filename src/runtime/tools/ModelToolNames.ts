@@ -1,5 +1,5 @@
 /**
- * The names a model sees for an agent's runtime tools (issue 21): every provider accepts
+ * The names a model sees for an agent's runtime tools: every provider accepts
  * tool names matching `^[a-zA-Z0-9_-]{1,64}$`, while a tool's `stableName` may hold dots
  * (`directory.search_agents`, `<connection slug>.<tool>`) and be longer. The mapping is
  * deterministic per `stableName`, so the name of a tool in a run's history is the name it

@@ -1,5 +1,5 @@
 /**
- * Runs one tool call of a run by its tool's `executorKind` (issue 21): BUILTIN tools in
+ * Runs one tool call of a run by its tool's `executorKind`: BUILTIN tools in
  * this process (`./BuiltinTools.ts`), MCP tools through the agent's MCP connection
  * (`./McpTools.ts`). Arguments were validated against the tool's `inputSchema` when the
  * call was recorded.

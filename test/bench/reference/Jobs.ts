@@ -10,7 +10,7 @@
  * The original's header follows.
  */
 /**
- * The service's one durable job queue (issue 6 §4): jobs live in the `jobs` table
+ * The service's one durable job queue: jobs live in the `jobs` table
  * (migration 0003), so they survive restarts and are shared by every server process
  * on the same database.
  *

@@ -1,5 +1,5 @@
 /**
- * AgentRuntimeLive (layers/models/AgentRuntimeLive.ts, issue 21 item 1) driving the real
+ * AgentRuntimeLive (layers/models/AgentRuntimeLive.ts) driving the real
  * provider clients (`@effect/ai-openai`, `@effect/ai-anthropic`) over the guarded
  * outbound client against local servers that speak the OpenAI Responses and Anthropic
  * Messages wire protocols (test/support/modelServers/): streamed text, tool calls with

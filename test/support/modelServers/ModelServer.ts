@@ -1,5 +1,5 @@
 /**
- * A local HTTP server for the model-provider tests (issue 21 item 1): it answers each
+ * A local HTTP server for the model-provider tests: it answers each
  * request with the next scripted {@link Reply} (a JSON answer with a status, or a
  * Server-Sent Events stream) and records every request it received (method, path,
  * headers, JSON body), so a test drives the real provider clients over the real wire
