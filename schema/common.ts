@@ -103,11 +103,10 @@ export const CountString = Schema.String.pipe(
  * The rule every string a request carries obeys: no U+0000. PostgreSQL text cannot
  * hold it (error 22021), so it is refused at the edge as a 400 naming the field.
  *
- * Why a refined schema rather than a scan of the raw body: the decode failure then
- * names the field (JSON pointer) and the part (body, query, path, header) for free,
- * and the same schema serves every part of a request, where a body scan would cover
- * only the body. Request schemas take strings only through {@link WireString} (or a
- * pattern that excludes U+0000, like {@link Uuid}).
+ * Every string of a request's path, query and body is checked against this rule (and
+ * unpaired surrogates) at the edge, before decoding (src/http/RequestText.ts), whatever its
+ * schema; {@link WireString} states the rule in the schema too, so the OpenAPI description
+ * shows it.
  */
 export const hasNoNul = (s: string): boolean => !s.includes("\u0000")
 

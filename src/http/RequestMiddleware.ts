@@ -30,7 +30,8 @@ import { fieldsOf } from "../../schema/fields.js"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { Ids } from "../../layers/Ids.js"
 import { Operations, type OperationTable } from "../api/policies.js"
-import { admitBody } from "./RequestBody.js"
+import { admitBody, textRefusal } from "./RequestBody.js"
+import { urlTextErrors } from "./RequestText.js"
 import { dependencyProblem, isDependencyFailure, isDependencyProblem } from "./DependencyFailure.js"
 import { OutageLog } from "./OutageLog.js"
 import { CurrentRequest, type RequestInfo } from "../../layers/RequestContext.js"
@@ -158,8 +159,9 @@ const toProblem = (
 }
 
 /**
- * The request middleware, as an HttpApi-level middleware layer: admits the body
- * (media type, size, nesting: see RequestBody.ts) before the handler reads it.
+ * The request middleware, as an HttpApi-level middleware layer: admits the path and query
+ * (text rule: see RequestText.ts) and the body of every method that has one (media type,
+ * size, encoding, nesting, text rule: see RequestBody.ts) before the handler reads them.
  * Requires `Ids`, `Operations` and `AppConfig` (`maxBodyBytes`).
  */
 export const RequestMiddlewareLive = HttpApiBuilder.middleware(
@@ -170,11 +172,19 @@ export const RequestMiddlewareLive = HttpApiBuilder.middleware(
     return Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
       Effect.flatMap(ids.next, (requestId) => {
         const info: RequestInfo = { requestId, instance: request.url.split("?")[0] ?? "/" }
-        const admitted = bodyMethods.has(request.method) ? Effect.zipRight(admitBody(request, config.maxBodyBytes), app) : app
-        // platform reads a body only for methods that have one (HttpMethod.hasBody): only those need the cap
-        const handled = HttpMethod.hasBody(request.method)
-          ? HttpIncomingMessage.withMaxBodySize(admitted, maxBodySize)
-          : admitted
+        // the path and query obey the text rule (RequestText.ts) whatever the operation
+        const urlErrors = urlTextErrors(request.method, request.url, operations)
+        // platform reads a body only for methods that have one (HttpMethod.hasBody: DELETE too); a body
+        // sent with GET, HEAD or OPTIONS is never read, and Node discards it once the answer is written
+        const handled = urlErrors.length > 0
+          ? Effect.fail(textRefusal(urlErrors))
+          : HttpMethod.hasBody(request.method)
+          ? HttpIncomingMessage.withMaxBodySize(
+            Effect.flatMap(admitBody(request, config.maxBodyBytes), (admitted) =>
+              admitted === request ? app : Effect.provideService(app, HttpServerRequest.HttpServerRequest, admitted)),
+            maxBodySize
+          )
+          : app
         // each request runs in its own fiber (the server forks one per request), so setting the
         // FiberRef there scopes it to the request without Effect.locally's restore
         return FiberRef.set(CurrentRequest, info).pipe(

@@ -13,13 +13,18 @@ import { Effect } from "effect"
 export const ReputationEvidenceChannel = "reputation_evidence"
 
 /**
- * Marks `agentId`'s evidence as changed at `at` (the earliest unprojected change is kept).
+ * Marks `agentId`'s evidence as changed at `at` (the earliest unprojected change is kept);
+ * an id of no agent is not marked (its command then answers its own 404).
  * Must run inside the transaction that writes the evidence. Fails with `SqlError`.
  */
 export const markAgentEvidence = (agentId: string, at: Date): Effect.Effect<void, SqlError.SqlError, SqlClient.SqlClient> =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    yield* sql`INSERT INTO reputation_dirty_agents (agent_id, marked_at) VALUES (${agentId}, ${at})
+    // only an agent that exists is marked: callers mark before they look the agent up (so a
+    // drain never waits on them, see src/agents/RegistrationRepo.ts), and a mark of an unknown
+    // id (the nil uuid, any unknown one) broke the foreign key, a 500 instead of the caller's 404
+    yield* sql`INSERT INTO reputation_dirty_agents (agent_id, marked_at)
+               SELECT id, ${at} FROM agents WHERE id = ${agentId}
                ON CONFLICT (agent_id) DO NOTHING`
     yield* sql`SELECT pg_notify(${ReputationEvidenceChannel}, ${agentId})`
   })

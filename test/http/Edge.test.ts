@@ -11,6 +11,7 @@ import http from "node:http"
 import { randomUUID } from "node:crypto"
 import { call, expectProblem, type Reply, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
+import { TextRule } from "../../src/http/RequestText.js"
 import { DemoOffers } from "../../src/services/demo.js"
 import { DemoWorkspaces } from "../../src/workspaces/demo.js"
 
@@ -93,7 +94,7 @@ layer(makeTestServer().layer)("The request edge", (it) => {
     Effect.gen(function*() {
       const body = yield* call("POST", signInPath, { raw: `{"email":"\\u0000@b.c","password":"x"}` })
       expectProblem(body, 400, "invalid-request")
-      expect(body.body.errors).toEqual([{ in: "body", pointer: "/email", detail: "must be a string of 3-320 characters without U+0000" }])
+      expect(body.body.errors).toEqual([{ in: "body", pointer: "/email", detail: TextRule }])
 
       const password = yield* call("POST", signInPath, { raw: `{"email":"a@b.c","password":"x\\u0000"}` })
       expectProblem(password, 400, "invalid-request")
@@ -102,11 +103,11 @@ layer(makeTestServer().layer)("The request edge", (it) => {
       const owner = yield* signIn("owner")
       const query = yield* call("GET", `${favoritesPath}?cursor=%00`, { session: owner })
       expectProblem(query, 400, "invalid-request")
-      expect(query.body.errors).toEqual([{ in: "query", pointer: "/cursor", detail: "must be a string of 1-2048 characters without U+0000" }])
+      expect(query.body.errors).toEqual([{ in: "query", pointer: "/cursor", detail: TextRule }])
 
       const path = yield* call("DELETE", "/api/v1/me/sessions/a%00b", { session: owner })
       expectProblem(path, 400, "invalid-request")
-      expect(path.body.errors).toEqual([{ in: "path", pointer: "/sessionId", detail: "must be a string of 1-200 characters without U+0000" }])
+      expect(path.body.errors).toEqual([{ in: "path", pointer: "/sessionId", detail: TextRule }])
     }))
 
   it.effect("refuses JSON nested deeper than 64 levels with 400 nesting-too-deep, before decoding", () =>
@@ -140,12 +141,10 @@ layer(makeTestServer().layer)("The request edge", (it) => {
       const port = yield* serverPort
       const total = 64 * 1024 * 1024
       const reply = yield* postWithoutEnd(port, { "content-type": "application/json", "transfer-encoding": "chunked" }, total)
-      // platform-node destroys the request stream once it passes MaxBodySize, so the
-      // client sees the connection cut (or the 400 if it reads it first), long before its end
-      if (reply.status !== 0) {
-        expect(reply.status, reply.text).toBe(400)
-        expect(JSON.parse(reply.text).type).toBe("https://agent-directory.dev/problems/body-too-large")
-      }
+      // the answer arrives while the client is still sending (the rest flows by unread, the
+      // connection is not cut), long before its end
+      expect(reply.status, reply.text).toBe(400)
+      expect(JSON.parse(reply.text).type).toBe("https://agent-directory.dev/problems/body-too-large")
       expect(reply.sentWhenAnswered).toBeLessThan(total / 4)
     }))
 
