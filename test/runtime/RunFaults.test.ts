@@ -42,9 +42,21 @@ import { insertConversation } from "./support.js"
 
 const postgres = process.env["DATABASE_URL"]
 const agent = DemoRuntimeAgents.configured
-/** The processes' settings: the test's MCP server is on 127.0.0.1; takeover within seconds. */
+/**
+ * The processes' settings: the test's MCP server is on 127.0.0.1; takeover within seconds;
+ * and an MCP tool call may take 5 minutes (`MCP_REQUEST_TIMEOUT_MS`, and the outbound
+ * client's `OUTBOUND_TIMEOUT_MS` bounding each wait for headers), not the default 10 s: the
+ * `slow` call must still be in flight when its caller is killed, however long the loaded
+ * machine takes to get there. With 10 s, a pause of the test between the call's arrival
+ * and the kill let the caller's call end first (undici `HeadersTimeoutError` in the
+ * process, the call FAILED `TOOL_CALL_FAILED`, the run finished by the caller itself).
+ */
 const env = {
   OUTBOUND_ALLOWED_HOSTS: "127.0.0.1",
+  MCP_REQUEST_TIMEOUT_MS: "300000",
+  OUTBOUND_TIMEOUT_MS: "300000",
+  // pools of 10, as the engine's fault tests' runners: the PostgreSQL server is shared (100 connections)
+  DB_POOL_MAX: "10",
   ENGINE_SHARD_LOCK_REFRESH_MS: "3000",
   ENGINE_SHARD_LOCK_EXPIRATION_MS: "15000",
   ENGINE_REFRESH_ASSIGNMENTS_MS: "500",
