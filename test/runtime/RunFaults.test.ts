@@ -103,12 +103,14 @@ const withServers = <A, E, R>(
         `SELECT pid, application_name, state, wait_event_type, wait_event, now() - xact_start AS xact_age,
                 now() - state_change AS state_age, left(query, 200) AS query
          FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() ORDER BY pid`).pipe(
-        Effect.orElseSucceed(() => [])
+        // `query` dies when it cannot connect (e.g. the server is out of connections)
+        Effect.catchAllCause(() => Effect.succeed([]))
       )
       const locks = database === undefined ? [] : yield* query(database,
         `SELECT pid, locktype, mode, granted, count(*)::int AS n FROM pg_locks
          WHERE database = (SELECT oid FROM pg_database WHERE datname = current_database()) GROUP BY 1, 2, 3, 4 ORDER BY 1`).pipe(
-        Effect.orElseSucceed(() => [])
+        // `query` dies when it cannot connect (e.g. the server is out of connections)
+        Effect.catchAllCause(() => Effect.succeed([]))
       )
       process.stderr.write(`\n=== server processes of the failed test:${serverDiagnostics(servers)}\n` +
         `=== database sessions:\n${sessions.map((r) => JSON.stringify(r)).join("\n")}\n` +
