@@ -11,7 +11,7 @@ export interface Budget {
   readonly limit: number
   readonly windowSeconds: number
 }
-import { DefaultEngineOptions, type EngineOptions } from "./Engine.js"
+import { DefaultEngineOptions, DefaultEngineTakeover, type EngineOptions, type EngineTakeover } from "./Engine.js"
 import { DefaultOutboundOptions, makeOutbound, Outbound, type OutboundOptions } from "./Outbound.js"
 import { type McpOAuthOptions, parseMcpOAuthClients } from "./McpOAuthConfig.js"
 import { parseTokenKeys, type TokenKey } from "./TokenCipher.js"
@@ -126,7 +126,10 @@ export interface AppConfigShape {
   }
   /**
    * The durable engine (layers/Engine.ts): `ENGINE_RUNNER`, `ENGINE_RUNNER_HOST`,
-   * `ENGINE_RUNNER_PORT`, `ENGINE_POLL_INTERVAL_MS` (README).
+   * `ENGINE_RUNNER_PORT`, `ENGINE_POLL_INTERVAL_MS`, and the takeover timings
+   * `ENGINE_SHARD_LOCK_REFRESH_MS`, `ENGINE_SHARD_LOCK_EXPIRATION_MS`,
+   * `ENGINE_REFRESH_ASSIGNMENTS_MS`, `ENGINE_RUNNER_HEALTH_CHECK_MS`,
+   * `ENGINE_ENTITY_TERMINATION_TIMEOUT_MS` (README).
    */
   readonly engine: EngineOptions
   /**
@@ -233,6 +236,25 @@ const AllowedHost = Config.string().pipe(
     validation: (h) => /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:[0-9]{1,5})?$/.test(h)
   })
 )
+/**
+ * The engine's shard-lock and runner-health timings (layers/Engine.ts `EngineTakeover`):
+ * `ENGINE_SHARD_LOCK_REFRESH_MS` (100..3600000) below `ENGINE_SHARD_LOCK_EXPIRATION_MS`
+ * (1000..3600000), `ENGINE_REFRESH_ASSIGNMENTS_MS`, `ENGINE_RUNNER_HEALTH_CHECK_MS` and
+ * `ENGINE_ENTITY_TERMINATION_TIMEOUT_MS` (each 100..3600000); defaults the library's.
+ */
+const engineTakeover: Config.Config<EngineTakeover> = Config.all({
+  shardLockRefreshMs: millis("ENGINE_SHARD_LOCK_REFRESH_MS", DefaultEngineTakeover.shardLockRefreshMs),
+  shardLockExpirationMs: boundedInteger("ENGINE_SHARD_LOCK_EXPIRATION_MS", 1000, 3_600_000, DefaultEngineTakeover.shardLockExpirationMs),
+  refreshAssignmentsMs: millis("ENGINE_REFRESH_ASSIGNMENTS_MS", DefaultEngineTakeover.refreshAssignmentsMs),
+  runnerHealthCheckMs: millis("ENGINE_RUNNER_HEALTH_CHECK_MS", DefaultEngineTakeover.runnerHealthCheckMs),
+  entityTerminationTimeoutMs: millis("ENGINE_ENTITY_TERMINATION_TIMEOUT_MS", DefaultEngineTakeover.entityTerminationTimeoutMs)
+}).pipe(
+  Config.validate({
+    message: "ENGINE_SHARD_LOCK_REFRESH_MS must be less than ENGINE_SHARD_LOCK_EXPIRATION_MS (a lock is renewed before it expires)",
+    validation: (t) => t.shardLockRefreshMs < t.shardLockExpirationMs
+  })
+)
+
 /**
  * Parses `CHAIN_RPC_URLS`: comma-separated `<CAIP-2 chain id>=<http(s) URL>` entries, each chain
  * once. Returns the map, or the rule the text breaks.
@@ -368,7 +390,8 @@ export const loadAppConfig = Effect.gen(function*() {
       runner: yield* Config.literal("single", "socket")("ENGINE_RUNNER").pipe(Config.withDefault(DefaultEngineOptions.runner)),
       runnerHost: yield* Config.string("ENGINE_RUNNER_HOST").pipe(Config.withDefault(DefaultEngineOptions.runnerHost)),
       runnerPort: yield* boundedInteger("ENGINE_RUNNER_PORT", 1, 65_535, DefaultEngineOptions.runnerPort),
-      pollIntervalMs: yield* boundedInteger("ENGINE_POLL_INTERVAL_MS", 10, 60_000, DefaultEngineOptions.pollIntervalMs)
+      pollIntervalMs: yield* boundedInteger("ENGINE_POLL_INTERVAL_MS", 10, 60_000, DefaultEngineOptions.pollIntervalMs),
+      takeover: yield* engineTakeover
     },
     metrics: yield* Config.option(Config.all({
       host: Config.string("METRICS_HOST").pipe(Config.withDefault("127.0.0.1")),

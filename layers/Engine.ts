@@ -44,13 +44,46 @@ export interface EngineOptions {
   readonly runnerPort: number
   /** How often a runner reads committed, unprocessed requests from storage (ms). */
   readonly pollIntervalMs: number
+  /** How soon the shards of a runner that died move to the live runners (socket runners). */
+  readonly takeover: EngineTakeover
   /**
-   * Further `@effect/cluster` sharding settings, over the library's defaults and under
-   * the fields above (e.g. a shorter `shardLockExpiration` and `runnerHealthCheckInterval`
-   * so that the shards of a killed runner move to the others within seconds, as the
-   * fault tests do). Every runner of one database must agree on `shardsPerGroup`.
+   * Further `@effect/cluster` sharding settings, over the library's defaults and
+   * `takeover`, under the other fields above (the engine's own fault tests and bench).
+   * Every runner of one database must agree on `shardsPerGroup`.
    */
   readonly shardingConfig?: Partial<ShardingConfig.ShardingConfig["Type"]> | undefined
+}
+
+/**
+ * The timings of `@effect/cluster`'s shard locks and runner health (`ShardingConfig`),
+ * in milliseconds (`ENGINE_*` in the README). A runner holds one lock per shard (on
+ * PostgreSQL a session advisory lock, freed as soon as its process dies, and a row of
+ * `cluster_locks`) and a row of `cluster_runners` whose `last_heartbeat` it renews with
+ * its locks. The others drop it from the shard assignments, and take its shards, once
+ * that heartbeat is older than `shardLockExpirationMs` or once their health check finds
+ * it not answering pings, whichever comes first; each runner re-reads the registry every
+ * `refreshAssignmentsMs`. Every runner of one database should use the same values.
+ */
+export interface EngineTakeover {
+  /** How often a runner renews its shard locks and heartbeat (`shardLockRefreshInterval`; library default 10 s; the library uses at most a third of the expiration). */
+  readonly shardLockRefreshMs: number
+  /** A runner whose heartbeat is older than this is dropped, and its locks may be taken (`shardLockExpiration`; library default 35 s; whole seconds, rounded up). */
+  readonly shardLockExpirationMs: number
+  /** How often a runner re-reads the runner registry and recomputes the shard assignments (`refreshAssignmentsInterval`; library default 3 s). */
+  readonly refreshAssignmentsMs: number
+  /** How often a runner pings the others and marks one that does not answer (five tries, 0.5 s apart) unhealthy (`runnerHealthCheckInterval`; library default 1 min). */
+  readonly runnerHealthCheckMs: number
+  /** How long a runner giving up a shard waits for the shard's entities (running workflows) to stop (`entityTerminationTimeout`; library default 15 s). */
+  readonly entityTerminationTimeoutMs: number
+}
+
+/** The library's defaults of {@link EngineTakeover} (`@effect/cluster` `ShardingConfig.defaults`). */
+export const DefaultEngineTakeover: EngineTakeover = {
+  shardLockRefreshMs: 10_000,
+  shardLockExpirationMs: 35_000,
+  refreshAssignmentsMs: 3_000,
+  runnerHealthCheckMs: 60_000,
+  entityTerminationTimeoutMs: 15_000
 }
 
 /** Defaults of {@link EngineOptions}. */
@@ -58,8 +91,18 @@ export const DefaultEngineOptions: EngineOptions = {
   runner: "single",
   runnerHost: "127.0.0.1",
   runnerPort: 34431,
-  pollIntervalMs: 1000
+  pollIntervalMs: 1000,
+  takeover: DefaultEngineTakeover
 }
+
+/** {@link EngineTakeover} as `ShardingConfig` settings. */
+const takeoverSharding = (takeover: EngineTakeover): Partial<ShardingConfig.ShardingConfig["Type"]> => ({
+  shardLockRefreshInterval: Duration.millis(takeover.shardLockRefreshMs),
+  shardLockExpiration: Duration.millis(takeover.shardLockExpirationMs),
+  refreshAssignmentsInterval: Duration.millis(takeover.refreshAssignmentsMs),
+  runnerHealthCheckInterval: Duration.millis(takeover.runnerHealthCheckMs),
+  entityTerminationTimeout: Duration.millis(takeover.entityTerminationTimeoutMs)
+})
 
 /**
  * The `WorkflowEngine` (and the `Sharding` that entities and `ClusterCron` need, and the
@@ -78,6 +121,7 @@ export const EngineLive = (
   SqlClient.SqlClient
 > => {
   const shardingConfig = {
+    ...takeoverSharding(options.takeover),
     ...options.shardingConfig,
     entityMessagePollInterval: Duration.millis(options.pollIntervalMs)
   }

@@ -16,10 +16,12 @@
  *     database; the approval given through B resumes the run, which SUCCEEDS with the tool
  *     called once.
  *
- * The processes run with the engine's default sharding settings (`src/main.ts` has no
- * setting for them, unlike the engine's own fault tests' `FastTakeover`): a dead runner's
- * shards move once the others see it gone, at the latest when its heartbeat is older than
- * the library's `shardLockExpiration` (35 s), hence the generous waits (no timing is asserted).
+ * The processes run with short takeover timings (`ENGINE_RUNNER_HEALTH_CHECK_MS` and the
+ * other `ENGINE_*` settings of layers/AppConfig.ts, as the engine's own fault tests'
+ * `FastTakeover`): the survivor pings the others every second and takes a dead runner's
+ * shards within seconds. The waits are generous bounds for a loaded machine (no timing is
+ * asserted). When a test fails, the processes' state and output and the database's
+ * sessions and locks are printed.
  *
  * PostgreSQL only: the embedded database belongs to one process (no second process can open it).
  */
@@ -27,29 +29,42 @@ import { FetchHttpClient } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Redacted } from "effect"
+import { Effect, Exit, Redacted, type Scope } from "effect"
 import { DemoRuntimeAgents } from "../../src/runtime/demo.js"
 import { ToolInterruptedCode } from "../../src/runtime/AgentRunWorkflow.js"
 import { query, waitFor } from "../support/engineCluster.js"
 import { call, signIn } from "../support/http.js"
 import { TestMcpServer } from "../support/mcpServer.js"
-import { against, serverWithPort, spawnServer } from "../support/serverProcesses.js"
+import { against, serverDiagnostics, type ServerProcess, serverWithPort, spawnServer } from "../support/serverProcesses.js"
 import { cloneTemplate } from "../support/TestServer.js"
 import { awaitState, connectMcpTools, send, toolCalls } from "./runLoopSupport.js"
 import { insertConversation } from "./support.js"
 
 const postgres = process.env["DATABASE_URL"]
-/**
- * Opt-in (`RUN_FAULT_TESTS=1` with `DATABASE_URL`): in two of three runs on the loaded
- * 2-core machine one of these tests hung (a request to a server process never answered,
- * undici `HeadersTimeoutError`); until that is understood they stay out of `npm test`
- * rather than make it flaky. The processes use the engine's default takeover settings.
- */
-const optedIn = process.env["RUN_FAULT_TESTS"] === "1"
 const agent = DemoRuntimeAgents.configured
-const env = { OUTBOUND_ALLOWED_HOSTS: "127.0.0.1" }
-/** How long a run may take to be taken over by another runner (the engine's default settings). */
-const takeoverMs = 180_000
+/**
+ * The processes' settings: the test's MCP server is on 127.0.0.1; takeover within seconds;
+ * and an MCP tool call may take 5 minutes (`MCP_REQUEST_TIMEOUT_MS`, and the outbound
+ * client's `OUTBOUND_TIMEOUT_MS` bounding each wait for headers), not the default 10 s: the
+ * `slow` call must still be in flight when its caller is killed, however long the loaded
+ * machine takes to get there. With 10 s, a pause of the test between the call's arrival
+ * and the kill let the caller's call end first (undici `HeadersTimeoutError` in the
+ * process, the call FAILED `TOOL_CALL_FAILED`, the run finished by the caller itself).
+ */
+const env = {
+  OUTBOUND_ALLOWED_HOSTS: "127.0.0.1",
+  MCP_REQUEST_TIMEOUT_MS: "300000",
+  OUTBOUND_TIMEOUT_MS: "300000",
+  // pools of 10, as the engine's fault tests' runners: the PostgreSQL server is shared (100 connections)
+  DB_POOL_MAX: "10",
+  ENGINE_SHARD_LOCK_REFRESH_MS: "3000",
+  ENGINE_SHARD_LOCK_EXPIRATION_MS: "15000",
+  ENGINE_REFRESH_ASSIGNMENTS_MS: "500",
+  ENGINE_RUNNER_HEALTH_CHECK_MS: "1000",
+  ENGINE_ENTITY_TERMINATION_TIMEOUT_MS: "5000"
+}
+/** How long a run may take to be taken over by another runner and finish (a bound, not an expectation). */
+const takeoverMs = 120_000
 
 /** A clone of the seeded template, dropped (sessions and all) when the scope closes; with SQL on it. */
 const seededDatabase = Effect.gen(function*() {
@@ -59,6 +74,50 @@ const seededDatabase = Effect.gen(function*() {
   const sqlHere = <X, E, R>(effect: Effect.Effect<X, E, R>) => Effect.provide(effect, db)
   return { url, sqlHere }
 })
+
+/**
+ * `against(server)`, bounded: a server process that does not answer within 90 s fails the
+ * test there (with the diagnostics of {@link withServers}) instead of after undici's 300 s.
+ */
+const on = (server: ServerProcess) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  against(server)(effect).pipe(
+    Effect.timeoutFail({ duration: "90 seconds", onTimeout: () => new Error(`${server.proc.label} did not answer within 90 s`) })
+  )
+
+/**
+ * `test` with the server processes it starts through `start`; when it fails (or is
+ * interrupted), the processes' state and output and the database's sessions are printed.
+ */
+const withServers = <A, E, R>(
+  test: (start: (label: string, url: string) => Effect.Effect<ServerProcess, Error, Scope.Scope>) => Effect.Effect<A, E, R>
+) => {
+  const servers: Array<ServerProcess> = []
+  let database: string | undefined
+  const start = (label: string, url: string) => {
+    database = url
+    return Effect.tap(spawnServer(label, url, env), (server) => Effect.sync(() => servers.push(server)))
+  }
+  return test(start).pipe(Effect.onExit((exit) =>
+    Exit.isSuccess(exit) ? Effect.void : Effect.gen(function*() {
+      const sessions = database === undefined ? [] : yield* query(database,
+        `SELECT pid, application_name, state, wait_event_type, wait_event, now() - xact_start AS xact_age,
+                now() - state_change AS state_age, left(query, 200) AS query
+         FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() ORDER BY pid`).pipe(
+        // `query` dies when it cannot connect (e.g. the server is out of connections)
+        Effect.catchAllCause(() => Effect.succeed([]))
+      )
+      const locks = database === undefined ? [] : yield* query(database,
+        `SELECT pid, locktype, mode, granted, count(*)::int AS n FROM pg_locks
+         WHERE database = (SELECT oid FROM pg_database WHERE datname = current_database()) GROUP BY 1, 2, 3, 4 ORDER BY 1`).pipe(
+        // `query` dies when it cannot connect (e.g. the server is out of connections)
+        Effect.catchAllCause(() => Effect.succeed([]))
+      )
+      process.stderr.write(`\n=== server processes of the failed test:${serverDiagnostics(servers)}\n` +
+        `=== database sessions:\n${sessions.map((r) => JSON.stringify(r)).join("\n")}\n` +
+        `=== locks:\n${locks.map((r) => JSON.stringify(r)).join("\n")}\n`)
+    })
+  ))
+}
 
 /**
  * A test MCP server offering `slow` (side effects, MEDIUM risk: no approval; its handler
@@ -85,22 +144,22 @@ const faultTools = Effect.gen(function*() {
   return { mcp, release, grant }
 })
 
-describe.skipIf(!postgres || !optedIn)("run loop faults with real server processes (PostgreSQL only: no second process can open the embedded database; opt-in: RUN_FAULT_TESTS=1)", () => {
+describe.skipIf(!postgres)("run loop faults with real server processes (PostgreSQL only: no second process can open the embedded database)", () => {
   it.live("a runner killed mid-tool-call: another runner finishes the run, the tool called exactly once", () =>
-    Effect.gen(function*() {
+    withServers((start) => Effect.gen(function*() {
       const { sqlHere, url } = yield* seededDatabase
       const { grant, mcp, release } = yield* faultTools
       // one after the other: each creates the engine's tables when it starts
-      const a = yield* spawnServer("A", url, env)
-      const b = yield* spawnServer("B", url, env)
+      const a = yield* start("A", url)
+      const b = yield* start("B", url)
       yield* sqlHere(grant)
-      const owner = yield* against(a)(signIn("owner"))
+      const owner = yield* on(a)(signIn("owner"))
       // the five tools of the initial offer and ours
-      yield* sqlHere(against(a)(connectMcpTools(owner, agent, {
+      yield* sqlHere(on(a)(connectMcpTools(owner, agent, {
         name: "Fault tools", serverUrl: `${mcp.origin}/mcp`, tools: 7, timeoutMs: 60_000
       })))
       const conversation = yield* sqlHere(insertConversation(agent, "owner", "CHAT"))
-      const runId = yield* against(a)(send(owner, conversation, `/tool fault-tools__slow {}`))
+      const runId = yield* on(a)(send(owner, conversation, `/tool fault-tools__slow {}`))
 
       yield* waitFor("the tool call", Effect.sync(() => mcp.calls.length === 1 ? true : undefined), 120_000)
       const caller = yield* serverWithPort([a, b], mcp.callerPorts[0]!)
@@ -119,32 +178,32 @@ describe.skipIf(!postgres || !optedIn)("run loop faults with real server process
       expect(mcp.calls).toEqual([{ name: "slow", arguments: {} }])
       expect(survivor.proc.exited()).toBe(false)
       // the survivor answers for the run
-      const ownerOnSurvivor = yield* against(survivor)(signIn("owner"))
-      const read = yield* against(survivor)(call("GET", `/api/v1/runs/${runId}`, { session: ownerOnSurvivor }))
+      const ownerOnSurvivor = yield* on(survivor)(signIn("owner"))
+      const read = yield* on(survivor)(call("GET", `/api/v1/runs/${runId}`, { session: ownerOnSurvivor }))
       expect(read.status, read.text).toBe(200)
       expect(read.body.data.state).toBe("SUCCEEDED")
-    }).pipe(Effect.scoped, Effect.provide(FetchHttpClient.layer)), 400_000)
+    })).pipe(Effect.scoped, Effect.provide(FetchHttpClient.layer)), 300_000)
 
   it.live("an approval given after a restart resumes the run: approved through a new process, the tool called once", () =>
-    Effect.gen(function*() {
+    withServers((start) => Effect.gen(function*() {
       const { sqlHere, url } = yield* seededDatabase
       const { grant, mcp } = yield* faultTools
-      const a = yield* spawnServer("A", url, env)
+      const a = yield* start("A", url)
       yield* sqlHere(grant)
-      const ownerOnA = yield* against(a)(signIn("owner"))
-      yield* sqlHere(against(a)(connectMcpTools(ownerOnA, agent, {
+      const ownerOnA = yield* on(a)(signIn("owner"))
+      yield* sqlHere(on(a)(connectMcpTools(ownerOnA, agent, {
         name: "Fault tools", serverUrl: `${mcp.origin}/mcp`, tools: 7, timeoutMs: 60_000
       })))
       const conversation = yield* sqlHere(insertConversation(agent, "owner", "CHAT"))
-      const runId = yield* against(a)(send(ownerOnA, conversation, `/tool fault-tools__wipe {}`))
+      const runId = yield* on(a)(send(ownerOnA, conversation, `/tool fault-tools__wipe {}`))
       const waiting = yield* sqlHere(awaitState(runId, "APPROVAL_REQUIRED", 60_000))
       const [pending] = yield* sqlHere(toolCalls(runId))
       expect(pending).toMatchObject({ stableName: "fault-tools.wipe", state: "APPROVAL_REQUIRED", approvalState: "PENDING" })
       yield* a.proc.kill
 
-      const b = yield* spawnServer("B", url, env)
-      const ownerOnB = yield* against(b)(signIn("owner"))
-      const approved = yield* against(b)(call("POST", `/api/v1/runs/${runId}/approvals`, {
+      const b = yield* start("B", url)
+      const ownerOnB = yield* on(b)(signIn("owner"))
+      const approved = yield* on(b)(call("POST", `/api/v1/runs/${runId}/approvals`, {
         session: ownerOnB, body: { toolCallId: pending!.id, decision: "APPROVE", expectedVersion: waiting.version }
       }))
       expect(approved.status, approved.text).toBe(200)
@@ -154,5 +213,5 @@ describe.skipIf(!postgres || !optedIn)("run loop faults with real server process
       expect(run).toMatchObject({ state: "SUCCEEDED", failureCode: null })
       expect((yield* sqlHere(toolCalls(runId)))[0]).toMatchObject({ state: "SUCCEEDED", approvalState: "APPROVED", errorCode: null })
       expect(mcp.calls).toEqual([{ name: "wipe", arguments: {} }])
-    }).pipe(Effect.scoped, Effect.provide(FetchHttpClient.layer)), 400_000)
+    })).pipe(Effect.scoped, Effect.provide(FetchHttpClient.layer)), 300_000)
 })

@@ -31,7 +31,7 @@ import { NodeRuntime } from "@effect/platform-node"
 import { Duration, Effect, Layer, Logger, LogLevel, Redacted } from "effect"
 import { DefaultDbLimits } from "../../layers/AppConfig.js"
 import { DbServer } from "../../layers/Db.js"
-import { EngineLive } from "../../layers/Engine.js"
+import { DefaultEngineOptions, EngineLive } from "../../layers/Engine.js"
 import { FastTakeover, workloadLive } from "./engineWorkloads.js"
 
 const env = (name: string, fallback?: string): string => {
@@ -81,6 +81,7 @@ const extraSharding = Object.fromEntries(
 )
 
 const Engine = EngineLive({
+  ...DefaultEngineOptions,
   runner: "socket",
   runnerHost: "127.0.0.1",
   runnerPort: port,

@@ -84,3 +84,29 @@ export const serverWithPort = (servers: ReadonlyArray<ServerProcess>, port: numb
       }
     })
   })
+
+/** `/proc/<pid>/status` fields of a live process (Linux), or `gone`. */
+const processState = (pid: number) => {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8")
+    const field = (name: string) => new RegExp(`^${name}:\\s*(.*)$`, "m").exec(status)?.[1]?.trim() ?? "?"
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+    // utime and stime (fields 14 and 15 of stat), in clock ticks (1/100 s)
+    const cpuSeconds = (Number(stat[11]) + Number(stat[12])) / 100
+    return `state ${field("State")}, cpu ${cpuSeconds.toFixed(1)} s, rss ${field("VmRSS")}, threads ${field("Threads")}`
+  } catch {
+    return "gone"
+  }
+}
+
+/**
+ * What a failure message needs of `servers`: each process's state (running or sleeping,
+ * CPU seconds used, resident memory) and the last `lines` lines of its output, and
+ * `extra` (e.g. the database's sessions).
+ */
+export const serverDiagnostics = (servers: ReadonlyArray<ServerProcess>, lines = 60) =>
+  servers.map(({ proc }) =>
+    `\n--- ${proc.label} (pid ${proc.pid}, ${proc.exited() ? "exited" : processState(proc.pid)}):\n${
+      proc.output().split("\n").slice(-lines).join("\n")
+    }`
+  ).join("")
