@@ -18,7 +18,7 @@ import { parseTokenKeys, type TokenKey } from "./TokenCipher.js"
 import { mergeModelProfiles, type ModelProfiles, parseModelProfiles } from "./ModelProfiles.js"
 import { readFileSync } from "node:fs"
 
-/** Bounds on waiting for the database, in milliseconds (see `DB_*` in the README). */
+/** Bounds on waiting for the database, in milliseconds (see `DB_*` in docs/configuration.md). */
 export interface DbLimits {
   /** Waiting for a pooled connection, including opening one (`DB_CONNECT_TIMEOUT_MS`). */
   readonly connectTimeoutMs: number
@@ -40,7 +40,7 @@ export const DefaultDbLimits: DbLimits = {
 
 /**
  * Following runs live (`GET /api/v1/runs/{runId}/events`, src/runtime/RunEventStream.ts),
- * in milliseconds and streams (see `RUN_EVENTS_*` in the README).
+ * in milliseconds and streams (see `RUN_EVENTS_*` in docs/configuration.md).
  */
 export interface RunEventsOptions {
   /** A comment line is sent after this long without an event (`RUN_EVENTS_HEARTBEAT_MS`, default 15 s). */
@@ -129,7 +129,7 @@ export interface AppConfigShape {
    * `ENGINE_RUNNER_PORT`, `ENGINE_POLL_INTERVAL_MS`, and the takeover timings
    * `ENGINE_SHARD_LOCK_REFRESH_MS`, `ENGINE_SHARD_LOCK_EXPIRATION_MS`,
    * `ENGINE_REFRESH_ASSIGNMENTS_MS`, `ENGINE_RUNNER_HEALTH_CHECK_MS`,
-   * `ENGINE_ENTITY_TERMINATION_TIMEOUT_MS` (README).
+   * `ENGINE_ENTITY_TERMINATION_TIMEOUT_MS` (docs/configuration.md).
    */
   readonly engine: EngineOptions
   /**
@@ -141,7 +141,7 @@ export interface AppConfigShape {
   readonly insecureDevelopmentSecret: boolean
   /** Bounds on waiting for the database. */
   readonly db: DbLimits
-  /** The guarded outbound HTTP client (layers/Outbound.ts): `OUTBOUND_*` (README). */
+  /** The guarded outbound HTTP client (layers/Outbound.ts): `OUTBOUND_*` (docs/configuration.md, docs/outbound.md). */
   readonly outbound: OutboundOptions
   /**
    * Fetching MCP catalogs (src/mcp/Client.ts): `MCP_CATALOG_TTL_SECONDS` (how long an
@@ -156,7 +156,7 @@ export interface AppConfigShape {
    * 100..60000 ms, default 5000).
    */
   readonly endpointProbes: { readonly intervalMinutes: number; readonly timeoutMs: number }
-  /** MCP OAuth (src/mcp/McpOAuth.ts): `MCP_TOKEN_KEYS`, `MCP_OAUTH_CLIENTS` (README). */
+  /** MCP OAuth (src/mcp/McpOAuth.ts): `MCP_TOKEN_KEYS`, `MCP_OAUTH_CLIENTS` (docs/configuration.md). */
   readonly mcpOAuth: McpOAuthOptions
   /**
    * The directory's own MCP server at `/mcp` (src/mcpServer/): at most `maxSessions`
@@ -175,7 +175,7 @@ export interface AppConfigShape {
    * empty by default): where registry tokens' `ownerOf` is read when an identity is proven.
    */
   readonly chainRpcUrls: ReadonlyMap<string, string>
-  /** Following runs live: `RUN_EVENTS_*` (README). */
+  /** Following runs live: `RUN_EVENTS_*` (docs/configuration.md). */
   readonly runEvents: RunEventsOptions
   /**
    * The model profiles an agent's runtime may name as its `provider` (layers/ModelProfiles.ts):

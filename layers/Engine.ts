@@ -34,7 +34,7 @@ import type { WorkflowEngine } from "@effect/workflow"
 import { Cause, Cron, Duration, Effect, Layer, Metric, Option, Schedule } from "effect"
 import { now } from "./Clock.js"
 
-/** Engine settings (`ENGINE_*`, README). */
+/** Engine settings (`ENGINE_*`, docs/configuration.md). */
 export interface EngineOptions {
   /** `single`: this process runs all work; `socket`: one runner of several on one PostgreSQL server. */
   readonly runner: "single" | "socket"

@@ -4,7 +4,7 @@
  * gathered into writes of at least {@link LogBatchBytes} bytes, and whatever is
  * buffered is written every {@link LogFlushMillis} ms and when the scope closes: one
  * write per request would cost a thread-pool round trip per request, the largest
- * single cost of a cheap request (measured: see README, Performance).
+ * single cost of a cheap request (measured: see docs/performance.md).
  *
  * - `json`: one JSON object per line: `{ time, level, msg, ...annotations, spans?, cause? }`
  *   (`time` ISO-8601, `spans` in ms); for log shippers and production.
@@ -16,7 +16,7 @@
  * The access log ({@link AccessLog}, one event per request) is written by the same
  * logger but without a fiber: the event's line is built and written synchronously,
  * because on a cheap request the Effect logging path (annotations, FiberRefs, a log
- * call, a generic serialiser) cost more than the request itself (README, Performance).
+ * call, a generic serialiser) cost more than the request itself (docs/performance.md).
  */
 import { Cause, Context, Effect, FiberId, FiberRefs, HashMap, Layer, List, Logger, LogLevel } from "effect"
 import { configure } from "safe-stable-stringify"

@@ -1,5 +1,5 @@
 /**
- * The MCP OAuth settings (README: `MCP_TOKEN_KEYS`, `MCP_OAUTH_CLIENTS`): the key ring
+ * The MCP OAuth settings (docs/configuration.md: `MCP_TOKEN_KEYS`, `MCP_OAUTH_CLIENTS`): the key ring
  * that seals tokens at rest, and the OAuth clients an operator registered by hand with
  * authorization servers that offer no dynamic client registration (RFC 7591).
  */

@@ -1,5 +1,5 @@
 /**
- * The model profiles (README: `MODEL_PROFILES`, `MODEL_PROFILES_FILE`):
+ * The model profiles (docs/configuration.md: `MODEL_PROFILES`, `MODEL_PROFILES_FILE`):
  * the language-model providers an agent's runtime configuration may name as its
  * `provider`. Each profile is a provider kind with where to reach it, its API key and
  * the prices of its models:

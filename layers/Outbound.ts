@@ -31,7 +31,7 @@ import type { LookupFunction } from "node:net"
 import { Agent, fetch as undiciFetch } from "undici"
 import { OutboundTargetRefused } from "../schema/errors.js"
 
-/** Settings of the outbound client (README: `OUTBOUND_*`). */
+/** Settings of the outbound client (docs/configuration.md, docs/outbound.md: `OUTBOUND_*`). */
 export interface OutboundOptions {
   /** `host` or `host:port` entries (lower case) exempt from the address check; default none. */
   readonly allowedHosts: ReadonlyArray<string>

@@ -28,7 +28,7 @@ export const WorkflowsLive = Layer.mergeAll(
 ) as Layer.Layer<never, never, Needs<AreaWorkflows>>
 
 /**
- * The engine of `AppConfig.engine` on the configured database (`ENGINE_*`, README): the
+ * The engine of `AppConfig.engine` on the configured database (`ENGINE_*`, docs/configuration.md): the
  * in-memory runner registry on the embedded database. Requires `SqlClient`, `AppConfig`.
  */
 export const ServiceEngineLive = Layer.unwrapEffect(

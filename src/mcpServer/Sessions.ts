@@ -12,7 +12,7 @@
  *   `anonymous`): presented with another credential it is unknown (404).
  *
  * Sessions are in-process state: several server processes need sticky routing of `/mcp` by
- * `Mcp-Session-Id` (README). Times are milliseconds of the Effect `Clock` (layers/Clock.ts).
+ * `Mcp-Session-Id` (docs/mcp-a2a.md). Times are milliseconds of the Effect `Clock` (layers/Clock.ts).
  */
 
 /** What ends a session: its transport and server. */

@@ -3,7 +3,7 @@
  * declaration files only), installed from the tarball into a scratch consumer in a
  * temp dir, type-checked there with a plain strict tsconfig (the consumer's own
  * settings, none of our dev-only types), compiled, and run: it mounts `ApiLive` as
- * the README shows and calls one operation through `HttpApiClient`.
+ * docs/architecture.md shows and calls one operation through `HttpApiClient`.
  *
  * `npm pack` uses `dist/` as built by `npm ci` (the `prepare` script); the test
  * rebuilds first when a source file is newer. Installing takes most of the time
@@ -50,7 +50,7 @@ const consumerTsconfig = {
   include: ["main.ts"]
 }
 
-// mounts the API from the package (README "Use it as a library"), calls it with a typed client
+// mounts the API from the package (docs/architecture.md, "Use it as a library"), calls it with a typed client
 const consumerMain = `
 import { HttpApiBuilder, HttpApiClient } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"

@@ -317,7 +317,7 @@ layer(server.layer)("MCP server /mcp (SDK client, demo data)", (it) => {
               "node",
               [join(InspectorBuild, "cli.js"), "--cli", url.href, "--transport", "http", "--header", `Authorization: Bearer ${publicKey}`, ...args],
               // inspector-cli 1.0.3 looks for its package.json as `../package.json` of the working directory
-              // (but imports it relative to its module): run it from its build folder (README)
+              // (but imports it relative to its module): run it from its build folder (docs/mcp-a2a.md)
               { timeout: 60_000, cwd: InspectorBuild },
               (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout))
             )
