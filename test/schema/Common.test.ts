@@ -91,6 +91,17 @@ describe("DateTimeZ (spec §2.1 date-time)", () => {
   it("fails (as a parse error, not a crash) to encode an invalid Date", () => {
     expect(Either.isLeft(Schema.encodeEither(DateTimeZ)(new Date(Number.NaN)))).toBe(true)
   })
+
+  it("encodes Dates of years 0000-9999 only (what toISOString writes as YYYY-…Z), and nothing but Dates", () => {
+    const min = new Date("0000-01-01T00:00:00.000Z")
+    const max = new Date("9999-12-31T23:59:59.999Z")
+    expect(Schema.encodeSync(DateTimeZ)(min)).toBe("0000-01-01T00:00:00.000Z")
+    expect(Schema.encodeSync(DateTimeZ)(max)).toBe("9999-12-31T23:59:59.999Z")
+    expect(Either.isLeft(Schema.encodeEither(DateTimeZ)(new Date(min.getTime() - 1)))).toBe(true)
+    expect(Either.isLeft(Schema.encodeEither(DateTimeZ)(new Date(max.getTime() + 1)))).toBe(true)
+    expect(Either.isLeft(Schema.encodeUnknownEither(DateTimeZ)("2026-01-01T00:00:00.000Z"))).toBe(true)
+    expect(Either.isLeft(Schema.encodeUnknownEither(DateTimeZ)(Date.UTC(2026, 0, 1)))).toBe(true)
+  })
 })
 
 describe("IsoDate (spec §2.1 date)", () => {
