@@ -37,6 +37,15 @@ export const seesAllConversations = (access: AgentAccess): boolean =>
 export const seesConversation = (access: AgentAccess, accountId: string, authorAccountId: string): boolean =>
   authorAccountId === accountId || seesAllConversations(access)
 
+/**
+ * Whether the caller sees a run (Runtime_GetRun's rule, which every operation on a run
+ * applies before its own): a run of a conversation (`authorAccountId` its author) is
+ * seen by whoever sees the conversation; a run without one (`authorAccountId` null) by
+ * every ACTIVE member of the workspace operating its agent (`access` exists).
+ */
+export const seesRun = (access: AgentAccess, accountId: string, authorAccountId: string | null): boolean =>
+  authorAccountId === null || seesConversation(access, accountId, authorAccountId)
+
 /** Conversations. Requires `SqlClient`, `Ids`, `Cursor`. */
 export class Conversations extends Effect.Service<Conversations>()("agent-directory/Conversations", {
   effect: Effect.gen(function*() {

@@ -12,10 +12,11 @@ import { InvalidState, VersionConflict } from "../../schema/errors.js"
 import type { ToolApprovalResult } from "../../schema/runControl.js"
 import type { Run } from "../../schema/runtime.js"
 import { FinishedRunStates } from "../../schema/runtime.js"
-import { AgentOperators } from "../agents/Operators.js"
+import { AgentOperators, requireRole } from "../agents/Operators.js"
 import { dieOnStorageFailure } from "../db/storageFailure.js"
 import { signalApproval } from "./AgentRunWorkflow.js"
 import { ApprovalNotPending, RunNotFound, ToolCallNotFound } from "./Errors.js"
+import { seesRun } from "./Conversations.js"
 import { RunLoopRepo } from "./RunLoopRepo.js"
 
 /** Workspace roles that may decide approvals and cancel runs. */
@@ -30,15 +31,21 @@ export class RunControl extends Effect.Service<RunControl>()("agent-directory/Ru
     const operators = yield* AgentOperators
     const engine = yield* WorkflowEngine.WorkflowEngine
 
-    /** The run, row locked, if the caller may act on it (else `RunNotFound` / `RoleRequired`). */
+    /**
+     * The run, row locked, if the caller may act on it: first who may read it (Runtime_GetRun's
+     * rule, `seesRun`; anyone else gets `RunNotFound`, its existence not revealed), then the
+     * role (`RoleRequired`).
+     */
     const lockRun = (runId: string, accountId: string, action: string) =>
       Effect.gen(function*() {
-        const notFound = () => new RunNotFound({ detail: `No run ${runId} of an agent of your workspaces.` })
-        const found = yield* repo.lockStatus(runId)
+        const notFound = () => new RunNotFound({ detail: `No run ${runId} visible to you.` })
+        const found = yield* repo.lockForControl(runId)
         if (Option.isNone(found)) return yield* notFound()
-        yield* operators.access({ entityPublicId: found.value.agentId, accountId, roles: { allowed: RunControlRoles, action } }).pipe(
+        const access = yield* operators.access({ entityPublicId: found.value.agentId, accountId }).pipe(
           Effect.catchTag("AgentNotFound", () => Effect.fail(notFound()))
         )
+        if (!seesRun(access, accountId, found.value.authorAccountId)) return yield* notFound()
+        yield* requireRole(access, { allowed: RunControlRoles, action })
         return found.value
       })
 
@@ -51,7 +58,9 @@ export class RunControl extends Effect.Service<RunControl>()("agent-directory/Ru
      * The run's version grows by one; a run waiting for this call (APPROVAL_REQUIRED)
      * is RUNNING again. Then the run's wait for the call ends.
      *
-     * Fails with `RunNotFound`, `RoleRequired`, `ToolCallNotFound`, `VersionConflict`,
+     * Fails with `RunNotFound` (absent, or not visible to the caller, as Runtime_GetRun
+     * answers), `RoleRequired` (visible, but not OWNER, ADMIN, EDITOR or OPERATOR),
+     * `ToolCallNotFound`, `VersionConflict`,
      * `ApprovalNotPending` (the call awaits no decision: decided, not needing one, ended,
      * or its run is over).
      */
@@ -109,8 +118,9 @@ export class RunControl extends Effect.Service<RunControl>()("agent-directory/Ru
      * its unfinished answer CANCELLED, its unfinished tool calls and steps CANCELLED; the
      * run's workflow stops at its next boundary and a wait for an approval ends.
      *
-     * Fails with `RunNotFound`, `RoleRequired`, `VersionConflict`, `InvalidState` (the run
-     * is already over).
+     * Fails with `RunNotFound` (absent, or not visible to the caller, as Runtime_GetRun
+     * answers), `RoleRequired` (visible, but not OWNER, ADMIN, EDITOR or OPERATOR),
+     * `VersionConflict`, `InvalidState` (the run is already over).
      */
     const cancel = (input: { readonly runId: string; readonly accountId: string; readonly expectedVersion: number }) =>
       Effect.gen(function*() {

@@ -11,13 +11,17 @@ import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { CancelRunRequest, DecideToolApprovalRequest, ToolApprovalResult } from "../../schema/runControl.js"
 import { Run } from "../../schema/runtime.js"
 import { operation } from "../api/operation.js"
+import { conversationVisibility } from "./ConversationsApi.js"
 import { ApprovalNotPending, RunNotFound, ToolCallNotFound } from "./Errors.js"
 
 const RunPath = Schema.Struct({ runId: Uuid })
 
-const visibility = "The run's agent must be operated by a workspace the caller is an ACTIVE member of; otherwise, and " +
-  "when the run does not exist, the answer is 404 `run-not-found` (its existence is not revealed). Only the OWNER, " +
-  "ADMIN, EDITOR and OPERATOR roles may do this (403 `role-required`)."
+/** Who may act on a run: who may read it (Runtime_GetRun), with a role that may control runs. */
+const visibility = "Only who may read the run (Runtime_GetRun) may do this: " + conversationVisibility + " A run " +
+  "without a conversation (a scheduled run) is visible to every ACTIVE member of the workspace operating its agent. " +
+  "A run that is absent, of an agent not operated by a workspace the caller is an ACTIVE member of, or of a " +
+  "conversation the caller does not see is 404 `run-not-found` (its existence is not revealed) and nothing changes. " +
+  "Of those who see it, only the OWNER, ADMIN, EDITOR and OPERATOR roles may do this (403 `role-required`)."
 
 /** POST /api/v1/runs/{runId}/approvals. */
 export const decideToolApproval = HttpApiEndpoint.post("decideToolApproval", "/api/v1/runs/:runId/approvals")

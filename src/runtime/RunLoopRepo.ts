@@ -69,6 +69,15 @@ const RunStatusRow = Schema.Struct({
   deadlineAt: Schema.NullOr(Schema.Number)
 })
 
+/** A run as run control checks it (`lockForControl`). */
+const ControlledRunRow = Schema.Struct({
+  state: RunState,
+  version: Schema.Number,
+  agentId: Schema.String,
+  /** The author of the run's conversation (null for a run without one). */
+  authorAccountId: Schema.NullOr(Schema.String)
+})
+
 /** A runtime tool the model may be offered (latest available ACTIVE version) with its grant. */
 export const OfferedTool = Schema.Struct({
   id: Schema.String,
@@ -140,6 +149,20 @@ const make = Effect.gen(function*() {
       sql`SELECT state, version::float8 AS version, agent_id AS "agentId",
             (extract(epoch FROM deadline_at) * 1000)::float8 AS "deadlineAt"
           FROM runs WHERE id = ${id} FOR UPDATE`
+  })
+
+  /**
+   * The run's state, version and agent with the author of its conversation (null for a
+   * run without one), its row locked: what Runtime_CancelRun and
+   * Runtime_DecideToolApproval check before they change it.
+   */
+  const lockForControl = SqlSchema.findOne({
+    Request: Schema.String,
+    Result: ControlledRunRow,
+    execute: (id) =>
+      sql`SELECT r.state, r.version::float8 AS version, r.agent_id AS "agentId",
+            (SELECT c.account_id FROM conversations c WHERE c.id = r.conversation_id) AS "authorAccountId"
+          FROM runs r WHERE r.id = ${id} FOR UPDATE OF r`
   })
 
   const stateEvent = (runId: string, row: { state: RunState; version: number; failureCode: string | null }, at: Date) =>
@@ -477,6 +500,7 @@ const make = Effect.gen(function*() {
   return {
     lockWork,
     lockStatus,
+    lockForControl,
     move,
     start,
     finish,

@@ -8,7 +8,7 @@ import { canonicalJson } from "../../layers/CanonicalJson.js"
 import { RunDetail } from "../../schema/runDetail.js"
 import { AgentOperators } from "../agents/Operators.js"
 import { dieOnStorageFailure } from "../db/storageFailure.js"
-import { seesConversation } from "./Conversations.js"
+import { seesRun } from "./Conversations.js"
 import { RunNotFound } from "./Errors.js"
 import { RunReadsRepo } from "./RunReadsRepo.js"
 
@@ -45,9 +45,7 @@ export class RunReads extends Effect.Service<RunReads>()("agent-directory/RunRea
         const access = yield* operators.access({ entityPublicId: run.entityPublicId, accountId: input.accountId }).pipe(
           Effect.catchTag("AgentNotFound", () => Effect.fail(notFound()))
         )
-        if (authorAccountId !== null && !seesConversation(access, input.accountId, authorAccountId)) {
-          return yield* notFound()
-        }
+        if (!seesRun(access, input.accountId, authorAccountId)) return yield* notFound()
         return { run, etag: runEtag(run) }
       }).pipe(dieOnStorageFailure)
 

@@ -15,7 +15,7 @@ import { AgentRun } from "./AgentRunWorkflow.js"
 import { RunsRepo } from "./RunsRepo.js"
 import { appendRunEvent } from "./RunEventLog.js"
 import { type AccessInput, AgentOperators, requireRole } from "../agents/Operators.js"
-import { seesConversation } from "./Conversations.js"
+import { ConversationStartRoles, seesConversation, seesRun } from "./Conversations.js"
 import { dieOnStorageFailure } from "../db/storageFailure.js"
 
 /** How long a run's data is kept (ms, 30 days) before retention may purge it (`retentionExpiresAt`). */
@@ -120,11 +120,16 @@ export class Runs extends Effect.Service<Runs>()("agent-directory/Runs", {
      * `MESSAGE`), all in the caller's transaction. Senders of one conversation are
      * serialized on its row.
      *
-     * Fails with `ConversationNotFound` (`conversation-not-found`: absent, or its agent is not
-     * operated by a workspace the caller is an active member of; `message-not-found`:
-     * `parentMessageId` is not a message of this conversation), `Forbidden`
-     * (`conversation-author-required`), `ConfigurationMissing` (`configuration-missing`:
-     * the agent has no runtime), `RunInProgress` (`run-in-progress`).
+     * Who may send: whoever sees the conversation (`seesConversation`, the rule of
+     * Runtime_ListMessages and Runtime_GetRun) with a role that may start a conversation
+     * (`ConversationStartRoles`: OWNER, ADMIN, EDITOR, OPERATOR), and only its author.
+     *
+     * Fails with `ConversationNotFound` (`conversation-not-found`: absent, or not visible to
+     * the caller), `RoleRequired` (`role-required`: visible, but not OWNER, ADMIN, EDITOR or
+     * OPERATOR), `ConversationAuthorRequired` (`conversation-author-required`: an OWNER or
+     * ADMIN who is not its author), `MessageNotFound` (`message-not-found`:
+     * `parentMessageId` is not a message of this conversation), `ConfigurationMissing`
+     * (`configuration-missing`: the agent has no runtime), `RunInProgress` (`run-in-progress`).
      */
     const send = (input: {
       readonly conversationId: string
@@ -133,13 +138,15 @@ export class Runs extends Effect.Service<Runs>()("agent-directory/Runs", {
       readonly parentMessageId: string | null | undefined
     }) =>
       Effect.gen(function*() {
-        const notFound = `No conversation ${input.conversationId} with an agent of your workspaces.`
+        const notFound = () => new ConversationNotFound({ detail: `No conversation ${input.conversationId} visible to you.` })
         const conversation = yield* repo.lockConversation(input.conversationId)
-        if (Option.isNone(conversation)) {
-          return yield* new ConversationNotFound({ detail: notFound })
-        }
+        if (Option.isNone(conversation)) return yield* notFound()
         const { agentId, accountId: authorId, kind } = conversation.value
-        const access = yield* accessVia(() => new ConversationNotFound({ detail: notFound }), { entityPublicId: agentId, accountId: input.accountId })
+        const access = yield* accessVia(notFound, { entityPublicId: agentId, accountId: input.accountId })
+        // who may not read the conversation (Runtime_ListMessages' rule) is told it does not exist, before any role is asked
+        if (!seesConversation(access, input.accountId, authorId)) return yield* notFound()
+        // sending starts a run: the roles that may start a conversation (Runtime_CreateConversation)
+        yield* requireRole(access, { allowed: ConversationStartRoles, action: "Sending a message (starting a run)" })
         if (authorId !== input.accountId) {
           return yield* new ConversationAuthorRequired({
             detail: "Only the account that started the conversation may send messages in it."
@@ -194,9 +201,7 @@ export class Runs extends Effect.Service<Runs>()("agent-directory/Runs", {
           entityPublicId: run.agentId,
           accountId: input.accountId
         })
-        if (run.authorAccountId !== null && !seesConversation(access, input.accountId, run.authorAccountId)) {
-          return yield* new RunNotFound({ detail: notFound })
-        }
+        if (!seesRun(access, input.accountId, run.authorAccountId)) return yield* new RunNotFound({ detail: notFound })
         yield* requireRole(access, { allowed: ClearRoles, action: "Clearing playground data" })
         if (!run.isPlayground || run.conversationId === null) {
           return yield* new PlaygroundRunRequired({

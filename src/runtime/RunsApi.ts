@@ -13,11 +13,6 @@ import { conversationVisibility } from "./ConversationsApi.js"
 import { ConfigurationMissing, RoleRequired } from "../../schema/errors.js"
 import { ConversationAuthorRequired, ConversationNotFound, MessageNotFound, PlaygroundRunRequired, RunInProgress, RunNotFound } from "./Errors.js"
 
-/** Who sees a conversation or run: the members of the workspace operating its agent. */
-const visibility = (what: string, kind: string) =>
-  `The ${what}'s agent must be operated by a workspace the caller is an ACTIVE member of; otherwise, and when the ` +
-  `${what} does not exist, the answer is 404 \`${kind}\` (its existence is not revealed).`
-
 /** POST /api/v1/conversations/{conversationId}/messages. */
 export const sendMessage = HttpApiEndpoint.post("sendMessage", "/api/v1/conversations/:conversationId/messages")
   .setPath(Schema.Struct({ conversationId: Uuid }))
@@ -42,13 +37,17 @@ export const sendMessage = HttpApiEndpoint.post("sendMessage", "/api/v1/conversa
         "Runtime_DecideToolApproval; follow it with Runtime_StreamRunEvents, read it with Runtime_GetRun. The " +
         "deterministic runtime answers `demo-echo-1 received: \"<your message, 80 characters at most>\" (<n> words; turn " +
         "<t> of the conversation).`, and calls an offered tool when the message is `/tool <tool name> <JSON arguments>`. " +
-        visibility("conversation", "conversation-not-found") + " Only the account that started the conversation may " +
-        "send in it (403 `conversation-author-required`). `parentMessageId` (optional) must be a message of this " +
+        "Only who may read the conversation (Runtime_ListMessages) may send in it: " + conversationVisibility + " A " +
+        "conversation that is absent, of an agent not operated by a workspace the caller is an ACTIVE member of, or " +
+        "not visible to the caller is 404 `conversation-not-found` (its existence is not revealed). Sending starts a " +
+        "run, so it needs a role that may start a conversation (Runtime_CreateConversation): OWNER, ADMIN, EDITOR or " +
+        "OPERATOR (403 `role-required`, also for an author whose role no longer allows it). Only the account that " +
+        "started the conversation may send in it (403 `conversation-author-required`). `parentMessageId` (optional) must be a message of this " +
         "conversation (404 `message-not-found` otherwise); without it the parent is the conversation's last message. " +
         "One run at a time per conversation: while a run of the conversation is active (not SUCCEEDED, FAILED, " +
         "CANCELLED or TIMED_OUT), sending is refused with 409 `run-in-progress`, also between concurrent senders. An " +
         "agent without a runtime configured answers 422 `configuration-missing`.",
-      errors: [ConversationAuthorRequired, ConversationNotFound, MessageNotFound, RunInProgress, ConfigurationMissing]
+      errors: [RoleRequired, ConversationAuthorRequired, ConversationNotFound, MessageNotFound, RunInProgress, ConfigurationMissing]
     })
   )
 

@@ -1,4 +1,5 @@
 /** Runtime_ClearPlaygroundRunData (spec §2.19, §4.4) through the HTTP stack, on the demo data. */
+import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
@@ -7,6 +8,7 @@ import { call, type CallOptions, expectMeta, expectProblem, signIn } from "../su
 import { makeTestServer } from "../support/TestServer.js"
 import { awaitRun, insertConversation, messageRows, runRow, scriptedRuntime } from "./support.js"
 import { DemoAccounts } from "../../src/accounts/demo.js"
+import { DemoWorkspaces } from "../../src/workspaces/demo.js"
 
 const runtime = scriptedRuntime()
 const server = makeTestServer({}, { runtime: runtime.layer })
@@ -136,13 +138,21 @@ layer(server.layer)("Runtime_ClearPlaygroundRunData", (it) => {
       expect((yield* messageRows(conversation.id)).map((m) => m.state)).toEqual(["REDACTED", "REDACTED"])
     }))
 
-  it.effect("403 role-required: a VIEWER who sees the run (its conversation's author) may not clear it", () =>
+  it.effect("403 role-required: a VIEWER who sees the run (its conversation's author, demoted since) may not clear it", () =>
     Effect.gen(function*() {
-      const conversation = yield* playgroundRun("admin")
-      const read = yield* call("GET", `/api/v1/runs/${conversation.runId}`, { session: yield* signIn("admin") })
-      expect(read.status, read.text).toBe(200)
-      expectProblem(yield* clear(conversation.runId, "admin"), 403, "role-required")
-      expect((yield* messageRows(conversation.id)).map((m) => m.state)).toEqual(["COMPLETE", "COMPLETE"])
+      const sql = yield* SqlClient.SqlClient
+      // a VIEWER starts no runs (Runtime_SendMessage): the EDITOR starts one, then is demoted
+      const conversation = yield* playgroundRun("member")
+      const setRole = (role: string) =>
+        sql`UPDATE workspace_members SET role = ${role}
+            WHERE workspace_id = ${DemoWorkspaces.acme.id} AND account_id = ${DemoAccounts.member.id}`.pipe(Effect.orDie)
+      yield* setRole("VIEWER")
+      yield* Effect.gen(function*() {
+        const read = yield* call("GET", `/api/v1/runs/${conversation.runId}`, { session: yield* signIn("member") })
+        expect(read.status, read.text).toBe(200)
+        expectProblem(yield* clear(conversation.runId, "member"), 403, "role-required")
+        expect((yield* messageRows(conversation.id)).map((m) => m.state)).toEqual(["COMPLETE", "COMPLETE"])
+      }).pipe(Effect.ensuring(setRole("EDITOR")))
     }))
 
   it.effect("400: runId not a uuid; no Idempotency-Key", () =>

@@ -13,6 +13,7 @@ import { call, type CallOptions, expectMeta, expectProblem, signIn } from "../su
 import { makeTestServer } from "../support/TestServer.js"
 import { awaitRun, insertConversation, messageRows, runRow, scriptedRuntime } from "./support.js"
 import { DemoAccounts } from "../../src/accounts/demo.js"
+import { DemoWorkspaces } from "../../src/workspaces/demo.js"
 import { pause } from "../support/time.js"
 
 const server = makeTestServer()
@@ -110,9 +111,46 @@ layer(server.layer)("Runtime_SendMessage", (it) => {
       expectProblem(yield* send(DemoConversations.chat.id, { content: "hi", parentMessageId: randomUUID() }), 404, "message-not-found")
     }))
 
-  it.effect("403 conversation-author-required: another member's conversation", () =>
+  it.effect("403 conversation-author-required: another member's conversation, to an OWNER (who sees it)", () =>
     Effect.gen(function*() {
       expectProblem(yield* send(DemoConversations.chat.id, { content: "hi" }, "owner"), 403, "conversation-author-required")
+    }))
+
+  it.effect("404 conversation-not-found for whoever may not read the conversation (an EDITOR, a VIEWER: another's); nothing is written", () =>
+    Effect.gen(function*() {
+      const conversation = yield* insertConversation(DemoRuntimeAgents.configured, "owner", "CHAT")
+      for (const account of ["member", "admin"] as const) {
+        const read = yield* call("GET", `${path(conversation)}?limit=10`, { session: yield* signIn(account) })
+        expectProblem(read, 404, "conversation-not-found")
+        const reply = yield* send(conversation, { content: "hi" }, account)
+        expectProblem(reply, 404, "conversation-not-found")
+        expect(reply.body.detail).toBe(read.body.detail)
+      }
+      expect(yield* messageRows(conversation)).toEqual([])
+    }))
+
+  it.effect("403 role-required: the conversation's author, demoted to VIEWER, may not start runs in it; nothing is written", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const created = yield* call("POST", `/api/v1/agents/${DemoRuntimeAgents.configured}/conversations`, {
+        body: { title: "Before the demotion" },
+        session: yield* signIn("member")
+      })
+      expect(created.status, created.text).toBe(201)
+      const conversation = created.body.data.id as string
+      const setRole = (role: string) =>
+        sql`UPDATE workspace_members SET role = ${role}
+            WHERE workspace_id = ${DemoWorkspaces.acme.id} AND account_id = ${DemoAccounts.member.id}`.pipe(Effect.orDie)
+      yield* setRole("VIEWER")
+      yield* Effect.gen(function*() {
+        // the author still reads it (whatever the role), but may not send: VIEWERs start no conversations
+        const read = yield* call("GET", `${path(conversation)}?limit=10`, { session: yield* signIn("member") })
+        expect(read.status, read.text).toBe(200)
+        expectProblem(yield* send(conversation, { content: "hi" }), 403, "role-required")
+        expect(yield* messageRows(conversation)).toEqual([])
+        const [runs] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM runs WHERE conversation_id = ${conversation}`
+        expect(runs!.n).toBe(0)
+      }).pipe(Effect.ensuring(setRole("EDITOR")))
     }))
 
   it.effect("422 configuration-missing: the agent has no runtime", () =>
