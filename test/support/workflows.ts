@@ -1,6 +1,6 @@
 /** Waiting in tests for the durable engine to record a workflow execution's outcome. */
 import { Effect } from "effect"
-import { pause } from "./time.js"
+import { until, waitFor } from "./waitFor.js"
 
 /**
  * Waits (real time, at most `timeoutMs`) until `workflow`'s execution for `payload` has
@@ -19,11 +19,10 @@ export const awaitWorkflow = <P, R>(
 ) =>
   Effect.gen(function*() {
     const executionId = yield* workflow.executionId(payload)
-    const deadline = Date.now() + timeoutMs
-    for (;;) {
-      const result = yield* workflow.poll(executionId)
-      if (result !== undefined && result._tag === tag) return result
-      if (Date.now() > deadline) return yield* Effect.dieMessage(`${workflow.name} ${executionId}: no ${tag} result in ${timeoutMs} ms`)
-      yield* pause(25)
-    }
+    return yield* waitFor(
+      `a ${tag} result of ${workflow.name} ${executionId}`,
+      until(workflow.poll(executionId), (result) => result !== undefined && result._tag === tag),
+      timeoutMs,
+      25
+    )
   })
