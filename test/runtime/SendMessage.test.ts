@@ -14,6 +14,7 @@ import { makeTestServer } from "../support/TestServer.js"
 import { awaitRun, insertConversation, messageRows, runRow, scriptedRuntime } from "./support.js"
 import { DemoAccounts } from "../../src/accounts/demo.js"
 import { pause } from "../support/time.js"
+import { onPostgres } from "../support/database.js"
 
 const server = makeTestServer()
 const path = (conversationId: string) => `/api/v1/conversations/${conversationId}/messages`
@@ -139,7 +140,7 @@ layer(server.layer)("Runtime_SendMessage", (it) => {
       expectProblem(yield* call("POST", path(DemoConversations.chat.id), { body: { content: "hi" } }), 401, "unauthenticated")
     }))
 
-  it.effect.skipIf(!process.env["DATABASE_URL"])(
+  it.effect.skipIf(!onPostgres)(
     "concurrent sends in one conversation: exactly one 202, the others 409 (PostgreSQL: needs several connections)",
     () =>
       Effect.gen(function*() {

@@ -1,4 +1,5 @@
 /** Waiting in tests for the durable engine to record a workflow execution's outcome. */
+import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { until, waitFor } from "./waitFor.js"
 
@@ -26,3 +27,17 @@ export const awaitWorkflow = <P, R>(
       25
     )
   })
+
+/**
+ * Whether the engine holds an occurrence of the cron `name` (`ClusterCron/<name>` in
+ * `cluster_messages`): the first one is scheduled once the runner took the cron's shard.
+ */
+export const cronScheduled = (name: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql<{ n: number }>`SELECT count(*)::int AS n FROM cluster_messages WHERE entity_type = ${`ClusterCron/${name}`}`).pipe(
+      Effect.map(([row]) => row!.n > 0)
+    )
+
+/** Waits (real time, at most `timeoutMs`) until the engine holds the cron `name`'s first occurrence. */
+export const awaitCronScheduled = (name: string, timeoutMs = 30_000) =>
+  Effect.asVoid(waitFor(`the ${name} cron to be scheduled`, until(cronScheduled(name), (held) => held), timeoutMs, 50))
