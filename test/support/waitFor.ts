@@ -53,12 +53,3 @@ export const until = <A, E, R>(
   show: (value: A) => string = (value) => JSON.stringify(value)
 ): Effect.Effect<A, E | string, R> =>
   Effect.filterOrFail(check, done, (value) => show(value))
-
-/** `waitFor` for Promise-based code: `check` is run the same way (a rejection or throw is "not yet"). */
-export const waitForPromise = <A>(
-  what: string,
-  check: () => Promise<A | undefined> | A | undefined,
-  timeoutMs: number,
-  everyMs = 100
-): Promise<A> => Effect.runPromise(waitFor(what, Effect.tryPromise(async () => check()), timeoutMs, everyMs))
-
