@@ -14,8 +14,9 @@ import { join } from "node:path"
 import Pg from "pg"
 import { DbEmbedded, DbServer } from "../../layers/Db.js"
 import { migrate } from "../../src/db/migrate.js"
-import { call, expectProblem } from "../support/http.js"
+import { call, expectProblem, signInWith } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
+import { databaseUrl, onPostgres } from "../support/database.js"
 
 const root = new URL("../../", import.meta.url).pathname
 const email = "first@example.com"
@@ -23,8 +24,8 @@ const password = "correct horse battery staple"
 
 /** Where the empty database is, as the CLI's environment and as the server's layer. */
 const target = await (async () => {
-  const url = process.env["DATABASE_URL"]
-  if (url === undefined || url === "") {
+  const url = databaseUrl
+  if (!onPostgres) {
     const dataDir = mkdtempSync(join(tmpdir(), "accounts-create-"))
     return {
       env: { DATA_DIR: dataDir },
@@ -101,14 +102,7 @@ layer(server.layer, { timeout: 120_000 })("accounts:create", (it) => {
     Effect.gen(function*() {
       const wrong = yield* call("POST", "/api/v1/auth/sign-in", { body: { email, password: "not the password" } })
       expectProblem(wrong, 401)
-      const signedIn = yield* call("POST", "/api/v1/auth/sign-in", { body: { email, password } })
-      expect(signedIn.status, signedIn.text).toBe(200)
-      const session = {
-        cookie: signedIn.headers["set-cookie"]!.split(";")[0]!,
-        csrf: signedIn.body.data.csrfToken as string,
-        accountId: signedIn.body.data.accountPublicId as string,
-        sessionId: signedIn.body.data.sessionId as string
-      }
+      const session = yield* signInWith(email, password)
       const me = yield* call("GET", "/api/v1/me", { session })
       expect(me.status, me.text).toBe(200)
       expect(me.body.data).toMatchObject({ email, displayName: "first", isAdmin: false })

@@ -11,6 +11,7 @@ import { call, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
 import { DemoApiKeys } from "../../src/accounts/demo.js"
 import { DemoWorkspaces } from "../../src/workspaces/demo.js"
+import { waitFor } from "../support/waitFor.js"
 
 const keysPath = `/api/v1/workspaces/${DemoWorkspaces.acme.id}/api-keys`
 const ProtocolsPath = "/api/v1/protocols"
@@ -148,17 +149,13 @@ layer(server.layer)("API key management", (it) => {
         const list = yield* call("GET", keysPath, { session })
         return list.body.data.find((k: { publicId: string }) => k.publicId === created.apiKey.publicId).lastUsedAt as string | null
       })
-      const waitFor = (expected: string) =>
-        Effect.gen(function*() {
-          for (let i = 0; i < 50; i++) {
-            if ((yield* lastUsed) === expected) return
-            yield* Effect.promise(() => new Promise((r) => setTimeout(r, 20)))
-          }
-          expect(yield* lastUsed).toBe(expected)
-        })
+      const written = (expected: string) =>
+        waitFor(`lastUsedAt ${expected}`, Effect.tap(lastUsed, (value) => {
+          expect(value).toBe(expected)
+        }), 1_000, 20)
       const first = new Date(server.clock.unsafeCurrentTimeMillis()).toISOString()
       yield* call("GET", ProtocolsPath, { headers: { "x-api-key": created.key } })
-      yield* waitFor(first)
+      yield* written(first)
       server.clock.advance(30_000)
       yield* call("GET", ProtocolsPath, { headers: { "x-api-key": created.key } })
       yield* Effect.promise(() => new Promise((r) => setTimeout(r, 100)))
@@ -166,7 +163,7 @@ layer(server.layer)("API key management", (it) => {
       server.clock.advance(31_000)
       const later = new Date(server.clock.unsafeCurrentTimeMillis()).toISOString()
       yield* call("GET", ProtocolsPath, { headers: { "x-api-key": created.key } })
-      yield* waitFor(later)
+      yield* written(later)
     }))
 
   it.effect("creating and revoking are sensitive: they need a sign-in within the last 15 minutes", () =>

@@ -16,6 +16,7 @@ import { call, expectProblem, type Session, signIn } from "../support/http.js"
 import { sendManifestRequest } from "../support/manifest.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
 import type { ManualClock } from "../../layers/Clock.js"
+import { until, waitFor } from "../support/waitFor.js"
 
 /** Real time, whatever clock the test fiber has (`it.effect` runs a TestClock). */
 const pause = (ms: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
@@ -34,13 +35,12 @@ const campaignRow = (name: DemoAdCampaignName) =>
 /** Waits (real time, at most `timeoutMs`) until campaign `name` is in `state`; dies when it is not in time. */
 const awaitState = (name: DemoAdCampaignName, state: string, timeoutMs = 20_000) =>
   Effect.gen(function*() {
-    const deadline = Date.now() + timeoutMs
-    for (;;) {
-      const row = yield* campaignRow(name)
-      if (row.state === state) return row
-      if (Date.now() > deadline) return yield* Effect.dieMessage(`campaign ${name} still ${row.state} after ${timeoutMs} ms`)
-      yield* pause(25)
-    }
+    return yield* waitFor(
+      `campaign ${name} ${state}`,
+      until(campaignRow(name), (row) => row.state === state, (row) => `still ${row.state}`),
+      timeoutMs,
+      25
+    )
   })
 
 /** Moves `clock` to `at` (forward only). */

@@ -13,10 +13,10 @@ import { testConfig } from "../support/config.js"
 import { call, expectMeta, expectProblem } from "../support/http.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
 import { DemoApiKeys } from "../../src/accounts/demo.js"
+import { onPostgres } from "../support/database.js"
 
 const server = makeTestServer()
 const path = "/api/v1/ads/events"
-const embedded = process.env["DATABASE_URL"] === undefined
 
 const record = (body: unknown, options: { idempotencyKey?: string | null; headers?: Record<string, string> } = {}) =>
   call("POST", path, { body, ...options })
@@ -145,7 +145,7 @@ layer(server.layer)("Growth_RecordAdEvent", (it) => {
     }))
 })
 
-describe.skipIf(embedded)("needs PostgreSQL: the embedded database serializes every transaction on its one connection", () => {
+describe.skipIf(!onPostgres)("needs PostgreSQL: the embedded database serializes every transaction on its one connection", () => {
   layer(server.layer)("Growth_RecordAdEvent: concurrent duplicates", (it) => {
     it.effect("20 concurrent identical requests with one Idempotency-Key count exactly one impression", () =>
       Effect.gen(function*() {

@@ -18,6 +18,7 @@ import { testConfig } from "../support/config.js"
 import { TestMcpServer } from "../support/mcpServer.js"
 import { call, expectMeta, expectProblem, type Session, signIn } from "../support/http.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
+import { until, waitFor } from "../support/waitFor.js"
 
 const atlas = DemoAgents[0].id
 const beacon = DemoAgents[1].id
@@ -127,14 +128,16 @@ const start = (session: Session, agent: string, body: unknown, idempotencyKey?: 
 /** Polls the import (at most 20 s) until it is SUCCEEDED or FAILED. */
 const finished = (session: Session, agent: string, importId: string) =>
   Effect.gen(function*() {
-    const deadline = Date.now() + 20_000
-    for (;;) {
-      const reply = yield* call("GET", `${importsPath(agent)}/${importId}`, { session })
+    const read = Effect.tap(call("GET", `${importsPath(agent)}/${importId}`, { session }), (reply) => {
       expect(reply.status, reply.text).toBe(200)
-      if (reply.body.data.state === "SUCCEEDED" || reply.body.data.state === "FAILED") return reply.body.data
-      if (Date.now() > deadline) return yield* Effect.dieMessage(`import ${importId} not finished in time`)
-      yield* Effect.sleep("50 millis")
-    }
+    })
+    const reply = yield* waitFor(
+      `import ${importId} to finish`,
+      until(read, (reply) => reply.body.data.state === "SUCCEEDED" || reply.body.data.state === "FAILED", (reply) => reply.text),
+      20_000,
+      50
+    )
+    return reply.body.data
   })
 
 /** Starts an import of Beacon and waits for its end. */
@@ -312,15 +315,18 @@ layer(server.layer, { excludeTestServices: true })("Agents_ImportAgentSource", (
       expect(done).toMatchObject({ state: "SUCCEEDED", reasons: [], result: { name: "test-mcp", tools: 5, skills: 0 } })
       // the connection's own refresh stores the live catalog (bounded wait)
       const connections = `/api/v1/agents/${beacon}/mcp/connections`
-      const deadline = Date.now() + 20_000
-      let connection: { id: string; state: string; serverUrl: string } | undefined
-      while (Date.now() < deadline) {
-        const list = yield* call("GET", connections, { session: owner })
+      const readConnection = Effect.map(call("GET", connections, { session: owner }), (list) => {
         expect(list.status, list.text).toBe(200)
-        connection = list.body.data.find((c: { serverUrl: string }) => c.serverUrl === `${mcp.origin}/mcp`)
-        if (connection?.state === "CONNECTED") break
-        yield* Effect.sleep("50 millis")
-      }
+        return list.body.data.find((c: { serverUrl: string }) => c.serverUrl === `${mcp.origin}/mcp`) as
+          | { id: string; state: string; serverUrl: string }
+          | undefined
+      })
+      const connection = yield* waitFor(
+        "the connection CONNECTED",
+        until(readConnection, (connection) => connection?.state === "CONNECTED"),
+        20_000,
+        50
+      )
       expect(connection?.state).toBe("CONNECTED")
       const catalog = yield* call("GET", `${connections}/${connection!.id}/catalog`, { session: owner })
       expect(catalog.status, catalog.text).toBe(200)

@@ -12,6 +12,7 @@ import { DemoAgents } from "../../src/agents/demo.js"
 import { call, type CallOptions, expectMeta, expectProblem, type Session, signIn } from "../support/http.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
 import { clearMarks, markOf } from "../support/evidenceMarks.js"
+import { onPostgres } from "../support/database.js"
 
 const favoritePath = (agent: number | string) =>
   `/api/v1/agents/${typeof agent === "number" ? DemoAgents[agent]!.id : agent}/favorite`
@@ -148,7 +149,7 @@ layer(server.layer)("Agents_FavoriteAgent / Agents_UnfavoriteAgent", (it) => {
       expect(yield* stars(5)).toBe(DemoAgents[5].stars)
     }))
 
-  it.effect.skipIf(!process.env["DATABASE_URL"])(
+  it.effect.skipIf(!onPostgres)(
     "concurrent PUTs of one account count once: one 201, the others 200; concurrent DELETEs remove once (PostgreSQL: several connections)",
     () =>
       Effect.gen(function*() {

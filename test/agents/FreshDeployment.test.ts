@@ -19,6 +19,7 @@ import { testConfig } from "../support/config.js"
 import { call, type Session, signInWith } from "../support/http.js"
 import { TestMcpServer } from "../support/mcpServer.js"
 import { makeTestServer, testDb } from "../support/TestServer.js"
+import { until, waitFor } from "../support/waitFor.js"
 
 const server = makeTestServer(
   { environment: "production", outbound: { ...testConfig().outbound, allowedHosts: ["127.0.0.1"] } },
@@ -48,14 +49,11 @@ const CardHost = Effect.acquireRelease(
 /** Polls `path` (at most 20 s) until `done` holds of its `data`. */
 const awaitData = <A>(path: string, session: Session, done: (data: A) => boolean) =>
   Effect.gen(function*() {
-    const deadline = Date.now() + 20_000
-    for (;;) {
-      const reply = yield* call("GET", path, { session })
+    const read = Effect.tap(call("GET", path, { session }), (reply) => {
       expect(reply.status, reply.text).toBe(200)
-      if (done(reply.body.data)) return reply.body.data as A
-      if (Date.now() > deadline) return yield* Effect.dieMessage(`${path}: not done in time: ${reply.text}`)
-      yield* Effect.sleep("50 millis")
-    }
+    })
+    const reply = yield* waitFor(`${path} done`, until(read, (reply) => done(reply.body.data), (reply) => reply.text), 20_000, 50)
+    return reply.body.data as A
   })
 
 layer(server.layer, { excludeTestServices: true })("a fresh production deployment", (it) => {

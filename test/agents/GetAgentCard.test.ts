@@ -27,6 +27,7 @@ import { testConfig } from "../support/config.js"
 import { call, expectProblem, type Session, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
 import { clientFactory, expectA2aCard, fetchTo } from "../support/a2a.js"
+import { until, waitFor } from "../support/waitFor.js"
 
 const atlas = DemoAgents[0].id
 const beacon = DemoAgents[1].id
@@ -102,14 +103,17 @@ const importCard = (owner: Session, url: string) =>
   Effect.gen(function*() {
     const started = yield* call("POST", `/api/v1/agents/${beacon}/imports`, { session: owner, body: { kind: "A2A_AGENT_CARD", url } })
     expect(started.status, started.text).toBe(202)
-    const deadline = Date.now() + 20_000
-    for (;;) {
-      const reply = yield* call("GET", `/api/v1/agents/${beacon}/imports/${started.body.data.id}`, { session: owner })
-      if (reply.body.data.state === "SUCCEEDED") return
-      expect(reply.body.data.state, reply.text).not.toBe("FAILED")
-      if (Date.now() > deadline) return yield* Effect.dieMessage("the import did not finish in time")
-      yield* Effect.sleep("50 millis")
-    }
+    const reply = yield* waitFor(
+      "the import to end",
+      until(
+        call("GET", `/api/v1/agents/${beacon}/imports/${started.body.data.id}`, { session: owner }),
+        (reply) => reply.body.data.state === "SUCCEEDED" || reply.body.data.state === "FAILED",
+        (reply) => reply.text
+      ),
+      20_000,
+      50
+    )
+    expect(reply.body.data.state, reply.text).not.toBe("FAILED")
   })
 
 layer(server.layer, { excludeTestServices: true })("A2A Agent Cards", (it) => {

@@ -21,7 +21,7 @@ import { IdentitiesRepo } from "../../src/agents/IdentitiesRepo.js"
 import { call, expectMeta, expectProblem, type Session, signIn } from "../support/http.js"
 import { testConfig } from "../support/config.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
-import { pause } from "../support/time.js"
+import { waitFor } from "../support/waitFor.js"
 
 // a local did:web host: its document is set per test
 let didDocument: unknown = null
@@ -302,9 +302,9 @@ layer(server.layer)("identity proofs", (it) => {
       expect(yield* count).toBe(1)
       // past its expiry and past the next quarter-hour tick
       server.clock.advance(25 * minute)
-      const deadline = Date.now() + 20_000
-      while ((yield* count) !== 0 && Date.now() < deadline) yield* pause(50)
-      expect(yield* count).toBe(0)
+      yield* waitFor("the expired challenge purged", Effect.tap(count, (n) => {
+        expect(n).toBe(0)
+      }), 20_000, 50)
       expectProblem(yield* prove(atlas, c.challengeId, "0x00", owner), 404, "identity-challenge-not-found")
       // the demo challenge (valid until 2036) stays; a purge run again deletes nothing
       const purge = purgeExpiredIdentityChallenges.pipe(Effect.provide(IdentitiesRepo.Default), Effect.withClock(server.clock))

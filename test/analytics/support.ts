@@ -5,7 +5,7 @@ import { type ContextClaims, mintContextToken } from "../../src/analytics/Contex
 import { testConfig } from "../support/config.js"
 import { call, type CallOptions } from "../support/http.js"
 import { DemoAgents } from "../../src/agents/demo.js"
-import { pause } from "../support/time.js"
+import { until, waitFor } from "../support/waitFor.js"
 
 /** A context token signed with the test configuration's key (default: a visitor of Atlas consenting to traffic). */
 export const contextToken = (claims: Partial<ContextClaims> = {}) =>
@@ -33,12 +33,12 @@ export const awaitExport = (
 ) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const deadline = Date.now() + timeoutMs
-    for (;;) {
-      const [row] = yield* sql<{ state: string; hasFile: boolean }>`
-        SELECT state, file_content IS NOT NULL AS "hasFile" FROM analytics_exports WHERE id = ${id}`
-      if (row !== undefined && done(row)) return row
-      if (Date.now() > deadline) return yield* Effect.dieMessage(`export ${id} not done after ${timeoutMs} ms: ${row?.state}`)
-      yield* pause(25)
-    }
+    const read = Effect.map(sql<{ state: string; hasFile: boolean }>`
+        SELECT state, file_content IS NOT NULL AS "hasFile" FROM analytics_exports WHERE id = ${id}`, ([row]) => row)
+    return yield* waitFor(
+      `export ${id} to be done`,
+      until(read, (row) => row !== undefined && done(row), (row) => `${row?.state}`),
+      timeoutMs,
+      25
+    ) as Effect.Effect<{ readonly state: string; readonly hasFile: boolean }>
   }).pipe(Effect.orDie)

@@ -20,9 +20,9 @@ import { call } from "../support/http.js"
 import { tcpProxy } from "../support/TcpProxy.js"
 import { cloneTemplate } from "../support/TestServer.js"
 import { DemoAccounts } from "../../src/accounts/demo.js"
+import { onPostgres } from "../support/database.js"
 
 const limits: DbLimits = { connectTimeoutMs: 2_000, statementTimeoutMs: 2_000, poolMax: 4, startupTimeoutMs: 5_000 }
-const onPostgres = (process.env["DATABASE_URL"] ?? "") !== ""
 
 describe("acknowledged writes survive connections cut mid-traffic", () => {
   it.live.skipIf(!onPostgres)("every 200 sign-in's session is stored; the others are dependency-unavailable", () =>

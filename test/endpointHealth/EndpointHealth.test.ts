@@ -31,6 +31,8 @@ import { call, signIn } from "../support/http.js"
 import { TestMcpServer } from "../support/mcpServer.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
 import { pause } from "../support/time.js"
+import { until, waitFor } from "../support/waitFor.js"
+import { awaitCronScheduled } from "../support/workflows.js"
 import { clearMarks, markOf } from "../support/evidenceMarks.js"
 
 const minute = 60_000
@@ -132,14 +134,17 @@ layer(server.layer, { excludeTestServices: true, timeout: 120_000 })("endpoint h
         body: { kind: "A2A_AGENT_CARD", url: `${host.origin}/card.json` }
       })
       expect(started.status, started.text).toBe(202)
-      const deadline = Date.now() + 20_000
-      for (;;) {
-        const reply = yield* call("GET", `/api/v1/agents/${beacon}/imports/${started.body.data.id}`, { session: owner })
-        if (reply.body.data.state === "SUCCEEDED") break
-        expect(reply.body.data.state).not.toBe("FAILED")
-        if (Date.now() > deadline) return yield* Effect.dieMessage("import not finished in time")
-        yield* pause(50)
-      }
+      const imported = yield* waitFor(
+        "the import to end",
+        until(
+          call("GET", `/api/v1/agents/${beacon}/imports/${started.body.data.id}`, { session: owner }),
+          (reply) => ["SUCCEEDED", "FAILED"].includes(reply.body.data.state),
+          (reply) => reply.text
+        ),
+        20_000,
+        50
+      )
+      expect(imported.body.data.state).not.toBe("FAILED")
       yield* clearMarks
       expect(yield* marked(beacon)).toBe(false)
 
@@ -280,35 +285,25 @@ layer(server.layer, { excludeTestServices: true, timeout: 120_000 })("endpoint h
       yield* clearMarks
 
       // the engine holds the cron's first occurrence once the runner took its shard
-      const scheduled = (name: string) =>
-        sql<{ n: number }>`SELECT count(*)::int AS n FROM cluster_messages WHERE entity_type = ${`ClusterCron/${name}`}`.pipe(
-          Effect.map(([row]) => row!.n > 0)
-        )
-      const until = <E, R>(check: Effect.Effect<boolean, E, R>, what: string, ms = 30_000) =>
-        Effect.gen(function*() {
-          const deadline = Date.now() + ms
-          while (!(yield* check)) {
-            if (Date.now() > deadline) return yield* Effect.dieMessage(`${what} not in time`)
-            yield* pause(50)
-          }
-        })
-      yield* until(scheduled("ProbeAgentEndpoints"), "ProbeAgentEndpoints scheduled")
+      const holds = <E, R>(check: Effect.Effect<boolean, E, R>, what: string) =>
+        waitFor(what, until(check, (held) => held), 30_000, 50)
+      yield* awaitCronScheduled("ProbeAgentEndpoints")
       yield* pause(300)
       expect(host.hits["/rpc"]).toBeUndefined()
 
       const tick = new Date(TestEpoch.getTime() + 5 * minute + 500)
       server.clock.set(tick)
       const fresh = Effect.map(storedProbes(gamma), (rows) => rows.filter((r) => r.url === `${host.origin}/rpc`))
-      yield* until(Effect.map(fresh, (rows) => rows.length === 1), "the cron's probe")
+      yield* holds(Effect.map(fresh, (rows) => rows.length === 1), "the cron's probe")
       const [probe] = yield* fresh
       expect(probe).toMatchObject({ kind: "REGISTRATION_ENDPOINT", ok: true, failureCode: null, probedAt: tick.toISOString() })
       expect(yield* marked(gamma)).toBe(true)
 
       // 00:15: the purge deletes the 91-day-old probe, keeps the 89-day-old one
-      yield* until(scheduled("PurgeEndpointProbes"), "PurgeEndpointProbes scheduled")
+      yield* awaitCronScheduled("PurgeEndpointProbes")
       server.clock.set(new Date(TestEpoch.getTime() + 15 * minute + 500))
       const urls = Effect.map(storedProbes(gamma), (rows) => rows.map((r) => r.url))
-      yield* until(Effect.map(urls, (u) => !u.includes("https://old.example")), "the purge")
+      yield* holds(Effect.map(urls, (u) => !u.includes("https://old.example")), "the purge")
       expect(yield* urls).toContain("https://kept.example")
     }))
 })

@@ -29,15 +29,15 @@ import {
   type RunnerSettings,
   scratchDatabase,
   spawnRunner,
-  startAll,
-  waitFor
+  startAll
 } from "../support/engineCluster.js"
 import { StorageRetryLog } from "../../layers/Engine.js"
 import { ThreeSteps } from "../support/engineWorkloads.js"
 import { tcpProxy } from "../support/TcpProxy.js"
+import { databaseUrl, onPostgres } from "../support/database.js"
+import { waitFor } from "../support/waitFor.js"
 
-const serverUrl = process.env["DATABASE_URL"] ?? ""
-const onPostgres = serverUrl !== ""
+const serverUrl = databaseUrl
 
 interface EffectRow {
   readonly key: string

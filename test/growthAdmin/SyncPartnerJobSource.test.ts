@@ -14,6 +14,7 @@ import { PartnerJobSync } from "../../src/partnerJobs/Sync.js"
 import { call, expectMeta, expectProblem, type Session, signIn } from "../support/http.js"
 import { testConfig } from "../support/config.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
+import { until, waitFor } from "../support/waitFor.js"
 
 const pathOf = (id: string) => `/api/v1/admin/jobs/sources/${id}/sync`
 const sync = (session: Session | undefined, name: DemoJobSourceName, body: Record<string, unknown>, idempotencyKey?: string) =>
@@ -63,13 +64,16 @@ const server = makeTestServer({ outbound: { ...testConfig().outbound, allowedHos
  */
 const awaitSynced = (name: DemoJobSourceName) =>
   Effect.gen(function*() {
-    const deadline = Date.now() + 20_000
-    for (;;) {
-      const source = yield* readSource(name)
-      if (source.nextSyncAt !== null && source.nextSyncAt.getTime() > server.clock.unsafeCurrentTimeMillis()) return source
-      if (Date.now() > deadline) return yield* Effect.dieMessage(`source ${name} not synced in time`)
-      yield* Effect.sleep("25 millis")
-    }
+    return yield* waitFor(
+      `source ${name} synced`,
+      until(
+        readSource(name),
+        (source) => source.nextSyncAt !== null && source.nextSyncAt.getTime() > server.clock.unsafeCurrentTimeMillis(),
+        (source) => `next sync at ${source.nextSyncAt?.toISOString()}`
+      ),
+      20_000,
+      25
+    )
   })
 
 const readSource = (name: DemoJobSourceName) =>

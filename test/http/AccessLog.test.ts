@@ -11,6 +11,7 @@ import { type AccessEvent, accessJson, jsonLine } from "../../layers/Logging.js"
 import { EdgeCache } from "../../src/http/EdgeCache.js"
 import { call } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
+import { waitFor } from "../support/waitFor.js"
 
 const events: Array<AccessEvent> = []
 const server = makeTestServer({}, { edge: true, accessLog: (e) => events.push(e) })
@@ -64,9 +65,7 @@ layer(server.layer)("the access log", (it) => {
         })
       )
       // the event is written once the server has seen the close (real time: the test clock is manual)
-      for (let i = 0; i < 100 && events.length === from; i++) {
-        yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 20)))
-      }
+      yield* waitFor("the access log event", Effect.sync(() => events.length > from ? true : undefined), 2_000, 20)
       expect(events.slice(from)).toEqual([expect.objectContaining({ method: "POST", path: "/api/v1/auth/sign-in", status: 499 })])
     }))
 

@@ -13,6 +13,7 @@ import { countIdempotencyRecords, expectNotReplayed, expectReplayOf, publish, re
 import { DemoAccounts } from "../../src/accounts/demo.js"
 import { DemoAssets, DemoNetworks } from "../../src/db/demo.js"
 import { DemoOffers } from "../../src/services/demo.js"
+import { onPostgres } from "../support/database.js"
 
 const problemType = (kind: string) => `https://agent-directory.dev/problems/${kind}`
 
@@ -163,7 +164,7 @@ layer(server.layer)("Idempotency-Key", (it) => {
 
 // PostgreSQL only: the embedded database has a single connection, which the held lock would occupy.
 layer(makeTestServer().layer)("Idempotency-Key: request in flight", (it) => {
-  it.effect.runIf(process.env["DATABASE_URL"])("while the key's lock is held: 409 idempotency-request-in-flight with Retry-After, nothing stored", () =>
+  it.effect.runIf(onPostgres)("while the key's lock is held: 409 idempotency-request-in-flight with Retry-After, nothing stored", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const owner = yield* signIn("owner")

@@ -13,8 +13,8 @@ import { awaitRun } from "../runtime/support.js"
 import { awaitExport } from "../analytics/support.js"
 import { call, expectMeta, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
-import { pause } from "../support/time.js"
 import { awaitWorkflow } from "../support/workflows.js"
+import { until, waitFor } from "../support/waitFor.js"
 
 /** A workflow that always fails: its one activity dies (a defect, as an outage past the retries would). */
 const Doomed = Workflow.make({ name: "TestDoomed", payload: { reason: Schema.String }, idempotencyKey: ({ reason }) => reason })
@@ -57,10 +57,12 @@ layer(TestLayer)("Admin_ListJobRuns", (it) => {
 
       // the engine records each outcome just after the work's own last write: wait for all three
       const states = (data: ReadonlyArray<{ state: string }>) => data.map((e) => e.state).join(",")
-      for (let i = 0; i < 400; i++) {
-        if (states((yield* call("GET", Path, { session: admin })).body.data) === "FAILED,SUSPENDED,SUCCEEDED") break
-        yield* pause(25)
-      }
+      yield* waitFor(
+        "the three outcomes recorded",
+        until(Effect.map(call("GET", Path, { session: admin }), (reply) => states(reply.body.data)), (s) => s === "FAILED,SUSPENDED,SUCCEEDED"),
+        10_000,
+        25
+      )
 
       const reply = yield* call("GET", Path, { session: admin })
       expect(reply.status, reply.text).toBe(200)

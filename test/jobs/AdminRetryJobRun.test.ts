@@ -11,8 +11,8 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Layer, Schema } from "effect"
 import { call, expectProblem, type Session, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
-import { pause } from "../support/time.js"
 import { awaitWorkflow } from "../support/workflows.js"
+import { until, waitFor } from "../support/waitFor.js"
 
 /** How many times each activity of `Flaky` ran, by key. */
 const runs = { first: new Map<string, number>(), flaky: new Map<string, number>() }
@@ -40,13 +40,11 @@ const retryPath = (executionId: string) => `/api/v1/admin/jobs/${executionId}/re
 /** The execution as Admin_ListJobRuns shows it, once it is in `state` (real time, at most 20 s). */
 const awaitListed = (admin: Session, executionId: string, state: string) =>
   Effect.gen(function*() {
-    for (let i = 0; i < 800; i++) {
-      const listed = yield* call("GET", "/api/v1/admin/jobs?limit=100", { session: admin })
-      const found = listed.body.data.find((e: { executionId: string }) => e.executionId === executionId)
-      if (found?.state === state) return found
-      yield* pause(25)
-    }
-    return yield* Effect.dieMessage(`${executionId} not ${state} in time`)
+    const listed = Effect.map(
+      call("GET", "/api/v1/admin/jobs?limit=100", { session: admin }),
+      (listed) => listed.body.data.find((e: { executionId: string }) => e.executionId === executionId)
+    )
+    return yield* waitFor(`${executionId} ${state}`, until(listed, (found) => found?.state === state), 20_000, 25)
   })
 
 layer(TestLayer)("Admin_RetryJobRun", (it) => {

@@ -11,8 +11,8 @@ import { awaitRun } from "../runtime/support.js"
 import { call, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
 import { testConfig } from "../support/config.js"
-import { pause } from "../support/time.js"
 import { AppConfig } from "../../layers/AppConfig.js"
+import { until, waitFor } from "../support/waitFor.js"
 
 const server = makeTestServer()
 const TestLayer = MetricsServerLive.pipe(
@@ -48,11 +48,7 @@ layer(TestLayer)("GET /metrics", (it) => {
       })
       expect(sent.status, sent.text).toBe(202)
       yield* awaitRun(sent.body.data.run.id)
-      let after = yield* scrape()
-      for (let i = 0; i < 200 && !after.text.includes('state="SUCCEEDED"'); i++) {
-        yield* pause(25)
-        after = yield* scrape()
-      }
+      const after = yield* waitFor("the SUCCEEDED execution counted", until(scrape(), (s) => s.text.includes('state="SUCCEEDED"'), (s) => s.text), 5_000, 25)
       expect(after.text).toMatch(/^agent_directory_workflow_executions\{workflow="AgentRun",state="SUCCEEDED"\} 1$/m)
       expect(after.text).toMatch(/^agent_directory_engine_queue_depth \d+$/m)
     }))

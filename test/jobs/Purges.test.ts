@@ -14,6 +14,7 @@ import { awaitRun } from "../runtime/support.js"
 import { call, type Session, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
 import { pause } from "../support/time.js"
+import { until, waitFor } from "../support/waitFor.js"
 
 const server = makeTestServer()
 
@@ -55,7 +56,12 @@ layer(server.layer)("purges", (it) => {
       expect((yield* left)).toHaveLength(4)
 
       server.clock.advance(hour - 16 * 60_000) // past :17 and :23
-      for (let i = 0; i < 400 && ((yield* records).length > 1 || (yield* left).length > 2); i++) yield* pause(25)
+      yield* waitFor(
+        "the purges",
+        until(Effect.all([records, left]), ([r, l]) => r.length <= 1 && l.length <= 2, ([r, l]) => `${r.length} records, ${l.length} sessions`),
+        10_000,
+        25
+      )
       expect((yield* records).map((r) => r.k)).toEqual([keys.fresh])
       expect((yield* left).map((r) => r.id)).toEqual([sessions.recentlyRevoked.id, sessions.live.id])
       // the demo data's sessions still live at purge time survive
@@ -86,12 +92,12 @@ layer(server.layer)("purges", (it) => {
       expect(yield* executions(yield* signIn("admin"))).toEqual(expect.arrayContaining([old, recent]))
 
       server.clock.advance(5 * day) // the next 03:41 has come: the old one is 15 days old, the recent one 5
-      let left: ReadonlyArray<string | undefined> = []
-      for (let i = 0; i < 800; i++) {
-        left = yield* executions(yield* signIn("admin"))
-        if (!left.includes(old)) break
-        yield* pause(25)
-      }
+      const left = yield* waitFor(
+        "the old execution purged",
+        until(Effect.flatMap(signIn("admin"), executions), (left) => !left.includes(old)),
+        20_000,
+        25
+      )
       expect(left).not.toContain(old)
       expect(left).toContain(recent)
     }))

@@ -14,11 +14,11 @@ import { call, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
 import { materialize, readIntents, readRun } from "./support.js"
 import { DemoAgents } from "../../src/agents/demo.js"
+import { onPostgres } from "../support/database.js"
 
-const embedded = process.env["DATABASE_URL"] === undefined
 const server = makeTestServer()
 
-describe.skipIf(embedded)("needs PostgreSQL: the embedded database serializes every transaction on its one connection", () => {
+describe.skipIf(!onPostgres)("needs PostgreSQL: the embedded database serializes every transaction on its one connection", () => {
   layer(server.layer)("concurrent commands", (it) => {
     it.effect("Launch: 12 concurrent calls at one version (owner and member, distinct keys): one 202, eleven 409, one intent", () =>
       Effect.gen(function*() {

@@ -16,6 +16,7 @@ import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
+import { onPostgres } from "../support/database.js"
 
 const root = join(import.meta.dirname, "../..")
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc")
@@ -84,7 +85,6 @@ Effect.runPromise(program.pipe(Effect.provide(Live), Effect.scoped)).then(
 
 // The package does not depend on the database the suite runs against: pack it once per CI
 // run (the embedded pass), not again in the PostgreSQL pass.
-const onPostgres = (process.env["DATABASE_URL"] ?? "") !== ""
 
 describe.skipIf(onPostgres)("the npm package (packed once, in the embedded run)", () => {
   it("packs built JavaScript with declarations, installs into a consumer, typechecks strictly and serves a typed call", async () => {

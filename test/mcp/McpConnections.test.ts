@@ -15,6 +15,7 @@ import { testConfig } from "../support/config.js"
 import { TestMcpServer } from "../support/mcpServer.js"
 import { pause } from "../support/time.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
+import { until, waitFor } from "../support/waitFor.js"
 
 /** Beacon Monitor: operated by Acme, no runtime configured. */
 const agent = DemoRuntimeAgents.unconfigured
@@ -40,14 +41,11 @@ const digestOf = (v: unknown) => "sha256:" + createHash("sha256").update(sortedJ
 /** Waits (at most 20 s of real time) until the connection satisfies `done`, and returns it. */
 const awaitConnection = (session: Session, id: string, done: (c: any) => boolean) =>
   Effect.gen(function*() {
-    const deadline = Date.now() + 20_000
-    for (;;) {
-      const reply = yield* getConnection(session, id)
+    const read = Effect.tap(getConnection(session, id), (reply) => {
       expect(reply.status, reply.text).toBe(200)
-      if (done(reply.body.data)) return reply.body.data
-      if (Date.now() > deadline) return yield* Effect.dieMessage(`connection ${id} never got there: ${reply.text}`)
-      yield* pause(50)
-    }
+    })
+    const reply = yield* waitFor(`connection ${id} done`, until(read, (reply) => done(reply.body.data), (reply) => reply.text), 20_000, 50)
+    return reply.body.data
   })
 
 // the MCP servers listen on 127.0.0.1, which the outbound client reaches only when named

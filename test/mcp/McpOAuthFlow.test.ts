@@ -27,6 +27,7 @@ import { call, expectMeta, expectProblem, type Session, signIn } from "../suppor
 import { startAuthorizationServer, startMcpServer } from "../support/mcpOAuthServers.js"
 import { testConfig } from "../support/config.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
+import { until, waitFor } from "../support/waitFor.js"
 
 // A: RFC 8414 metadata + dynamic registration; the MCP server's 401 names its metadata
 const asA = await startAuthorizationServer({ rfc8414: true, registration: true })
@@ -181,16 +182,15 @@ layer(server.layer)("MCP OAuth to the end", (it) => {
       expect((yield* connectionRow(connectionId)).state).toBe("CONNECTED")
       // the callback started the catalog refresh, which fetched the server's catalog with the new token
       const sql = yield* SqlClient.SqlClient
-      const deadline = Date.now() + 20_000
-      let catalogTools: unknown = undefined
-      while (Date.now() < deadline) {
-        const [row] = yield* sql<{ tools: unknown }>`SELECT tools FROM mcp_catalogs WHERE connection_id = ${connectionId}`
-        if (row !== undefined) {
-          catalogTools = typeof row.tools === "string" ? JSON.parse(row.tools) : row.tools
-          break
-        }
-        yield* Effect.sleep("50 millis")
-      }
+      const catalogTools: unknown = yield* waitFor(
+        "the catalog stored",
+        Effect.map(
+          sql<{ tools: unknown }>`SELECT tools FROM mcp_catalogs WHERE connection_id = ${connectionId}`,
+          ([row]) => row === undefined ? undefined : typeof row.tools === "string" ? JSON.parse(row.tools) : row.tools
+        ),
+        20_000,
+        50
+      )
       expect((catalogTools as Array<{ name: string }>).map((t) => t.name)).toEqual(["ping"])
       expect((yield* connectionRow(connectionId)).state).toBe("CONNECTED")
       // the state is used once: a replay of the redirect is refused, and changes nothing
@@ -382,13 +382,8 @@ layer(server.layer)("MCP OAuth to the end", (it) => {
                    redirect_uri, created_at, ${nextQuarter}
                  FROM mcp_oauth_flows ORDER BY created_at DESC LIMIT 1`.pipe(Effect.orDie)
       server.clock.advance(nextQuarter.getTime() - server.clock.unsafeCurrentTimeMillis() + 1_000)
-      for (let waited = 0; ; waited += 25) {
-        const [row] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM mcp_oauth_flows WHERE state LIKE 'sentinel-%'`
-          .pipe(Effect.orDie)
-        if (row!.n === 0) break
-        if (waited > 30_000) return yield* Effect.dieMessage("the quarter's purge never ran")
-        yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 25)))
-      }
+      const sentinels = Effect.map(sql<{ n: number }>`SELECT count(*)::int AS n FROM mcp_oauth_flows WHERE state LIKE 'sentinel-%'`, ([row]) => row!.n)
+      yield* waitFor("the quarter's purge", until(sentinels, (n) => n === 0), 30_000, 25)
       const late = yield* begin(connectionId, owner)
       const lateRedirect = yield* authorize(late.body.data.authorizationUrl)
       server.clock.advance(10 * 60_000)

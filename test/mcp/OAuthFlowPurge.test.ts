@@ -12,6 +12,7 @@ import { McpRepo } from "../../src/mcp/Repo.js"
 import { DemoMcpConnections, DemoRuntimeAgents } from "../../src/runtime/demo.js"
 import { call, signIn } from "../support/http.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
+import { until, waitFor } from "../support/waitFor.js"
 
 const server = makeTestServer()
 const minute = 60_000
@@ -35,13 +36,12 @@ const flowExpiries = Effect.flatMap(SqlClient.SqlClient, (sql) =>
 /** Waits (real time, at most `timeoutMs`) until the stored expiries are `expected`; dies when they are not in time. */
 const awaitFlows = (expected: ReadonlyArray<string>, timeoutMs = 20_000) =>
   Effect.gen(function*() {
-    const deadline = Date.now() + timeoutMs
-    for (;;) {
-      const expiries = yield* flowExpiries
-      if (JSON.stringify(expiries) === JSON.stringify(expected)) return expiries
-      if (Date.now() > deadline) return yield* Effect.dieMessage(`flows ${JSON.stringify(expiries)} after ${timeoutMs} ms`)
-      yield* pause(25)
-    }
+    return yield* waitFor(
+      `flows ${JSON.stringify(expected)}`,
+      until(flowExpiries, (expiries) => JSON.stringify(expiries) === JSON.stringify(expected)),
+      timeoutMs,
+      25
+    )
   })
 
 const iso = (ms: number) => new Date(TestEpoch.getTime() + ms).toISOString()

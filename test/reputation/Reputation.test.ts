@@ -22,6 +22,7 @@ import { trustPpm } from "../../src/reputation/TrustMethod.js"
 import { wilsonPpm } from "../../src/reputation/Wilson.js"
 import { call, expectProblem } from "../support/http.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
+import { until, waitFor } from "../support/waitFor.js"
 
 const atlas = DemoAgents[0].id
 const delta = DemoAgents[3].id
@@ -90,12 +91,8 @@ const minutesBefore = (m: number) => new Date(TestEpoch.getTime() - m * 60_000)
 const waitForTrust = (agent: string, done: (data: any) => boolean, ms = 5_000) =>
   Effect.gen(function*() {
     const started = Date.now()
-    while (true) {
-      const reply = yield* get(agent, "trust")
-      if (done(reply.body.data)) return { reply, elapsedMs: Date.now() - started }
-      if (Date.now() - started > ms) return yield* Effect.die(new Error(`trust not projected within ${ms} ms: ${reply.text}`))
-      yield* Effect.sleep("100 millis")
-    }
+    const reply = yield* waitFor("the trust projected", until(get(agent, "trust"), (r) => done(r.body.data), (r) => r.text), ms, 100)
+    return { reply, elapsedMs: Date.now() - started }
   })
 
 const server = makeTestServer()

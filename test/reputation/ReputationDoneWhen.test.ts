@@ -14,22 +14,18 @@ import { Effect } from "effect"
 import { IdsLive } from "../../layers/Ids.js"
 import { createAccount } from "../../src/accounts/AccountCreation.js"
 import { call, type Session, signInWith } from "../support/http.js"
-import { pause } from "../support/time.js"
 import { makeTestServer, TestEpoch, testDb } from "../support/TestServer.js"
+import { until, waitFor } from "../support/waitFor.js"
 
 const server = makeTestServer({}, { db: testDb(true) })
 
 /** Polls GET `path` (real time, at most 20 s) until `done` holds of its body; returns the reply. */
 const awaitReply = (path: string, done: (body: any) => boolean, session?: Session) =>
   Effect.gen(function*() {
-    const deadline = Date.now() + 20_000
-    for (;;) {
-      const reply = yield* call("GET", path, session === undefined ? {} : { session })
+    const read = Effect.tap(call("GET", path, session === undefined ? {} : { session }), (reply) => {
       expect(reply.status, reply.text).toBe(200)
-      if (done(reply.body)) return reply
-      if (Date.now() > deadline) return yield* Effect.dieMessage(`${path}: not as expected in time: ${reply.text}`)
-      yield* pause(100)
-    }
+    })
+    return yield* waitFor(`${path} as expected`, until(read, (reply) => done(reply.body), (reply) => reply.text), 20_000, 100)
   })
 
 const day = (d: Date) => d.toISOString().slice(0, 10)

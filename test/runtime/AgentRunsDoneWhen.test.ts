@@ -18,8 +18,8 @@ import { initialOffer, TestMcpServer } from "../support/mcpServer.js"
 import { startModelServer } from "../support/modelServers/ModelServer.js"
 import { openAiAnswer } from "../support/modelServers/OpenAiResponses.js"
 import { eventsOf, openSse } from "../support/sse.js"
-import { pause } from "../support/time.js"
 import { makeTestServer } from "../support/TestServer.js"
+import { until, waitFor } from "../support/waitFor.js"
 
 const Key = "sk-done-when-key-5c1e"
 const agent = DemoRuntimeAgents.configured
@@ -51,13 +51,9 @@ layer(server.layer, { excludeTestServices: true })("agent runs end to end", (it)
         session: owner, body: { name: "Done tools", serverUrl: `${mcp.origin}/mcp`, transport: "STREAMABLE_HTTP" }
       })
       expect(connected.status, connected.text).toBe(201)
-      for (let i = 0; ; i++) {
-        const [row] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM runtime_tools
-                                                 WHERE agent_id = ${agent} AND stable_name LIKE 'done-tools.%'`
-        if (row!.n >= initialOffer().tools.length + 1) break
-        if (i > 800) return yield* Effect.dieMessage("the connection's tools never arrived")
-        yield* pause(25)
-      }
+      const stored = Effect.map(sql<{ n: number }>`SELECT count(*)::int AS n FROM runtime_tools
+                                                 WHERE agent_id = ${agent} AND stable_name LIKE 'done-tools.%'`, ([row]) => row!.n)
+      yield* waitFor("the connection's tools", until(stored, (n) => n >= initialOffer().tools.length + 1), 20_000, 25)
 
       // the runtime: the local model profile, the tool granted
       const current = yield* call("GET", `/api/v1/agents/${agent}/runtime`, { session: owner })

@@ -18,6 +18,7 @@ import { DemoSchedules } from "../../src/runtime/schedulesDemo.js"
 import { call, type CallOptions, expectMeta, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
 import { awaitRun, messageRows, scriptedRuntime } from "./support.js"
+import { onPostgres } from "../support/database.js"
 
 const scripted = scriptedRuntime()
 const server = makeTestServer({}, { runtime: scripted.layer })
@@ -256,7 +257,7 @@ layer(Layer.provideMerge(firing, server.layer), { timeout: 120_000 })("Runtime a
       expect(yield* scheduleRuns(schedule.id)).toEqual([])
     }))
 
-  it.effect.skipIf(!process.env["DATABASE_URL"])("concurrent deletes at one version: one 200, the others 409 or 404 (PostgreSQL: several connections)", () =>
+  it.effect.skipIf(!onPostgres)("concurrent deletes at one version: one 200, the others 409 or 404 (PostgreSQL: several connections)", () =>
     Effect.gen(function*() {
       const schedule = yield* created({ cronExpression: "0 * * * *", timezone: "UTC", message: "race" })
       const owner = yield* signIn("owner")
@@ -378,7 +379,7 @@ layer(Layer.provideMerge(firing, server.layer), { timeout: 120_000 })("Runtime a
       expect((yield* list("outsider", "", DemoRuntimeAgents.foreign)).body.data.map((s: { id: string }) => s.id)).toEqual([schedule.id])
     }))
 
-  it.effect.skipIf(!process.env["DATABASE_URL"])(
+  it.effect.skipIf(!onPostgres)(
     "exactly once across concurrent firings on separate connections: one run per schedule and occurrence (PostgreSQL)",
     () =>
       Effect.gen(function*() {

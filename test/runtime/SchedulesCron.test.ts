@@ -12,6 +12,8 @@ import { DemoRuntimeAgents } from "../../src/runtime/demo.js"
 import { call, signIn } from "../support/http.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
 import { pause } from "../support/time.js"
+import { until, waitFor } from "../support/waitFor.js"
+import { awaitCronScheduled } from "../support/workflows.js"
 import { awaitRun, messageRows } from "./support.js"
 
 const server = makeTestServer()
@@ -25,27 +27,14 @@ const scheduleRuns = (scheduleId: string) =>
 /** Waits (real time, at most `timeoutMs`) until the schedule has `count` runs; returns them. */
 const awaitRuns = (scheduleId: string, count: number, timeoutMs = 70_000) =>
   Effect.gen(function*() {
-    const deadline = Date.now() + timeoutMs
-    for (;;) {
-      const runs = yield* scheduleRuns(scheduleId)
-      if (runs.length >= count) return runs
-      if (Date.now() > deadline) return yield* Effect.dieMessage(`schedule ${scheduleId}: ${runs.length} runs after ${timeoutMs} ms`)
-      yield* pause(50)
-    }
+    return yield* waitFor(
+      `${count} runs of schedule ${scheduleId}`,
+      until(scheduleRuns(scheduleId), (runs) => runs.length >= count, (runs) => `${runs.length} runs`),
+      timeoutMs,
+      50
+    )
   })
 
-/** Waits until the engine holds the cron's first occurrence (scheduled when the runner took the cron's shard). */
-const awaitCronScheduled = Effect.gen(function*() {
-  const sql = yield* SqlClient.SqlClient
-  const deadline = Date.now() + 30_000
-  for (;;) {
-    const [row] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM cluster_messages
-      WHERE entity_type = 'ClusterCron/AgentSchedulesDue'`
-    if (row!.n > 0) return
-    if (Date.now() > deadline) return yield* Effect.dieMessage("the AgentSchedulesDue cron was never scheduled")
-    yield* pause(50)
-  }
-}).pipe(Effect.orDie)
 
 layer(server.layer, { timeout: 180_000 })("Agent schedules through the real cron", (it) => {
   it.effect("a schedule set for the next minute fires once, and its run reaches SUCCEEDED; the next minute fires again", () =>
@@ -59,7 +48,7 @@ layer(server.layer, { timeout: 180_000 })("Agent schedules through the real cron
       const firstMinute = new Date(TestEpoch.getTime() + 60_000)
       expect(schedule.nextOccurrenceAt).toBe(firstMinute.toISOString())
 
-      yield* awaitCronScheduled
+      yield* awaitCronScheduled("AgentSchedulesDue")
       server.clock.set(new Date(firstMinute.getTime() + 500))
       const [run] = yield* awaitRuns(schedule.id, 1)
       expect(run!.triggerType).toBe("SCHEDULE")

@@ -15,6 +15,7 @@ import { awaitRun, insertConversation, messageRows, runRow, scriptedRuntime } fr
 import { DemoAccounts } from "../../src/accounts/demo.js"
 import { DemoWorkspaces } from "../../src/workspaces/demo.js"
 import { pause } from "../support/time.js"
+import { onPostgres } from "../support/database.js"
 
 const server = makeTestServer()
 const path = (conversationId: string) => `/api/v1/conversations/${conversationId}/messages`
@@ -177,7 +178,7 @@ layer(server.layer)("Runtime_SendMessage", (it) => {
       expectProblem(yield* call("POST", path(DemoConversations.chat.id), { body: { content: "hi" } }), 401, "unauthenticated")
     }))
 
-  it.effect.skipIf(!process.env["DATABASE_URL"])(
+  it.effect.skipIf(!onPostgres)(
     "concurrent sends in one conversation: exactly one 202, the others 409 (PostgreSQL: needs several connections)",
     () =>
       Effect.gen(function*() {

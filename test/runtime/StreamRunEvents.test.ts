@@ -16,6 +16,7 @@ import { eventsOf, openSse, parseSse } from "../support/sse.js"
 import { makeTestServer } from "../support/TestServer.js"
 import { append, delta, finish, insertRun, stateEvent } from "./runEventFixtures.js"
 import { awaitRun, insertConversation } from "./support.js"
+import { until, waitFor } from "../support/waitFor.js"
 
 const MaxStreams = 2
 const server = makeTestServer({
@@ -119,13 +120,12 @@ layer(server.layer)("Runtime_StreamRunEvents", (it) => {
       expect(refused.headers["retry-after"]).toBe("5")
       yield* open[0]!.close
       // the server notices the closed connection: a new stream is served again
-      let again = 0
-      for (let i = 0; i < 100 && again !== 200; i++) {
-        const reply = yield* openSse(path(run), { session: member })
-        again = reply.status
-        yield* reply.close
-        if (again !== 200) yield* Effect.promise(() => new Promise((r) => setTimeout(r, 50)))
-      }
+      const again = yield* waitFor(
+        "a stream served again",
+        until(Effect.flatMap(openSse(path(run), { session: member }), (reply) => Effect.as(reply.close, reply.status)), (status) => status === 200),
+        5_000,
+        50
+      )
       expect(again).toBe(200)
       yield* finish(run)
     }).pipe(Effect.scoped))

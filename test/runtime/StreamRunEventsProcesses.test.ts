@@ -15,22 +15,23 @@ import { PgClient } from "@effect/sql-pg"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Redacted } from "effect"
 import { DemoRuntimeAgents } from "../../src/runtime/demo.js"
-import { query, waitFor } from "../support/engineCluster.js"
+import { query } from "../support/engineCluster.js"
 import { call, signIn } from "../support/http.js"
 import { against, spawnServer } from "../support/serverProcesses.js"
 import { eventsOf, openSse } from "../support/sse.js"
 import { cloneTemplate } from "../support/TestServer.js"
 import { append, delta, finish, insertRun, stateEvent } from "./runEventFixtures.js"
 import { insertConversation } from "./support.js"
+import { databaseUrl, onPostgres } from "../support/database.js"
+import { waitFor } from "../support/waitFor.js"
 
-const postgres = process.env["DATABASE_URL"]
 const message = "0000000e-0000-7000-8000-000000000002"
 
 /** A clone of the seeded template, dropped (sessions and all) when the scope closes. */
 const seededDatabase = Effect.acquireRelease(cloneTemplate(), (url) =>
-  query(postgres!, `DROP DATABASE IF EXISTS ${new URL(url).pathname.slice(1)} WITH (FORCE)`).pipe(Effect.ignore))
+  query(databaseUrl, `DROP DATABASE IF EXISTS ${new URL(url).pathname.slice(1)} WITH (FORCE)`).pipe(Effect.ignore))
 
-describe.skipIf(!postgres)("Runtime_StreamRunEvents across server processes (PostgreSQL)", () => {
+describe.skipIf(!onPostgres)("Runtime_StreamRunEvents across server processes (PostgreSQL)", () => {
   it.live("a client of process B follows runs written by other processes through the end; Last-Event-ID resumes on either", () =>
     Effect.gen(function*() {
       const url = yield* seededDatabase

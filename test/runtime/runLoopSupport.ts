@@ -9,7 +9,7 @@ import { SqlClient } from "@effect/sql"
 import { expect } from "@effect/vitest"
 import { Effect } from "effect"
 import { call, type Session } from "../support/http.js"
-import { pause } from "../support/time.js"
+import { until, waitFor } from "../support/waitFor.js"
 import { runRow } from "./support.js"
 
 /** Runtime_SendMessage to `conversation` (202 expected); returns the run's id. */
@@ -41,13 +41,12 @@ export const toolCalls = (runId: string) =>
 export const awaitState = (runId: string, states: string | ReadonlyArray<string>, timeoutMs = 20_000) =>
   Effect.gen(function*() {
     const wanted = typeof states === "string" ? [states] : states
-    const deadline = Date.now() + timeoutMs
-    for (;;) {
-      const row = yield* runRow(runId)
-      if (wanted.includes(row.state)) return row
-      if (Date.now() > deadline) return yield* Effect.dieMessage(`run ${runId} still ${row.state}, not ${wanted.join(" or ")}`)
-      yield* pause(25)
-    }
+    return yield* waitFor(
+      `run ${runId} to be ${wanted.join(" or ")}`,
+      until(runRow(runId), (row) => wanted.includes(row.state), (row) => `still ${row.state}`),
+      timeoutMs,
+      25
+    )
   })
 
 /**
@@ -67,12 +66,12 @@ export const connectMcpTools = (
     expect(created.status, created.text).toBe(201)
     const sql = yield* SqlClient.SqlClient
     const prefix = `${options.name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}.%`
-    const deadline = Date.now() + (options.timeoutMs ?? 20_000)
-    for (;;) {
-      const [n] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM runtime_tools WHERE agent_id = ${agent}
-                                             AND stable_name LIKE ${prefix}`.pipe(Effect.orDie)
-      if (n!.n >= options.tools) return
-      if (Date.now() > deadline) return yield* Effect.dieMessage(`the tools of connection ${options.name} never arrived`)
-      yield* pause(25)
-    }
+    const stored = Effect.map(sql<{ n: number }>`SELECT count(*)::int AS n FROM runtime_tools WHERE agent_id = ${agent}
+                                             AND stable_name LIKE ${prefix}`, ([n]) => n!.n)
+    yield* waitFor(
+      `the tools of connection ${options.name}`,
+      until(stored, (n) => n >= options.tools, (n) => `${n} of ${options.tools} stored`),
+      options.timeoutMs ?? 20_000,
+      25
+    )
   })

@@ -4,7 +4,7 @@ import { Effect, Layer, Stream } from "effect"
 import { AgentRuntime, type AgentRuntimeError, deterministicEvents, type ModelEvent } from "../../layers/AgentRuntime.js"
 import { DemoAccounts } from "../../src/accounts/demo.js"
 import { FinishedRunStates } from "../../schema/runtime.js"
-import { pause } from "../support/time.js"
+import { until, waitFor } from "../support/waitFor.js"
 import { AgentRun } from "../../src/runtime/AgentRunWorkflow.js"
 import { awaitWorkflow } from "../support/workflows.js"
 
@@ -15,16 +15,14 @@ import { awaitWorkflow } from "../support/workflows.js"
  */
 export const awaitRun = (id: string, timeoutMs = 20_000) =>
   Effect.gen(function*() {
-    const deadline = Date.now() + timeoutMs
-    for (;;) {
-      const row = yield* runRow(id)
-      if ((FinishedRunStates as ReadonlyArray<string>).includes(row.state)) {
-        yield* awaitWorkflow(AgentRun, { runId: id }, "Complete", timeoutMs)
-        return row
-      }
-      if (Date.now() > deadline) return yield* Effect.dieMessage(`run ${id} still ${row.state} after ${timeoutMs} ms`)
-      yield* pause(25)
-    }
+    const row = yield* waitFor(
+      `run ${id} to finish`,
+      until(runRow(id), (row) => (FinishedRunStates as ReadonlyArray<string>).includes(row.state), (row) => `still ${row.state}`),
+      timeoutMs,
+      25
+    )
+    yield* awaitWorkflow(AgentRun, { runId: id }, "Complete", timeoutMs)
+    return row
   })
 
 let fixtures = 0

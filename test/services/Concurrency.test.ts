@@ -15,6 +15,7 @@ import { randomUUID } from "node:crypto"
 import { expectProblem, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
 import { countIdempotencyRecords, expectNotReplayed, publish, readOffer } from "./support.js"
+import { onPostgres } from "../support/database.js"
 
 const server = makeTestServer()
 
@@ -23,9 +24,8 @@ const conflictKinds = [
   "https://agent-directory.dev/problems/invalid-state"
 ]
 
-const embedded = process.env["DATABASE_URL"] === undefined
 
-describe.skipIf(embedded)("needs PostgreSQL: the embedded database serializes every transaction on its one connection", () => {
+describe.skipIf(!onPostgres)("needs PostgreSQL: the embedded database serializes every transaction on its one connection", () => {
   layer(server.layer)("Services_PublishServiceOffer: optimistic concurrency", (it) => {
     it.effect("20 concurrent publishes at one version: exactly one 200, nineteen 409, version +1", () =>
       Effect.gen(function*() {

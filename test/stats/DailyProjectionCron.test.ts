@@ -10,33 +10,15 @@ import { Effect } from "effect"
 import { DemoAgents } from "../../src/agents/demo.js"
 import { call } from "../support/http.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
-import { pause } from "../support/time.js"
+import { until, waitFor } from "../support/waitFor.js"
+import { awaitCronScheduled } from "../support/workflows.js"
 import { insertFeedback, storedAgentRows, storedDirectoryRows } from "./support.js"
 
 const server = makeTestServer()
 
-/** Waits until the engine holds the cron's first occurrence (scheduled when the runner took the cron's shard). */
-const awaitCronScheduled = Effect.gen(function*() {
-  const sql = yield* SqlClient.SqlClient
-  const deadline = Date.now() + 30_000
-  for (;;) {
-    const [row] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM cluster_messages
-      WHERE entity_type = 'ClusterCron/DailyStatsProjection'`
-    if (row!.n > 0) return
-    if (Date.now() > deadline) return yield* Effect.dieMessage("the DailyStatsProjection cron was never scheduled")
-    yield* pause(50)
-  }
-}).pipe(Effect.orDie)
-
-/** Waits (real time) until `check` holds. */
+/** Waits (real time, at most 60 s) until `check` holds. */
 const awaitTrue = (what: string, check: Effect.Effect<boolean, never, SqlClient.SqlClient>) =>
-  Effect.gen(function*() {
-    const deadline = Date.now() + 60_000
-    while (!(yield* check)) {
-      if (Date.now() > deadline) return yield* Effect.dieMessage(`${what}: not after 60 s`)
-      yield* pause(100)
-    }
-  })
+  waitFor(what, until(check, (held) => held), 60_000)
 
 layer(server.layer, { timeout: 120_000 })("The daily statistics cron", (it) => {
   it.effect("after 00:05 UTC the day that closed is projected for the directory and the agents with evidence", () =>
@@ -44,7 +26,7 @@ layer(server.layer, { timeout: 120_000 })("The daily statistics cron", (it) => {
       const day = TestEpoch.toISOString().slice(0, 10) // 2026-06-01
       const [atlas, beacon] = [DemoAgents[0].id, DemoAgents[1].id]
       yield* insertFeedback(atlas, 900_000, new Date(`${day}T10:00:00.000Z`))
-      yield* awaitCronScheduled
+      yield* awaitCronScheduled("DailyStatsProjection")
       expect(yield* storedDirectoryRows(day)).toBe(0)
 
       const tick = new Date(TestEpoch.getTime() + 86_400_000 + 5 * 60_000 + 30_000) // 2026-06-02T00:05:30Z

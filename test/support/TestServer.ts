@@ -24,6 +24,7 @@ import { backgroundLive } from "../../src/workflows.js"
 import { type AgentRuntime, AgentRuntimeDeterministic } from "../../layers/AgentRuntime.js"
 import type { Outbound } from "../../layers/Outbound.js"
 import { testConfig } from "./config.js"
+import { databaseUrl } from "./database.js"
 
 /** When the test clock starts: after the demo data, before its sessions would expire. */
 export const TestEpoch = new Date("2026-06-01T00:00:00.000Z")
@@ -31,7 +32,7 @@ export const TestEpoch = new Date("2026-06-01T00:00:00.000Z")
 /** PostgreSQL run: the URL of a new clone of the seeded (or, `empty`, the migrated-only) template database. */
 export const cloneTemplate = (empty = false) => Effect.gen(function*() {
   const template = inject(empty ? "emptyDatabase" : "templateDatabase")
-  const url = process.env["DATABASE_URL"]!
+  const url = databaseUrl
   const name = `${template}_c_${randomBytes(6).toString("hex")}`
   yield* Effect.promise(async () => {
     const admin = new Pg.Client({ connectionString: url })

@@ -16,6 +16,7 @@ import { createServer } from "node:net"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import Pg from "pg"
+import { waitFor } from "./waitFor.js"
 import { EngineTestTables, FastTakeover } from "./engineWorkloads.js"
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -180,26 +181,8 @@ export const engineClient = (
     Layer.provideMerge(PgClient.layer({ url: Redacted.make(url), maxConnections: 8 }))
   ) as Layer.Layer<WorkflowEngine.WorkflowEngine | PgClient.PgClient, unknown>
 
-/**
- * Waits (real time, polling every `everyMs`) until `check` returns a value that is not
- * `undefined`; dies with `what` and the last value seen after `timeoutMs`.
- */
-export const waitFor = <A, E, R>(
-  what: string,
-  check: Effect.Effect<A | undefined, E, R>,
-  timeoutMs: number,
-  everyMs = 200,
-  describe: () => string = () => ""
-): Effect.Effect<A, E, R> =>
-  Effect.gen(function*() {
-    const deadline = Date.now() + timeoutMs
-    for (;;) {
-      const value = yield* check
-      if (value !== undefined) return value
-      if (Date.now() > deadline) return yield* Effect.dieMessage(`timed out after ${timeoutMs} ms waiting for ${what}${describe()}`)
-      yield* Effect.promise(() => new Promise((r) => setTimeout(r, everyMs)))
-    }
-  })
+/** The shared polling helper (test/support/waitFor.ts), re-exported for the engine and fault tests. */
+export { waitFor }
 
 /** The last lines of every process's output, for a failure message. */
 export const outputs = (procs: ReadonlyArray<Proc>) =>

@@ -17,6 +17,7 @@ import { IdsSequence } from "../../layers/Ids.js"
 import { migrate } from "../../src/db/migrate.js"
 import { seedDemoData } from "../../src/db/seed.js"
 import { TestConfigLayer } from "./config.js"
+import { databaseUrl, onPostgres } from "./database.js"
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -41,8 +42,8 @@ const seed = (db: Layer.Layer<import("@effect/sql").SqlClient.SqlClient, unknown
   )
 
 export default async function setup(project: TestProject) {
-  const url = process.env["DATABASE_URL"]
-  if (url === undefined || url === "") {
+  const url = databaseUrl
+  if (!onPostgres) {
     const path = join(tmpdir(), `adapi-template-${process.pid}.tar.gz`)
     const emptyPath = join(tmpdir(), `adapi-template-empty-${process.pid}.tar.gz`)
     await Effect.runPromise(Effect.gen(function*() {

@@ -77,7 +77,7 @@ export const signIn = (account: DemoAccountName) =>
 export const signInWith = (email: string, password: string) =>
   Effect.gen(function*() {
     const reply = yield* call("POST", "/api/v1/auth/sign-in", { body: { email, password } })
-    expect(reply.status).toBe(200)
+    expect(reply.status, reply.text).toBe(200)
     const setCookie = reply.headers["set-cookie"] ?? ""
     const cookie = setCookie.split(";")[0]!
     expect(cookie).toMatch(/^session=[A-Za-z0-9_-]{43}$/)

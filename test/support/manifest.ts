@@ -11,7 +11,7 @@ import { Api } from "../../src/api/Api.js"
 import { operationTable } from "../../src/api/policies.js"
 import { demoManifest, type ManifestOperation } from "../../src/db/manifest.js"
 import { call, type CallOptions, signIn } from "./http.js"
-import { pause } from "./time.js"
+import { until, waitFor } from "./waitFor.js"
 
 const operations = operationTable(Api).byRoute
 
@@ -29,13 +29,8 @@ export const routeOf = (operationId: string) => {
  */
 const evidenceProjected = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const deadline = Date.now() + 20_000
-  for (;;) {
-    const [row] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM reputation_dirty_agents`.pipe(Effect.orDie)
-    if (row!.n === 0) return
-    if (Date.now() > deadline) return yield* Effect.dieMessage("evidence marks not drained by the projector in 20 s")
-    yield* pause(20)
-  }
+  const marks = Effect.map(sql<{ n: number }>`SELECT count(*)::int AS n FROM reputation_dirty_agents`, ([row]) => row!.n)
+  yield* waitFor("the projector to drain every evidence mark", until(marks, (n) => n === 0), 20_000, 20)
 })
 
 /** Sends the manifest request `op` of `operationId` (once the projector has caught up with earlier evidence). */

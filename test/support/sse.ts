@@ -6,6 +6,7 @@
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { Deferred, Effect, Fiber, Stream } from "effect"
 import type { Session } from "./http.js"
+import { waitFor } from "./waitFor.js"
 
 /** One block of the stream: an event, a comment, or a `retry` field. */
 export type SseItem =
@@ -97,13 +98,7 @@ export const openSse = (url: string, options: { readonly session?: Session; read
       Effect.forkScoped
     )
     const waitUntil = (what: string, check: () => boolean, timeoutMs: number) =>
-      Effect.gen(function*() {
-        const deadline = Date.now() + timeoutMs
-        while (!check()) {
-          if (Date.now() > deadline) return yield* Effect.dieMessage(`timed out after ${timeoutMs} ms waiting for ${what}: ${JSON.stringify(items)}`)
-          yield* Effect.promise(() => new Promise((r) => setTimeout(r, 20)))
-        }
-      })
+      Effect.asVoid(waitFor(what, Effect.sync(() => check() ? true : undefined), timeoutMs, 20, () => `: ${JSON.stringify(items)}`))
     return {
       status: response.status,
       headers: response.headers,

@@ -1,6 +1,7 @@
 /** Waiting in tests for the durable engine to record a workflow execution's outcome. */
+import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { pause } from "./time.js"
+import { until, waitFor } from "./waitFor.js"
 
 /**
  * Waits (real time, at most `timeoutMs`) until `workflow`'s execution for `payload` has
@@ -19,11 +20,24 @@ export const awaitWorkflow = <P, R>(
 ) =>
   Effect.gen(function*() {
     const executionId = yield* workflow.executionId(payload)
-    const deadline = Date.now() + timeoutMs
-    for (;;) {
-      const result = yield* workflow.poll(executionId)
-      if (result !== undefined && result._tag === tag) return result
-      if (Date.now() > deadline) return yield* Effect.dieMessage(`${workflow.name} ${executionId}: no ${tag} result in ${timeoutMs} ms`)
-      yield* pause(25)
-    }
+    return yield* waitFor(
+      `a ${tag} result of ${workflow.name} ${executionId}`,
+      until(workflow.poll(executionId), (result) => result !== undefined && result._tag === tag),
+      timeoutMs,
+      25
+    )
   })
+
+/**
+ * Whether the engine holds an occurrence of the cron `name` (`ClusterCron/<name>` in
+ * `cluster_messages`): the first one is scheduled once the runner took the cron's shard.
+ */
+export const cronScheduled = (name: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql<{ n: number }>`SELECT count(*)::int AS n FROM cluster_messages WHERE entity_type = ${`ClusterCron/${name}`}`).pipe(
+      Effect.map(([row]) => row!.n > 0)
+    )
+
+/** Waits (real time, at most `timeoutMs`) until the engine holds the cron `name`'s first occurrence. */
+export const awaitCronScheduled = (name: string, timeoutMs = 30_000) =>
+  Effect.asVoid(waitFor(`the ${name} cron to be scheduled`, until(cronScheduled(name), (held) => held), timeoutMs, 50))

@@ -12,12 +12,12 @@ import { DemoFeedback } from "../../src/trust/demo.js"
 import { call, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
 import { cancel, readPolicy } from "./support.js"
+import { onPostgres } from "../support/database.js"
 
 const server = makeTestServer()
 
-const embedded = process.env["DATABASE_URL"] === undefined
 
-describe.skipIf(embedded)("needs PostgreSQL: the embedded database serializes every transaction on its one connection", () => {
+describe.skipIf(!onPostgres)("needs PostgreSQL: the embedded database serializes every transaction on its one connection", () => {
   layer(server.layer)("versioned commands under concurrency", (it) => {
     it.effect("Wallets_CancelWalletPolicy: 12 concurrent cancels at one version: one 200, eleven 409, version + 1", () =>
       Effect.gen(function*() {
