@@ -32,7 +32,9 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Redacted, type Scope } from "effect"
 import { DemoRuntimeAgents } from "../../src/runtime/demo.js"
 import { ToolInterruptedCode } from "../../src/runtime/AgentRunWorkflow.js"
-import { query, waitFor } from "../support/engineCluster.js"
+import { databaseUrl, onPostgres } from "../support/database.js"
+import { query } from "../support/engineCluster.js"
+import { waitFor } from "../support/waitFor.js"
 import { call, signIn } from "../support/http.js"
 import { TestMcpServer } from "../support/mcpServer.js"
 import { against, serverDiagnostics, type ServerProcess, serverWithPort, spawnServer } from "../support/serverProcesses.js"
@@ -40,7 +42,6 @@ import { cloneTemplate } from "../support/TestServer.js"
 import { awaitState, connectMcpTools, send, toolCalls } from "./runLoopSupport.js"
 import { insertConversation } from "./support.js"
 
-const postgres = process.env["DATABASE_URL"]
 const agent = DemoRuntimeAgents.configured
 /**
  * The processes' settings: the test's MCP server is on 127.0.0.1; takeover within seconds;
@@ -69,7 +70,7 @@ const takeoverMs = 120_000
 /** A clone of the seeded template, dropped (sessions and all) when the scope closes; with SQL on it. */
 const seededDatabase = Effect.gen(function*() {
   const url = yield* Effect.acquireRelease(cloneTemplate(), (url) =>
-    query(postgres!, `DROP DATABASE IF EXISTS ${new URL(url).pathname.slice(1)} WITH (FORCE)`).pipe(Effect.ignore))
+    query(databaseUrl, `DROP DATABASE IF EXISTS ${new URL(url).pathname.slice(1)} WITH (FORCE)`).pipe(Effect.ignore))
   const db = PgClient.layer({ url: Redacted.make(url), maxConnections: 2 })
   const sqlHere = <X, E, R>(effect: Effect.Effect<X, E, R>) => Effect.provide(effect, db)
   return { url, sqlHere }
@@ -144,7 +145,7 @@ const faultTools = Effect.gen(function*() {
   return { mcp, release, grant }
 })
 
-describe.skipIf(!postgres)("run loop faults with real server processes (PostgreSQL only: no second process can open the embedded database)", () => {
+describe.skipIf(!onPostgres)("run loop faults with real server processes (PostgreSQL only: no second process can open the embedded database)", () => {
   it.live("a runner killed mid-tool-call: another runner finishes the run, the tool called exactly once", () =>
     withServers((start) => Effect.gen(function*() {
       const { sqlHere, url } = yield* seededDatabase
