@@ -14,7 +14,7 @@ import { ServicesArea } from "./services/Area.js"
 import { CommerceArea } from "./commerce/Area.js"
 import { ProtocolsArea } from "./protocols/Area.js"
 import { McpArea } from "./mcp/Area.js"
-import { JobsArea } from "./jobs/Area.js"
+import { AdminArea } from "./admin/Area.js"
 import { LaunchArea } from "./launch/Area.js"
 import { ProcurementArea } from "./procurement/Area.js"
 import { MeshArea } from "./mesh/Area.js"
@@ -44,7 +44,7 @@ export const areas = [
   ServicesArea,
   CommerceArea,
   McpArea,
-  JobsArea,
+  AdminArea,
   LaunchArea,
   ProcurementArea,
   MeshArea,

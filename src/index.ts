@@ -44,8 +44,8 @@ export { RateBudgetMiddlewareLive } from "./http/RateBudgetMiddleware.js"
 export { CorsLive } from "./http/Cors.js"
 export { migrate } from "./db/migrate.js"
 export { BackgroundLive, backgroundLive, ServiceEngineLive, WorkflowsLive } from "./workflows.js"
-export { WorkflowExecutions } from "./jobs/Executions.js"
-export { MetricsServer, MetricsServerLive } from "./jobs/Metrics.js"
+export { WorkflowExecutions } from "./admin/Executions.js"
+export { MetricsServer, MetricsServerLive } from "./admin/Metrics.js"
 export { seedDemoData } from "./db/seed.js"
 
 // cross-cutting layers

@@ -6,7 +6,7 @@
  *
  * - `agent_directory_workflow_executions{workflow,state}` (gauge, all runners): executions
  *   started, by state (QUEUED, RUNNING, SUSPENDED, SUCCEEDED, FAILED), from the engine's
- *   storage (`src/jobs/Executions.ts`);
+ *   storage (`src/admin/Executions.ts`);
  * - `agent_directory_engine_queue_depth` (gauge, all runners): engine requests due and not
  *   yet processed;
  * - `agent_directory_engine_activity_retries_total` (counter, this process): database

@@ -6,7 +6,7 @@
  * the execution's outcome as a reply in `cluster_replies` (an encoded `Workflow.Result`:
  * `Complete` with its `Exit`, or `Suspended`). That table layout is the library's, not a
  * public API: this module is the one place that reads it, and
- * test/jobs/AdminListJobRuns.test.ts fails if an upgrade changes it. Times and runner
+ * test/admin/AdminListJobRuns.test.ts fails if an upgrade changes it. Times and runner
  * ids come from the engine's snowflake ids (`Snowflake.toParts`, public API).
  */
 import { MachineId, Snowflake } from "@effect/cluster"

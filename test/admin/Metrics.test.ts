@@ -1,11 +1,11 @@
 /**
- * The Prometheus endpoint (src/jobs/Metrics.ts): on its own listener, the engine's
+ * The Prometheus endpoint (src/admin/Metrics.ts): on its own listener, the engine's
  * executions by workflow and state and its queue depth, read from the engine's storage.
  */
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
-import { WorkflowExecutions } from "../../src/jobs/Executions.js"
-import { MetricsServer, MetricsServerLive } from "../../src/jobs/Metrics.js"
+import { WorkflowExecutions } from "../../src/admin/Executions.js"
+import { MetricsServer, MetricsServerLive } from "../../src/admin/Metrics.js"
 import { DemoConversations } from "../../src/runtime/demo.js"
 import { awaitRun } from "../runtime/support.js"
 import { call, signIn } from "../support/http.js"

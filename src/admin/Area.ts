@@ -1,16 +1,16 @@
-/** The jobs area: the workflow executions (admin: list, retry) and the purges. Listed in `src/areas.ts`. */
+/** The admin area: the workflow executions (admin: list, retry) and the purges. Listed in `src/areas.ts`. */
 import { Layer } from "effect"
 import type { Area } from "../Area.js"
 import { WorkflowExecutions } from "./Executions.js"
 import { PurgeCrons } from "./Purges.js"
 import { AdminHttpLive } from "./Http.js"
-import { JobsManifest } from "./manifest.js"
+import { AdminManifest } from "./manifest.js"
 import { JobRetry } from "./Retry.js"
 
-/** The jobs area's handlers and cron jobs (see `src/Area.ts`). */
-export const JobsArea = {
-  name: "jobs",
+/** The admin area's handlers and cron jobs (see `src/Area.ts`). */
+export const AdminArea = {
+  name: "admin",
   http: AdminHttpLive.pipe(Layer.provide(JobRetry.Default), Layer.provide(WorkflowExecutions.Default)),
   workflows: PurgeCrons,
-  manifest: JobsManifest
+  manifest: AdminManifest
 } satisfies Area

@@ -1,12 +1,12 @@
 /**
- * The jobs area's entries of the demo manifest (`src/db/manifest.ts`): for each of its
+ * The admin area's entries of the demo manifest (`src/db/manifest.ts`): for each of its
  * operations, one request that succeeds on a freshly seeded database (the example of
  * `/docs`, checked by test/demo/Manifest.test.ts).
  */
 import type { ManifestOperation } from "../Area.js"
 
-/** The jobs area's demo requests, by operationId. */
-export const JobsManifest = {
+/** The admin area's demo requests, by operationId. */
+export const AdminManifest = {
   Admin_ListJobRuns: { as: "admin", path: {}, query: { limit: 20 }, body: null },
   // the demo data holds no engine execution at all (the engine's tables are its own, made when it starts)
   Admin_RetryJobRun: {

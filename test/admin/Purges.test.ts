@@ -1,5 +1,5 @@
 /**
- * The purge cron jobs on the durable engine (src/jobs/Purges.ts): at their hourly
+ * The purge cron jobs on the durable engine (src/admin/Purges.ts): at their hourly
  * occurrence they delete expired idempotency records and expired or long-revoked
  * sessions, and nothing else; daily, the engine's own rows of work finished more than
  * 14 days ago.
@@ -8,7 +8,7 @@ import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { IdempotencyRetentionMs } from "../../layers/Idempotency.js"
-import { RevokedSessionRetentionMs } from "../../src/jobs/Purges.js"
+import { RevokedSessionRetentionMs } from "../../src/admin/Purges.js"
 import { DemoConversations } from "../../src/runtime/demo.js"
 import { awaitRun } from "../runtime/support.js"
 import { call, type Session, signIn } from "../support/http.js"
