@@ -121,7 +121,7 @@ export interface AppConfigShape {
     readonly analyticsContext: Redacted.Redacted<Buffer>
     /** Signs analytics export download tokens. */
     readonly analyticsDownload: Redacted.Redacted<Buffer>
-    /** Signs ad-serving tokens (src/ads/ServingToken.ts). */
+    /** Signs ad-serving tokens (src/growth/ads/ServingToken.ts). */
     readonly adServing: Redacted.Redacted<Buffer>
   }
   /**
