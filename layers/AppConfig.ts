@@ -117,7 +117,7 @@ export interface AppConfigShape {
   readonly keys: {
     readonly apiKeyVerifier: Redacted.Redacted<Buffer>
     readonly cursor: Redacted.Redacted<Buffer>
-    /** Signs analytics context tokens (src/analytics/ContextToken.ts). */
+    /** Signs analytics context tokens (src/social/analytics/ContextToken.ts). */
     readonly analyticsContext: Redacted.Redacted<Buffer>
     /** Signs analytics export download tokens. */
     readonly analyticsDownload: Redacted.Redacted<Buffer>
