@@ -123,7 +123,7 @@ export class IdentitiesRepo extends Effect.Service<IdentitiesRepo>()("agent-dire
           }`
         }
         if (c.kind === "REGISTRY_TOKEN") {
-          // the same token claimed by an imported ERC-8004 registration file (src/agentImports) is now proven
+          // the same token claimed by an imported ERC-8004 registration file (src/agents/imports/) is now proven
           yield* sql`UPDATE agent_identity_claims SET proof_state = 'PROVEN'
             WHERE agent_id = ${c.agentId} AND registry = ${c.scope} AND native_id = ${c.nativeId}
               AND network_caip2 = (SELECT n.caip2 FROM networks n WHERE n.key = ${c.network})`
