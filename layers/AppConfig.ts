@@ -117,11 +117,11 @@ export interface AppConfigShape {
   readonly keys: {
     readonly apiKeyVerifier: Redacted.Redacted<Buffer>
     readonly cursor: Redacted.Redacted<Buffer>
-    /** Signs analytics context tokens (src/analytics/ContextToken.ts). */
+    /** Signs analytics context tokens (src/social/analytics/ContextToken.ts). */
     readonly analyticsContext: Redacted.Redacted<Buffer>
     /** Signs analytics export download tokens. */
     readonly analyticsDownload: Redacted.Redacted<Buffer>
-    /** Signs ad-serving tokens (src/ads/ServingToken.ts). */
+    /** Signs ad-serving tokens (src/growth/ads/ServingToken.ts). */
     readonly adServing: Redacted.Redacted<Buffer>
   }
   /**

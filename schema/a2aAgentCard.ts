@@ -13,10 +13,10 @@
  * `capabilities`, `defaultInputModes`, `defaultOutputModes`, `skills[]` (each with `id`,
  * `name`, `description`, `tags`). Unknown members are allowed (extensions), and the card
  * is stored as published, so `signatures` (JWS, RFC 7515) stay verifiable.
- * test/agentImports/A2aAgentCard.test.ts compares the field names with the SDK's type,
+ * test/agents/imports/A2aAgentCard.test.ts compares the field names with the SDK's type,
  * so an SDK upgrade that adds or renames a card field fails the type check.
  *
- * A contract type: the import validates cards with it (src/agentImports/) and
+ * A contract type: the import validates cards with it (src/agents/imports/) and
  * Agents_GetAgentCard declares its served shape with it. Free-form members are
  * {@link AnyJson} (not a bare `Schema.Unknown`, whose JSON Schema `$id` may appear only once).
  */

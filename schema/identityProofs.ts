@@ -1,6 +1,6 @@
 /**
  * Proof of control of an agent identity: the bodies and results of
- * Agents_CreateIdentityChallenge and Agents_ProveIdentity (src/agents/IdentitiesApi.ts). Shapes are ours (the spec names
+ * Agents_CreateIdentityChallenge and Agents_ProveIdentity (src/agents/identities/Api.ts). Shapes are ours (the spec names
  * neither); the locator fields are those of the spec §9 batch line (`LocatorInput`).
  */
 import { Schema } from "effect"

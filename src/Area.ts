@@ -1,5 +1,5 @@
 /**
- * What one area folder (`src/<area>/`) contributes to the service, beyond its
+ * What one area folder (`src/<area>/`, or a sub-feature `src/<area>/<feature>/`) contributes to the service, beyond its
  * contract (`src/<area>/Api.ts`, added to `src/api/Api.ts`): the root assembles the
  * server's layers, the demo seed and the background work from the list of these in
  * `src/areas.ts`.
@@ -10,7 +10,10 @@ import type { Auth } from "../layers/Auth.js"
 
 /** One area of the service. */
 export interface Area {
-  /** The area's folder name under `src/`. */
+  /**
+   * The area's folder under `src/`: the operationId prefix's area (`jobs` for `Jobs_*`), or a
+   * sub-feature of it with its own services (`jobs/bounties`).
+   */
   readonly name: string
   /**
    * The handlers of the area's HttpApiGroup(s), with the area's own services provided:

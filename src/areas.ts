@@ -1,5 +1,7 @@
 /**
- * THE list of areas (`src/<area>/`): the server's handlers and services (`src/server.ts`),
+ * THE list of areas (`src/<area>/`, named after the spec's area: the operationId's prefix,
+ * `Jobs_*` in `src/jobs/`; a separate service of an area is a sub-feature folder,
+ * `src/jobs/bounties/`, with its own entry here): the server's handlers and services (`src/server.ts`),
  * the demo seed (`src/db/seed.ts`) and the background work (`src/workflows.ts`) are assembled
  * from it. Adding an area is its folder, its line here and its group's `.add` in
  * `src/api/Api.ts` (the contract, which must not import implementations); `ApiLive` does
@@ -14,22 +16,22 @@ import { ServicesArea } from "./services/Area.js"
 import { CommerceArea } from "./commerce/Area.js"
 import { ProtocolsArea } from "./protocols/Area.js"
 import { McpArea } from "./mcp/Area.js"
-import { JobsArea } from "./jobs/Area.js"
+import { AdminArea } from "./admin/Area.js"
 import { LaunchArea } from "./launch/Area.js"
 import { ProcurementArea } from "./procurement/Area.js"
-import { MeshArea } from "./mesh/Area.js"
+import { MeshArea } from "./social/mesh/Area.js"
 import { RuntimeArea } from "./runtime/Area.js"
 import { WalletsArea } from "./wallets/Area.js"
 import { TrustArea } from "./trust/Area.js"
-import { ReputationArea } from "./reputation/Area.js"
+import { ReputationArea } from "./trust/reputation/Area.js"
 import { AgentsArea } from "./agents/Area.js"
-import { AgentImportsArea } from "./agentImports/Area.js"
-import { AgentIdentitiesArea } from "./agents/IdentitiesArea.js"
-import { TokenOperationsArea } from "./tokenOperations/Area.js"
-import { BountiesArea } from "./bounties/Area.js"
-import { PartnerJobsArea } from "./partnerJobs/Area.js"
-import { AnalyticsArea } from "./analytics/Area.js"
-import { AdsArea } from "./ads/Area.js"
+import { AgentImportsArea } from "./agents/imports/Area.js"
+import { AgentIdentitiesArea } from "./agents/identities/Area.js"
+import { TokenOperationsArea } from "./growth/tokenOperations/Area.js"
+import { BountiesArea } from "./jobs/bounties/Area.js"
+import { PartnerJobsArea } from "./jobs/partnerJobs/Area.js"
+import { AnalyticsArea } from "./social/analytics/Area.js"
+import { AdsArea } from "./growth/ads/Area.js"
 import { EndpointHealthArea } from "./endpointHealth/Area.js"
 import { StatsArea } from "./stats/Area.js"
 
@@ -44,7 +46,7 @@ export const areas = [
   ServicesArea,
   CommerceArea,
   McpArea,
-  JobsArea,
+  AdminArea,
   LaunchArea,
   ProcurementArea,
   MeshArea,

@@ -1,6 +1,6 @@
 /**
  * SQL of Agents_GetAgentCard: the A2A Agent Card an agent published,
- * as the import of src/agentImports/ stored it (`agent_a2a_cards.card_text`, migration 0020:
+ * as the import of src/agents/imports/ stored it (`agent_a2a_cards.card_text`, migration 0020:
  * the exact text fetched, so its JWS `signatures` stay verifiable).
  */
 import { SqlClient, SqlSchema } from "@effect/sql"

@@ -2,7 +2,7 @@
  * Agents_GetAgentCard: the A2A Agent Card of a listed agent, as the
  * exact bytes to serve and their strong entity tag.
  *
- * - The card the agent published, when an import stored one (src/agentImports/): its text
+ * - The card the agent published, when an import stored one (src/agents/imports/): its text
  *   exactly as fetched (`agent_a2a_cards.card_text`), never re-serialized, so its JWS
  *   `signatures` (RFC 7515 over the card's JCS form) stay verifiable by the agent's key.
  * - Otherwise the card the directory builds from the profile (`ProfileAgentCard.ts`), when

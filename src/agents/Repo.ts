@@ -17,7 +17,7 @@ import {
 } from "../../schema/agents.js"
 import { AgentProfileImportedFields } from "../../schema/agentImports.js"
 import { DateTimeZ, Version } from "../../schema/common.js"
-import { importedProfileColumns } from "../agentImports/ProfileColumns.js"
+import { importedProfileColumns } from "./imports/ProfileColumns.js"
 
 /** Keyset position of a favorite: when it was added (ISO string) and the agent id; newest first. */
 export const FavoritePosition = Schema.Tuple(Schema.String, Schema.String)

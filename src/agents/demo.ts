@@ -12,7 +12,7 @@ import { DemoWorkspaces } from "../workspaces/demo.js"
 
 /**
  * The demo agents. `rank` and `state` (verificationState) are what the reputation projection
- * computes from the demo evidence (src/reputation/, docs/methodology.md; the seed's last step
+ * computes from the demo evidence (src/trust/reputation/, docs/methodology.md; the seed's last step
  * recomputes them): inserted as such so the seed is consistent before and after it.
  */
 export const DemoAgents = [
@@ -67,7 +67,7 @@ export const DemoIdentities = [
 
 /**
  * Demo identities held with a proof (Agents_ProveIdentity's record: `proven_at`, `proof_method`),
- * by id: Atlas's and Beacon's, so the verification rule (src/reputation/VerificationRule.ts) finds
+ * by id: Atlas's and Beacon's, so the verification rule (src/trust/reputation/VerificationRule.ts) finds
  * them VERIFIED from evidence. The others are registry-bound without proof (PARTIAL, or CONFLICTED).
  */
 export const DemoProvenIdentities: ReadonlyMap<string, "ERC721_OWNER" | "EIP191"> = new Map([

@@ -22,7 +22,7 @@ export const DemoOrders = [
     id: id(9, 3), number: "ORD-2026-0003", workspace: "outsider", agent: null, state: "PAID", product: ["RESEARCH_STARTER", "Starter research plan"],
     asset: "usdc", subtotal: "9000000", discount: "0", total: "9000000", day: 41, paid: true, benefit: null
   },
-  // ad package orders (src/ads/demo.ts): a paid one no campaign uses yet (the create example),
+  // ad package orders (src/growth/ads/demo.ts): a paid one no campaign uses yet (the create example),
   // one whose payment is only observed, and the one funding the ACTIVE demo campaign
   {
     id: id(9, 4), number: "ORD-2026-0004", workspace: "acme", agent: 0, state: "PAID", product: ["AD_STRIP", "Strip ad placement"],

@@ -9,7 +9,7 @@
 import { SqlClient, type SqlError } from "@effect/sql"
 import { Effect, Option } from "effect"
 import { Ids } from "../../layers/Ids.js"
-import { markAgentEvidence } from "../reputation/Evidence.js"
+import { markAgentEvidence } from "../trust/reputation/Evidence.js"
 import type { McpTransport } from "../mcp/Client.js"
 
 /** The kinds of endpoint probed (the `endpoint_kind` of `agent_endpoint_probes`). */

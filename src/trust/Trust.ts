@@ -11,7 +11,7 @@ import { Ids } from "../../layers/Ids.js"
 import { AgentNotFound, InvalidState, WorkspaceNotFound } from "../../schema/errors.js"
 import type { CreateFeedbackRequest, FeedbackVote } from "../../schema/trust.js"
 import { explainRefusal } from "../db/versioned.js"
-import { markAgentEvidence } from "../reputation/Evidence.js"
+import { markAgentEvidence } from "./reputation/Evidence.js"
 import { TrustRepo, WithdrawableFeedbackStates } from "./Repo.js"
 import { dieOnStorageFailure } from "../db/storageFailure.js"
 

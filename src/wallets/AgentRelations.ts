@@ -3,7 +3,7 @@
  * explicit relation and proof"): Wallets_ListAgentWallets and Wallets_ListWalletAgents.
  *
  * Rules:
- * - A relation exists only where a proof made it (src/agents/Identities.ts): a proven ADDRESS
+ * - A relation exists only where a proof made it (src/agents/identities/Identities.ts): a proven ADDRESS
  *   identity (SIGNATURE, with the relation the challenge named) or a proven registry token (its
  *   `ownerOf` signer is the agent's OWNER, REGISTRY). An address merely observed funding or
  *   receiving transfers from an agent (`agent_identities` FUNDED / TRANSFERRED) never makes one.

@@ -1,12 +1,12 @@
 /**
  * Demo wallet-agent relations: Beacon Monitor's PAYOUT relation to Hardhat/Anvil
  * account 2 on Base, proven by signature (`DemoProvenPayout`, the agent's proven ADDRESS identity
- * seeded by src/agents/IdentitiesDemo.ts), whose address is the owner's wallet `beaconPayout`
+ * seeded by src/agents/identities/demo.ts), whose address is the owner's wallet `beaconPayout`
  * (src/wallets/demo.ts). The funded/transferred demo address (src/agents/demo.ts) has none.
  */
 import { SqlClient, type SqlError } from "@effect/sql"
 import { Effect } from "effect"
-import { DemoProvenPayout } from "../agents/IdentitiesDemo.js"
+import { DemoProvenPayout } from "../agents/identities/demo.js"
 import { DemoAgents, DemoIdentities } from "../agents/demo.js"
 import { demoId, DemoNetworks, demoTime } from "../db/demo.js"
 

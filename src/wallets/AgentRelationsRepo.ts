@@ -1,6 +1,6 @@
 /**
  * SQL of wallet-agent relations (`agent_wallet_relations`, migration 0029):
- * the write a proof makes (src/agents/Identities.ts, inside the proof's transaction) and the two
+ * the write a proof makes (src/agents/identities/Identities.ts, inside the proof's transaction) and the two
  * public lists. A relation's wallet is the `wallets` row of its network and address (EVM
  * addresses compared without case, others exactly), when one exists. Storage failures are defects.
  */

@@ -7,7 +7,7 @@ import { SqlClient, type SqlError } from "@effect/sql"
 import { Effect } from "effect"
 import { DemoAccounts } from "../accounts/demo.js"
 import { demoId, DemoNetworks, demoTime } from "../db/demo.js"
-import { DemoProvenPayout } from "../agents/IdentitiesDemo.js"
+import { DemoProvenPayout } from "../agents/identities/demo.js"
 import { seedAgentRelationsDemo } from "./AgentRelationsDemo.js"
 
 const id = demoId

@@ -5,7 +5,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { DemoActivity } from "../../src/analytics/demo.js"
+import { DemoActivity } from "../../src/social/analytics/demo.js"
 import { call, expectMeta, expectProblem } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
 import { DemoApiKeys } from "../../src/accounts/demo.js"

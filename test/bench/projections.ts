@@ -17,9 +17,9 @@ import { randomBytes, randomUUID } from "node:crypto"
 import pg from "pg"
 import { DemoAccounts } from "../../src/accounts/demo.js"
 import { DemoAgents } from "../../src/agents/demo.js"
-import { markAgentEvidence, ReputationEvidenceChannel } from "../../src/reputation/Evidence.js"
-import { drainMarks, recomputeAll } from "../../src/reputation/Projector.js"
-import { Reputation } from "../../src/reputation/Reputation.js"
+import { markAgentEvidence, ReputationEvidenceChannel } from "../../src/trust/reputation/Evidence.js"
+import { drainMarks, recomputeAll } from "../../src/trust/reputation/Projector.js"
+import { Reputation } from "../../src/trust/reputation/Reputation.js"
 
 const serverUrl = process.env["DATABASE_URL"] ?? ""
 const agents = Number(process.env["BENCH_AGENTS"] ?? 100_000)

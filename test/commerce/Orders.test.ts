@@ -16,7 +16,7 @@ const decodeOrders = Schema.decodeUnknownSync(Data(Schema.Array(CommerceOrder)),
 
 const iso = (d: Date | null) => d?.toISOString() ?? null
 
-/** Acme's demo orders as listed: newest first (the core orders and the ad package orders of src/ads/demo.ts). */
+/** Acme's demo orders as listed: newest first (the core orders and the ad package orders of src/growth/ads/demo.ts). */
 const acmeOrders = () =>
   DemoOrders.map((o, index) => ({ o, index })).filter(({ o }) => o.workspace === "acme")
     .sort((a, b) => b.o.day - a.o.day).map(({ index }) => wireOrder(index))

@@ -1,7 +1,7 @@
 /**
- * Observing the reputation evidence marks (`markAgentEvidence`, src/reputation/Evidence.ts)
+ * Observing the reputation evidence marks (`markAgentEvidence`, src/trust/reputation/Evidence.ts)
  * that a write makes, although the projector drains them (deletes them once projected,
- * src/reputation/Projector.ts) within milliseconds on PostgreSQL: a trigger on the test's own
+ * src/trust/reputation/Projector.ts) within milliseconds on PostgreSQL: a trigger on the test's own
  * database copies every mark a committed transaction writes into `test_evidence_marks`.
  */
 import { SqlClient } from "@effect/sql"

@@ -24,7 +24,7 @@ export const routeOf = (operationId: string) => {
 
 /**
  * Waits (real time, at most 20 s) until the reputation projector has drained every evidence
- * mark (src/reputation/Projector.ts): the earlier requests' evidence is then in the
+ * mark (src/trust/reputation/Projector.ts): the earlier requests' evidence is then in the
  * projections, so what a request reads does not depend on how fast the projector was.
  */
 const evidenceProjected = Effect.gen(function*() {

@@ -11,7 +11,7 @@
  * - `agent_identity_challenges`: the challenges of Agents_CreateIdentityChallenge, with the
  *   normalised locator they are for, the exact message to sign, their expiry and the time they
  *   were used (a challenge proves once). Expired ones are deleted by the `PurgeIdentityChallenges`
- *   cron (src/agents/IdentityChallengePurge.ts).
+ *   cron (src/agents/identities/ChallengePurge.ts).
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"

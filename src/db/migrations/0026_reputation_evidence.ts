@@ -11,7 +11,7 @@
  *   server, ERC-8004 registration endpoint): when, whether it answered, in how many
  *   milliseconds, and a stable failure code when it did not. Append-only history.
  * - `reputation_dirty_agents`: agents whose evidence changed since their projection was
- *   last computed (`markAgentEvidence`, src/reputation/Evidence.ts), written in the same
+ *   last computed (`markAgentEvidence`, src/trust/reputation/Evidence.ts), written in the same
  *   transaction as the evidence; the projector drains it.
  */
 import { SqlClient } from "@effect/sql"

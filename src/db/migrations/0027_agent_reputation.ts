@@ -1,6 +1,6 @@
 /**
  * The trust, rank and performance projections of each agent (spec §9;
- * src/reputation/, docs/methodology.md). One row per projected agent:
+ * src/trust/reputation/, docs/methodology.md). One row per projected agent:
  *
  * - `trust`, `performance`, `rank`: the documents of Trust_GetAgentTrust, Trust_GetAgentPerformance
  *   and Trust_GetAgentRank without their methodology and freshness (added on read): the value,

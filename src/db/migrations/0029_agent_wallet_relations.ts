@@ -10,7 +10,7 @@
  *   REGISTRY (the address is `ownerOf` the agent's registry token; the reference is the token's
  *   CAIP-19 id) or ATTESTATION (declared, not produced yet), and `verified_at`. One row per agent,
  *   network, address and relation (a later proof of the same relation replaces the proof). Rows
- *   are written only by proofs (src/agents/Identities.ts), never from FUNDED/TRANSFERRED
+ *   are written only by proofs (src/agents/identities/Identities.ts), never from FUNDED/TRANSFERRED
  *   observations. Read by Wallets_ListAgentWallets and Wallets_ListWalletAgents.
  * - `agent_identity_challenges.relation`: the relation an ADDRESS challenge asks to prove (its
  *   message names it, so the signature covers it); null for other locator kinds.

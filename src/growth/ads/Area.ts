@@ -1,0 +1,18 @@
+/** The ads area: ad campaigns and ad events. Listed in `src/areas.ts`. */
+import { Layer } from "effect"
+import type { Area } from "../../Area.js"
+import { AdsHttpLive } from "./Http.js"
+import { Campaigns } from "./Campaigns.js"
+import { Review } from "./Review.js"
+import { CampaignLifecycleLive } from "./Lifecycle.js"
+import { seedAds } from "./demo.js"
+import { AdsManifest } from "./manifest.js"
+
+/** The ads area's handlers, demo seed and campaign lifecycle cron (see `src/Area.ts`). */
+export const AdsArea = {
+  name: "growth/ads",
+  http: AdsHttpLive.pipe(Layer.provide([Campaigns.Default, Review.Default])),
+  seed: seedAds,
+  workflows: CampaignLifecycleLive,
+  manifest: AdsManifest
+} satisfies Area

@@ -1,0 +1,30 @@
+/**
+ * HTTP handlers of the ad campaigns group (Growth_ListAdCampaigns, Growth_CreateAdCampaign,
+ * Growth_RecordAdEvent, Growth_ListAdminAdCampaigns, Growth_ReviewAdCampaign).
+ */
+import { Effect } from "effect"
+import { Api } from "../../api/Api.js"
+import { currentSession } from "../../api/security.js"
+import { Envelope } from "../../http/Envelope.js"
+import { group } from "../../http/group.js"
+import { Campaigns } from "./Campaigns.js"
+import { Review } from "./Review.js"
+
+export const AdsHttpLive = group(Api, "Ads", (handlers) =>
+  Effect.gen(function*() {
+    const campaigns = yield* Campaigns
+    const review = yield* Review
+    const envelope = yield* Envelope
+    return handlers
+      .handle("listAdCampaigns", () =>
+        Effect.flatMap(currentSession, (session) => campaigns.listForAccount(session.accountId)).pipe(Effect.flatMap(envelope.data)))
+      .handle("createAdCampaign", ({ payload }) =>
+        Effect.flatMap(currentSession, (session) => campaigns.create({ body: payload, accountId: session.accountId }))
+          .pipe(Effect.flatMap(envelope.data)))
+      .handle("recordAdEvent", ({ payload }) => campaigns.recordEvent(payload).pipe(Effect.flatMap(envelope.data)))
+      .handle("listAdminAdCampaigns", () => campaigns.listAll.pipe(Effect.flatMap(envelope.data)))
+      .handle("reviewAdCampaign", ({ path, payload }) =>
+        Effect.flatMap(currentSession, (session) =>
+          review.review({ campaignId: path.campaignId, reviewerAccountId: session.accountId, body: payload }))
+          .pipe(Effect.flatMap(envelope.data)))
+  }))

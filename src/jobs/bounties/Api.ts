@@ -1,0 +1,53 @@
+/**
+ * Jobs area contract, bounty dispute resolution (spec §3, §4.2). Its own group
+ * (identifier `BountyDisputes`) published under the OpenAPI tag `Jobs`.
+ */
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
+import { Schema } from "effect"
+import { DisputeResolutionResult, ResolveBountyDisputeRequest } from "../../../schema/bounties.js"
+import { Uuid } from "../../../schema/common.js"
+import { Data } from "../../../schema/envelope.js"
+import { IdempotencyKeyRequired } from "../../../schema/idempotency.js"
+import { operation } from "../../api/operation.js"
+import { ConfirmationMismatch, Conflict, InvalidState, VersionConflict } from "../../../schema/errors.js"
+import { ApprovalRequired, CommandHashMismatch, DisputeNotFound, UnitsRule } from "./Errors.js"
+
+export class BountyDisputesApi extends HttpApiGroup.make("BountyDisputes")
+  .add(
+    HttpApiEndpoint.post("resolveBountyDispute", "/api/v1/admin/bounties/:bountyId/disputes/:disputeId/resolution")
+      .setPath(Schema.Struct({ bountyId: Uuid, disputeId: Uuid }))
+      .setHeaders(IdempotencyKeyRequired)
+      .setPayload(ResolveBountyDisputeRequest)
+      .addSuccess(Data(DisputeResolutionResult), { status: 202 })
+      .pipe(
+        operation({
+          id: "Jobs_ResolveBountyDispute",
+          auth: "required-admin",
+          cache: "none",
+          sensitive: true,
+          statuses: [400, 401, 403, 404, 409, 500, 503],
+          summary: "Preview or apply the resolution of a bounty dispute (admin)",
+          description: "Pays out a disputed bounty's escrow, in two steps. **Preview** (`dryRun` true, the default) " +
+            "changes nothing and returns `kind: PREVIEW` with the exact command: its `commandHash` (43-char base64url " +
+            "SHA-256 of the canonical JSON of {operation, bountyId, disputeId, expectedVersion, resolution, " +
+            "unitsToProvider, unitsToClient, reason, network, contractAddress, walletPublicId}), the escrow's `network`, " +
+            "`contractAddress` and `walletPublicId`, the `decisionDigest` the escrow contract verifies (0x + SHA-256 hex " +
+            "of the payout) and the `confirmation` text (`RESOLVE <disputeId> <resolution>`).\n\n**Apply** with " +
+            "`dryRun: false`, the same inputs, `approvedCommandHash` = the preview's `commandHash` and `confirmation` = " +
+            "the preview's text: the dispute goes OPEN → RESOLVED and the bounty DISPUTED → RELEASE_PENDING (RELEASE, " +
+            "SPLIT) or REFUND_PENDING (REFUND), both versions go up by one, an escrow transaction intent and an audit " +
+            "event are written, and `kind: ACCEPTED` returns their ids with the new `bountyVersion` and " +
+            "`disputeVersion`.\n\n`expectedVersion` is the dispute's version (optimistic concurrency; a preview checks it " +
+            "too). Units (decimal strings, compared exactly): RELEASE gives the whole escrow to the provider " +
+            "(unitsToClient 0), REFUND the whole escrow to the client (unitsToProvider 0), SPLIT gives both a positive " +
+            "part; the two always add up to the escrowed amount. A resolved or withdrawn dispute, or a bounty not in " +
+            "dispute, is a 409 `invalid-state`.",
+          errors: [UnitsRule, ApprovalRequired, ConfirmationMismatch, DisputeNotFound, VersionConflict, InvalidState, CommandHashMismatch, Conflict]
+        })
+      )
+  )
+  .annotate(OpenApi.Title, "Jobs")
+  .annotate(OpenApi.Description, "Jobs: bounties, disputes and partner job sources")
+{}

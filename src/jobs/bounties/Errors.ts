@@ -1,0 +1,22 @@
+/**
+ * The problem causes of Bounty disputes (admin) (the shared ones are in `schema/errors.ts`).
+ * Each is one `Schema.TaggedError` (see `Problem` in `schema/problem.ts`) with its status and `type` slug.
+ */
+import { Problem } from "../../../schema/problem.js"
+
+/** 404 `dispute-not-found`: no such dispute on that bounty. */
+export class DisputeNotFound extends Problem<DisputeNotFound>()("DisputeNotFound", {
+  status: 404, type: "dispute-not-found", meaning: "no such dispute on that bounty"
+}) {}
+/** 400 `units-rule`: the units break the resolution's rule or do not add up to the escrowed amount. */
+export class UnitsRule extends Problem<UnitsRule>()("UnitsRule", {
+  status: 400, type: "units-rule", meaning: "the units break the resolution's rule or do not add up to the escrowed amount"
+}) {}
+/** 400 `approval-required`: applying needs the preview's `approvedCommandHash` and `confirmation`. */
+export class ApprovalRequired extends Problem<ApprovalRequired>()("ApprovalRequired", {
+  status: 400, type: "approval-required", meaning: "applying needs the preview's `approvedCommandHash` and `confirmation`"
+}) {}
+/** 409 `command-hash-mismatch`: `approvedCommandHash` is not the hash of this command; preview again. */
+export class CommandHashMismatch extends Problem<CommandHashMismatch>()("CommandHashMismatch", {
+  status: 409, type: "command-hash-mismatch", meaning: "`approvedCommandHash` is not the hash of this command; preview again"
+}) {}
