@@ -9,45 +9,11 @@
  * module is a dependency too) and follows the relative ones.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { existsSync, readFileSync } from "node:fs"
-import { dirname, join, relative, resolve } from "node:path"
-import { fileURLToPath } from "node:url"
+import { moduleGraph as importGraph } from "../support/moduleGraph.js"
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
-
-const specifiers = (source: string): Array<string> => {
-  // comments may quote imports (`import { X } from "…"` in a doc comment): drop them first
-  const code = source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`])\/\/.*$/gm, "$1")
-  const found: Array<string> = []
-  for (const re of [/\bfrom\s*["']([^"']+)["']/g, /\bimport\s*["']([^"']+)["']/g, /\bimport\s*\(\s*["']([^"']+)["']\s*\)/g]) {
-    for (const m of code.matchAll(re)) found.push(m[1]!)
-  }
-  return found
-}
-
-/** The file a relative specifier of `from` names (`./x.js` is `./x.ts` in the sources). */
-const resolveImport = (from: string, specifier: string): string => {
-  const target = resolve(dirname(from), specifier)
-  for (const candidate of [target.replace(/\.js$/, ".ts"), target, `${target}.ts`, join(target, "index.ts")]) {
-    if (existsSync(candidate) && !candidate.endsWith("/")) return candidate
-  }
-  throw new Error(`${relative(root, from)}: cannot resolve ${specifier}`)
-}
-
-/** Every source file `entry` imports, transitively, relative to the repository root. */
-const moduleGraph = (entry: string): ReadonlyMap<string, ReadonlyArray<string>> => {
-  const graph = new Map<string, Array<string>>()
-  const queue = [resolve(root, entry)]
-  while (queue.length > 0) {
-    const file = queue.pop()!
-    const name = relative(root, file)
-    if (graph.has(name)) continue
-    const imports = specifiers(readFileSync(file, "utf8")).filter((s) => s.startsWith(".")).map((s) => resolveImport(file, s))
-    graph.set(name, imports.map((i) => relative(root, i)))
-    queue.push(...imports)
-  }
-  return graph
-}
+/** Every source file `entry` imports, transitively (types included) → the files it imports. */
+const moduleGraph = (entry: string): ReadonlyMap<string, ReadonlyArray<string>> =>
+  new Map([...importGraph(entry, "all")].map(([file, { files }]) => [file, files]))
 
 /**
  * Contract files: `src/api/*` (the root, the operation helper, its docs, security),
