@@ -24,7 +24,7 @@ import { Chunk, Duration, Effect, Metric, Option, Schedule, Stream } from "effec
 import { AppConfig } from "../../layers/AppConfig.js"
 import { FinishedRunStates } from "../../schema/runtime.js"
 import { AgentOperators } from "../agents/Operators.js"
-import { seesConversation } from "./Conversations.js"
+import { seesRun } from "./Conversations.js"
 import { RunNotFound, StreamLimitReached } from "./Errors.js"
 import { RunEventsRepo, type StoredRunEvent } from "./RunEventsRepo.js"
 import { RunEventWakeups } from "./RunEventWakeups.js"
@@ -95,7 +95,7 @@ export class RunEventStreams extends Effect.Service<RunEventStreams>()("agent-di
      * after `lastEventId` (the handler answers 204, which stops an EventSource).
      *
      * Fails with `RunNotFound` (`run-not-found`: absent, or not visible to the caller: the
-     * rule of Runtime_GetRun, `seesConversation`) and `StreamLimitReached`
+     * rule of Runtime_GetRun, `seesRun`) and `StreamLimitReached`
      * (`stream-limit-reached`: `maxStreams` streams are open in this process; `retryAfter`).
      */
     const follow = (input: { readonly runId: string; readonly accountId: string; readonly lastEventId: number }) =>
@@ -108,9 +108,7 @@ export class RunEventStreams extends Effect.Service<RunEventStreams>()("agent-di
           Effect.catchTag("AgentNotFound", () => Effect.fail(notFound()))
         )
         // the events carry the conversation's content: the same rule as Runtime_GetRun
-        if (head.authorAccountId !== null && !seesConversation(access, input.accountId, head.authorAccountId)) {
-          return yield* notFound()
-        }
+        if (!seesRun(access, input.accountId, head.authorAccountId)) return yield* notFound()
         if (isFinished(head.state) && input.lastEventId >= head.eventSeq) return { _tag: "Finished" } as Following
         if (open >= config.maxStreams) {
           return yield* new StreamLimitReached({
