@@ -22,7 +22,7 @@
  *    a `insufficient-scope` problem in the answer message). Credential headers are never
  *    handed to the SDK: the principal reaches the skill through the call context.
  * 2. **Origin** (spec §5.4): a request with an `Origin` and no key is served only from an
- *    allowed origin (`mcpOriginAllowed`), else 403 `origin-not-allowed`; no CORS permission.
+ *    allowed origin (`keylessOriginAllowed`, src/http/ProtocolCaller.ts), else 403 `origin-not-allowed`; no CORS permission.
  * 3. **Budget** (spec §8): the request is charged to its credential's budget (the REST
  *    budgets): a message (`SendMessage`, `message:send`) its skill's operation `x-rate-cost`,
  *    any other request 1. Answers carry `RateLimit-Policy` and `RateLimit`; a spent budget is
@@ -43,10 +43,9 @@ import {
 } from "@a2a-js/sdk/server"
 import { restHandler } from "@a2a-js/sdk/server/express"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
 import express from "express"
 import inject from "light-my-request"
 import { randomBytes } from "node:crypto"
@@ -54,15 +53,11 @@ import { AppConfig } from "../../layers/AppConfig.js"
 import { Auth } from "../../layers/Auth.js"
 import { RateBudget } from "../../layers/RateBudget.js"
 import { currentRequest } from "../../layers/RequestContext.js"
-import { OriginNotAllowed } from "../../schema/errors.js"
 import type { Principal } from "../api/security.js"
+import { chargeProtocolRequest, protocolPrincipal } from "../http/ProtocolCaller.js"
 import { DirectoryPaths, directoryAgentCard } from "../http/DirectoryAgentCard.js"
-import { apiKeyPrincipal } from "../http/AuthMiddleware.js"
-import { clientAddress } from "../http/ClientAddress.js"
 import { principalScope } from "../http/group.js"
-import { budgetTarget, rateLimitHeaders, spentBudget } from "../http/RateBudgetMiddleware.js"
 import type { CallContext } from "../mcpServer/DirectoryServer.js"
-import { mcpOriginAllowed } from "../mcpServer/McpEndpoint.js"
 import { makeToolRunner } from "../mcpServer/ToolRunner.js"
 import type { ToolServices } from "../mcpServer/Tools.js"
 import { A2aCallContextKey, makeDirectoryAgentExecutor, skillOf, skillTool } from "./DirectoryAgent.js"
@@ -140,24 +135,9 @@ export const A2aEndpointLive = HttpApiBuilder.Router.use((router) =>
     const admit = (binding: "JSONRPC" | "HTTP+JSON", path: string) =>
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
-        const key = yield* apiKeyPrincipal(auth, request)
-        const origin = request.headers["origin"]
-        if (Option.isNone(key) && origin !== undefined && !mcpOriginAllowed(origin, request.headers["host"], config)) {
-          return yield* new OriginNotAllowed({ detail: `Origin ${origin} is not allowed to use the A2A interface.` })
-        }
-        const principal: Principal = Option.getOrElse(key, (): Principal => ({ _tag: "Anonymous" }))
+        const principal = yield* protocolPrincipal(auth, config, request, "the A2A interface")
         const text = request.method === "GET" || request.method === "DELETE" ? "" : yield* request.text
-        const charged = yield* budgets.charge({
-          ...budgetTarget(config, principal, () => clientAddress(request, config.trustedProxyHops)),
-          cost: a2aRequestCost(binding, path, parseJson(text))
-        })
-        if (Option.isSome(charged)) {
-          const c = charged.value
-          yield* HttpApp.appendPreResponseHandler((_, response) =>
-            Effect.succeed(HttpServerResponse.setHeaders(response, rateLimitHeaders(c)))
-          )
-          if (c.retryAfterSeconds !== undefined) return yield* spentBudget(c, c.retryAfterSeconds)
-        }
+        yield* chargeProtocolRequest(budgets, config, request, principal, a2aRequestCost(binding, path, parseJson(text)))
         const info = yield* currentRequest
         const call: CallContext = { principal, requestId: info.requestId, instance: info.instance }
         return { request, text, call }

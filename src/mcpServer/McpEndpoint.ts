@@ -38,24 +38,20 @@
  * SDK transport leave out `Authorization`, `X-API-Key` and `Cookie`, so a key reaches no log.
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
 import { isInitializeRequest, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js"
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
 import { randomBytes } from "node:crypto"
-import { AppConfig, type AppConfigShape } from "../../layers/AppConfig.js"
+import { AppConfig } from "../../layers/AppConfig.js"
 import { Auth } from "../../layers/Auth.js"
 import { now } from "../../layers/Clock.js"
 import { RateBudget } from "../../layers/RateBudget.js"
 import { currentRequest } from "../../layers/RequestContext.js"
-import { OriginNotAllowed } from "../../schema/errors.js"
 import type { Principal } from "../api/security.js"
-import { apiKeyPrincipal } from "../http/AuthMiddleware.js"
-import { clientAddress } from "../http/ClientAddress.js"
+import { chargeProtocolRequest, protocolPrincipal } from "../http/ProtocolCaller.js"
 import { principalScope } from "../http/group.js"
-import { budgetTarget, rateLimitHeaders, spentBudget } from "../http/RateBudgetMiddleware.js"
 import { CallContextKey, makeDirectoryServer, type ToolRunner } from "./DirectoryServer.js"
 import { McpSessionsFull } from "./Errors.js"
 import { makeSessionTable } from "./Sessions.js"
@@ -67,23 +63,6 @@ export const McpPath = "/mcp"
 
 /** Request headers never handed to the SDK transport (credentials: they must reach no log or handler). */
 const withheldHeaders = new Set(["authorization", "x-api-key", "cookie", "host", "content-length", "transfer-encoding", "connection"])
-
-const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"])
-
-/**
- * Whether a browser `origin` may call `/mcp` without an API key (see the module docs, step 2).
- * A DNS-rebinding page has its own origin and host, never a loopback name nor an allowed origin.
- */
-export const mcpOriginAllowed = (origin: string, host: string | undefined, config: Pick<AppConfigShape, "allowedOrigins" | "publicBaseUrl">) => {
-  if (config.allowedOrigins.length > 0) return config.allowedOrigins.includes(origin)
-  try {
-    const url = new URL(origin)
-    if (url.origin === new URL(config.publicBaseUrl).origin) return true
-    return loopbackHosts.has(url.hostname) && host !== undefined && url.host === host
-  } catch {
-    return false
-  }
-}
 
 /**
  * The MCP revisions whose Streamable HTTP transport carries JSON-RPC batches: 2025-03-26 only
@@ -188,12 +167,7 @@ export const McpEndpointLive = HttpApiBuilder.Router.use((router) =>
 
     const handle = Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
-      const key = yield* apiKeyPrincipal(auth, request)
-      const origin = request.headers["origin"]
-      if (Option.isNone(key) && origin !== undefined && !mcpOriginAllowed(origin, request.headers["host"], config)) {
-        return yield* new OriginNotAllowed({ detail: `Origin ${origin} is not allowed to use the MCP server.` })
-      }
-      const principal: Principal = Option.getOrElse(key, (): Principal => ({ _tag: "Anonymous" }))
+      const principal = yield* protocolPrincipal(auth, config, request, "the MCP server")
       const body: unknown = request.method === "POST" ? yield* request.json : undefined
       const owner = principalScope(principal)
       const nowMs = (yield* now).getTime()
@@ -203,15 +177,7 @@ export const McpEndpointLive = HttpApiBuilder.Router.use((router) =>
       const batchRefused = Array.isArray(body) &&
         (body.length === 0 || session === undefined || !BatchingRevisions.has(session.resources.protocolVersion))
 
-      const charged = yield* budgets.charge({
-        ...budgetTarget(config, principal, () => clientAddress(request, config.trustedProxyHops)),
-        cost: body === undefined || batchRefused ? 1 : messageCost(body)
-      })
-      if (Option.isSome(charged)) {
-        const c = charged.value
-        yield* HttpApp.appendPreResponseHandler((_, response) => Effect.succeed(HttpServerResponse.setHeaders(response, rateLimitHeaders(c))))
-        if (c.retryAfterSeconds !== undefined) return yield* spentBudget(c, c.retryAfterSeconds)
-      }
+      yield* chargeProtocolRequest(budgets, config, request, principal, body === undefined || batchRefused ? 1 : messageCost(body))
       if (batchRefused) return jsonRpcError(400, "Invalid Request: JSON-RPC batches are not supported", InvalidRequest)
 
       if (sessionId === undefined) {
