@@ -21,8 +21,7 @@
  * {@link AnyJson} (not a bare `Schema.Unknown`, whose JSON Schema `$id` may appear only once).
  */
 import { Schema } from "effect"
-import { rule } from "./common.js"
-import { AnyJson } from "./runtime.js"
+import { AnyJson, rule } from "./common.js"
 
 /** An optional member: absent or of `schema` (never `undefined`, which JSON does not have, so a problem names only the member's rule). */
 const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })

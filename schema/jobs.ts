@@ -3,8 +3,7 @@
  * durable engine's workflows (`layers/Engine.ts`), for Admin_ListJobRuns.
  */
 import { Schema } from "effect"
-import { DateTimeZ, QueryInt, rule } from "./common.js"
-import { AnyJson } from "./runtime.js"
+import { AnyJson, DateTimeZ, QueryInt, rule } from "./common.js"
 
 /**
  * Life cycle of a workflow execution: `QUEUED` (started, no activity run yet) →

@@ -1,7 +1,6 @@
 /** MCP area (spec §2.16, §4.4): observed catalogs and OAuth authorization. */
 import { Schema } from "effect"
-import { DateTimeZ, rule, StrictStruct, Uuid } from "./common.js"
-import { AnyJson } from "./runtime.js"
+import { AnyJson, DateTimeZ, rule, StrictStruct, Uuid } from "./common.js"
 
 /** MCP catalog (spec §2.16): what a connection's server offered when last observed. */
 export const McpCatalog = Schema.Struct({

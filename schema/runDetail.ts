@@ -6,7 +6,8 @@
 import { Schema } from "effect"
 import { CountString, DateTimeZ, Uuid } from "./common.js"
 import { ApprovalState, ToolCallState } from "./runEvents.js"
-import { AnyJson, Run } from "./runtime.js"
+import { AnyJson } from "./common.js"
+import { Run } from "./runtime.js"
 
 /** One tool call of a run: what the model asked, whether a person approved it, what the tool answered. */
 export const ToolCall = Schema.Struct({
