@@ -176,13 +176,13 @@ export {
 
 // schemas
 export * as Accounts from "../schema/accounts.js"
-export * as ApiKeys from "../schema/apiKeys.js"
+export * as ApiKeys from "./accounts/Schemas.js"
 export * as Agents from "../schema/agents.js"
-export * as Commerce from "../schema/commerce.js"
+export * as Commerce from "./commerce/Schemas.js"
 export * as Common from "../schema/common.js"
 export * as Envelopes from "../schema/envelope.js"
-export * as Launch from "../schema/launch.js"
-export * as Mesh from "../schema/mesh.js"
+export * as Launch from "./launch/Schemas.js"
+export * as Mesh from "./social/mesh/Schemas.js"
 export * as Problems from "../schema/problem.js"
 export * as Errors from "../schema/errors.js"
 export * as Procurement from "../schema/procurement.js"

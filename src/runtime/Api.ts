@@ -6,7 +6,7 @@ import { Schema } from "effect"
 import { Uuid } from "../../schema/common.js"
 import { Data } from "../../schema/envelope.js"
 import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
-import { PreviewAgentScheduleRequest, RuntimeTool, SchedulePreview } from "../../schema/runtime.js"
+import { PreviewAgentScheduleRequest, RuntimeTool, SchedulePreview } from "./Schemas.js"
 import { operation } from "../api/operation.js"
 import { agentVisibility } from "./AgentVisibilityApi.js"
 

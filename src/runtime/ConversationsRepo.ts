@@ -1,13 +1,13 @@
 /**
  * SQL of the conversation reads and their creation (tables of
  * migrations 0010, 0011, indexes of 0025): conversations in the wire shape of
- * `Conversation` (schema/conversations.ts), their messages in the shape of `Message`
+ * `Conversation` (src/runtime/conversations/Schemas.ts), their messages in the shape of `Message`
  * (spec §2.20), one keyset page at a time.
  */
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
-import { Conversation } from "../../schema/conversations.js"
-import { FinishedRunStates, Message } from "../../schema/runtime.js"
+import { Conversation } from "./conversations/Schemas.js"
+import { FinishedRunStates, Message } from "./Schemas.js"
 
 const finished = `(${FinishedRunStates.map((s) => `'${s}'`).join(", ")})`
 

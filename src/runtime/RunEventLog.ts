@@ -1,5 +1,5 @@
 /**
- * Appending to a run's event log (`run_events`, schema/runEvents.ts). Every change a
+ * Appending to a run's event log (`run_events`, src/runtime/events/Schemas.ts). Every change a
  * follower of a run should see appends its event in the transaction that makes the
  * change: the event commits with it or not at all.
  *
@@ -12,7 +12,7 @@
  */
 import { SqlClient, type SqlError } from "@effect/sql"
 import { Effect } from "effect"
-import type { RunEvent } from "../../schema/runEvents.js"
+import type { RunEvent } from "./events/Schemas.js"
 
 /** The PostgreSQL notification channel of run events; its payload is the run id. */
 export const RunEventsChannel = "run_events"

@@ -1,6 +1,6 @@
 /**
  * Following a run live (`Runtime_StreamRunEvents`): the run's events
- * (`run_events`, schema/runEvents.ts) as a WHATWG Server-Sent Events stream.
+ * (`run_events`, src/runtime/events/Schemas.ts) as a WHATWG Server-Sent Events stream.
  *
  * The stream, in order:
  * - `retry: 1000` (the client's reconnection delay, ms), which also sends the headers at once;
@@ -22,7 +22,7 @@
  */
 import { Chunk, Duration, Effect, Metric, Option, Schedule, Stream } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
-import { FinishedRunStates } from "../../schema/runtime.js"
+import { FinishedRunStates } from "./Schemas.js"
 import { AgentOperators } from "../agents/Operators.js"
 import { seesRun } from "./Conversations.js"
 import { RunNotFound, StreamLimitReached } from "./Errors.js"

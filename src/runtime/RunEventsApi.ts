@@ -6,7 +6,7 @@ import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import { Schema } from "effect"
 import { Uuid } from "../../schema/common.js"
-import { RunEvent } from "../../schema/runEvents.js"
+import { RunEvent } from "./events/Schemas.js"
 import { operation } from "../api/operation.js"
 import { RunNotFound, StreamLimitReached } from "./Errors.js"
 

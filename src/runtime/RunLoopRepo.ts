@@ -13,9 +13,9 @@
  */
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
-import type { ApprovalState, RunEvent, ToolCallState } from "../../schema/runEvents.js"
-import { ToolCall } from "../../schema/runDetail.js"
-import { FinishedRunStates, Run, RunState } from "../../schema/runtime.js"
+import type { ApprovalState, RunEvent, ToolCallState } from "./events/Schemas.js"
+import { ToolCall } from "./runs/Schemas.js"
+import { FinishedRunStates, Run, RunState } from "./Schemas.js"
 import { appendRunEvent } from "./RunEventLog.js"
 import { markAgentEvidence } from "../trust/reputation/Evidence.js"
 

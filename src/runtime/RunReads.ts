@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto"
 import { Effect, Option, Schema } from "effect"
 import { canonicalJson } from "../../layers/CanonicalJson.js"
-import { RunDetail } from "../../schema/runDetail.js"
+import { RunDetail } from "./runs/Schemas.js"
 import { AgentOperators } from "../agents/Operators.js"
 import { dieOnStorageFailure } from "../db/storageFailure.js"
 import { seesRun } from "./Conversations.js"

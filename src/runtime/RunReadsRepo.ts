@@ -1,11 +1,11 @@
 /**
  * SQL of the full run (Runtime_GetRun): the run of `runs`, its steps
  * of `run_steps` and its tool calls of `run_tool_calls` (migration 0021), in the wire
- * shapes of `RunDetail`, `RunStep` and `ToolCall` (schema/runDetail.ts).
+ * shapes of `RunDetail`, `RunStep` and `ToolCall` (src/runtime/runs/Schemas.ts).
  */
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
-import { RunDetail } from "../../schema/runDetail.js"
+import { RunDetail } from "./runs/Schemas.js"
 
 /** The full run, with who may see it (the author of its conversation; null for a run without one). */
 const RunRow = Schema.Struct({ ...RunDetail.fields, authorAccountId: Schema.NullOr(Schema.String) })

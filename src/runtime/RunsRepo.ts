@@ -5,7 +5,7 @@
  */
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
-import { FinishedRunStates, Message, PlaygroundClearResult, Run } from "../../schema/runtime.js"
+import { FinishedRunStates, Message, PlaygroundClearResult, Run } from "./Schemas.js"
 
 const messageColumns = `id, ordinal::text AS ordinal, role, state, content_text AS "contentText",
   content_parts AS "contentParts", run_id AS "runId", api_ts(created_at) AS "createdAt", api_ts(completed_at) AS "completedAt"`

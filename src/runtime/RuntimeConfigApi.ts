@@ -4,7 +4,7 @@
  */
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import { Schema } from "effect"
-import { AgentRuntimeConfig, ConfigureAgentRuntimeRequest, CreatedAgentRuntimeConfig } from "../../schema/agentRuntimeConfig.js"
+import { AgentRuntimeConfig, ConfigureAgentRuntimeRequest, CreatedAgentRuntimeConfig } from "./config/Schemas.js"
 import { Uuid } from "../../schema/common.js"
 import { Data } from "../../schema/envelope.js"
 import {

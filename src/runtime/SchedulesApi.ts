@@ -17,7 +17,7 @@ import {
   VersionConflict
 } from "../../schema/errors.js"
 import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
-import { AgentSchedule, CreateAgentScheduleRequest, DeleteAgentScheduleRequest, ListAgentSchedulesQuery } from "../../schema/schedules.js"
+import { AgentSchedule, CreateAgentScheduleRequest, DeleteAgentScheduleRequest, ListAgentSchedulesQuery } from "./schedules/Schemas.js"
 import { LocationOf } from "../api/location.js"
 import { operation } from "../api/operation.js"
 import { agentVisibility } from "./AgentVisibilityApi.js"

@@ -1,7 +1,7 @@
 /** Fixtures of the run event tests: runs written by hand, and their events appended as the run pipeline does. */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import type { RunEvent } from "../../schema/runEvents.js"
+import type { RunEvent } from "../../src/runtime/events/Schemas.js"
 import { appendRunEvent } from "../../src/runtime/RunEventLog.js"
 
 let runs = 0

@@ -1,6 +1,6 @@
 /** Runtime area (spec §2.15, §2.19, §2.20, §4.4): runtime tools, schedule previews, conversations and runs. */
 import { Schema } from "effect"
-import { AnyJson, DateTimeZ, rule, StrictStruct, Uuid, Version, WireString } from "./common.js"
+import { AnyJson, DateTimeZ, rule, StrictStruct, Uuid, Version, WireString } from "../../schema/common.js"
 
 /** Runtime tool (spec §2.15): one tool an agent's runtime can call. */
 export const RuntimeTool = Schema.Struct({

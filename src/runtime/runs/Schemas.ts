@@ -4,10 +4,9 @@
  * `runs`, `run_steps` and `run_tool_calls` (migration 0021).
  */
 import { Schema } from "effect"
-import { CountString, DateTimeZ, Uuid } from "./common.js"
-import { ApprovalState, ToolCallState } from "./runEvents.js"
-import { AnyJson } from "./common.js"
-import { Run } from "./runtime.js"
+import { AnyJson, CountString, DateTimeZ, Uuid } from "../../../schema/common.js"
+import { ApprovalState, ToolCallState } from "../events/Schemas.js"
+import { Run } from "../Schemas.js"
 
 /** One tool call of a run: what the model asked, whether a person approved it, what the tool answered. */
 export const ToolCall = Schema.Struct({

@@ -4,7 +4,7 @@
  * request body and the query of the conversation and message lists.
  */
 import { Schema } from "effect"
-import { DateTimeZ, QueryInt, rule, StrictStruct, Uuid, WireString } from "./common.js"
+import { DateTimeZ, QueryInt, rule, StrictStruct, Uuid, WireString } from "../../../schema/common.js"
 
 /** Conversation kinds: CHAT (a conversation with the agent) or PLAYGROUND (the operator's test console). */
 export const ConversationKind = Schema.Literal("CHAT", "PLAYGROUND").annotations({ identifier: "ConversationKind" })

@@ -3,9 +3,9 @@
  * (`POST /api/v1/runs/{runId}/approvals`) and Runtime_CancelRun (`POST /api/v1/runs/{runId}/cancel`).
  */
 import { Schema } from "effect"
-import { rule, StrictStruct, Uuid, Version } from "./common.js"
-import { ToolCall } from "./runDetail.js"
-import { Run } from "./runtime.js"
+import { rule, StrictStruct, Uuid, Version } from "../../../schema/common.js"
+import { ToolCall } from "../runs/Schemas.js"
+import { Run } from "../Schemas.js"
 
 /** Body of Runtime_DecideToolApproval: the call, the decision, the run's version as last read. */
 export const DecideToolApprovalRequest = StrictStruct({

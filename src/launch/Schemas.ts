@@ -1,6 +1,6 @@
 /** Launch area (spec §2.4, §3, §4.3): launch runs that prepare chain transactions. */
 import { Schema } from "effect"
-import { DateTimeZ, StrictStruct, Uuid, Version } from "./common.js"
+import { DateTimeZ, StrictStruct, Uuid, Version } from "../../schema/common.js"
 
 /** Launch run states (spec §3). */
 export const LaunchRunState = Schema.Literal(

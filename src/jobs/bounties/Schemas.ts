@@ -1,6 +1,6 @@
 /** Bounty dispute resolution (spec §3, §4.2: Jobs_ResolveBountyDispute). */
 import { Schema } from "effect"
-import { rule, StrictStruct, Units, Uuid, Version, WireString } from "./common.js"
+import { rule, StrictStruct, Units, Uuid, Version, WireString } from "../../../schema/common.js"
 
 /** How the escrow of a disputed bounty is paid out. */
 export const DisputeResolution = Schema.Literal("RELEASE", "REFUND", "SPLIT")

@@ -6,7 +6,7 @@
  * the key.
  */
 import { Schema } from "effect"
-import { DateTimeZ, rule, StrictStruct, Uuid, Version, WireString } from "./common.js"
+import { DateTimeZ, rule, StrictStruct, Uuid, Version, WireString } from "../../../schema/common.js"
 
 /** What a granted tool may do: be called (`GRANTED`) or be called once a person approved the call (`APPROVAL_REQUIRED`). */
 export const ToolGrantState = Schema.Literal("GRANTED", "APPROVAL_REQUIRED").annotations({

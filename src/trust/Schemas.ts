@@ -1,6 +1,6 @@
 /** Trust area (spec §2.9, §4.3): agent feedback. */
 import { Schema } from "effect"
-import { CountString, DateTimeZ, rule, StrictStruct, Uuid, Version, WireString } from "./common.js"
+import { CountString, DateTimeZ, rule, StrictStruct, Uuid, Version, WireString } from "../../schema/common.js"
 
 /** Feedback categories (spec §2.9). */
 export const FeedbackCategory = Schema.Literal("QUALITY", "RELIABILITY", "SAFETY", "VALUE", "COMMUNICATION", "OTHER")

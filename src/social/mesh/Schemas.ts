@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto"
 import { ed25519 } from "@noble/curves/ed25519.js"
 import { Schema } from "effect"
-import { DateTimeZ, rule, StrictStruct, Uuid } from "./common.js"
+import { DateTimeZ, rule, StrictStruct, Uuid } from "../../../schema/common.js"
 
 /** Mesh publisher states (spec §3). */
 export const MeshPublisherState = Schema.Literal("PENDING", "ACTIVE", "SUSPENDED", "REVOKED")

@@ -3,7 +3,7 @@
  * durable engine's workflows (`layers/Engine.ts`), for Admin_ListJobRuns.
  */
 import { Schema } from "effect"
-import { AnyJson, DateTimeZ, QueryInt, rule } from "./common.js"
+import { AnyJson, DateTimeZ, QueryInt, rule } from "../../schema/common.js"
 
 /**
  * Life cycle of a workflow execution: `QUEUED` (started, no activity run yet) →

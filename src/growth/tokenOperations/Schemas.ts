@@ -1,7 +1,7 @@
 /** Token operations, admin view (spec §2.13, §3, §4.2). */
 import { Schema } from "effect"
-import { DateTimeZ, Units, Uuid, Version } from "./common.js"
-import { Meta } from "./envelope.js"
+import { DateTimeZ, Units, Uuid, Version } from "../../../schema/common.js"
+import { Meta } from "../../../schema/envelope.js"
 
 /** Token operation kinds (spec §2.13). */
 export const TokenOperationKind = Schema.Literal(

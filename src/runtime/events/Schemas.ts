@@ -16,8 +16,8 @@
  *   null when the model has no price).
  */
 import { Schema } from "effect"
-import { Uuid } from "./common.js"
-import { MessageState, RunState } from "./runtime.js"
+import { Uuid } from "../../../schema/common.js"
+import { MessageState, RunState } from "../Schemas.js"
 
 /** Tool call states. */
 export const ToolCallState = Schema.Literal(

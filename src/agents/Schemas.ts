@@ -21,7 +21,7 @@
  * {@link AnyJson} (not a bare `Schema.Unknown`, whose JSON Schema `$id` may appear only once).
  */
 import { Schema } from "effect"
-import { AnyJson, rule } from "./common.js"
+import { AnyJson, rule } from "../../schema/common.js"
 
 /** An optional member: absent or of `schema` (never `undefined`, which JSON does not have, so a problem names only the member's rule). */
 const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })

@@ -4,7 +4,7 @@
  * schedule's own conversation (one run, `triggerType` SCHEDULE).
  */
 import { Schema } from "effect"
-import { DateTimeZ, QueryInt, rule, StrictStruct, Uuid, Version, WireString } from "./common.js"
+import { DateTimeZ, QueryInt, rule, StrictStruct, Uuid, Version, WireString } from "../../../schema/common.js"
 
 /**
  * AgentSchedule: one saved schedule of an agent. `timezone` is the canonical IANA

@@ -1,6 +1,6 @@
 /** Wallets area (spec §2.8, §2.14, §4.3): wallet policies and wallet public profiles. */
 import { Schema } from "effect"
-import { DateTimeZ, StrictStruct, Uuid, Version, WireString } from "./common.js"
+import { DateTimeZ, StrictStruct, Uuid, Version, WireString } from "../../schema/common.js"
 
 /** Wallet policy states (spec §3). */
 export const WalletPolicyState = Schema.Literal("PREPARED", "DISPATCHING", "OBSERVING", "MANUAL_REVIEW", "COMPLETE", "CANCELLED")

@@ -1,6 +1,6 @@
 /** Partner job sources (spec §2.18, §3, §4.2) and the partner feed format they serve (ours). */
 import { Schema } from "effect"
-import { DateTimeZ, StrictStruct, Uuid, Version, WireString } from "./common.js"
+import { DateTimeZ, StrictStruct, Uuid, Version, WireString } from "../../../schema/common.js"
 
 /** Partner job source states (spec §3). */
 export const PartnerJobSourceState = Schema.Literal("ACTIVE", "DEGRADED", "PAUSED", "DISABLED")

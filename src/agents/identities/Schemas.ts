@@ -4,10 +4,10 @@
  * neither); the locator fields are those of the spec §9 batch line (`LocatorInput`).
  */
 import { Schema } from "effect"
-import { AgentLocator, VerificationState } from "./agents.js"
-import { DateTimeZ, StrictStruct, Uuid, WireString } from "./common.js"
-import { LocatorInput } from "./identity.js"
-import { WalletRelation } from "./walletRelations.js"
+import { AgentLocator, VerificationState } from "../../../schema/agents.js"
+import { DateTimeZ, StrictStruct, Uuid, WireString } from "../../../schema/common.js"
+import { LocatorInput } from "../../../schema/identity.js"
+import { WalletRelation } from "../../../schema/walletRelations.js"
 
 /**
  * Body of Agents_CreateIdentityChallenge: the locator to prove, in the fields of the spec §9

@@ -6,7 +6,7 @@
  * and in the operations' descriptions (src/stats/Api.ts).
  */
 import { Schema } from "effect"
-import { CountString, rule, Uuid } from "./common.js"
+import { CountString, rule, Uuid } from "../../schema/common.js"
 
 const DayPattern = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])$/
 

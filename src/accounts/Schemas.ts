@@ -4,8 +4,8 @@
  * The plaintext key appears only in the creation response, once.
  */
 import { Schema } from "effect"
-import { DateTimeZ, StrictStruct, Uuid } from "./common.js"
-import { ExactOrigin } from "./origin.js"
+import { DateTimeZ, StrictStruct, Uuid } from "../../schema/common.js"
+import { ExactOrigin } from "../../schema/origin.js"
 
 /** Scopes an API key can carry (spec §5.3 "Scopes seen"). */
 export const ApiKeyScope = Schema.Literal("public:read", "agents:read").annotations({ identifier: "ApiKeyScope" })

@@ -1,6 +1,6 @@
 /** Commerce area (spec §2.11, §4.3): orders with their payments and entitlements. */
 import { Schema } from "effect"
-import { DateTimeZ, Units, Uuid, Version } from "./common.js"
+import { DateTimeZ, Units, Uuid, Version } from "../../schema/common.js"
 
 /** Commerce order states (spec §3). */
 export const OrderState = Schema.Literal(

@@ -3,7 +3,7 @@
  * creative, targets and metrics, and the request bodies of the ad operations.
  */
 import { Schema } from "effect"
-import { CountString, DateTimeZ, HttpUrl, rule, StrictStruct, Uuid, Version, WireString } from "./common.js"
+import { CountString, DateTimeZ, HttpUrl, rule, StrictStruct, Uuid, Version, WireString } from "../../../schema/common.js"
 
 /** Ad campaign states (spec §3). */
 export const AdCampaignState = Schema.Literal(
