@@ -11,13 +11,13 @@ import { operation } from "../api/operation.js"
 import { agentVisibility } from "./AgentVisibilityApi.js"
 
 export { agentVisibility }
-import { clearPlaygroundRunData, sendMessage } from "./RunsApi.js"
-import { createConversation, listConversations, listMessages } from "./ConversationsApi.js"
-import { getRun } from "./RunReadsApi.js"
-import { streamRunEvents } from "./RunEventsApi.js"
-import { createAgentSchedule, deleteAgentSchedule, listAgentSchedules } from "./SchedulesApi.js"
-import { cancelRun, decideToolApproval } from "./RunControlApi.js"
-import { configureAgentRuntime, getAgentRuntime } from "./RuntimeConfigApi.js"
+import { clearPlaygroundRunData, sendMessage } from "./runs/Api.js"
+import { createConversation, listConversations, listMessages } from "./conversations/Api.js"
+import { getRun } from "./runs/ReadsApi.js"
+import { streamRunEvents } from "./events/Api.js"
+import { createAgentSchedule, deleteAgentSchedule, listAgentSchedules } from "./schedules/Api.js"
+import { cancelRun, decideToolApproval } from "./control/Api.js"
+import { configureAgentRuntime, getAgentRuntime } from "./config/Api.js"
 import { AgentNotFound, ConfigurationMissing, InvalidRequest } from "../../schema/errors.js"
 
 const AgentPath = Schema.Struct({ entityPublicId: Uuid })

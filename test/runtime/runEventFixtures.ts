@@ -2,7 +2,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { RunEvent } from "../../src/runtime/events/Schemas.js"
-import { appendRunEvent } from "../../src/runtime/RunEventLog.js"
+import { appendRunEvent } from "../../src/runtime/events/RunEventLog.js"
 
 let runs = 0
 const at = new Date("2026-05-01T00:00:00.000Z")

@@ -5,7 +5,7 @@ import { AgentRuntime, type AgentRuntimeError, deterministicEvents, type ModelEv
 import { DemoAccounts } from "../../src/accounts/demo.js"
 import { FinishedRunStates } from "../../src/runtime/Schemas.js"
 import { until, waitFor } from "../support/waitFor.js"
-import { AgentRun } from "../../src/runtime/AgentRunWorkflow.js"
+import { AgentRun } from "../../src/runtime/loop/AgentRunWorkflow.js"
 import { awaitWorkflow } from "../support/workflows.js"
 
 /**

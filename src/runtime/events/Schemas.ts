@@ -1,7 +1,7 @@
 /**
  * The events of a run: what `GET /api/v1/runs/{runId}/events` streams as
  * Server-Sent Events (`id:` the run's event `seq`, `event:` the `kind`, `data:` the JSON
- * of `data`). Stored in `run_events` by `src/runtime/RunEventLog.ts` in the transaction
+ * of `data`). Stored in `run_events` by `src/runtime/events/RunEventLog.ts` in the transaction
  * that made the change, so what a follower sees is what was committed, in order.
  *
  * - `run.state`: the run moved to `state` (QUEUED, RUNNING, APPROVAL_REQUIRED, SUCCEEDED,

@@ -11,7 +11,7 @@ import { Outbound } from "../../../layers/Outbound.js"
 import { Agents } from "../../agents/Agents.js"
 import { McpConnectionsRepo } from "../../mcp/ConnectionsRepo.js"
 import { McpAccessTokenLive } from "../../mcp/Tokens.js"
-import type { CallRow } from "../RunLoopRepo.js"
+import type { CallRow } from "../loop/Repo.js"
 import { runBuiltinTool, type ToolOutcome } from "./BuiltinTools.js"
 import { runMcpTool } from "./McpTools.js"
 

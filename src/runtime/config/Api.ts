@@ -4,9 +4,9 @@
  */
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import { Schema } from "effect"
-import { AgentRuntimeConfig, ConfigureAgentRuntimeRequest, CreatedAgentRuntimeConfig } from "./config/Schemas.js"
-import { Uuid } from "../../schema/common.js"
-import { Data } from "../../schema/envelope.js"
+import { AgentRuntimeConfig, ConfigureAgentRuntimeRequest, CreatedAgentRuntimeConfig } from "./Schemas.js"
+import { Uuid } from "../../../schema/common.js"
+import { Data } from "../../../schema/envelope.js"
 import {
   AgentNotFound,
   ConfigurationMissing,
@@ -14,11 +14,11 @@ import {
   InvalidState,
   RoleRequired,
   VersionConflict
-} from "../../schema/errors.js"
-import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
-import { operation } from "../api/operation.js"
-import { agentVisibility } from "./AgentVisibilityApi.js"
-import { ModelProfileUnknown } from "./Errors.js"
+} from "../../../schema/errors.js"
+import { IdempotencyKeyRequired } from "../../../schema/idempotency.js"
+import { operation } from "../../api/operation.js"
+import { agentVisibility } from "../AgentVisibilityApi.js"
+import { ModelProfileUnknown } from "../Errors.js"
 
 const AgentPath = Schema.Struct({ entityPublicId: Uuid })
 

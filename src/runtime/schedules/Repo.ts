@@ -5,7 +5,7 @@
  */
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
-import { AgentSchedule } from "./schedules/Schemas.js"
+import { AgentSchedule } from "./Schemas.js"
 
 const scheduleColumns = `s.id, s.agent_id AS "entityPublicId", s.cron_expression AS "cronExpression", s.timezone,
   s.message, s.title, s.enabled, api_ts(s.next_occurrence_at) AS "nextOccurrenceAt",

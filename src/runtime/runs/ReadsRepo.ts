@@ -5,7 +5,7 @@
  */
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
-import { RunDetail } from "./runs/Schemas.js"
+import { RunDetail } from "./Schemas.js"
 
 /** The full run, with who may see it (the author of its conversation; null for a run without one). */
 const RunRow = Schema.Struct({ ...RunDetail.fields, authorAccountId: Schema.NullOr(Schema.String) })

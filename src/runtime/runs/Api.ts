@@ -4,14 +4,14 @@
  */
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import { Schema } from "effect"
-import { Uuid } from "../../schema/common.js"
-import { Data } from "../../schema/envelope.js"
-import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
-import { PlaygroundClearResult, SendMessageRequest, SentMessage } from "./Schemas.js"
-import { operation } from "../api/operation.js"
-import { conversationVisibility } from "./ConversationsApi.js"
-import { ConfigurationMissing, RoleRequired } from "../../schema/errors.js"
-import { ConversationAuthorRequired, ConversationNotFound, MessageNotFound, PlaygroundRunRequired, RunInProgress, RunNotFound } from "./Errors.js"
+import { Uuid } from "../../../schema/common.js"
+import { Data } from "../../../schema/envelope.js"
+import { IdempotencyKeyRequired } from "../../../schema/idempotency.js"
+import { PlaygroundClearResult, SendMessageRequest, SentMessage } from "../Schemas.js"
+import { operation } from "../../api/operation.js"
+import { conversationVisibility } from "../conversations/Api.js"
+import { ConfigurationMissing, RoleRequired } from "../../../schema/errors.js"
+import { ConversationAuthorRequired, ConversationNotFound, MessageNotFound, PlaygroundRunRequired, RunInProgress, RunNotFound } from "../Errors.js"
 
 /** POST /api/v1/conversations/{conversationId}/messages. */
 export const sendMessage = HttpApiEndpoint.post("sendMessage", "/api/v1/conversations/:conversationId/messages")

@@ -3,7 +3,7 @@
  * new events", fanned out in-process to every stream following X.
  *
  * - PostgreSQL: one `LISTEN run_events` connection per process (`PgClient.listen`), fed by
- *   the `pg_notify('run_events', runId)` of `appendRunEvent` (src/runtime/RunEventLog.ts)
+ *   the `pg_notify('run_events', runId)` of `appendRunEvent` (src/runtime/events/RunEventLog.ts)
  *   in whichever process wrote the event. A stream also reads on its own every
  *   `fallbackPollMs` (a notification lost while the listening connection was broken only
  *   delays it). A failed listen is retried (0.5 s doubling to 30 s); each failure wakes
@@ -14,7 +14,7 @@
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Schedule, Stream } from "effect"
-import { AppConfig } from "../../layers/AppConfig.js"
+import { AppConfig } from "../../../layers/AppConfig.js"
 import { RunEventsChannel } from "./RunEventLog.js"
 
 /** One follower's wake-up: set by a notification, awaited by the follower between reads. */

@@ -15,7 +15,7 @@
  */
 import { CronExpressionParser } from "cron-parser"
 import { Effect } from "effect"
-import { InvalidRequest } from "../../schema/errors.js"
+import { InvalidRequest } from "../../../schema/errors.js"
 
 /** Max occurrences of one preview (spec §8). */
 export const MaxPreviewCount = 25

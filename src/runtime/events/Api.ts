@@ -5,10 +5,10 @@
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import { Schema } from "effect"
-import { Uuid } from "../../schema/common.js"
-import { RunEvent } from "./events/Schemas.js"
-import { operation } from "../api/operation.js"
-import { RunNotFound, StreamLimitReached } from "./Errors.js"
+import { Uuid } from "../../../schema/common.js"
+import { RunEvent } from "./Schemas.js"
+import { operation } from "../../api/operation.js"
+import { RunNotFound, StreamLimitReached } from "../Errors.js"
 
 /** The `Last-Event-ID` request header: the `seq` of the last event the client has (a non-negative integer, as text). */
 export const LastEventIdHeader = Schema.Struct({

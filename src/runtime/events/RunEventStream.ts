@@ -14,19 +14,19 @@
  * New events are noticed through {@link RunEventWakeups} (PostgreSQL notifications from
  * any process, and a slow read as a safety net; on the embedded database, a read every
  * `pollMs`). Each read takes the run's head (state and last `seq`), then the events up
- * to that `seq`: events commit with the run's `event_seq` (src/runtime/RunEventLog.ts), so
+ * to that `seq`: events commit with the run's `event_seq` (src/runtime/events/RunEventLog.ts), so
  * none is skipped and a finished run's last event is sent before the end.
  *
  * Of a run whose playground data was cleared (`dataClearedAt`), `message.delta` events
  * are not sent (their text is the cleared content); the other events are.
  */
 import { Chunk, Duration, Effect, Metric, Option, Schedule, Stream } from "effect"
-import { AppConfig } from "../../layers/AppConfig.js"
-import { FinishedRunStates } from "./Schemas.js"
-import { AgentOperators } from "../agents/Operators.js"
-import { seesRun } from "./Conversations.js"
-import { RunNotFound, StreamLimitReached } from "./Errors.js"
-import { RunEventsRepo, type StoredRunEvent } from "./RunEventsRepo.js"
+import { AppConfig } from "../../../layers/AppConfig.js"
+import { FinishedRunStates } from "../Schemas.js"
+import { AgentOperators } from "../../agents/Operators.js"
+import { seesRun } from "../conversations/Conversations.js"
+import { RunNotFound, StreamLimitReached } from "../Errors.js"
+import { RunEventsRepo, type StoredRunEvent } from "./Repo.js"
 import { RunEventWakeups } from "./RunEventWakeups.js"
 
 /** The reconnection delay a stream asks of its client (`retry:`), ms. */

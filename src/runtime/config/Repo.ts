@@ -4,7 +4,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
-import type { AgentRuntimeConfig, ToolGrantState } from "./config/Schemas.js"
+import type { AgentRuntimeConfig, ToolGrantState } from "./Schemas.js"
 
 /** A stored configuration row. */
 interface ConfigRow {

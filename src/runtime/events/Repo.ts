@@ -5,7 +5,7 @@
  */
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
-import { RunState } from "./Schemas.js"
+import { RunState } from "../Schemas.js"
 
 /**
  * What a follower needs of the run: its agent and its conversation's author (visibility, as

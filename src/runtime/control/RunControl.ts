@@ -7,17 +7,17 @@
  */
 import { WorkflowEngine } from "@effect/workflow"
 import { Effect, Option } from "effect"
-import { now } from "../../layers/Clock.js"
-import { InvalidState, VersionConflict } from "../../schema/errors.js"
-import type { ToolApprovalResult } from "./control/Schemas.js"
-import type { Run } from "./Schemas.js"
-import { FinishedRunStates } from "./Schemas.js"
-import { AgentOperators, requireRole } from "../agents/Operators.js"
-import { dieOnStorageFailure } from "../db/storageFailure.js"
-import { signalApproval } from "./AgentRunWorkflow.js"
-import { ApprovalNotPending, RunNotFound, ToolCallNotFound } from "./Errors.js"
-import { seesRun } from "./Conversations.js"
-import { RunLoopRepo } from "./RunLoopRepo.js"
+import { now } from "../../../layers/Clock.js"
+import { InvalidState, VersionConflict } from "../../../schema/errors.js"
+import type { ToolApprovalResult } from "./Schemas.js"
+import type { Run } from "../Schemas.js"
+import { FinishedRunStates } from "../Schemas.js"
+import { AgentOperators, requireRole } from "../../agents/Operators.js"
+import { dieOnStorageFailure } from "../../db/storageFailure.js"
+import { signalApproval } from "../loop/AgentRunWorkflow.js"
+import { ApprovalNotPending, RunNotFound, ToolCallNotFound } from "../Errors.js"
+import { seesRun } from "../conversations/Conversations.js"
+import { RunLoopRepo } from "../loop/Repo.js"
 
 /** Workspace roles that may decide approvals and cancel runs. */
 export const RunControlRoles = ["OWNER", "ADMIN", "EDITOR", "OPERATOR"] as const

@@ -28,12 +28,12 @@
 import { ClusterCron } from "@effect/cluster"
 import { SqlClient } from "@effect/sql"
 import { Cron, Effect, Layer, Option } from "effect"
-import { now } from "../../layers/Clock.js"
-import { retryTransient } from "../../layers/Engine.js"
-import { Runs } from "./Runs.js"
-import { RunsRepo } from "./RunsRepo.js"
+import { now } from "../../../layers/Clock.js"
+import { retryTransient } from "../../../layers/Engine.js"
+import { Runs } from "../runs/Runs.js"
+import { RunsRepo } from "../runs/Repo.js"
 import { nextOccurrence } from "./Schedule.js"
-import { type FiringOutcome, SchedulesRepo } from "./SchedulesRepo.js"
+import { type FiringOutcome, SchedulesRepo } from "./Repo.js"
 
 /** The most occurrences one call of {@link ScheduleFiring.fireDue} handles (the next tick takes the rest). */
 export const MaxFiringsPerTick = 1000

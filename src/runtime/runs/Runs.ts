@@ -4,19 +4,19 @@
  * command's one transaction (see `src/http/group.ts`).
  */
 import { Effect, Option } from "effect"
-import { now } from "../../layers/Clock.js"
-import { Ids } from "../../layers/Ids.js"
+import { now } from "../../../layers/Clock.js"
+import { Ids } from "../../../layers/Ids.js"
 import { WorkflowEngine } from "@effect/workflow"
-import { ConfigurationMissing } from "../../schema/errors.js"
-import { ConversationAuthorRequired, ConversationNotFound, MessageNotFound, PlaygroundRunRequired, RunInProgress, RunNotFound } from "./Errors.js"
-import type { PlaygroundClearResult, SentMessage } from "./Schemas.js"
-import { FinishedRunStates } from "./Schemas.js"
-import { AgentRun } from "./AgentRunWorkflow.js"
-import { RunsRepo } from "./RunsRepo.js"
-import { appendRunEvent } from "./RunEventLog.js"
-import { type AccessInput, AgentOperators, requireRole } from "../agents/Operators.js"
-import { ConversationStartRoles, seesConversation, seesRun } from "./Conversations.js"
-import { dieOnStorageFailure } from "../db/storageFailure.js"
+import { ConfigurationMissing } from "../../../schema/errors.js"
+import { ConversationAuthorRequired, ConversationNotFound, MessageNotFound, PlaygroundRunRequired, RunInProgress, RunNotFound } from "../Errors.js"
+import type { PlaygroundClearResult, SentMessage } from "../Schemas.js"
+import { FinishedRunStates } from "../Schemas.js"
+import { AgentRun } from "../loop/AgentRunWorkflow.js"
+import { RunsRepo } from "./Repo.js"
+import { appendRunEvent } from "../events/RunEventLog.js"
+import { type AccessInput, AgentOperators, requireRole } from "../../agents/Operators.js"
+import { ConversationStartRoles, seesConversation, seesRun } from "../conversations/Conversations.js"
+import { dieOnStorageFailure } from "../../db/storageFailure.js"
 
 /** How long a run's data is kept (ms, 30 days) before retention may purge it (`retentionExpiresAt`). */
 export const RunRetentionMs = 30 * 24 * 60 * 60 * 1000
@@ -48,7 +48,7 @@ export class Runs extends Effect.Service<Runs>()("agent-directory/Runs", {
      * as the user's message (COMPLETE) and the assistant's answer (PENDING) at the next
      * two ordinals, queues a run (QUEUED, version 1, `triggerType`, `scheduleId`) and
      * starts the {@link AgentRun} workflow. The one way a run starts, shared by
-     * Runtime_SendMessage and the firing of schedules (`./ScheduleFiring.ts`); the
+     * Runtime_SendMessage and the firing of schedules (`../schedules/ScheduleFiring.ts`); the
      * callers check who may start it.
      *
      * Fails with `RunInProgress` (`run-in-progress`): a run of the conversation is still

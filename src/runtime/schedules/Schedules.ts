@@ -4,17 +4,17 @@
  * command's one transaction (`src/http/group.ts`); the firing is `./ScheduleFiring.ts`.
  */
 import { Effect, Option } from "effect"
-import { now } from "../../layers/Clock.js"
-import { Cursor } from "../../layers/Cursor.js"
-import { Ids } from "../../layers/Ids.js"
-import { ConfigurationMissing } from "../../schema/errors.js"
-import type { CreateAgentScheduleRequest } from "./schedules/Schemas.js"
-import { AgentOperators, requireActiveAgent, type WorkspaceRole } from "../agents/Operators.js"
-import { dieOnStorageFailure } from "../db/storageFailure.js"
-import { explainRefusal } from "../db/versioned.js"
-import { ScheduleNotFound } from "./Errors.js"
+import { now } from "../../../layers/Clock.js"
+import { Cursor } from "../../../layers/Cursor.js"
+import { Ids } from "../../../layers/Ids.js"
+import { ConfigurationMissing } from "../../../schema/errors.js"
+import type { CreateAgentScheduleRequest } from "./Schemas.js"
+import { AgentOperators, requireActiveAgent, type WorkspaceRole } from "../../agents/Operators.js"
+import { dieOnStorageFailure } from "../../db/storageFailure.js"
+import { explainRefusal } from "../../db/versioned.js"
+import { ScheduleNotFound } from "../Errors.js"
 import { nextOccurrence, parseSchedule } from "./Schedule.js"
-import { SchedulePosition, SchedulesRepo } from "./SchedulesRepo.js"
+import { SchedulePosition, SchedulesRepo } from "./Repo.js"
 
 /** Workspace roles that may create and delete schedules (as for the agent's other runtime writes). */
 export const ScheduleWriteRoles: ReadonlyArray<WorkspaceRole> = ["OWNER", "ADMIN", "EDITOR"]

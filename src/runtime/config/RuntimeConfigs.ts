@@ -5,16 +5,16 @@
  * transaction with its idempotency record (`src/http/group.ts`).
  */
 import { Effect, Option } from "effect"
-import { AppConfig } from "../../layers/AppConfig.js"
-import { now } from "../../layers/Clock.js"
-import { DeterministicProvider, isKnownProvider } from "../../layers/ModelProfiles.js"
-import type { AgentRuntimeConfig, ConfigureAgentRuntimeRequest, ToolGrantState } from "./config/Schemas.js"
-import { ConfigurationMissing, InvalidRequest, VersionConflict } from "../../schema/errors.js"
-import { AgentOperators, requireActiveAgent } from "../agents/Operators.js"
-import { dieOnStorageFailure } from "../db/storageFailure.js"
-import { ModelProfileUnknown } from "./Errors.js"
-import { RuntimeConfigsRepo } from "./RuntimeConfigsRepo.js"
-import { ensureBuiltinTools } from "./tools/BuiltinTools.js"
+import { AppConfig } from "../../../layers/AppConfig.js"
+import { now } from "../../../layers/Clock.js"
+import { DeterministicProvider, isKnownProvider } from "../../../layers/ModelProfiles.js"
+import type { AgentRuntimeConfig, ConfigureAgentRuntimeRequest, ToolGrantState } from "./Schemas.js"
+import { ConfigurationMissing, InvalidRequest, VersionConflict } from "../../../schema/errors.js"
+import { AgentOperators, requireActiveAgent } from "../../agents/Operators.js"
+import { dieOnStorageFailure } from "../../db/storageFailure.js"
+import { ModelProfileUnknown } from "../Errors.js"
+import { RuntimeConfigsRepo } from "./Repo.js"
+import { ensureBuiltinTools } from "../tools/BuiltinTools.js"
 
 /** Workspace roles that may configure an agent's runtime. */
 export const ConfigureRoles = ["OWNER", "ADMIN", "EDITOR"] as const

@@ -4,15 +4,15 @@
  */
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import { Schema } from "effect"
-import { Uuid } from "../../schema/common.js"
-import { Conversation, CreateConversationRequest, ListConversationsQuery, ListMessagesQuery } from "./conversations/Schemas.js"
-import { Data, Page } from "../../schema/envelope.js"
-import { AgentNotFound, InvalidCursor, InvalidState, RoleRequired } from "../../schema/errors.js"
-import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
-import { Message } from "./Schemas.js"
-import { LocationOf } from "../api/location.js"
-import { operation } from "../api/operation.js"
-import { ConversationNotFound } from "./Errors.js"
+import { Uuid } from "../../../schema/common.js"
+import { Conversation, CreateConversationRequest, ListConversationsQuery, ListMessagesQuery } from "./Schemas.js"
+import { Data, Page } from "../../../schema/envelope.js"
+import { AgentNotFound, InvalidCursor, InvalidState, RoleRequired } from "../../../schema/errors.js"
+import { IdempotencyKeyRequired } from "../../../schema/idempotency.js"
+import { Message } from "../Schemas.js"
+import { LocationOf } from "../../api/location.js"
+import { operation } from "../../api/operation.js"
+import { ConversationNotFound } from "../Errors.js"
 
 /**
  * Who sees a conversation (its messages, its runs), in the words of the descriptions; the

@@ -4,15 +4,15 @@
  */
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import { Schema } from "effect"
-import { Uuid } from "../../schema/common.js"
-import { Data } from "../../schema/envelope.js"
-import { InvalidState, RoleRequired, VersionConflict } from "../../schema/errors.js"
-import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
-import { CancelRunRequest, DecideToolApprovalRequest, ToolApprovalResult } from "./control/Schemas.js"
-import { Run } from "./Schemas.js"
-import { operation } from "../api/operation.js"
-import { conversationVisibility } from "./ConversationsApi.js"
-import { ApprovalNotPending, RunNotFound, ToolCallNotFound } from "./Errors.js"
+import { Uuid } from "../../../schema/common.js"
+import { Data } from "../../../schema/envelope.js"
+import { InvalidState, RoleRequired, VersionConflict } from "../../../schema/errors.js"
+import { IdempotencyKeyRequired } from "../../../schema/idempotency.js"
+import { CancelRunRequest, DecideToolApprovalRequest, ToolApprovalResult } from "./Schemas.js"
+import { Run } from "../Schemas.js"
+import { operation } from "../../api/operation.js"
+import { conversationVisibility } from "../conversations/Api.js"
+import { ApprovalNotPending, RunNotFound, ToolCallNotFound } from "../Errors.js"
 
 const RunPath = Schema.Struct({ runId: Uuid })
 

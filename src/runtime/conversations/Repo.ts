@@ -6,8 +6,8 @@
  */
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
-import { Conversation } from "./conversations/Schemas.js"
-import { FinishedRunStates, Message } from "./Schemas.js"
+import { Conversation } from "./Schemas.js"
+import { FinishedRunStates, Message } from "../Schemas.js"
 
 const finished = `(${FinishedRunStates.map((s) => `'${s}'`).join(", ")})`
 

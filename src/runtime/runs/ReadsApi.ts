@@ -1,12 +1,12 @@
 /** The run read of the Runtime group, added to `RuntimeApi`: Runtime_GetRun. */
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import { Schema } from "effect"
-import { Uuid } from "../../schema/common.js"
-import { Data } from "../../schema/envelope.js"
-import { RunDetail } from "./runs/Schemas.js"
-import { operation } from "../api/operation.js"
-import { conversationVisibility } from "./ConversationsApi.js"
-import { RunNotFound } from "./Errors.js"
+import { Uuid } from "../../../schema/common.js"
+import { Data } from "../../../schema/envelope.js"
+import { RunDetail } from "./Schemas.js"
+import { operation } from "../../api/operation.js"
+import { conversationVisibility } from "../conversations/Api.js"
+import { RunNotFound } from "../Errors.js"
 
 /** GET /api/v1/runs/{runId}. */
 export const getRun = HttpApiEndpoint.get("getRun", "/api/v1/runs/:runId")

@@ -4,13 +4,13 @@
  */
 import { createHash } from "node:crypto"
 import { Effect, Option, Schema } from "effect"
-import { canonicalJson } from "../../layers/CanonicalJson.js"
-import { RunDetail } from "./runs/Schemas.js"
-import { AgentOperators } from "../agents/Operators.js"
-import { dieOnStorageFailure } from "../db/storageFailure.js"
-import { seesRun } from "./Conversations.js"
-import { RunNotFound } from "./Errors.js"
-import { RunReadsRepo } from "./RunReadsRepo.js"
+import { canonicalJson } from "../../../layers/CanonicalJson.js"
+import { RunDetail } from "./Schemas.js"
+import { AgentOperators } from "../../agents/Operators.js"
+import { dieOnStorageFailure } from "../../db/storageFailure.js"
+import { seesRun } from "../conversations/Conversations.js"
+import { RunNotFound } from "../Errors.js"
+import { RunReadsRepo } from "./ReadsRepo.js"
 
 const encodeRun = Schema.encodeSync(RunDetail)
 

@@ -11,7 +11,7 @@
  *    `RUN_TIMEOUT_SECONDS`), answer PENDING → STREAMING. A run that is no longer active
  *    is left alone; one whose agent has no runtime configured any more ends FAILED
  *    {@link ConfigurationMissingCode}.
- * 2. `step/<n>`: one model call (`./RunLoopRepo.ts` records it): the conversation so far
+ * 2. `step/<n>`: one model call (`./Repo.ts` records it): the conversation so far
  *    plus this run's tool calls and results; the agent's granted, available tools
  *    (none on the last step); text streamed into the answer in coalesced
  *    `message.delta` writes; then the step's usage (`usage`), its text part, and its
@@ -26,7 +26,7 @@
  *    APPROVAL_REQUIRED; then a durable wait: the call's {@link approvalDeferred}
  *    (completed by Runtime_DecideToolApproval or Runtime_CancelRun) raced with the
  *    durable clock `deadline` (the run's `deadlineAt`).
- * 4. per tool call, `tool/<id>`: runs the call once (`./tools/ToolRunner.ts`) and stores
+ * 4. per tool call, `tool/<id>`: runs the call once (`../tools/ToolRunner.ts`) and stores
  *    its result (`tool_result` part, `tool_call` events). A call found RUNNING (its
  *    runner died during the call) is run again only when its tool only reads
  *    (`executionClass` READ); any other ends FAILED {@link ToolInterruptedCode}: a
@@ -40,17 +40,17 @@
 import { SqlClient } from "@effect/sql"
 import { Activity, DurableClock, DurableDeferred, Workflow } from "@effect/workflow"
 import { Cause, Chunk, Data, Duration, Effect, Exit, Option, Schedule, Schema, Stream } from "effect"
-import { AgentRuntime, AgentRuntimeError, type ModelMessage, type ModelToolCall } from "../../layers/AgentRuntime.js"
-import { AppConfig } from "../../layers/AppConfig.js"
-import { now } from "../../layers/Clock.js"
-import { retryTransient, survivingStorageErrors } from "../../layers/Engine.js"
-import { Ids } from "../../layers/Ids.js"
-import { Uuid } from "../../schema/common.js"
-import { FinishedRunStates } from "./Schemas.js"
-import { type CallRow, type ContentPart, FinishedToolCallStates, RunLoopRepo, RunWork } from "./RunLoopRepo.js"
-import { validateArguments } from "./tools/ArgumentValidator.js"
-import { modelToolName, modelToolNames } from "./tools/ModelToolNames.js"
-import { ToolRunner } from "./tools/ToolRunner.js"
+import { AgentRuntime, AgentRuntimeError, type ModelMessage, type ModelToolCall } from "../../../layers/AgentRuntime.js"
+import { AppConfig } from "../../../layers/AppConfig.js"
+import { now } from "../../../layers/Clock.js"
+import { retryTransient, survivingStorageErrors } from "../../../layers/Engine.js"
+import { Ids } from "../../../layers/Ids.js"
+import { Uuid } from "../../../schema/common.js"
+import { FinishedRunStates } from "../Schemas.js"
+import { type CallRow, type ContentPart, FinishedToolCallStates, RunLoopRepo, RunWork } from "./Repo.js"
+import { validateArguments } from "../tools/ArgumentValidator.js"
+import { modelToolName, modelToolNames } from "../tools/ModelToolNames.js"
+import { ToolRunner } from "../tools/ToolRunner.js"
 
 /** Attempts of one model step; the last one always leaves the run finished. */
 export const AgentRunMaxAttempts = 3

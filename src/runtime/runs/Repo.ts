@@ -1,11 +1,11 @@
 /**
  * SQL of conversations and runs (spec §2.19, §2.20; tables of migrations 0010, 0011):
- * sending a message and clearing playground data (the run's own moves are in `./RunLoopRepo.ts`).
+ * sending a message and clearing playground data (the run's own moves are in `../loop/Repo.ts`).
  * Rows come out in the wire shapes of `Message`, `Run` and `PlaygroundClearResult`.
  */
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
-import { FinishedRunStates, Message, PlaygroundClearResult, Run } from "./Schemas.js"
+import { FinishedRunStates, Message, PlaygroundClearResult, Run } from "../Schemas.js"
 
 const messageColumns = `id, ordinal::text AS ordinal, role, state, content_text AS "contentText",
   content_parts AS "contentParts", run_id AS "runId", api_ts(created_at) AS "createdAt", api_ts(completed_at) AS "completedAt"`

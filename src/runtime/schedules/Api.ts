@@ -4,8 +4,8 @@
  */
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import { Schema } from "effect"
-import { Uuid } from "../../schema/common.js"
-import { Data, Page } from "../../schema/envelope.js"
+import { Uuid } from "../../../schema/common.js"
+import { Data, Page } from "../../../schema/envelope.js"
 import {
   AgentNotFound,
   Conflict,
@@ -15,13 +15,13 @@ import {
   InvalidState,
   RoleRequired,
   VersionConflict
-} from "../../schema/errors.js"
-import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
-import { AgentSchedule, CreateAgentScheduleRequest, DeleteAgentScheduleRequest, ListAgentSchedulesQuery } from "./schedules/Schemas.js"
-import { LocationOf } from "../api/location.js"
-import { operation } from "../api/operation.js"
-import { agentVisibility } from "./AgentVisibilityApi.js"
-import { ScheduleNotFound } from "./Errors.js"
+} from "../../../schema/errors.js"
+import { IdempotencyKeyRequired } from "../../../schema/idempotency.js"
+import { AgentSchedule, CreateAgentScheduleRequest, DeleteAgentScheduleRequest, ListAgentSchedulesQuery } from "./Schemas.js"
+import { LocationOf } from "../../api/location.js"
+import { operation } from "../../api/operation.js"
+import { agentVisibility } from "../AgentVisibilityApi.js"
+import { ScheduleNotFound } from "../Errors.js"
 
 const AgentPath = Schema.Struct({ entityPublicId: Uuid })
 

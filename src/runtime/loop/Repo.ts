@@ -1,9 +1,9 @@
 /**
  * SQL of a run as it runs (migration 0021): the moves of the `AgentRun`
  * workflow (`./AgentRunWorkflow.ts`) and of the run-control commands
- * (`./RunControl.ts`): the run's state, its steps, its tool calls with their approvals,
+ * (`../control/RunControl.ts`): the run's state, its steps, its tool calls with their approvals,
  * its usage, and its answer message's text and `contentParts`. Every change appends its
- * event (`./RunEventLog.ts`) in the same transaction; every function here runs inside the
+ * event (`../events/RunEventLog.ts`) in the same transaction; every function here runs inside the
  * caller's transaction.
  *
  * The answer's `contentParts`, in order: per step a `{type:"text",text}` part (when the
@@ -13,11 +13,11 @@
  */
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
-import type { ApprovalState, RunEvent, ToolCallState } from "./events/Schemas.js"
-import { ToolCall } from "./runs/Schemas.js"
-import { FinishedRunStates, Run, RunState } from "./Schemas.js"
-import { appendRunEvent } from "./RunEventLog.js"
-import { markAgentEvidence } from "../trust/reputation/Evidence.js"
+import type { ApprovalState, RunEvent, ToolCallState } from "../events/Schemas.js"
+import { ToolCall } from "../runs/Schemas.js"
+import { FinishedRunStates, Run, RunState } from "../Schemas.js"
+import { appendRunEvent } from "../events/RunEventLog.js"
+import { markAgentEvidence } from "../../trust/reputation/Evidence.js"
 
 const finished = `(${FinishedRunStates.map((s) => `'${s}'`).join(", ")})`
 const runColumns = `id, conversation_id AS "conversationId", agent_id AS "entityPublicId", trigger_type AS "triggerType",

@@ -12,7 +12,7 @@
  */
 import { SqlClient, type SqlError } from "@effect/sql"
 import { Effect } from "effect"
-import type { RunEvent } from "./events/Schemas.js"
+import type { RunEvent } from "./Schemas.js"
 
 /** The PostgreSQL notification channel of run events; its payload is the run id. */
 export const RunEventsChannel = "run_events"

@@ -2,7 +2,7 @@
  * Conversations of an agent: Runtime_CreateConversation,
  * Runtime_ListConversations and Runtime_ListMessages, and the one rule of who sees a
  * conversation (`seesConversation`), which Runtime_GetRun shares (described to clients by
- * `conversationVisibility` in `./ConversationsApi.ts`).
+ * `conversationVisibility` in `./Api.ts`).
  *
  * Who sees what: a conversation is its author's. The author sees it (and its
  * messages and runs) while an ACTIVE member of the workspace operating the agent,
@@ -11,14 +11,14 @@
  * included, is told it does not exist (404).
  */
 import { Effect, Option } from "effect"
-import { Cursor } from "../../layers/Cursor.js"
-import { now } from "../../layers/Clock.js"
-import { Ids } from "../../layers/Ids.js"
-import type { ConversationKind } from "./conversations/Schemas.js"
-import { type AgentAccess, AgentOperators, requireActiveAgent, type WorkspaceRole } from "../agents/Operators.js"
-import { dieOnStorageFailure } from "../db/storageFailure.js"
-import { ConversationPosition, ConversationsRepo, MessagePosition } from "./ConversationsRepo.js"
-import { ConversationNotFound } from "./Errors.js"
+import { Cursor } from "../../../layers/Cursor.js"
+import { now } from "../../../layers/Clock.js"
+import { Ids } from "../../../layers/Ids.js"
+import type { ConversationKind } from "./Schemas.js"
+import { type AgentAccess, AgentOperators, requireActiveAgent, type WorkspaceRole } from "../../agents/Operators.js"
+import { dieOnStorageFailure } from "../../db/storageFailure.js"
+import { ConversationPosition, ConversationsRepo, MessagePosition } from "./Repo.js"
+import { ConversationNotFound } from "../Errors.js"
 
 /** Workspace roles that may start a conversation with the agent (the roles that may run it). */
 export const ConversationStartRoles = ["OWNER", "ADMIN", "EDITOR", "OPERATOR"] as const satisfies ReadonlyArray<WorkspaceRole>
