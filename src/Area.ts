@@ -25,10 +25,10 @@ export interface Area {
   readonly http: Layer.Layer<any, never, any> | Layer.Layer<never, never, never>
   /**
    * Inserts the area's demo data, inside the seed's one transaction, after the core demo
-   * data (`src/db/seed.ts`) and the areas listed before it. Fails with `SqlError`.
+   * data (`demo/seed.ts`) and the areas listed before it. Fails with `SqlError`.
    */
   readonly seed?: Effect.Effect<void, SqlError.SqlError, SqlClient.SqlClient | Auth>
-  /** Its entries of the demo manifest (`src/db/manifest.ts`): one working request per operation. */
+  /** Its entries of the demo manifest (`demo/manifest.ts`): one working request per operation. */
   readonly manifest?: Readonly<Record<string, ManifestOperation>>
   /**
    * The area's background work: workflows and cron jobs on the durable engine (`layers/Engine.ts`), with

@@ -2,7 +2,7 @@
  * THE list of areas (`src/<area>/`, named after the spec's area: the operationId's prefix,
  * `Jobs_*` in `src/jobs/`; a separate service of an area is a sub-feature folder,
  * `src/jobs/bounties/`, with its own entry here): the server's handlers and services (`src/server.ts`),
- * the demo seed (`src/db/seed.ts`) and the background work (`src/workflows.ts`) are assembled
+ * the demo seed (`demo/seed.ts`) and the background work (`src/workflows.ts`) are assembled
  * from it. Adding an area is its folder, its line here and its group's `.add` in
  * `src/api/Api.ts` (the contract, which must not import implementations); `ApiLive` does
  * not compile while a group of the contract has no area here.

@@ -62,7 +62,7 @@ export { migrate } from "./db/migrate.js"
 export { BackgroundLive, backgroundLive, ServiceEngineLive, WorkflowsLive } from "./workflows.js"
 export { WorkflowExecutions } from "./admin/Executions.js"
 export { MetricsServer, MetricsServerLive } from "./admin/Metrics.js"
-export { seedDemoData } from "./db/seed.js"
+export { seedDemoData } from "../demo/seed.js"
 
 // the areas (src/areas.ts): each one's `http` is its group's handlers with its own services provided
 // (what is left is what `ApiLive` provides: the middleware and cross-cutting layers), with its seed

@@ -19,7 +19,7 @@ import { accessLog, accessWriter } from "./http/AccessLog.js"
 import { CorsLive } from "./http/Cors.js"
 import { DirectoryAgentCardLive } from "./http/DirectoryAgentCard.js"
 import { DocsLive } from "./http/Docs.js"
-import { documentedApi } from "./http/DocumentedApi.js"
+import { documentedApi } from "../demo/DocumentedApi.js"
 import { EdgeCache } from "./http/EdgeCache.js"
 import { EnvelopeLive } from "./http/Envelope.js"
 import { HomeLive } from "./http/Home.js"
@@ -63,7 +63,7 @@ const areaHandlers = Layer.mergeAll(
  * Idempotency, Envelope). Requires `SqlClient`, `AppConfig`, `Ids` and the engine (`WorkflowEngine`,
  * from `BackgroundLive` of `src/workflows.ts`). The api it
  * serves is {@link Api} with the demo examples in its OpenAPI description
- * (`src/http/DocumentedApi.ts`), which `/openapi.json` and `/docs` describe.
+ * (`demo/DocumentedApi.ts`), which `/openapi.json` and `/docs` describe.
  */
 export const ApiLive = HttpApiBuilder.api(documentedApi(Api)).pipe(
   Layer.provide(areaHandlers),

@@ -7,7 +7,7 @@ import { SqlError } from "@effect/sql/SqlError"
 import { Cause, ConfigError, Effect, Layer, Option } from "effect"
 import { AppConfig } from "../layers/AppConfig.js"
 import { AuthLive } from "../layers/Auth.js"
-import { seedDemoData } from "./db/seed.js"
+import { seedDemoData } from "../demo/seed.js"
 
 /**
  * Warns about insecure settings and loads the demo data set (published passwords,

@@ -4,8 +4,8 @@ import type { Area } from "../Area.js"
 import { AccountsHttpLive } from "./Http.js"
 import { Accounts } from "./Accounts.js"
 import { ApiKeys } from "./ApiKeys.js"
-import { seedAccounts } from "./demo.js"
-import { AccountsManifest } from "./manifest.js"
+import { seedAccounts } from "../../demo/accounts/seed.js"
+import { AccountsManifest } from "../../demo/accounts/manifest.js"
 
 /** The accounts area's handlers and demo seed (see `src/Area.ts`). */
 export const AccountsArea = {

@@ -4,7 +4,7 @@ import type { Area } from "../Area.js"
 import { WorkflowExecutions } from "./Executions.js"
 import { PurgeCrons } from "./Purges.js"
 import { AdminHttpLive } from "./Http.js"
-import { AdminManifest } from "./manifest.js"
+import { AdminManifest } from "../../demo/admin/manifest.js"
 import { JobRetry } from "./Retry.js"
 
 /** The admin area's handlers and cron jobs (see `src/Area.ts`). */

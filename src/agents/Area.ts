@@ -9,8 +9,8 @@ import { Registration } from "./Registration.js"
 import { Favorites } from "./Favorites.js"
 import { ActivityRepo } from "./ActivityRepo.js"
 import { Resolver } from "../identity/Resolver.js"
-import { seedAgents } from "./demo.js"
-import { AgentsManifest } from "./manifest.js"
+import { seedAgents } from "../../demo/agents/seed.js"
+import { AgentsManifest } from "../../demo/agents/manifest.js"
 
 /** The agents area's handlers and demo seed (see `src/Area.ts`). */
 export const AgentsArea = {

@@ -38,7 +38,7 @@ import { readFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { runInNewContext } from "node:vm"
 import { AppConfig } from "../../layers/AppConfig.js"
-import { DemoApiKeys } from "../accounts/demo.js"
+import { DemoApiKeys } from "../../demo/accounts/seed.js"
 import { DirectoryPaths, McpProtocolVersion } from "./DirectoryAgentCard.js"
 
 /** Scalar's `authentication` setting, which `HttpApiScalar.ScalarConfig` does not type. */

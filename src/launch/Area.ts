@@ -3,8 +3,8 @@ import { Layer } from "effect"
 import type { Area } from "../Area.js"
 import { LaunchHttpLive } from "./Http.js"
 import { Launch } from "./Launch.js"
-import { seedLaunchRuns } from "./demo.js"
-import { LaunchManifest } from "./manifest.js"
+import { seedLaunchRuns } from "../../demo/launch/seed.js"
+import { LaunchManifest } from "../../demo/launch/manifest.js"
 
 /** The launch area's handlers and demo seed (see `src/Area.ts`). */
 export const LaunchArea = {

@@ -3,9 +3,9 @@ import { Layer } from "effect"
 import type { Area } from "../Area.js"
 import { ProcurementHttpLive } from "./Http.js"
 import { Procurement } from "./Procurement.js"
-import { seedProcurement } from "./demo.js"
+import { seedProcurement } from "../../demo/procurement/seed.js"
 import { ProcurementProvidersDemo } from "../../layers/ProcurementProvider.js"
-import { ProcurementManifest } from "./manifest.js"
+import { ProcurementManifest } from "../../demo/procurement/manifest.js"
 
 /** The procurement area's handlers and demo seed (see `src/Area.ts`). */
 export const ProcurementArea = {

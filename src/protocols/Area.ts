@@ -3,8 +3,8 @@ import { Layer } from "effect"
 import type { Area } from "../Area.js"
 import { ProtocolsHttpLive } from "./Http.js"
 import { ProtocolCatalogCache } from "./CatalogCache.js"
-import { seedProtocols } from "./demo.js"
-import { ProtocolsManifest } from "./manifest.js"
+import { seedProtocols } from "../../demo/protocols/seed.js"
+import { ProtocolsManifest } from "../../demo/protocols/manifest.js"
 
 /** The protocols area's handlers and demo seed (see `src/Area.ts`). */
 export const ProtocolsArea = {

@@ -14,9 +14,9 @@ import { ScheduleFiringWorkflows } from "./ScheduleFiring.js"
 import { Schedules } from "./Schedules.js"
 import { RunControl } from "./RunControl.js"
 import { RuntimeConfigs } from "./RuntimeConfigs.js"
-import { seedRuntimeDemoData } from "./seed.js"
-import { seedScheduleDemoData } from "./schedulesDemo.js"
-import { RuntimeManifest } from "./manifest.js"
+import { seedRuntimeDemoData } from "../../demo/runtime/seed.js"
+import { seedScheduleDemoData } from "../../demo/runtime/schedules.js"
+import { RuntimeManifest } from "../../demo/runtime/manifest.js"
 
 /** The runtime area's handlers, demo seed and workflows (see `src/Area.ts`). */
 export const RuntimeArea = {

@@ -3,8 +3,8 @@ import { Layer } from "effect"
 import type { Area } from "../Area.js"
 import { ServicesHttpLive } from "./Http.js"
 import { Services } from "./Services.js"
-import { seedServices } from "./demo.js"
-import { ServicesManifest } from "./manifest.js"
+import { seedServices } from "../../demo/services/seed.js"
+import { ServicesManifest } from "../../demo/services/manifest.js"
 
 /** The services area's handlers and demo seed (see `src/Area.ts`). */
 export const ServicesArea = {

@@ -3,8 +3,8 @@ import { Layer } from "effect"
 import type { Area } from "../Area.js"
 import { TrustHttpLive } from "./Http.js"
 import { Trust } from "./Trust.js"
-import { seedTrustDemo } from "./demo.js"
-import { TrustManifest } from "./manifest.js"
+import { seedTrustDemo } from "../../demo/trust/seed.js"
+import { TrustManifest } from "../../demo/trust/manifest.js"
 
 /** The trust area's handlers and demo seed (see `src/Area.ts`). */
 export const TrustArea = {

@@ -5,8 +5,8 @@ import { AgentRelations } from "./AgentRelations.js"
 import { WalletAgentRelationsHttpLive } from "./AgentRelationsHttp.js"
 import { WalletsHttpLive } from "./Http.js"
 import { Wallets } from "./Wallets.js"
-import { seedWalletsDemo } from "./demo.js"
-import { WalletsManifest } from "./manifest.js"
+import { seedWalletsDemo } from "../../demo/wallets/seed.js"
+import { WalletsManifest } from "../../demo/wallets/manifest.js"
 
 /** The wallets area's handlers (policies and profiles; wallet-agent relations) and demo seed (see `src/Area.ts`). */
 export const WalletsArea = {

@@ -3,8 +3,8 @@ import { Layer } from "effect"
 import type { Area } from "../Area.js"
 import { WorkspacesHttpLive } from "./Http.js"
 import { Workspaces } from "./Workspaces.js"
-import { seedWorkspaces } from "./demo.js"
-import { WorkspacesManifest } from "./manifest.js"
+import { seedWorkspaces } from "../../demo/workspaces/seed.js"
+import { WorkspacesManifest } from "../../demo/workspaces/manifest.js"
 
 /** The workspaces area's handlers and demo seed (see `src/Area.ts`). */
 export const WorkspacesArea = {

@@ -23,7 +23,7 @@ import * as EdgeServer from "../../src/http/EdgeServer.js"
 import { EdgeCacheLive, HttpLive } from "../../src/server.js"
 import { startBare } from "./bare.js"
 import { FloorLive } from "./floor.js"
-import { DemoAccounts } from "../../src/accounts/demo.js"
+import { DemoAccounts } from "../../demo/accounts/seed.js"
 
 /** Counts the operations of every fiber it supervises. */
 class OperationCounter extends Supervisor.AbstractSupervisor<void> {

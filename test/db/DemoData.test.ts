@@ -47,7 +47,7 @@ describe("demo data at start-up", () => {
 
 describe("npm run db:seed", () => {
   it("refuses DEPLOYMENT_ENV=production with one line and exit code 1", () => {
-    const run = spawnSync(process.execPath, ["--import", "tsx", "src/cli/seed.ts"], {
+    const run = spawnSync(process.execPath, ["--import", "tsx", "demo/cli/seed.ts"], {
       env: { ...process.env, DEPLOYMENT_ENV: "production", DATA_DIR: "memory://" },
       encoding: "utf8",
       timeout: 60_000

@@ -7,9 +7,9 @@ import { Layer } from "effect"
 import type { Area } from "../../Area.js"
 import { Resolver } from "../../identity/Resolver.js"
 import { Identities } from "./Identities.js"
-import { seedIdentityProofs } from "./demo.js"
+import { seedIdentityProofs } from "../../../demo/agents/identities/seed.js"
 import { AgentIdentitiesHttpLive } from "./Http.js"
-import { AgentIdentitiesManifest } from "./manifest.js"
+import { AgentIdentitiesManifest } from "../../../demo/agents/identities/manifest.js"
 import { IdentityChallengePurgeLive } from "./ChallengePurge.js"
 
 /** The identity proofs' handlers, demo challenge, manifest and purge (see `src/Area.ts`). */

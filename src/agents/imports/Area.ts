@@ -4,8 +4,8 @@ import type { Area } from "../../Area.js"
 import { AgentImportsHttpLive } from "./Http.js"
 import { AgentImports } from "./Imports.js"
 import { AgentImportLive } from "./ImportWorkflow.js"
-import { seedAgentImports } from "./demo.js"
-import { AgentImportsManifest } from "./manifest.js"
+import { seedAgentImports } from "../../../demo/agents/imports/seed.js"
+import { AgentImportsManifest } from "../../../demo/agents/imports/manifest.js"
 
 /** The agent imports area's handlers, demo seed and workflow (see `src/Area.ts`). */
 export const AgentImportsArea = {

@@ -5,8 +5,8 @@ import { AdsHttpLive } from "./Http.js"
 import { Campaigns } from "./Campaigns.js"
 import { Review } from "./Review.js"
 import { CampaignLifecycleLive } from "./Lifecycle.js"
-import { seedAds } from "./demo.js"
-import { AdsManifest } from "./manifest.js"
+import { seedAds } from "../../../demo/growth/ads/seed.js"
+import { AdsManifest } from "../../../demo/growth/ads/manifest.js"
 
 /** The ads area's handlers, demo seed and campaign lifecycle cron (see `src/Area.ts`). */
 export const AdsArea = {

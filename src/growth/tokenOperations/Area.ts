@@ -3,8 +3,8 @@ import { Layer } from "effect"
 import type { Area } from "../../Area.js"
 import { TokenOperationsHttpLive } from "./Http.js"
 import { TokenOperationsRepo } from "./Repo.js"
-import { seedTokenOperations } from "./demo.js"
-import { TokenOperationsManifest } from "./manifest.js"
+import { seedTokenOperations } from "../../../demo/growth/tokenOperations/seed.js"
+import { TokenOperationsManifest } from "../../../demo/growth/tokenOperations/manifest.js"
 
 /** The tokenOperations area's handlers and demo seed (see `src/Area.ts`). */
 export const TokenOperationsArea = {

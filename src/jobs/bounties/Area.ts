@@ -3,8 +3,8 @@ import { Layer } from "effect"
 import type { Area } from "../../Area.js"
 import { BountyDisputesHttpLive } from "./Http.js"
 import { Disputes } from "./Disputes.js"
-import { seedBountyDisputes } from "./demo.js"
-import { BountiesManifest } from "./manifest.js"
+import { seedBountyDisputes } from "../../../demo/jobs/bounties/seed.js"
+import { BountiesManifest } from "../../../demo/jobs/bounties/manifest.js"
 
 /** The bounties area's handlers and demo seed (see `src/Area.ts`). */
 export const BountiesArea = {

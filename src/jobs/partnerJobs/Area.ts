@@ -4,8 +4,8 @@ import type { Area } from "../../Area.js"
 import { PartnerJobSyncWorkflows } from "./Sync.js"
 import { PartnerJobSourcesHttpLive } from "./Http.js"
 import { Sources } from "./Sources.js"
-import { seedPartnerJobSources } from "./demo.js"
-import { PartnerJobsManifest } from "./manifest.js"
+import { seedPartnerJobSources } from "../../../demo/jobs/partnerJobs/seed.js"
+import { PartnerJobsManifest } from "../../../demo/jobs/partnerJobs/manifest.js"
 
 /** The partnerJobs area's handlers, demo seed and workflows (see `src/Area.ts`). */
 export const PartnerJobsArea = {

@@ -4,8 +4,8 @@ import type { Area } from "../../Area.js"
 import { AnalyticsExportLive } from "./ExportWorkflow.js"
 import { AnalyticsHttpLive } from "./Http.js"
 import { Analytics } from "./Analytics.js"
-import { seedAnalytics } from "./seed.js"
-import { AnalyticsManifest } from "./manifest.js"
+import { seedAnalytics } from "../../../demo/social/analytics/seed.js"
+import { AnalyticsManifest } from "../../../demo/social/analytics/manifest.js"
 
 /** The analytics area's handlers, demo seed and workflows (see `src/Area.ts`). */
 export const AnalyticsArea = {

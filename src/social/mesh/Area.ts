@@ -3,8 +3,8 @@ import { Layer } from "effect"
 import type { Area } from "../../Area.js"
 import { MeshHttpLive } from "./Http.js"
 import { Mesh } from "./Mesh.js"
-import { seedMesh } from "./demo.js"
-import { MeshManifest } from "./manifest.js"
+import { seedMesh } from "../../../demo/social/mesh/seed.js"
+import { MeshManifest } from "../../../demo/social/mesh/manifest.js"
 
 /** The mesh area's handlers and demo seed (see `src/Area.ts`). */
 export const MeshArea = {

@@ -8,8 +8,8 @@ import type { Area } from "../../Area.js"
 import { ReputationHttpLive } from "./Http.js"
 import { ReputationWorkflows } from "./Projector.js"
 import { Reputation } from "./Reputation.js"
-import { seedReputationDemo } from "./demo.js"
-import { ReputationManifest } from "./manifest.js"
+import { seedReputationDemo } from "../../../demo/trust/reputation/seed.js"
+import { ReputationManifest } from "../../../demo/trust/reputation/manifest.js"
 
 /** The reputation area's handlers, seed step, manifest and projector (see `src/Area.ts`). */
 export const ReputationArea = {
