@@ -1,10 +1,11 @@
 /**
- * The served description's demo half, added at assembly (`src/server.ts`, the
- * `npm run openapi` CLI): the contract (`src/api/Api.ts` and what it imports) carries
- * no demo data, and this module, which depends on the contract and the demo data,
- * annotates the api with an OpenAPI `Transform` that runs after the contract's own.
- * `HttpApiBuilder.api(documentedApi(Api))` makes it the api that `/openapi.json`
- * (`HttpApiBuilder.middlewareOpenApi`) and `/docs` (`HttpApiScalar`) describe.
+ * The served description's demo half, added at assembly (the entry point `bin/main.ts`
+ * hands {@link documentedApi} to `src/startup.ts` as its `describe`; the
+ * `npm run openapi` CLI; the test server): the contract (`src/api/Api.ts` and what it
+ * imports) and `ApiLive` carry no demo data, and this module, which depends on the contract
+ * and the demo data, annotates the api with an OpenAPI `Transform` that runs after the
+ * contract's own. `makeApiLive(documentedApi)` (`src/server.ts`) makes it the api that
+ * `/openapi.json` (`HttpApiBuilder.middlewareOpenApi`) and `/docs` (`src/http/Docs.ts`) describe.
  *
  * Per operation (by operationId), from the demo manifest (`demo/manifest.ts`):
  * - path, query and header parameters carry the manifest request's values, and
@@ -13,8 +14,10 @@
  * - the description gets a "Try it" paragraph naming who to sign in as (before the
  *   problem types), and for some operations an "Example (demo)" sentence;
  * - the success response carries, as its `example`, the response the manifest request
- *   got on a freshly seeded database (`demo/examples.ts`, written by
- *   `npm run docs:examples`, checked by test/openapi/Examples.test.ts).
+ *   got on a freshly seeded database (`demo/examples/`, one JSON file per area, written by
+ *   `npm run docs:examples`, checked by test/openapi/Examples.test.ts);
+ * - the docs' request panel is pre-filled in development with the demo public API key
+ *   (the api's `DocsApiKey` annotation, `src/http/Docs.ts`).
  *
  * Examples are set on the operation (parameter and media-type `example`) rather than as
  * Schema `examples`: Effect's generator puts Schema annotations into the shared component
@@ -24,9 +27,10 @@
 import type { HttpApi } from "@effect/platform"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { Context, Option } from "effect"
+import { DocsApiKey } from "../src/http/Docs.js"
 import { DemoAccounts } from "./accounts/seed.js"
 import { DemoIdempotencyKey } from "./common.js"
-import { successExamples } from "./examples.js"
+import { successExamples } from "./examples/index.js"
 import { demoManifest, type ManifestOperation } from "./manifest.js"
 
 type Spec = Record<string, any>
@@ -109,12 +113,17 @@ export const documentSpec = (spec: Spec): Spec => ({
 
 /**
  * `api` with the demo examples in its OpenAPI description: its `Transform` annotation
- * becomes the api's own transform (if any) followed by {@link documentSpec}. The api is
- * otherwise the same (groups, endpoints, middleware), so its handlers serve it.
+ * becomes the api's own transform (if any) followed by {@link documentSpec}, and its
+ * `DocsApiKey` annotation the demo public API key. The api is otherwise the same (groups,
+ * endpoints, middleware), so its handlers serve it.
  */
 export const documentedApi = <Id extends string, Groups extends import("@effect/platform").HttpApiGroup.HttpApiGroup.Any, E, R>(
   api: HttpApi.HttpApi<Id, Groups, E, R>
 ): HttpApi.HttpApi<Id, Groups, E, R> => {
   const own = Context.getOption(api.annotations, OpenApi.Transform)
-  return api.annotateContext(Context.make(OpenApi.Transform, (spec) => documentSpec(Option.isSome(own) ? own.value(spec) : spec) as never))
+  return api.annotateContext(
+    Context.make(OpenApi.Transform, (spec) => documentSpec(Option.isSome(own) ? own.value(spec) : spec) as never).pipe(
+      Context.add(DocsApiKey, demoManifest.apiKeys.public.key)
+    )
+  )
 }

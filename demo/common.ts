@@ -1,7 +1,7 @@
 /**
  * The deterministic demo data set's shared part: its id and time helpers, the reference
  * data every area uses (networks, assets) and the docs' Idempotency-Key. Each area's own
- * demo data is in `src/<area>/demo.ts`; `demo/seed.ts` loads them all. The same IDs,
+ * demo data is in `demo/<area>/`; `demo/seed.ts` loads them all. The same IDs,
  * emails, passwords and API keys on every load: `npm start` loads the set into an empty
  * embedded database, `npm run db:seed` into PostgreSQL, tests start from it, and
  * `npm run demo:manifest` describes it.

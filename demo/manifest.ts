@@ -2,13 +2,13 @@
  * The demo manifest (`npm run --silent demo:manifest`): the demo accounts and API
  * key, and for every operation one request that succeeds on a freshly seeded
  * database (`ManifestOperation`), gathered from every area's `manifest.ts` in the order of
- * `src/areas.ts`. The docs' examples are built from it (`demo/DocumentedApi.ts`).
+ * `demo/areas.ts`. The docs' examples are built from it (`demo/DocumentedApi.ts`).
  */
-import type { Area, ManifestOperation } from "../src/Area.js"
-import { areas } from "../src/areas.js"
+import { demoAreas } from "./areas.js"
+import type { ManifestOperation } from "./DemoArea.js"
 import { DemoApiKeys, demoCredentials as credentials } from "./accounts/seed.js"
 
-export type { ManifestOperation } from "../src/Area.js"
+export type { ManifestOperation } from "./DemoArea.js"
 
 /** The manifest document. */
 export const demoManifest = {
@@ -22,6 +22,6 @@ export const demoManifest = {
     public: { key: DemoApiKeys.public.key, scopes: [...DemoApiKeys.public.scopes] }
   },
   operations: Object.fromEntries(
-    (areas as ReadonlyArray<Area>).flatMap((area) => Object.entries(area.manifest ?? {}))
+    demoAreas.flatMap((area) => Object.entries(area.manifest ?? {}))
   ) as Readonly<Record<string, ManifestOperation>>
 } as const

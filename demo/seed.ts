@@ -1,14 +1,13 @@
 /**
  * Loads the demo data set in one transaction: the reference data every area uses
- * (`demo.ts`: networks and assets), then each area's own (`Area.seed` of `src/areas.ts`,
- * its data in `src/<area>/demo.ts`, in the list's order).
+ * (`demo/common.ts`: networks and assets), then each area's own (`DemoArea.seed` of
+ * `demo/areas.ts`, its data in `demo/<area>/`, in the list's order).
  * Loading is skipped when the demo admin account already exists, so it is safe to run on
  * every start.
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import type { Area } from "../src/Area.js"
-import { areas } from "../src/areas.js"
+import { demoAreas } from "./areas.js"
 import { DemoAccounts } from "./accounts/seed.js"
 import { DemoAssets, DemoNetworks } from "./common.js"
 
@@ -37,7 +36,7 @@ export const seedDemoData = Effect.gen(function*() {
       })))
     }`
     // then each area's own demo data, in the areas' order
-    for (const area of areas as ReadonlyArray<Area>) {
+    for (const area of demoAreas) {
       if (area.seed !== undefined) yield* area.seed
     }
   }))

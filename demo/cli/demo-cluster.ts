@@ -23,7 +23,7 @@ const seeded = spawnSync(process.execPath, ["dist/demo/cli/seed.js"], { stdio: "
 if (seeded.status !== 0) process.exit(seeded.status ?? 1)
 
 const children: Array<ChildProcess> = runners.map((n) => {
-  const child = spawn(process.execPath, ["--enable-source-maps", "dist/src/main.js"], {
+  const child = spawn(process.execPath, ["--enable-source-maps", "dist/bin/main.js"], {
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl,

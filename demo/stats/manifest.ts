@@ -5,7 +5,7 @@
  * data (2026-03-23, `demoTime(81)`: the demo chat's runs; the week around it), so the
  * answers are immutable projections.
  */
-import type { ManifestOperation } from "../../src/Area.js"
+import type { ManifestOperation } from "../DemoArea.js"
 import { DemoRuntimeAgents } from "../runtime/data.js"
 
 /** A closed demo day with runs of the demo chat (day 81 of the demo data). */

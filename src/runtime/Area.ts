@@ -1,5 +1,5 @@
 /** The runtime area: the agent runtime: conversations, runs, schedules. Listed in `src/areas.ts`. */
-import { Effect, Layer } from "effect"
+import { Layer } from "effect"
 import type { Area } from "../Area.js"
 import { AgentRunLive } from "./AgentRunWorkflow.js"
 import { RunLoopRepo } from "./RunLoopRepo.js"
@@ -14,11 +14,8 @@ import { ScheduleFiringWorkflows } from "./ScheduleFiring.js"
 import { Schedules } from "./Schedules.js"
 import { RunControl } from "./RunControl.js"
 import { RuntimeConfigs } from "./RuntimeConfigs.js"
-import { seedRuntimeDemoData } from "../../demo/runtime/seed.js"
-import { seedScheduleDemoData } from "../../demo/runtime/schedules.js"
-import { RuntimeManifest } from "../../demo/runtime/manifest.js"
 
-/** The runtime area's handlers, demo seed and workflows (see `src/Area.ts`). */
+/** The runtime area's handlers and workflows (see `src/Area.ts`). */
 export const RuntimeArea = {
   name: "runtime",
   http: RuntimeHttpLive.pipe(
@@ -27,8 +24,6 @@ export const RuntimeArea = {
       RunControl.Default, RuntimeConfigs.Default
     ])
   ),
-  seed: Effect.zipRight(seedRuntimeDemoData, seedScheduleDemoData),
   // the AgentRuntime that answers runs is provided by the assembly (src/workflows.ts)
-  workflows: Layer.mergeAll(AgentRunLive.pipe(Layer.provide([RunLoopRepo.Default, ToolRunnerLive])), ScheduleFiringWorkflows),
-  manifest: RuntimeManifest
+  workflows: Layer.mergeAll(AgentRunLive.pipe(Layer.provide([RunLoopRepo.Default, ToolRunnerLive])), ScheduleFiringWorkflows)
 } satisfies Area

@@ -4,7 +4,7 @@
  * deterministic provider (the demo agent "Atlas Research").
  *
  * Each measurement has its own copy of the seeded demo database and its own server
- * processes (`src/main.ts`, socket runners of the durable engine; test/support/serverProcesses.ts).
+ * processes (`bin/main.ts`, socket runners of the durable engine; test/support/serverProcesses.ts).
  * `BENCH_CONVERSATIONS` (16) clients each own a conversation and loop: send a message
  * (`Runtime_SendMessage`, HTTP, to the servers in turn), wait until its run is finished, send
  * the next. First `BENCH_WARMUP` (32) unmeasured runs, then `BENCH_RUNS` (400); each

@@ -11,7 +11,8 @@ import { AppConfig } from "../../layers/AppConfig.js"
 import { DbEmbedded } from "../../layers/Db.js"
 import { IdsSequence } from "../../layers/Ids.js"
 import { migrate } from "../../src/db/migrate.js"
-import { StartupLive } from "../../src/startup.js"
+import { startupLive } from "../../src/startup.js"
+import { seedDemoData } from "../../demo/seed.js"
 import { testConfig } from "../support/config.js"
 
 const accountsAfterStartup = (pglite: PGlite, environment: string) =>
@@ -20,7 +21,7 @@ const accountsAfterStartup = (pglite: PGlite, environment: string) =>
     const [row] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM accounts`
     return row!.n
   }).pipe(
-    Effect.provide(StartupLive.pipe(Layer.provideMerge(Layer.mergeAll(
+    Effect.provide(startupLive(seedDemoData).pipe(Layer.provideMerge(Layer.mergeAll(
       DbEmbedded({ dataDir: "memory://", pglite }, migrate),
       IdsSequence("0000000c"),
       Layer.succeed(AppConfig, testConfig({ environment }))

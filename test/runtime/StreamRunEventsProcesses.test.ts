@@ -1,6 +1,6 @@
 /**
  * Runtime_StreamRunEvents across server processes: two real server
- * processes (`src/main.ts`) on one PostgreSQL database. A client connected to process B
+ * processes (`bin/main.ts`) on one PostgreSQL database. A client connected to process B
  * follows runs whose events are written elsewhere: by another process (this one, with
  * `appendRunEvent`, as a runner does) and by a real run sent through process A. B wakes on
  * `LISTEN run_events` only: its safety-net poll is set to an hour, so a stream that got its

@@ -2,7 +2,7 @@
  * Demo-manifest entries of identity proofs (`demo/manifest.ts`): one request per
  * operation that succeeds on a freshly seeded database (checked by test/demo/Manifest.test.ts).
  */
-import type { ManifestOperation } from "../../../src/Area.js"
+import type { ManifestOperation } from "../../DemoArea.js"
 import { DemoAgents } from "../seed.js"
 import { DemoProofs } from "./seed.js"
 

@@ -3,7 +3,7 @@
  * operations, one request that succeeds on a freshly seeded database (the example of
  * `/docs`, checked by test/demo/Manifest.test.ts).
  */
-import type { ManifestOperation } from "../../../src/Area.js"
+import type { ManifestOperation } from "../../DemoArea.js"
 import { DemoAgents } from "../seed.js"
 import { DemoImports } from "./seed.js"
 

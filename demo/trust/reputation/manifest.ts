@@ -2,7 +2,7 @@
  * The reputation area's entries of the demo manifest (`demo/manifest.ts`): one request per
  * operation that succeeds on a freshly seeded database (the examples of `/docs`).
  */
-import type { ManifestOperation } from "../../../src/Area.js"
+import type { ManifestOperation } from "../../DemoArea.js"
 import { DemoAgents } from "../../agents/seed.js"
 
 const atlas = DemoAgents[0].id
