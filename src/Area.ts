@@ -1,12 +1,10 @@
 /**
  * What one area folder (`src/<area>/`, or a sub-feature `src/<area>/<feature>/`) contributes to the service, beyond its
  * contract (`src/<area>/Api.ts`, added to `src/api/Api.ts`): the root assembles the
- * server's layers, the demo seed and the background work from the list of these in
- * `src/areas.ts`.
+ * server's layers and the background work from the list of these in `src/areas.ts`.
+ * (An area's demo data, seed step and manifest are not part of it: `demo/areas.ts`.)
  */
-import type { SqlClient, SqlError } from "@effect/sql"
-import type { Effect, Layer } from "effect"
-import type { Auth } from "../layers/Auth.js"
+import type { Layer } from "effect"
 
 /** One area of the service. */
 export interface Area {
@@ -24,39 +22,9 @@ export interface Area {
    */
   readonly http: Layer.Layer<any, never, any> | Layer.Layer<never, never, never>
   /**
-   * Inserts the area's demo data, inside the seed's one transaction, after the core demo
-   * data (`src/db/seed.ts`) and the areas listed before it. Fails with `SqlError`.
-   */
-  readonly seed?: Effect.Effect<void, SqlError.SqlError, SqlClient.SqlClient | Auth>
-  /** Its entries of the demo manifest (`src/db/manifest.ts`): one working request per operation. */
-  readonly manifest?: Readonly<Record<string, ManifestOperation>>
-  /**
    * The area's background work: workflows and cron jobs on the durable engine (`layers/Engine.ts`), with
    * the area's own services provided: what is left is the engine, `SqlClient` and the
    * cross-cutting layers (`src/workflows.ts` assembles them).
    */
   readonly workflows?: Layer.Layer<never, never, any>
-}
-
-/**
- * One request of the demo manifest: who sends it (`as`: a demo account, signed in with
- * its CSRF token; `anonymous`; or the demo public API key) and its path, query and body.
- * POST/PUT/PATCH/DELETE requests also need a fresh Idempotency-Key, which the caller supplies.
- */
-export interface ManifestOperation {
-  readonly as: "admin" | "owner" | "member" | "anonymous" | "apiKey:public"
-  readonly path: Readonly<Record<string, string>>
-  readonly query: Readonly<Record<string, string | number>>
-  readonly body: unknown
-  /** Request headers besides the credential's and Idempotency-Key (lower-case names). */
-  readonly headers?: Readonly<Record<string, string>>
-  /** An "Example (demo)" sentence the docs add to the operation's description. */
-  readonly note?: string
-  /**
-   * The problem this request answers on the demo data, for an operation whose success
-   * needs state the demo data cannot hold (Admin_RetryJobRun needs a FAILED engine
-   * execution): its status and problem `type` slug. Say why in `note`. Such an operation
-   * has no success example; the manifest and example tests check this answer instead.
-   */
-  readonly problem?: { readonly status: number; readonly type: string }
 }

@@ -1,14 +1,12 @@
 /**
  * THE list of areas (`src/<area>/`, named after the spec's area: the operationId's prefix,
  * `Jobs_*` in `src/jobs/`; a separate service of an area is a sub-feature folder,
- * `src/jobs/bounties/`, with its own entry here): the server's handlers and services (`src/server.ts`),
- * the demo seed (`src/db/seed.ts`) and the background work (`src/workflows.ts`) are assembled
- * from it. Adding an area is its folder, its line here and its group's `.add` in
- * `src/api/Api.ts` (the contract, which must not import implementations); `ApiLive` does
- * not compile while a group of the contract has no area here.
- *
- * The order is the demo seed's: an area's demo rows may reference those of the areas
- * before it (foreign keys).
+ * `src/jobs/bounties/`, with its own entry here): the server's handlers and services (`src/server.ts`)
+ * and the background work (`src/workflows.ts`) are assembled from it. Adding an area is its
+ * folder, its line here and its group's `.add` in `src/api/Api.ts` (the contract, which must
+ * not import implementations); `ApiLive` does not compile while a group of the contract has no
+ * area here. An area's demo data, seed step and manifest are in `demo/<area>/`, listed in
+ * `demo/areas.ts` (in this list's order).
  */
 import { AccountsArea } from "./accounts/Area.js"
 import { WorkspacesArea } from "./workspaces/Area.js"
@@ -35,7 +33,7 @@ import { AdsArea } from "./growth/ads/Area.js"
 import { EndpointHealthArea } from "./endpointHealth/Area.js"
 import { StatsArea } from "./stats/Area.js"
 
-/** Every area of the service, in seed order. */
+/** Every area of the service. */
 export const areas = [
   AccountsArea,
   WorkspacesArea,

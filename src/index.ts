@@ -49,7 +49,7 @@ export {
 } from "./api/security.js"
 
 // the implementation
-export { ApiLive, EdgeCacheLive, HttpLive } from "./server.js"
+export { ApiLive, type DescribeApi, EdgeCacheLive, HttpLive, makeApiLive, makeHttpLive } from "./server.js"
 export { EdgeCache, EdgeTtlMillis } from "./http/EdgeCache.js"
 export * as EdgeServer from "./http/EdgeServer.js"
 export { PublicAuthLive, SessionAuthLive } from "./http/AuthMiddleware.js"
@@ -62,12 +62,11 @@ export { migrate } from "./db/migrate.js"
 export { BackgroundLive, backgroundLive, ServiceEngineLive, WorkflowsLive } from "./workflows.js"
 export { WorkflowExecutions } from "./admin/Executions.js"
 export { MetricsServer, MetricsServerLive } from "./admin/Metrics.js"
-export { seedDemoData } from "./db/seed.js"
 
 // the areas (src/areas.ts): each one's `http` is its group's handlers with its own services provided
-// (what is left is what `ApiLive` provides: the middleware and cross-cutting layers), with its seed
-// step, demo manifest and background work
-export { type Area, type ManifestOperation } from "./Area.js"
+// (what is left is what `ApiLive` provides: the middleware and cross-cutting layers), with its
+// background work
+export { type Area } from "./Area.js"
 export { areas } from "./areas.js"
 export { AccountsArea } from "./accounts/Area.js"
 export { AdminArea } from "./admin/Area.js"

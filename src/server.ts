@@ -1,6 +1,8 @@
 /**
  * Assembly: the API implementation (`ApiLive`), the HTTP app with docs and the
- * derived OpenAPI description (`HttpLive`), as layers another Effect app can reuse.
+ * derived OpenAPI description (`HttpLive`), as layers another Effect app can reuse; and the
+ * same for an api whose description is transformed (`makeApiLive`, `makeHttpLive`: the entry
+ * point `bin/main.ts` adds the demo examples, `demo/DocumentedApi.ts`).
  */
 import * as Headers from "@effect/platform/Headers"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
@@ -19,7 +21,6 @@ import { accessLog, accessWriter } from "./http/AccessLog.js"
 import { CorsLive } from "./http/Cors.js"
 import { DirectoryAgentCardLive } from "./http/DirectoryAgentCard.js"
 import { DocsLive } from "./http/Docs.js"
-import { documentedApi } from "./http/DocumentedApi.js"
 import { EdgeCache } from "./http/EdgeCache.js"
 import { EnvelopeLive } from "./http/Envelope.js"
 import { HomeLive } from "./http/Home.js"
@@ -58,14 +59,19 @@ const areaHandlers = Layer.mergeAll(
 ) as unknown as Layer.Layer<Groups<AreaHttp>, never, Needs<AreaHttp>>
 
 /**
- * The implementation of {@link Api}: every group's handlers, the auth and request
- * middleware, the domain services and the cross-cutting layers (Auth, Cursor,
- * Idempotency, Envelope). Requires `SqlClient`, `AppConfig`, `Ids` and the engine (`WorkflowEngine`,
- * from `BackgroundLive` of `src/workflows.ts`). The api it
- * serves is {@link Api} with the demo examples in its OpenAPI description
- * (`src/http/DocumentedApi.ts`), which `/openapi.json` and `/docs` describe.
+ * A transform of the served api that keeps its groups and endpoints and changes only its
+ * annotations (its OpenAPI description): `documentedApi` of `demo/DocumentedApi.ts`.
  */
-export const ApiLive = HttpApiBuilder.api(documentedApi(Api)).pipe(
+export type DescribeApi = (api: typeof Api) => typeof Api
+
+/**
+ * The implementation of `describe(Api)` (by default {@link Api} itself): every group's handlers,
+ * the auth and request middleware, the domain services and the cross-cutting layers (Auth,
+ * Cursor, Idempotency, Envelope). Requires `SqlClient`, `AppConfig`, `Ids` and the engine
+ * (`WorkflowEngine`, from `BackgroundLive` of `src/workflows.ts`). The api it serves is the one
+ * `/openapi.json` and `/docs` describe. Call it once per server: each call is a new layer.
+ */
+export const makeApiLive = (describe?: DescribeApi) => HttpApiBuilder.api(describe === undefined ? Api : describe(Api)).pipe(
   Layer.provide(areaHandlers),
   Layer.provide([RequestMiddlewareLive, CorsLive, SessionAuthLive, PublicAuthLive, RateBudgetMiddlewareLive]),
   Layer.provide([
@@ -79,6 +85,9 @@ export const ApiLive = HttpApiBuilder.api(documentedApi(Api)).pipe(
     OutboundConfigLive
   ])
 )
+
+/** The implementation of {@link Api}, whose description is the contract's (see {@link makeApiLive}). */
+export const ApiLive = makeApiLive()
 
 /**
  * The directory's own MCP server at `/mcp` (src/mcpServer/), on the services the
@@ -99,14 +108,15 @@ const A2aServerLive = A2aEndpointLive.pipe(
 )
 
 /**
- * The HTTP app on an `HttpServer`: the API, `GET /openapi.json` (derived from
- * {@link Api}), the Scalar docs UI at `/docs`, the directory's A2A Agent Card at
+ * The HTTP app on an `HttpServer` serving `apiLive` (default {@link ApiLive}; `makeApiLive(describe)`
+ * for a described api): the API, `GET /openapi.json` (derived from
+ * the served api), the Scalar docs UI at `/docs`, the directory's A2A Agent Card at
  * `/.well-known/agent-card.json`, its A2A interface at `/a2a/jsonrpc` and `/a2a/rest`, the MCP
  * server at `/mcp` and `GET /` linking them, with the
  * access log (one line per request); every response carries the headers of
  * `src/http/SecurityHeaders.ts`.
  */
-export const HttpLive = Layer.unwrapEffect(
+export const makeHttpLive = (apiLive: typeof ApiLive = ApiLive) => Layer.unwrapEffect(
   Effect.map(
     Effect.all([EdgeCache, accessWriter]),
     ([edge, log]) => HttpApiBuilder.serve((app) => accessLog(log)(edge.capture(securityHeaders(app))))
@@ -119,8 +129,11 @@ export const HttpLive = Layer.unwrapEffect(
   Layer.provide(HomeLive),
   Layer.provide(DirectoryAgentCardLive),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
-  Layer.provide(ApiLive),
+  Layer.provide(apiLive),
   HttpServer.withLogAddress,
   // secrets in headers never reach logs or traces (cookie, authorization, x-api-key are redacted by default)
   Layer.locally(Headers.currentRedactedNames, ["authorization", "cookie", "set-cookie", "x-api-key", "x-csrf-token"])
 )
+
+/** The HTTP app serving {@link ApiLive} (see {@link makeHttpLive}). */
+export const HttpLive = makeHttpLive()

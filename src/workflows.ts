@@ -1,7 +1,8 @@
 /**
  * The background work of every area (`Area.workflows` of `src/areas.ts`) registered on
  * the durable engine (`layers/Engine.ts`), and the engine chosen by the configuration.
- * `src/main.ts` provides both beside the HTTP app; a library user or a test does the same.
+ * The server program (`serverLive` of `src/startup.ts`) provides both beside the HTTP app; a
+ * library user or a test does the same.
  */
 import { Effect, Layer, Option } from "effect"
 import type { AgentRuntime } from "../layers/AgentRuntime.js"

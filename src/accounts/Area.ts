@@ -4,13 +4,9 @@ import type { Area } from "../Area.js"
 import { AccountsHttpLive } from "./Http.js"
 import { Accounts } from "./Accounts.js"
 import { ApiKeys } from "./ApiKeys.js"
-import { seedAccounts } from "./demo.js"
-import { AccountsManifest } from "./manifest.js"
 
-/** The accounts area's handlers and demo seed (see `src/Area.ts`). */
+/** The accounts area's handlers (see `src/Area.ts`). */
 export const AccountsArea = {
   name: "accounts",
-  http: AccountsHttpLive.pipe(Layer.provide([Accounts.Default, ApiKeys.Default])),
-  seed: seedAccounts,
-  manifest: AccountsManifest
+  http: AccountsHttpLive.pipe(Layer.provide([Accounts.Default, ApiKeys.Default]))
 } satisfies Area

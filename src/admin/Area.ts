@@ -4,13 +4,11 @@ import type { Area } from "../Area.js"
 import { WorkflowExecutions } from "./Executions.js"
 import { PurgeCrons } from "./Purges.js"
 import { AdminHttpLive } from "./Http.js"
-import { AdminManifest } from "./manifest.js"
 import { JobRetry } from "./Retry.js"
 
 /** The admin area's handlers and cron jobs (see `src/Area.ts`). */
 export const AdminArea = {
   name: "admin",
   http: AdminHttpLive.pipe(Layer.provide(JobRetry.Default), Layer.provide(WorkflowExecutions.Default)),
-  workflows: PurgeCrons,
-  manifest: AdminManifest
+  workflows: PurgeCrons
 } satisfies Area

@@ -9,16 +9,12 @@ import { Registration } from "./Registration.js"
 import { Favorites } from "./Favorites.js"
 import { ActivityRepo } from "./ActivityRepo.js"
 import { Resolver } from "../identity/Resolver.js"
-import { seedAgents } from "./demo.js"
-import { AgentsManifest } from "./manifest.js"
 
-/** The agents area's handlers and demo seed (see `src/Area.ts`). */
+/** The agents area's handlers (see `src/Area.ts`). */
 export const AgentsArea = {
   name: "agents",
   http: AgentsHttpLive.pipe(
     Layer.provide([Registration.Default, AgentCards.Default, Favorites.Default]),
     Layer.provide([Agents.Default, AgentsRepo.Default, ActivityRepo.Default, Resolver.Default])
-  ),
-  seed: seedAgents,
-  manifest: AgentsManifest
+  )
 } satisfies Area

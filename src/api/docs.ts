@@ -11,7 +11,7 @@
  *
  * Nothing here knows the demo data: the examples of parameters, request bodies and
  * success responses, and the "Try it" paragraph, are added at assembly
- * (`src/http/DocumentedApi.ts`), so the contract carries no demo data.
+ * (`demo/DocumentedApi.ts`), so the contract carries no demo data.
  */
 import type { HttpApiEndpoint } from "@effect/platform"
 import * as HttpApi from "@effect/platform/HttpApi"

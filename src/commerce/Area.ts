@@ -3,13 +3,9 @@ import { Layer } from "effect"
 import type { Area } from "../Area.js"
 import { CommerceHttpLive } from "./Http.js"
 import { CommerceRepo } from "./Repo.js"
-import { seedCommerce } from "./demo.js"
-import { CommerceManifest } from "./manifest.js"
 
-/** The commerce area's handlers and demo seed (see `src/Area.ts`). */
+/** The commerce area's handlers (see `src/Area.ts`). */
 export const CommerceArea = {
   name: "commerce",
-  http: CommerceHttpLive.pipe(Layer.provide([CommerceRepo.Default])),
-  seed: seedCommerce,
-  manifest: CommerceManifest
+  http: CommerceHttpLive.pipe(Layer.provide([CommerceRepo.Default]))
 } satisfies Area

@@ -24,30 +24,37 @@
  *
  * Scalar fills the first API-key scheme of an operation with a placeholder
  * (`X-API-Key: YOUR_SECRET_TOKEN`, a sure 401) even where the key is optional, so
- * in development, where the demo data set is loaded, the panel is pre-filled with
- * the demo public API key instead; other environments get no key.
+ * in development the panel is pre-filled with the key the served api names in its
+ * {@link DocsApiKey} annotation instead (`demo/DocumentedApi.ts` names the demo public
+ * API key, which works on the demo data set loaded in development); other environments,
+ * and an api with no such annotation, get no key.
  */
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as OpenApi from "@effect/platform/OpenApi"
-import { Effect, Layer } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { randomBytes } from "node:crypto"
 import { createRequire } from "node:module"
 import { readFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { runInNewContext } from "node:vm"
 import { AppConfig } from "../../layers/AppConfig.js"
-import { DemoApiKeys } from "../accounts/demo.js"
 import { DirectoryPaths, McpProtocolVersion } from "./DirectoryAgentCard.js"
 
-/** Scalar's `authentication` setting, which `HttpApiScalar.ScalarConfig` does not type. */
-const demoAuthentication = {
+/**
+ * An annotation of the served `HttpApi`: the API key (`X-API-Key`, in clear) the docs' request
+ * panel is pre-filled with in development. Without it the panel is not pre-filled.
+ */
+export class DocsApiKey extends Context.Tag("agent-directory/DocsApiKey")<DocsApiKey, string>() {}
+
+/** Scalar's `authentication` setting, which `HttpApiScalar.ScalarConfig` does not type, for the API key `key`. */
+const keyAuthentication = (key: string) => ({
   authentication: {
     preferredSecurityScheme: "apiKeyAuth",
-    securitySchemes: { apiKeyAuth: { value: DemoApiKeys.public.key } }
+    securitySchemes: { apiKeyAuth: { value: key } }
   }
-}
+})
 
 /**
  * The paragraph the docs page adds under the API's description: the directory's interfaces
@@ -126,10 +133,11 @@ export const DocsLive: Layer.Layer<never, never, HttpApi.Api | AppConfig> = Http
       ...described,
       info: { ...described.info, description: `${described.info.description ?? ""}\n\n${otherInterfaces}` }
     }
+    const key = Context.getOption(api.annotations, DocsApiKey)
     const scalarConfig = {
       _integration: "html",
       withDefaultFonts: false,
-      ...(config.environment === "development" ? demoAuthentication : {})
+      ...(config.environment === "development" && Option.isSome(key) ? keyAuthentication(key.value) : {})
     }
     const script = yield* docsScript
     const page = (nonce: string) =>

@@ -3,13 +3,9 @@ import { Layer } from "effect"
 import type { Area } from "../Area.js"
 import { LaunchHttpLive } from "./Http.js"
 import { Launch } from "./Launch.js"
-import { seedLaunchRuns } from "./demo.js"
-import { LaunchManifest } from "./manifest.js"
 
-/** The launch area's handlers and demo seed (see `src/Area.ts`). */
+/** The launch area's handlers (see `src/Area.ts`). */
 export const LaunchArea = {
   name: "launch",
-  http: LaunchHttpLive.pipe(Layer.provide([Launch.Default])),
-  seed: seedLaunchRuns,
-  manifest: LaunchManifest
+  http: LaunchHttpLive.pipe(Layer.provide([Launch.Default]))
 } satisfies Area

@@ -4,7 +4,6 @@ import type { Area } from "../Area.js"
 import { McpHttpLive } from "./Http.js"
 import { Mcp } from "./Mcp.js"
 import { McpOAuth } from "./McpOAuth.js"
-import { McpManifest } from "./manifest.js"
 import { OAuthFlowPurgeLive } from "./Purges.js"
 import { McpConnections } from "./Connections.js"
 import { McpCatalogRefreshWorkflows } from "./CatalogRefresh.js"
@@ -13,6 +12,5 @@ import { McpCatalogRefreshWorkflows } from "./CatalogRefresh.js"
 export const McpArea = {
   name: "mcp",
   http: McpHttpLive.pipe(Layer.provide([Mcp.Default, McpConnections.Default, McpOAuth.Default])),
-  workflows: Layer.mergeAll(OAuthFlowPurgeLive, McpCatalogRefreshWorkflows),
-  manifest: McpManifest
+  workflows: Layer.mergeAll(OAuthFlowPurgeLive, McpCatalogRefreshWorkflows)
 } satisfies Area

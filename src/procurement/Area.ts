@@ -3,14 +3,10 @@ import { Layer } from "effect"
 import type { Area } from "../Area.js"
 import { ProcurementHttpLive } from "./Http.js"
 import { Procurement } from "./Procurement.js"
-import { seedProcurement } from "./demo.js"
 import { ProcurementProvidersDemo } from "../../layers/ProcurementProvider.js"
-import { ProcurementManifest } from "./manifest.js"
 
-/** The procurement area's handlers and demo seed (see `src/Area.ts`). */
+/** The procurement area's handlers (see `src/Area.ts`). */
 export const ProcurementArea = {
   name: "procurement",
-  http: ProcurementHttpLive.pipe(Layer.provide(Procurement.Default.pipe(Layer.provide(ProcurementProvidersDemo)))),
-  seed: seedProcurement,
-  manifest: ProcurementManifest
+  http: ProcurementHttpLive.pipe(Layer.provide(Procurement.Default.pipe(Layer.provide(ProcurementProvidersDemo))))
 } satisfies Area

@@ -3,13 +3,9 @@ import { Layer } from "effect"
 import type { Area } from "../Area.js"
 import { ProtocolsHttpLive } from "./Http.js"
 import { ProtocolCatalogCache } from "./CatalogCache.js"
-import { seedProtocols } from "./demo.js"
-import { ProtocolsManifest } from "./manifest.js"
 
-/** The protocols area's handlers and demo seed (see `src/Area.ts`). */
+/** The protocols area's handlers (see `src/Area.ts`). */
 export const ProtocolsArea = {
   name: "protocols",
-  http: ProtocolsHttpLive.pipe(Layer.provide([ProtocolCatalogCache.Default])),
-  seed: seedProtocols,
-  manifest: ProtocolsManifest
+  http: ProtocolsHttpLive.pipe(Layer.provide([ProtocolCatalogCache.Default]))
 } satisfies Area

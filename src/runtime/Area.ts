@@ -1,5 +1,5 @@
 /** The runtime area: the agent runtime: conversations, runs, schedules. Listed in `src/areas.ts`. */
-import { Effect, Layer } from "effect"
+import { Layer } from "effect"
 import type { Area } from "../Area.js"
 import { AgentRunLive } from "./loop/AgentRunWorkflow.js"
 import { RunLoopRepo } from "./loop/Repo.js"
@@ -14,11 +14,8 @@ import { ScheduleFiringWorkflows } from "./schedules/ScheduleFiring.js"
 import { Schedules } from "./schedules/Schedules.js"
 import { RunControl } from "./control/RunControl.js"
 import { RuntimeConfigs } from "./config/RuntimeConfigs.js"
-import { seedRuntimeDemoData } from "./seed.js"
-import { seedScheduleDemoData } from "./schedulesDemo.js"
-import { RuntimeManifest } from "./manifest.js"
 
-/** The runtime area's handlers, demo seed and workflows (see `src/Area.ts`). */
+/** The runtime area's handlers and workflows (see `src/Area.ts`). */
 export const RuntimeArea = {
   name: "runtime",
   http: RuntimeHttpLive.pipe(
@@ -27,8 +24,6 @@ export const RuntimeArea = {
       RunControl.Default, RuntimeConfigs.Default
     ])
   ),
-  seed: Effect.zipRight(seedRuntimeDemoData, seedScheduleDemoData),
   // the AgentRuntime that answers runs is provided by the assembly (src/workflows.ts)
-  workflows: Layer.mergeAll(AgentRunLive.pipe(Layer.provide([RunLoopRepo.Default, ToolRunnerLive])), ScheduleFiringWorkflows),
-  manifest: RuntimeManifest
+  workflows: Layer.mergeAll(AgentRunLive.pipe(Layer.provide([RunLoopRepo.Default, ToolRunnerLive])), ScheduleFiringWorkflows)
 } satisfies Area

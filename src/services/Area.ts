@@ -3,13 +3,9 @@ import { Layer } from "effect"
 import type { Area } from "../Area.js"
 import { ServicesHttpLive } from "./Http.js"
 import { Services } from "./Services.js"
-import { seedServices } from "./demo.js"
-import { ServicesManifest } from "./manifest.js"
 
-/** The services area's handlers and demo seed (see `src/Area.ts`). */
+/** The services area's handlers (see `src/Area.ts`). */
 export const ServicesArea = {
   name: "services",
-  http: ServicesHttpLive.pipe(Layer.provide([Services.Default])),
-  seed: seedServices,
-  manifest: ServicesManifest
+  http: ServicesHttpLive.pipe(Layer.provide([Services.Default]))
 } satisfies Area

@@ -3,13 +3,9 @@ import { Layer } from "effect"
 import type { Area } from "../Area.js"
 import { TrustHttpLive } from "./Http.js"
 import { Trust } from "./Trust.js"
-import { seedTrustDemo } from "./demo.js"
-import { TrustManifest } from "./manifest.js"
 
-/** The trust area's handlers and demo seed (see `src/Area.ts`). */
+/** The trust area's handlers (see `src/Area.ts`). */
 export const TrustArea = {
   name: "trust",
-  http: TrustHttpLive.pipe(Layer.provide([Trust.Default])),
-  seed: seedTrustDemo,
-  manifest: TrustManifest
+  http: TrustHttpLive.pipe(Layer.provide([Trust.Default]))
 } satisfies Area

@@ -5,16 +5,12 @@ import { AgentRelations } from "./AgentRelations.js"
 import { WalletAgentRelationsHttpLive } from "./AgentRelationsHttp.js"
 import { WalletsHttpLive } from "./Http.js"
 import { Wallets } from "./Wallets.js"
-import { seedWalletsDemo } from "./demo.js"
-import { WalletsManifest } from "./manifest.js"
 
-/** The wallets area's handlers (policies and profiles; wallet-agent relations) and demo seed (see `src/Area.ts`). */
+/** The wallets area's handlers: policies and profiles, wallet-agent relations (see `src/Area.ts`). */
 export const WalletsArea = {
   name: "wallets",
   http: Layer.mergeAll(
     WalletsHttpLive.pipe(Layer.provide([Wallets.Default])),
     WalletAgentRelationsHttpLive.pipe(Layer.provide(AgentRelations.Default))
-  ),
-  seed: seedWalletsDemo,
-  manifest: WalletsManifest
+  )
 } satisfies Area

@@ -3,13 +3,9 @@ import { Layer } from "effect"
 import type { Area } from "../Area.js"
 import { WorkspacesHttpLive } from "./Http.js"
 import { Workspaces } from "./Workspaces.js"
-import { seedWorkspaces } from "./demo.js"
-import { WorkspacesManifest } from "./manifest.js"
 
-/** The workspaces area's handlers and demo seed (see `src/Area.ts`). */
+/** The workspaces area's handlers (see `src/Area.ts`). */
 export const WorkspacesArea = {
   name: "workspaces",
-  http: WorkspacesHttpLive.pipe(Layer.provide([Workspaces.Default])),
-  seed: seedWorkspaces,
-  manifest: WorkspacesManifest
+  http: WorkspacesHttpLive.pipe(Layer.provide([Workspaces.Default]))
 } satisfies Area

@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto"
 import { cookieAttributes, UuidPattern, withoutRequestFields } from "../auth/support.js"
 import { call, expectMeta, expectProblem, type Session, signIn } from "../support/http.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
-import { DemoAccounts } from "../../src/accounts/demo.js"
+import { DemoAccounts } from "../../demo/accounts/seed.js"
 
 const SignInPath = "/api/v1/auth/sign-in"
 const SessionsPath = "/api/v1/me/sessions"

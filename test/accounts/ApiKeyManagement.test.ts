@@ -9,8 +9,8 @@ import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { call, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
-import { DemoApiKeys } from "../../src/accounts/demo.js"
-import { DemoWorkspaces } from "../../src/workspaces/demo.js"
+import { DemoApiKeys } from "../../demo/accounts/seed.js"
+import { DemoWorkspaces } from "../../demo/workspaces/seed.js"
 import { waitFor } from "../support/waitFor.js"
 
 const keysPath = `/api/v1/workspaces/${DemoWorkspaces.acme.id}/api-keys`

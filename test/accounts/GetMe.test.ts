@@ -5,8 +5,8 @@ import { Me } from "../../schema/accounts.js"
 import { Data } from "../../schema/envelope.js"
 import { call, expectMeta, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
-import { DemoAccounts } from "../../src/accounts/demo.js"
-import { DemoMemberships, DemoWorkspaces } from "../../src/workspaces/demo.js"
+import { DemoAccounts } from "../../demo/accounts/seed.js"
+import { DemoMemberships, DemoWorkspaces } from "../../demo/workspaces/seed.js"
 
 const server = makeTestServer()
 const decode = Schema.decodeUnknownSync(Data(Me), { onExcessProperty: "error" })

@@ -6,7 +6,7 @@
  */
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { DemoAgents, DemoResolveLocators } from "../../src/agents/demo.js"
+import { DemoAgents, DemoResolveLocators } from "../../demo/agents/seed.js"
 import { call, expectProblem } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
 

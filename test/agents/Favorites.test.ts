@@ -7,8 +7,8 @@ import { Page } from "../../schema/envelope.js"
 import { call, expectMeta, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
 import { tamper } from "../support/cursor.js"
-import { DemoAccounts } from "../../src/accounts/demo.js"
-import { DemoAgents, DemoFavorites } from "../../src/agents/demo.js"
+import { DemoAccounts } from "../../demo/accounts/seed.js"
+import { DemoAgents, DemoFavorites } from "../../demo/agents/seed.js"
 
 const path = "/api/v1/agents/favorites"
 const server = makeTestServer()

@@ -5,10 +5,10 @@ import { AgentProfile } from "../../schema/agents.js"
 import { Data } from "../../schema/envelope.js"
 import { call, expectMeta, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
-import { DemoApiKeys } from "../../src/accounts/demo.js"
-import { DemoAgents, DemoRegistries } from "../../src/agents/demo.js"
-import { DemoAssets, DemoNetworks } from "../../src/db/demo.js"
-import { DemoOffers, DemoServices } from "../../src/services/demo.js"
+import { DemoApiKeys } from "../../demo/accounts/seed.js"
+import { DemoAgents, DemoRegistries } from "../../demo/agents/seed.js"
+import { DemoAssets, DemoNetworks } from "../../demo/common.js"
+import { DemoOffers, DemoServices } from "../../demo/services/seed.js"
 
 const server = makeTestServer()
 const decode = Schema.decodeUnknownSync(Data(AgentProfile), { onExcessProperty: "error" })

@@ -5,11 +5,11 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { DemoActivity } from "../../src/social/analytics/demo.js"
+import { DemoActivity } from "../../demo/social/analytics/data.js"
 import { call, expectMeta, expectProblem } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
-import { DemoApiKeys } from "../../src/accounts/demo.js"
-import { DemoAgents } from "../../src/agents/demo.js"
+import { DemoApiKeys } from "../../demo/accounts/seed.js"
+import { DemoAgents } from "../../demo/agents/seed.js"
 
 const atlas = DemoAgents[0].id
 const feed = (query: string, agent: string = atlas, headers: Record<string, string> = {}) =>

@@ -6,8 +6,8 @@ import { Page } from "../../schema/envelope.js"
 import { call, expectMeta, expectProblem } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
 import { tamper } from "../support/cursor.js"
-import { DemoApiKeys } from "../../src/accounts/demo.js"
-import { DemoAgents } from "../../src/agents/demo.js"
+import { DemoApiKeys } from "../../demo/accounts/seed.js"
+import { DemoAgents } from "../../demo/agents/seed.js"
 
 const path = "/api/v1/agents"
 const server = makeTestServer()

@@ -5,8 +5,8 @@ import { Data } from "../../schema/envelope.js"
 import { ResolveAgentIdentitiesResult } from "../../schema/identity.js"
 import { call, expectMeta, expectProblem } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
-import { DemoApiKeys } from "../../src/accounts/demo.js"
-import { DemoAgents, DemoIdentities, DemoResolveLocators } from "../../src/agents/demo.js"
+import { DemoApiKeys } from "../../demo/accounts/seed.js"
+import { DemoAgents, DemoIdentities, DemoResolveLocators } from "../../demo/agents/seed.js"
 
 const path = "/api/v1/resolve/agent-identities"
 const server = makeTestServer()

@@ -13,7 +13,7 @@ import { Envelope } from "../../src/http/Envelope.js"
 import { call, expectMeta, expectProblem } from "../support/http.js"
 import { serveTestApi } from "./testApi.js"
 import { withoutRequestFields } from "./support.js"
-import { DemoAccounts, DemoApiKeys } from "../../src/accounts/demo.js"
+import { DemoAccounts, DemoApiKeys } from "../../demo/accounts/seed.js"
 
 const WhoAmI = Schema.Struct({ accountId: Schema.String, isAdmin: Schema.Boolean })
 

@@ -8,7 +8,7 @@ import { Effect } from "effect"
 import { call, expectProblem, type Reply, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
 import { withoutRequestFields } from "./support.js"
-import { DemoApiKeys } from "../../src/accounts/demo.js"
+import { DemoApiKeys } from "../../demo/accounts/seed.js"
 
 const ProtocolsPath = "/api/v1/protocols"
 const OrdersPath = "/api/v1/orders"

@@ -12,7 +12,7 @@ import { CurrentPrincipal } from "../../src/api/security.js"
 import { Envelope } from "../../src/http/Envelope.js"
 import { call, expectProblem } from "../support/http.js"
 import { serveTestApi } from "./testApi.js"
-import { DemoAccounts, DemoApiKeys } from "../../src/accounts/demo.js"
+import { DemoAccounts, DemoApiKeys } from "../../demo/accounts/seed.js"
 
 const Caller = Schema.Struct({ kind: Schema.String, id: Schema.NullOr(Schema.String) })
 

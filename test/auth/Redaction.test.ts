@@ -16,8 +16,8 @@ import { HttpLive } from "../../src/server.js"
 import { call, signIn } from "../support/http.js"
 import { testConfig } from "../support/config.js"
 import { TestDb, TestEpoch } from "../support/TestServer.js"
-import { DemoAccounts, DemoApiKeys } from "../../src/accounts/demo.js"
-import { DemoWorkspaces } from "../../src/workspaces/demo.js"
+import { DemoAccounts, DemoApiKeys } from "../../demo/accounts/seed.js"
+import { DemoWorkspaces } from "../../demo/workspaces/seed.js"
 
 /** Every log line the server wrote, in several renderings (logfmt, JSON, raw message and cause). */
 const lines: Array<string> = []

@@ -19,7 +19,7 @@ import { RateBudgetLive } from "../../layers/RateBudget.js"
 import { testConfig } from "../support/config.js"
 import type { Session } from "../support/http.js"
 import { TestDb, TestEpoch } from "../support/TestServer.js"
-import { DemoAccounts, type DemoAccountName } from "../../src/accounts/demo.js"
+import { DemoAccounts, type DemoAccountName } from "../../demo/accounts/seed.js"
 
 /** A server for `api`: `apiLive` is `HttpApiBuilder.api(api)` with its groups provided. */
 export const serveTestApi = <E, R>(api: HttpApi.HttpApi.Any, apiLive: Layer.Layer<HttpApi.Api, E, R>) => {

@@ -3,7 +3,7 @@
  * written as the smallest idiomatic Effect app on the stack this project must use:
  * `HttpApiBuilder` on `@effect/platform-node`, `@effect/sql-pg`, a cookie security
  * middleware (`HttpApiMiddleware.Tag`), success bodies encoded by their schemas, tracing
- * off as in `src/main.ts`. None of this project's own work is here: no request ids or
+ * off as in `runServer` (`src/startup.ts`). None of this project's own work is here: no request ids or
  * problem rendering, budgets, CORS, access log, cache or idempotency.
  *
  * `bench:http` runs it next to the project and the Fastify reference: floor / reference is

@@ -43,10 +43,10 @@ import { AuthLive } from "../../layers/Auth.js"
 import { DbServer } from "../../layers/Db.js"
 import { IdsLive } from "../../layers/Ids.js"
 import { migrate } from "../../src/db/migrate.js"
-import { seedDemoData } from "../../src/db/seed.js"
+import { seedDemoData } from "../../demo/seed.js"
 import { TestConfigLayer } from "../support/config.js"
-import { DemoAccounts } from "../../src/accounts/demo.js"
-import { DemoOffers } from "../../src/services/demo.js"
+import { DemoAccounts } from "../../demo/accounts/seed.js"
+import { DemoOffers } from "../../demo/services/seed.js"
 
 const rounds = Number(process.env["ROUNDS"] ?? 3)
 const seconds = Number(process.env["SECONDS"] ?? 4)

@@ -1,6 +1,6 @@
 /**
  * `npm run bench:ops`: Effect runtime operations per request of the real server (the
- * composition of `src/main.ts`, job runner aside), counted by a `Supervisor` with the
+ * composition of `bin/main.ts`, job runner aside), counted by a `Supervisor` with the
  * `OpSupervision` runtime flag: every operation any fiber runs calls its `onEffect`. The
  * count is deterministic where timings are not, so it shows what a change to the request
  * path saves even on a noisy machine; it is not a speed figure (operations differ in cost).
@@ -20,10 +20,11 @@ import { DbLive } from "../../layers/Db.js"
 import { IdsLive } from "../../layers/Ids.js"
 import { migrate } from "../../src/db/migrate.js"
 import * as EdgeServer from "../../src/http/EdgeServer.js"
-import { EdgeCacheLive, HttpLive } from "../../src/server.js"
+import { EdgeCacheLive, makeApiLive, makeHttpLive } from "../../src/server.js"
+import { documentedApi } from "../../demo/DocumentedApi.js"
 import { startBare } from "./bare.js"
 import { FloorLive } from "./floor.js"
-import { DemoAccounts } from "../../src/accounts/demo.js"
+import { DemoAccounts } from "../../demo/accounts/seed.js"
 
 /** Counts the operations of every fiber it supervises. */
 class OperationCounter extends Supervisor.AbstractSupervisor<void> {
@@ -43,7 +44,7 @@ const Measured = 200
 const main = Effect.gen(function*() {
   const config = yield* loadAppConfig
   const server = Layer.unwrapEffect(Effect.map(AppConfig, (c) => EdgeServer.layer({ port: c.port, host: "127.0.0.1" })))
-  yield* Layer.launch(HttpLive.pipe(
+  yield* Layer.launch(makeHttpLive(makeApiLive(documentedApi)).pipe(
     Layer.provide(server),
     Layer.provide(EdgeCacheLive),
     Layer.provideMerge(DbLive(migrate)),
@@ -98,7 +99,7 @@ Effect.runPromise(
       Supervisor.addSupervisor(counter),
       Logger.minimumLogLevel(LogLevel.Warning)
     )),
-    // as src/main.ts runs the server
+    // as runServer (src/startup.ts) runs the server
     Effect.locally(HttpMiddleware.currentTracerDisabledWhen, () => true),
     Effect.withTracerEnabled(false)
   ) as Effect.Effect<void, unknown, never>

@@ -15,8 +15,8 @@ import { Effect, Fiber, Layer, Redacted, Stream } from "effect"
 import { execFileSync } from "node:child_process"
 import { randomBytes, randomUUID } from "node:crypto"
 import pg from "pg"
-import { DemoAccounts } from "../../src/accounts/demo.js"
-import { DemoAgents } from "../../src/agents/demo.js"
+import { DemoAccounts } from "../../demo/accounts/seed.js"
+import { DemoAgents } from "../../demo/agents/seed.js"
 import { markAgentEvidence, ReputationEvidenceChannel } from "../../src/trust/reputation/Evidence.js"
 import { drainMarks, recomputeAll } from "../../src/trust/reputation/Projector.js"
 import { Reputation } from "../../src/trust/reputation/Reputation.js"
@@ -44,7 +44,7 @@ const main = async () => {
   try {
     const env = { ...process.env, DATABASE_URL: url.toString() }
     execFileSync("npx", ["tsx", "src/cli/migrate.ts"], { env, stdio: "ignore" })
-    execFileSync("npx", ["tsx", "src/cli/seed.ts"], { env, stdio: "ignore" })
+    execFileSync("npx", ["tsx", "demo/cli/seed.ts"], { env, stdio: "ignore" })
     const layer = PgClient.layer({ url: Redacted.make(url.toString()), maxConnections: 4 })
     await Effect.runPromise(run.pipe(Effect.provide(Layer.merge(layer, Reputation.Default.pipe(Layer.provide(layer)))), Effect.scoped))
   } finally {

@@ -4,7 +4,7 @@
  * deterministic provider (the demo agent "Atlas Research").
  *
  * Each measurement has its own copy of the seeded demo database and its own server
- * processes (`src/main.ts`, socket runners of the durable engine; test/support/serverProcesses.ts).
+ * processes (`bin/main.ts`, socket runners of the durable engine; test/support/serverProcesses.ts).
  * `BENCH_CONVERSATIONS` (16) clients each own a conversation and loop: send a message
  * (`Runtime_SendMessage`, HTTP, to the servers in turn), wait until its run is finished, send
  * the next. First `BENCH_WARMUP` (32) unmeasured runs, then `BENCH_RUNS` (400); each
@@ -29,8 +29,8 @@ import { SqlClient } from "@effect/sql"
 import { spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { cpus, loadavg } from "node:os"
-import { DemoRuntimeAgents } from "../../src/runtime/demo.js"
-import { DemoAccounts } from "../../src/accounts/demo.js"
+import { DemoRuntimeAgents } from "../../demo/runtime/data.js"
+import { DemoAccounts } from "../../demo/accounts/seed.js"
 import { awaitSettled, query } from "../support/engineCluster.js"
 import { type ServerProcess, spawnServer } from "../support/serverProcesses.js"
 
@@ -77,7 +77,7 @@ const database = (name: string, template?: string) =>
 /** `npm run db:seed` on `url`: migrated, demo data loaded. */
 const seed = (url: string) =>
   Effect.async<void, Error>((resume) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/seed.ts"], {
+    const child = spawn(process.execPath, ["--import", "tsx", "demo/cli/seed.ts"], {
       env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: "warn" },
       stdio: ["ignore", "inherit", "inherit"]
     })

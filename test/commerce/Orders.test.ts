@@ -5,10 +5,10 @@ import { CommerceOrder } from "../../src/commerce/Schemas.js"
 import { Data } from "../../schema/envelope.js"
 import { call, expectMeta, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
-import { DemoAgents } from "../../src/agents/demo.js"
-import { DemoEntitlements, demoOrderLifecycle, DemoOrders, DemoPayments } from "../../src/commerce/demo.js"
-import { DemoAssets, DemoNetworks } from "../../src/db/demo.js"
-import { DemoWorkspaces } from "../../src/workspaces/demo.js"
+import { DemoAgents } from "../../demo/agents/seed.js"
+import { DemoEntitlements, demoOrderLifecycle, DemoOrders, DemoPayments } from "../../demo/commerce/seed.js"
+import { DemoAssets, DemoNetworks } from "../../demo/common.js"
+import { DemoWorkspaces } from "../../demo/workspaces/seed.js"
 
 const path = "/api/v1/orders"
 const server = makeTestServer()
@@ -16,12 +16,12 @@ const decodeOrders = Schema.decodeUnknownSync(Data(Schema.Array(CommerceOrder)),
 
 const iso = (d: Date | null) => d?.toISOString() ?? null
 
-/** Acme's demo orders as listed: newest first (the core orders and the ad package orders of src/growth/ads/demo.ts). */
+/** Acme's demo orders as listed: newest first (the core orders and the ad package orders of demo/growth/ads/seed.ts). */
 const acmeOrders = () =>
   DemoOrders.map((o, index) => ({ o, index })).filter(({ o }) => o.workspace === "acme")
     .sort((a, b) => b.o.day - a.o.day).map(({ index }) => wireOrder(index))
 
-/** The wire form of the demo order at `index`, from the demo data set (src/commerce/demo.ts). */
+/** The wire form of the demo order at `index`, from the demo data set (demo/commerce/seed.ts). */
 const wireOrder = (index: number) => {
   const o = DemoOrders[index]!
   const asset = DemoAssets[o.asset]

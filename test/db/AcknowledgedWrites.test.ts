@@ -19,7 +19,7 @@ import { testConfig } from "../support/config.js"
 import { call } from "../support/http.js"
 import { tcpProxy } from "../support/TcpProxy.js"
 import { cloneTemplate } from "../support/TestServer.js"
-import { DemoAccounts } from "../../src/accounts/demo.js"
+import { DemoAccounts } from "../../demo/accounts/seed.js"
 import { onPostgres } from "../support/database.js"
 
 const limits: DbLimits = { connectTimeoutMs: 2_000, statementTimeoutMs: 2_000, poolMax: 4, startupTimeoutMs: 5_000 }

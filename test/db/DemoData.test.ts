@@ -11,7 +11,8 @@ import { AppConfig } from "../../layers/AppConfig.js"
 import { DbEmbedded } from "../../layers/Db.js"
 import { IdsSequence } from "../../layers/Ids.js"
 import { migrate } from "../../src/db/migrate.js"
-import { StartupLive } from "../../src/startup.js"
+import { startupLive } from "../../src/startup.js"
+import { seedDemoData } from "../../demo/seed.js"
 import { testConfig } from "../support/config.js"
 
 const accountsAfterStartup = (pglite: PGlite, environment: string) =>
@@ -20,7 +21,7 @@ const accountsAfterStartup = (pglite: PGlite, environment: string) =>
     const [row] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM accounts`
     return row!.n
   }).pipe(
-    Effect.provide(StartupLive.pipe(Layer.provideMerge(Layer.mergeAll(
+    Effect.provide(startupLive(seedDemoData).pipe(Layer.provideMerge(Layer.mergeAll(
       DbEmbedded({ dataDir: "memory://", pglite }, migrate),
       IdsSequence("0000000c"),
       Layer.succeed(AppConfig, testConfig({ environment }))
@@ -47,7 +48,7 @@ describe("demo data at start-up", () => {
 
 describe("npm run db:seed", () => {
   it("refuses DEPLOYMENT_ENV=production with one line and exit code 1", () => {
-    const run = spawnSync(process.execPath, ["--import", "tsx", "src/cli/seed.ts"], {
+    const run = spawnSync(process.execPath, ["--import", "tsx", "demo/cli/seed.ts"], {
       env: { ...process.env, DEPLOYMENT_ENV: "production", DATA_DIR: "memory://" },
       encoding: "utf8",
       timeout: 60_000

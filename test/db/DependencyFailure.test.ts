@@ -18,7 +18,7 @@ import { HttpLive } from "../../src/server.js"
 import { testConfig } from "../support/config.js"
 import { closedPort, fakeDatabase, type FakeMode } from "../support/FakeDatabase.js"
 import { call, expectProblem } from "../support/http.js"
-import { DemoWorkspaces } from "../../src/workspaces/demo.js"
+import { DemoWorkspaces } from "../../demo/workspaces/seed.js"
 
 const limits: DbLimits = { connectTimeoutMs: 400, statementTimeoutMs: 400, poolMax: 2, startupTimeoutMs: 1_500 }
 const urlOf = (port: number) => Redacted.make(`postgres://test@127.0.0.1:${port}/none`)

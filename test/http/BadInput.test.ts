@@ -1,7 +1,7 @@
 /**
  * Bad input never answers 500 nor goes unanswered, for every operation of the contract
  * (src/http/RequestText.ts, src/http/RequestBody.ts): each operation is probed with its
- * demo manifest request (src/db/manifest.ts: a valid path, query, body and principal)
+ * demo manifest request (demo/manifest.ts: a valid path, query, body and principal)
  * altered in one way at a time:
  *
  * - every uuid path parameter set to the nil and the max uuid (valid by spec §2.1): an
@@ -17,7 +17,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { request as httpRequest, Agent, type IncomingMessage } from "node:http"
 import { Uuid } from "../../schema/common.js"
-import { demoManifest, type ManifestOperation } from "../../src/db/manifest.js"
+import { demoManifest, type ManifestOperation } from "../../demo/manifest.js"
 import { EncodingRule, TextRule } from "../../src/http/RequestText.js"
 import { call, type CallOptions, expectProblem, type Reply, type Session, signIn } from "../support/http.js"
 import { routeOf } from "../support/manifest.js"

@@ -9,7 +9,7 @@ import { Effect } from "effect"
 import { call, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
 import { withoutRequestFields } from "../auth/support.js"
-import { DemoApiKeys } from "../../src/accounts/demo.js"
+import { DemoApiKeys } from "../../demo/accounts/seed.js"
 
 const ProtocolsPath = "/api/v1/protocols"
 const SessionsPath = "/api/v1/me/sessions"

@@ -12,8 +12,8 @@ import { randomUUID } from "node:crypto"
 import { call, expectProblem, type Reply, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
 import { TextRule } from "../../src/http/RequestText.js"
-import { DemoOffers } from "../../src/services/demo.js"
-import { DemoWorkspaces } from "../../src/workspaces/demo.js"
+import { DemoOffers } from "../../demo/services/seed.js"
+import { DemoWorkspaces } from "../../demo/workspaces/seed.js"
 
 const signInPath = "/api/v1/auth/sign-in"
 const publishPath = `/api/v1/offers/${DemoOffers[Object.keys(DemoOffers)[0] as keyof typeof DemoOffers].id}/publish`

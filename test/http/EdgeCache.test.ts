@@ -11,7 +11,7 @@ import { EdgeCache, EdgeTtlMillis } from "../../src/http/EdgeCache.js"
 import { ProtocolCatalogCache } from "../../src/protocols/CatalogCache.js"
 import { call, type Reply } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
-import { DemoApiKeys } from "../../src/accounts/demo.js"
+import { DemoApiKeys } from "../../demo/accounts/seed.js"
 
 const Path = "/api/v1/protocols"
 const server = makeTestServer({}, { edge: true })

@@ -11,7 +11,7 @@ import { ProblemDocument } from "../../schema/problem.js"
 import { CatalogTtlMillis } from "../../src/protocols/CatalogCache.js"
 import { call, expectProblem, type Reply, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
-import { DemoWorkspaces } from "../../src/workspaces/demo.js"
+import { DemoWorkspaces } from "../../demo/workspaces/seed.js"
 
 const isUuid = Schema.is(Uuid)
 const decodeProblem = Schema.decodeUnknownSync(ProblemDocument, { onExcessProperty: "error" })

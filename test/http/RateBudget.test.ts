@@ -10,7 +10,7 @@ import type { AppConfigShape } from "../../layers/AppConfig.js"
 import { testConfig } from "../support/config.js"
 import { makeTestServer } from "../support/TestServer.js"
 import { withoutRequestFields } from "../auth/support.js"
-import { DemoAccounts, DemoApiKeys } from "../../src/accounts/demo.js"
+import { DemoAccounts, DemoApiKeys } from "../../demo/accounts/seed.js"
 
 const ProtocolsPath = "/api/v1/protocols"
 const SignInPath = "/api/v1/auth/sign-in"

@@ -8,7 +8,7 @@
  */
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { DemoAgents } from "../../src/agents/demo.js"
+import { DemoAgents } from "../../demo/agents/seed.js"
 import { call, type Reply } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
 

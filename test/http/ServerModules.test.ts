@@ -1,6 +1,6 @@
 /**
  * What the server loads at start stays what it serves (docs/performance.md, Memory): no module
- * that `src/main.ts` reaches, transitively, imports a package index that would load multi-MB
+ * that `bin/main.ts` reaches, transitively, imports a package index that would load multi-MB
  * modules the service does not use at start:
  *
  * - `@effect/platform`'s index evaluates every module of the package, among them
@@ -23,7 +23,7 @@ const heavy = (specifier: string): boolean =>
 
 describe("the server's modules", () => {
   it("import no package index that loads the UI bundles or the AI providers at start", () => {
-    const graph = new Map([...moduleGraph("src/main.ts", "values")].map(([file, { packages }]) => [file, packages]))
+    const graph = new Map([...moduleGraph("bin/main.ts", "values")].map(([file, { packages }]) => [file, packages]))
     expect(graph.size).toBeGreaterThan(100)
     expect(graph.get("layers/models/AgentRuntimeLive.ts")).toBeDefined()
     const offending = [...graph.entries()].flatMap(([file, specifiers]) =>

@@ -10,9 +10,9 @@ import { randomUUID } from "node:crypto"
 import { expectProblem, type Reply, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
 import { countIdempotencyRecords, expectNotReplayed, expectReplayOf, publish, readOffer } from "../services/support.js"
-import { DemoAccounts } from "../../src/accounts/demo.js"
-import { DemoAssets, DemoNetworks } from "../../src/db/demo.js"
-import { DemoOffers } from "../../src/services/demo.js"
+import { DemoAccounts } from "../../demo/accounts/seed.js"
+import { DemoAssets, DemoNetworks } from "../../demo/common.js"
+import { DemoOffers } from "../../demo/services/seed.js"
 import { onPostgres } from "../support/database.js"
 
 const problemType = (kind: string) => `https://agent-directory.dev/problems/${kind}`

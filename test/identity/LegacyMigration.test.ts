@@ -10,7 +10,7 @@ import { migrateLegacyIdentities, verifyCutover } from "../../src/identity/Legac
 import { Resolver } from "../../src/identity/Resolver.js"
 import { TestConfigLayer } from "../support/config.js"
 import { TestDb } from "../support/TestServer.js"
-import { DemoAgents, DemoIdentities } from "../../src/agents/demo.js"
+import { DemoAgents, DemoIdentities } from "../../demo/agents/seed.js"
 
 const fixture = join(import.meta.dirname, "fixtures", "legacy.jsonl")
 const dir = mkdtempSync(join(tmpdir(), "legacy-"))

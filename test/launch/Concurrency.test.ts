@@ -9,11 +9,11 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { DemoProcurementIntents } from "../../src/procurement/demo.js"
+import { DemoProcurementIntents } from "../../demo/procurement/seed.js"
 import { call, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
 import { materialize, readIntents, readRun } from "./support.js"
-import { DemoAgents } from "../../src/agents/demo.js"
+import { DemoAgents } from "../../demo/agents/seed.js"
 import { onPostgres } from "../support/database.js"
 
 const server = makeTestServer()

@@ -5,7 +5,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { DemoLaunchRuns } from "../../src/launch/demo.js"
+import { DemoLaunchRuns } from "../../demo/launch/seed.js"
 import { expectMeta, expectProblem, type Reply, signIn } from "../support/http.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
 import { materialize, readIntents, readRun, restoreLaunchRuns } from "./support.js"

@@ -1,7 +1,7 @@
 /** Helpers of the Launch tests: the materialize call, direct reads, and a reset to the demo runs. */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { DemoLaunchRuns, type DemoLaunchRunName, seedLaunchRuns } from "../../src/launch/demo.js"
+import { DemoLaunchRuns, type DemoLaunchRunName, seedLaunchRuns } from "../../demo/launch/seed.js"
 import { call, type CallOptions } from "../support/http.js"
 
 /** POST /api/v1/launch-runs/{runId}/transaction-intent (a demo run name or any id). */

@@ -10,8 +10,8 @@ import { Effect, Layer } from "effect"
 import { Api, ApiLive, AppConfig, BackgroundLive, Errors, IdsLive } from "../../src/index.js"
 import { testConfig } from "../support/config.js"
 import { TestDb } from "../support/TestServer.js"
-import { DemoAccounts } from "../../src/accounts/demo.js"
-import { DemoOffers } from "../../src/services/demo.js"
+import { DemoAccounts } from "../../demo/accounts/seed.js"
+import { DemoOffers } from "../../demo/services/seed.js"
 
 const EmbeddingAppLive = HttpApiBuilder.serve().pipe(
   Layer.provide(ApiLive),

@@ -6,7 +6,7 @@ import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { createHash, randomUUID } from "node:crypto"
-import { DemoMcpConnections, demoMcpCatalog, DemoRuntimeAgents } from "../../src/runtime/demo.js"
+import { DemoMcpConnections, demoMcpCatalog, DemoRuntimeAgents } from "../../demo/runtime/data.js"
 import { call, type CallOptions, expectMeta, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
 

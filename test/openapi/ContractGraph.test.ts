@@ -2,7 +2,7 @@
  * The contract stands alone: `Api` (src/api/Api.ts) and every module
  * it imports, transitively, carry no demo data, no seed and no feature implementation.
  * The demo examples of the served description are added at assembly
- * (src/http/DocumentedApi.ts), which depends on the contract, never the reverse.
+ * (demo/DocumentedApi.ts), which depends on the contract, never the reverse.
  *
  * The walk reads the static imports of each file (`import … from "…"`, `export … from "…"`,
  * `import "…"`, type imports and `import("…")` types included: a type import of a demo
@@ -43,13 +43,13 @@ describe("the contract's module graph", () => {
     for (const f of ["src/api/Api.ts", "src/api/docs.ts", "src/runtime/runs/Api.ts", "src/agents/Api.ts", "src/jobs/bounties/Api.ts", "src/jobs/bounties/Errors.ts", "src/runtime/Errors.ts", "src/runtime/events/Schemas.ts", "schema/common.ts"]) {
       expect(contractFile(f), f).toBe(true)
     }
-    for (const f of ["src/db/demo.ts", "src/db/manifest.ts", "src/runtime/demo.ts", "src/db/examples.ts", "src/agents/demo.ts", "src/agents/Area.ts", "src/areas.ts", "src/growth/ads/ServingToken.ts", "src/agents/Http.ts", "src/http/DocumentedApi.ts", "src/api/demo.ts"]) {
+    for (const f of ["demo/common.ts", "demo/manifest.ts", "demo/runtime/data.ts", "demo/examples.ts", "demo/agents/seed.ts", "src/agents/Area.ts", "src/areas.ts", "src/growth/ads/ServingToken.ts", "src/agents/Http.ts", "demo/DocumentedApi.ts", "src/api/demo.ts"]) {
       expect(contractFile(f), f).toBe(false)
     }
   })
 
-  it("finds the demo imports of the assembly, which documents the demo examples (src/http/DocumentedApi.ts)", () => {
-    const files = [...moduleGraph("src/http/DocumentedApi.ts").keys()]
+  it("finds the demo imports of the assembly, which documents the demo examples (demo/DocumentedApi.ts)", () => {
+    const files = [...moduleGraph("demo/DocumentedApi.ts").keys()]
     expect(files.filter((f) => /manifest|demo/.test(f)).length).toBeGreaterThan(0)
     expect(files.filter((f) => !contractFile(f)).length).toBeGreaterThan(1)
   })

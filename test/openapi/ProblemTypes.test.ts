@@ -14,7 +14,7 @@ import { problemCatalogue } from "../../src/api/docs.js"
 import { call, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
 import { restoreOffers } from "../services/support.js"
-import { DemoOffers } from "../../src/services/demo.js"
+import { DemoOffers } from "../../demo/services/seed.js"
 
 const server = makeTestServer()
 

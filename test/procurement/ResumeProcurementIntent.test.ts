@@ -6,10 +6,10 @@ import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { createHash, randomUUID } from "node:crypto"
-import { DemoProcurementIntents, type DemoProcurementIntentName, seedProcurement } from "../../src/procurement/demo.js"
+import { DemoProcurementIntents, type DemoProcurementIntentName, seedProcurement } from "../../demo/procurement/seed.js"
 import { call, type CallOptions, expectMeta, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
-import { DemoAgents } from "../../src/agents/demo.js"
+import { DemoAgents } from "../../demo/agents/seed.js"
 
 const agentOf = (name: DemoProcurementIntentName) => DemoAgents[DemoProcurementIntents[name].agent].id
 

@@ -4,8 +4,8 @@ import { Data } from "../../schema/envelope.js"
 import { ProtocolCatalog } from "../../schema/protocols.js"
 import { call, expectMeta, expectProblem } from "../support/http.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
-import { DemoApiKeys } from "../../src/accounts/demo.js"
-import { DemoProtocols } from "../../src/protocols/demo.js"
+import { DemoApiKeys } from "../../demo/accounts/seed.js"
+import { DemoProtocols } from "../../demo/protocols/seed.js"
 
 const server = makeTestServer()
 

@@ -3,12 +3,12 @@ import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { DemoConversations, DemoRuns, DemoRuntimeAgents } from "../../src/runtime/demo.js"
+import { DemoConversations, DemoRuns, DemoRuntimeAgents } from "../../demo/runtime/data.js"
 import { call, type CallOptions, expectMeta, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
 import { awaitRun, insertConversation, messageRows, runRow, scriptedRuntime } from "./support.js"
-import { DemoAccounts } from "../../src/accounts/demo.js"
-import { DemoWorkspaces } from "../../src/workspaces/demo.js"
+import { DemoAccounts } from "../../demo/accounts/seed.js"
+import { DemoWorkspaces } from "../../demo/workspaces/seed.js"
 
 const runtime = scriptedRuntime()
 const server = makeTestServer({}, { runtime: runtime.layer })

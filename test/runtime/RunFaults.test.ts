@@ -1,6 +1,6 @@
 /**
  * Faults of the run loop with real server processes: each test starts
- * `src/main.ts` as real processes (socket runners of the durable engine) on a scratch copy
+ * `bin/main.ts` as real processes (socket runners of the durable engine) on a scratch copy
  * of the seeded PostgreSQL database, connects the demo agent to a real MCP server running
  * in this process (`test/support/mcpServer.ts`; the processes may reach 127.0.0.1 through
  * `OUTBOUND_ALLOWED_HOSTS`), and drives runs through HTTP with the deterministic runtime's
@@ -30,7 +30,7 @@ import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Redacted, type Scope } from "effect"
-import { DemoRuntimeAgents } from "../../src/runtime/demo.js"
+import { DemoRuntimeAgents } from "../../demo/runtime/data.js"
 import { ToolInterruptedCode } from "../../src/runtime/loop/AgentRunWorkflow.js"
 import { databaseUrl, onPostgres } from "../support/database.js"
 import { query } from "../support/engineCluster.js"

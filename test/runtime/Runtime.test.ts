@@ -5,10 +5,10 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { DemoRuntimeAgents, DemoRuntimeTools } from "../../src/runtime/demo.js"
+import { DemoRuntimeAgents, DemoRuntimeTools } from "../../demo/runtime/data.js"
 import { call, type CallOptions, expectMeta, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
-import { DemoApiKeys } from "../../src/accounts/demo.js"
+import { DemoApiKeys } from "../../demo/accounts/seed.js"
 
 const server = makeTestServer()
 const toolsPath = (agent: string) => `/api/v1/agents/${agent}/tools`

@@ -8,7 +8,7 @@
 import { expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { DemoRuntimeAgents } from "../../src/runtime/demo.js"
+import { DemoRuntimeAgents } from "../../demo/runtime/data.js"
 import { call, signIn } from "../support/http.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
 import { pause } from "../support/time.js"

@@ -1,6 +1,6 @@
 /**
  * Runtime_StreamRunEvents across server processes: two real server
- * processes (`src/main.ts`) on one PostgreSQL database. A client connected to process B
+ * processes (`bin/main.ts`) on one PostgreSQL database. A client connected to process B
  * follows runs whose events are written elsewhere: by another process (this one, with
  * `appendRunEvent`, as a runner does) and by a real run sent through process A. B wakes on
  * `LISTEN run_events` only: its safety-net poll is set to an hour, so a stream that got its
@@ -14,7 +14,7 @@ import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Redacted } from "effect"
-import { DemoRuntimeAgents } from "../../src/runtime/demo.js"
+import { DemoRuntimeAgents } from "../../demo/runtime/data.js"
 import { query } from "../support/engineCluster.js"
 import { call, signIn } from "../support/http.js"
 import { against, spawnServer } from "../support/serverProcesses.js"

@@ -8,8 +8,8 @@ import { randomUUID } from "node:crypto"
 import { expectMeta, expectProblem, type Reply, signIn } from "../support/http.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
 import { countIdempotencyRecords, type DemoOfferName, publish, publishPath, readOffer, restoreOffers } from "./support.js"
-import { DemoAssets, DemoNetworks } from "../../src/db/demo.js"
-import { DemoOffers, DemoServices } from "../../src/services/demo.js"
+import { DemoAssets, DemoNetworks } from "../../demo/common.js"
+import { DemoOffers, DemoServices } from "../../demo/services/seed.js"
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 const dateTimePattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/

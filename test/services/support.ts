@@ -7,7 +7,7 @@ import { SqlClient } from "@effect/sql"
 import { expect } from "@effect/vitest"
 import { Effect } from "effect"
 import { call, type CallOptions, type Reply } from "../support/http.js"
-import { DemoOffers } from "../../src/services/demo.js"
+import { DemoOffers } from "../../demo/services/seed.js"
 
 export type DemoOfferName = keyof typeof DemoOffers
 

@@ -7,7 +7,7 @@
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { DemoAgents } from "../../src/agents/demo.js"
+import { DemoAgents } from "../../demo/agents/seed.js"
 import { call } from "../support/http.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
 import { until, waitFor } from "../support/waitFor.js"

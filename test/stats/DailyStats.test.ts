@@ -8,8 +8,8 @@
  */
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { DemoWorkspaces } from "../../src/workspaces/demo.js"
-import { DemoApiKeys } from "../../src/accounts/demo.js"
+import { DemoWorkspaces } from "../../demo/workspaces/seed.js"
+import { DemoApiKeys } from "../../demo/accounts/seed.js"
 import { call, expectProblem, type Reply, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
 import {

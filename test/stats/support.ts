@@ -7,7 +7,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { DemoAccounts } from "../../src/accounts/demo.js"
+import { DemoAccounts } from "../../demo/accounts/seed.js"
 
 const exec = <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) =>
   Effect.flatMap(SqlClient.SqlClient, f).pipe(Effect.orDie)

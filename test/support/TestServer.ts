@@ -1,5 +1,6 @@
 /**
- * The real HTTP stack for tests: the server's own `HttpLive` on
+ * The real HTTP stack for tests: the HTTP app `npm start` serves (`makeHttpLive` of
+ * src/server.ts on the api with the demo examples, demo/DocumentedApi.ts) on
  * `NodeHttpServer.layerTest`, on a private copy of the seeded database (embedded
  * PGlite loaded from the run's dump, or a clone of the PostgreSQL template), with
  * the test configuration, deterministic IDs and a manual clock.
@@ -19,12 +20,16 @@ import { type AccessEvent, AccessLog } from "../../layers/Logging.js"
 import { migrate } from "../../src/db/migrate.js"
 import type { EdgeCache } from "../../src/http/EdgeCache.js"
 import * as EdgeServer from "../../src/http/EdgeServer.js"
-import { EdgeCacheLive, HttpLive } from "../../src/server.js"
+import { EdgeCacheLive, makeApiLive, makeHttpLive } from "../../src/server.js"
+import { documentedApi } from "../../demo/DocumentedApi.js"
 import { backgroundLive } from "../../src/workflows.js"
 import { type AgentRuntime, AgentRuntimeDeterministic } from "../../layers/AgentRuntime.js"
 import type { Outbound } from "../../layers/Outbound.js"
 import { testConfig } from "./config.js"
 import { databaseUrl } from "./database.js"
+
+/** The HTTP app of `npm start` (bin/main.ts): its description and docs carry the demo examples. */
+const DocumentedHttpLive = makeHttpLive(makeApiLive(documentedApi))
 
 /** When the test clock starts: after the demo data, before its sessions would expire. */
 export const TestEpoch = new Date("2026-06-01T00:00:00.000Z")
@@ -101,7 +106,7 @@ export const makeTestServer = (
   readonly clock: ManualClock
 } => {
   const clock = makeManualClock(TestEpoch)
-  const layer = HttpLive.pipe(
+  const layer = DocumentedHttpLive.pipe(
     Layer.provideMerge(options.edge === true ? EdgeServerTest : NodeHttpServer.layerTest),
     Layer.provideMerge(EdgeCacheLive),
     Layer.provideMerge(backgroundLive(options.runtime ?? AgentRuntimeDeterministic)),

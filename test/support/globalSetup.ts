@@ -15,7 +15,7 @@ import { DbEmbedded, DbServer } from "../../layers/Db.js"
 import { AuthLive } from "../../layers/Auth.js"
 import { IdsSequence } from "../../layers/Ids.js"
 import { migrate } from "../../src/db/migrate.js"
-import { seedDemoData } from "../../src/db/seed.js"
+import { seedDemoData } from "../../demo/seed.js"
 import { TestConfigLayer } from "./config.js"
 import { databaseUrl, onPostgres } from "./database.js"
 

@@ -6,7 +6,7 @@ import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { expect } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { DemoAccounts, type DemoAccountName } from "../../src/accounts/demo.js"
+import { DemoAccounts, type DemoAccountName } from "../../demo/accounts/seed.js"
 
 /** A signed-in browser session. */
 export interface Session {

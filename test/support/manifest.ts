@@ -1,5 +1,5 @@
 /**
- * Sends a demo manifest request (src/db/manifest.ts) to the test server as its `as`
+ * Sends a demo manifest request (demo/manifest.ts) to the test server as its `as`
  * principal, as test/demo/Manifest.test.ts does: path and query from the manifest, the
  * body, its headers, the demo public API key or a fresh sign-in of the demo account
  * (with its CSRF token), and a fresh Idempotency-Key on commands.
@@ -9,7 +9,7 @@ import { expect } from "@effect/vitest"
 import { Effect } from "effect"
 import { Api } from "../../src/api/Api.js"
 import { operationTable } from "../../src/api/policies.js"
-import { demoManifest, type ManifestOperation } from "../../src/db/manifest.js"
+import { demoManifest, type ManifestOperation } from "../../demo/manifest.js"
 import { call, type CallOptions, signIn } from "./http.js"
 import { until, waitFor } from "./waitFor.js"
 

@@ -1,5 +1,5 @@
 /**
- * Real server processes (`src/main.ts`, as `npm start` runs it, through tsx) on one
+ * Real server processes (`bin/main.ts`, as `npm start` runs it, through tsx) on one
  * PostgreSQL database, each a socket runner of the durable engine: for the multi-process
  * tests and `bench:runs`. Each process is killed and reaped when the scope closes; a client
  * for it sends the relative requests of `test/support/http.ts` (`call`, `signIn`) to it.
@@ -17,7 +17,7 @@ export interface ServerProcess {
 }
 
 /**
- * Starts `src/main.ts` on `databaseUrl` (migrated already, or migrated by this process:
+ * Starts `bin/main.ts` on `databaseUrl` (migrated already, or migrated by this process:
  * start processes one after the other), serving HTTP on a free port and running the engine as a
  * socket runner on another; `env` adds or overrides settings. Ready when it logs that it listens.
  */
@@ -25,7 +25,7 @@ export const spawnServer = (label: string, databaseUrl: string, env: Record<stri
   Effect.gen(function*() {
     const port = yield* freePort
     const runnerPort = yield* freePort
-    const proc = yield* spawnNode(label, "src/main.ts", {
+    const proc = yield* spawnNode(label, "bin/main.ts", {
       DATABASE_URL: databaseUrl,
       HOST: "127.0.0.1",
       PORT: String(port),

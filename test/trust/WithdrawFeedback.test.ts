@@ -7,10 +7,10 @@ import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { DemoFeedback } from "../../src/trust/demo.js"
+import { DemoFeedback } from "../../demo/trust/seed.js"
 import { call, type CallOptions, expectMeta, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
-import { DemoAgents } from "../../src/agents/demo.js"
+import { DemoAgents } from "../../demo/agents/seed.js"
 
 type DemoFeedbackName = keyof typeof DemoFeedback
 

@@ -5,7 +5,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { DemoWallets, DemoWalletPolicies } from "../../src/wallets/demo.js"
+import { DemoWallets, DemoWalletPolicies } from "../../demo/wallets/seed.js"
 import { call, expectMeta, expectProblem, type Reply, signIn } from "../support/http.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
 import { cancel, cancelBody, type DemoPolicyName, expectPolicyUnchanged, readPolicy } from "./support.js"

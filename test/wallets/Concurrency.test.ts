@@ -8,7 +8,7 @@
  */
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { DemoFeedback } from "../../src/trust/demo.js"
+import { DemoFeedback } from "../../demo/trust/seed.js"
 import { call, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
 import { cancel, readPolicy } from "./support.js"

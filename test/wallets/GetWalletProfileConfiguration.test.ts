@@ -5,10 +5,10 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { DemoWalletProfiles, DemoWallets } from "../../src/wallets/demo.js"
+import { DemoWalletProfiles, DemoWallets } from "../../demo/wallets/seed.js"
 import { call, expectMeta, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
-import { DemoNetworks } from "../../src/db/demo.js"
+import { DemoNetworks } from "../../demo/common.js"
 
 const profilePath = (wallet: keyof typeof DemoWallets | string) =>
   `/api/v1/wallets/${wallet in DemoWallets ? DemoWallets[wallet as keyof typeof DemoWallets].id : wallet}/public-profile`

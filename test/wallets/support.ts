@@ -5,7 +5,7 @@
 import { SqlClient } from "@effect/sql"
 import { expect } from "@effect/vitest"
 import { Effect } from "effect"
-import { DemoWalletPolicies } from "../../src/wallets/demo.js"
+import { DemoWalletPolicies } from "../../demo/wallets/seed.js"
 import { call, type CallOptions } from "../support/http.js"
 
 export type DemoPolicyName = keyof typeof DemoWalletPolicies

@@ -7,9 +7,9 @@ import { Workspace } from "../../schema/workspaces.js"
 import { call, expectMeta, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
 import { tamper } from "../support/cursor.js"
-import { DemoAccounts } from "../../src/accounts/demo.js"
-import { demoTime } from "../../src/db/demo.js"
-import { DemoInvitations, DemoMemberships, DemoWorkspaces } from "../../src/workspaces/demo.js"
+import { DemoAccounts } from "../../demo/accounts/seed.js"
+import { demoTime } from "../../demo/common.js"
+import { DemoInvitations, DemoMemberships, DemoWorkspaces } from "../../demo/workspaces/seed.js"
 
 const server = makeTestServer()
 const decodeWorkspace = Schema.decodeUnknownSync(Data(Workspace), { onExcessProperty: "error" })

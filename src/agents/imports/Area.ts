@@ -4,14 +4,10 @@ import type { Area } from "../../Area.js"
 import { AgentImportsHttpLive } from "./Http.js"
 import { AgentImports } from "./Imports.js"
 import { AgentImportLive } from "./ImportWorkflow.js"
-import { seedAgentImports } from "./demo.js"
-import { AgentImportsManifest } from "./manifest.js"
 
-/** The agent imports area's handlers, demo seed and workflow (see `src/Area.ts`). */
+/** The agent imports area's handlers and workflow (see `src/Area.ts`). */
 export const AgentImportsArea = {
   name: "agents/imports",
   http: AgentImportsHttpLive.pipe(Layer.provide([AgentImports.Default])),
-  seed: seedAgentImports,
-  workflows: AgentImportLive,
-  manifest: AgentImportsManifest
+  workflows: AgentImportLive
 } satisfies Area

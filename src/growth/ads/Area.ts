@@ -5,14 +5,10 @@ import { AdsHttpLive } from "./Http.js"
 import { Campaigns } from "./Campaigns.js"
 import { Review } from "./Review.js"
 import { CampaignLifecycleLive } from "./Lifecycle.js"
-import { seedAds } from "./demo.js"
-import { AdsManifest } from "./manifest.js"
 
-/** The ads area's handlers, demo seed and campaign lifecycle cron (see `src/Area.ts`). */
+/** The ads area's handlers and campaign lifecycle cron (see `src/Area.ts`). */
 export const AdsArea = {
   name: "growth/ads",
   http: AdsHttpLive.pipe(Layer.provide([Campaigns.Default, Review.Default])),
-  seed: seedAds,
-  workflows: CampaignLifecycleLive,
-  manifest: AdsManifest
+  workflows: CampaignLifecycleLive
 } satisfies Area

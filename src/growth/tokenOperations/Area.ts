@@ -3,13 +3,9 @@ import { Layer } from "effect"
 import type { Area } from "../../Area.js"
 import { TokenOperationsHttpLive } from "./Http.js"
 import { TokenOperationsRepo } from "./Repo.js"
-import { seedTokenOperations } from "./demo.js"
-import { TokenOperationsManifest } from "./manifest.js"
 
-/** The tokenOperations area's handlers and demo seed (see `src/Area.ts`). */
+/** The tokenOperations area's handlers (see `src/Area.ts`). */
 export const TokenOperationsArea = {
   name: "growth/tokenOperations",
-  http: TokenOperationsHttpLive.pipe(Layer.provide([TokenOperationsRepo.Default])),
-  seed: seedTokenOperations,
-  manifest: TokenOperationsManifest
+  http: TokenOperationsHttpLive.pipe(Layer.provide([TokenOperationsRepo.Default]))
 } satisfies Area

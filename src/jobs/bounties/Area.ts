@@ -3,13 +3,9 @@ import { Layer } from "effect"
 import type { Area } from "../../Area.js"
 import { BountyDisputesHttpLive } from "./Http.js"
 import { Disputes } from "./Disputes.js"
-import { seedBountyDisputes } from "./demo.js"
-import { BountiesManifest } from "./manifest.js"
 
-/** The bounties area's handlers and demo seed (see `src/Area.ts`). */
+/** The bounties area's handlers (see `src/Area.ts`). */
 export const BountiesArea = {
   name: "jobs/bounties",
-  http: BountyDisputesHttpLive.pipe(Layer.provide([Disputes.Default])),
-  seed: seedBountyDisputes,
-  manifest: BountiesManifest
+  http: BountyDisputesHttpLive.pipe(Layer.provide([Disputes.Default]))
 } satisfies Area

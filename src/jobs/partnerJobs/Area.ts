@@ -4,14 +4,10 @@ import type { Area } from "../../Area.js"
 import { PartnerJobSyncWorkflows } from "./Sync.js"
 import { PartnerJobSourcesHttpLive } from "./Http.js"
 import { Sources } from "./Sources.js"
-import { seedPartnerJobSources } from "./demo.js"
-import { PartnerJobsManifest } from "./manifest.js"
 
-/** The partnerJobs area's handlers, demo seed and workflows (see `src/Area.ts`). */
+/** The partnerJobs area's handlers and workflows (see `src/Area.ts`). */
 export const PartnerJobsArea = {
   name: "jobs/partnerJobs",
   http: PartnerJobSourcesHttpLive.pipe(Layer.provide([Sources.Default])),
-  seed: seedPartnerJobSources,
-  workflows: PartnerJobSyncWorkflows,
-  manifest: PartnerJobsManifest
+  workflows: PartnerJobSyncWorkflows
 } satisfies Area

@@ -4,14 +4,10 @@ import type { Area } from "../../Area.js"
 import { AnalyticsExportLive } from "./ExportWorkflow.js"
 import { AnalyticsHttpLive } from "./Http.js"
 import { Analytics } from "./Analytics.js"
-import { seedAnalytics } from "./seed.js"
-import { AnalyticsManifest } from "./manifest.js"
 
-/** The analytics area's handlers, demo seed and workflows (see `src/Area.ts`). */
+/** The analytics area's handlers and workflows (see `src/Area.ts`). */
 export const AnalyticsArea = {
   name: "social/analytics",
   http: AnalyticsHttpLive.pipe(Layer.provide([Analytics.Default])),
-  seed: seedAnalytics,
-  workflows: AnalyticsExportLive,
-  manifest: AnalyticsManifest
+  workflows: AnalyticsExportLive
 } satisfies Area

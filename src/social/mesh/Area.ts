@@ -3,13 +3,9 @@ import { Layer } from "effect"
 import type { Area } from "../../Area.js"
 import { MeshHttpLive } from "./Http.js"
 import { Mesh } from "./Mesh.js"
-import { seedMesh } from "./demo.js"
-import { MeshManifest } from "./manifest.js"
 
-/** The mesh area's handlers and demo seed (see `src/Area.ts`). */
+/** The mesh area's handlers (see `src/Area.ts`). */
 export const MeshArea = {
   name: "social/mesh",
-  http: MeshHttpLive.pipe(Layer.provide([Mesh.Default])),
-  seed: seedMesh,
-  manifest: MeshManifest
+  http: MeshHttpLive.pipe(Layer.provide([Mesh.Default]))
 } satisfies Area

@@ -1,21 +1,17 @@
 /**
  * The reputation area: an agent's trust, rank and performance,
- * projected from its evidence. Listed in `src/areas.ts` after the trust area (its seed step
- * projects the demo evidence of the areas before it).
+ * projected from its evidence. Listed in `src/areas.ts`; its demo seed step
+ * (`demo/areas.ts`, after the trust area's) projects the demo evidence of the areas before it.
  */
 import { Layer } from "effect"
 import type { Area } from "../../Area.js"
 import { ReputationHttpLive } from "./Http.js"
 import { ReputationWorkflows } from "./Projector.js"
 import { Reputation } from "./Reputation.js"
-import { seedReputationDemo } from "./demo.js"
-import { ReputationManifest } from "./manifest.js"
 
-/** The reputation area's handlers, seed step, manifest and projector (see `src/Area.ts`). */
+/** The reputation area's handlers and projector (see `src/Area.ts`). */
 export const ReputationArea = {
   name: "trust/reputation",
   http: ReputationHttpLive.pipe(Layer.provide([Reputation.Default])),
-  seed: seedReputationDemo,
-  manifest: ReputationManifest,
   workflows: ReputationWorkflows
 } satisfies Area

@@ -14,7 +14,7 @@ import {
   type A2aAgentSkill,
   cardInterfaces
 } from "../../../src/agents/imports/A2aAgentCard.js"
-import { DemoAgentCard } from "../../../src/agents/imports/demo.js"
+import { DemoAgentCard } from "../../../demo/agents/imports/seed.js"
 
 describe("A2aAgentCard", () => {
   it("reads every member of the SDK's AgentCard, AgentSkill, AgentInterface and AgentProvider", () => {

@@ -8,11 +8,11 @@ import { describe, expect, layer } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
 import { randomUUID } from "node:crypto"
 import { mint } from "../../../src/growth/ads/ServingToken.js"
-import { DemoAdCampaigns, type DemoAdCampaignName, demoServingToken } from "../../../src/growth/ads/demo.js"
+import { DemoAdCampaigns, type DemoAdCampaignName, demoServingToken } from "../../../demo/growth/ads/seed.js"
 import { testConfig } from "../../support/config.js"
 import { call, expectMeta, expectProblem } from "../../support/http.js"
 import { makeTestServer, TestEpoch } from "../../support/TestServer.js"
-import { DemoApiKeys } from "../../../src/accounts/demo.js"
+import { DemoApiKeys } from "../../../demo/accounts/seed.js"
 import { onPostgres } from "../../support/database.js"
 
 const server = makeTestServer()

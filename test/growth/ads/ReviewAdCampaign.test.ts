@@ -10,10 +10,10 @@ import { Effect, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import { AdCampaignReview } from "../../../src/growth/ads/Schemas.js"
 import { Data } from "../../../schema/envelope.js"
-import { DemoAdCampaigns, type DemoAdCampaignName } from "../../../src/growth/ads/demo.js"
+import { DemoAdCampaigns, type DemoAdCampaignName } from "../../../demo/growth/ads/seed.js"
 import { call, expectMeta, expectProblem, type Session, signIn } from "../../support/http.js"
 import { makeTestServer, TestEpoch } from "../../support/TestServer.js"
-import { DemoAccounts } from "../../../src/accounts/demo.js"
+import { DemoAccounts } from "../../../demo/accounts/seed.js"
 
 const server = makeTestServer()
 const pathOf = (id: string) => `/api/v1/admin/ads/campaigns/${id}/review`

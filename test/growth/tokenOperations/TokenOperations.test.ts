@@ -1,10 +1,10 @@
 /** Growth_ListAdminTokenOperations (GET /api/v1/admin/token-operations, spec §2.13, §4.2) through the HTTP stack. */
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { DemoTokenOperations } from "../../../src/growth/tokenOperations/demo.js"
+import { DemoTokenOperations } from "../../../demo/growth/tokenOperations/seed.js"
 import { call, expectMeta, expectProblem, signIn } from "../../support/http.js"
 import { makeTestServer, TestEpoch } from "../../support/TestServer.js"
-import { DemoAssets, DemoNetworks } from "../../../src/db/demo.js"
+import { DemoAssets, DemoNetworks } from "../../../demo/common.js"
 
 const Path = "/api/v1/admin/token-operations"
 const server = makeTestServer()

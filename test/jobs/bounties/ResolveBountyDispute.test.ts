@@ -6,11 +6,11 @@ import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { DemoBounties, DemoDisputes, DemoEscrow } from "../../../src/jobs/bounties/demo.js"
+import { DemoBounties, DemoDisputes, DemoEscrow } from "../../../demo/jobs/bounties/seed.js"
 import { commandHash } from "../../../src/jobs/bounties/DisputeCommand.js"
 import { call, expectMeta, expectProblem, type Session, signIn } from "../../support/http.js"
 import { makeTestServer } from "../../support/TestServer.js"
-import { DemoAccounts } from "../../../src/accounts/demo.js"
+import { DemoAccounts } from "../../../demo/accounts/seed.js"
 
 type Name = keyof typeof DemoDisputes
 const pathOf = (name: Name) => `/api/v1/admin/bounties/${DemoBounties[name].id}/disputes/${DemoDisputes[name].id}/resolution`

@@ -7,12 +7,12 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
 import { randomUUID } from "node:crypto"
 import { downloadTokenOf } from "../../../src/social/analytics/DownloadToken.js"
-import { DemoAvailableExportFile, DemoExports } from "../../../src/social/analytics/demo.js"
+import { DemoAvailableExportFile, DemoExports } from "../../../demo/social/analytics/data.js"
 import { testConfig } from "../../support/config.js"
 import { call, expectMeta, expectProblem, signIn } from "../../support/http.js"
 import { makeTestServer, TestEpoch } from "../../support/TestServer.js"
 import { awaitExport, contextToken, ingest } from "./support.js"
-import { DemoAgents } from "../../../src/agents/demo.js"
+import { DemoAgents } from "../../../demo/agents/seed.js"
 
 const atlas = DemoAgents[0].id
 const exportsPath = (agent: string) => `/api/v1/agents/${agent}/analytics/exports`

@@ -11,7 +11,7 @@ import { testConfig } from "../../support/config.js"
 import { expectMeta, expectProblem } from "../../support/http.js"
 import { makeTestServer, TestEpoch } from "../../support/TestServer.js"
 import { contextToken, ingest } from "./support.js"
-import { DemoApiKeys } from "../../../src/accounts/demo.js"
+import { DemoApiKeys } from "../../../demo/accounts/seed.js"
 
 const minutesAgo = (m: number) => new Date(TestEpoch.getTime() - m * 60_000).toISOString()
 

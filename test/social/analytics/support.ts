@@ -4,7 +4,7 @@ import { Effect, Redacted } from "effect"
 import { type ContextClaims, mintContextToken } from "../../../src/social/analytics/ContextToken.js"
 import { testConfig } from "../../support/config.js"
 import { call, type CallOptions } from "../../support/http.js"
-import { DemoAgents } from "../../../src/agents/demo.js"
+import { DemoAgents } from "../../../demo/agents/seed.js"
 import { until, waitFor } from "../../support/waitFor.js"
 
 /** A context token signed with the test configuration's key (default: a visitor of Atlas consenting to traffic). */

@@ -5,12 +5,12 @@ import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { createHash, generateKeyPairSync } from "node:crypto"
-import { DemoMeshKeys, DemoMeshPublishers, seedMesh } from "../../../src/social/mesh/demo.js"
+import { DemoMeshKeys, DemoMeshPublishers, seedMesh } from "../../../demo/social/mesh/seed.js"
 import { call, type CallOptions, expectMeta, expectProblem, type Reply, signIn } from "../../support/http.js"
 import { testConfig } from "../../support/config.js"
 import { makeTestServer, TestEpoch } from "../../support/TestServer.js"
-import { DemoAgents } from "../../../src/agents/demo.js"
-import { DemoWorkspaces } from "../../../src/workspaces/demo.js"
+import { DemoAgents } from "../../../demo/agents/seed.js"
+import { DemoWorkspaces } from "../../../demo/workspaces/seed.js"
 
 const create = (body: unknown, options: CallOptions = {}) => call("POST", "/api/v1/mesh/publishers", { body, ...options })
 

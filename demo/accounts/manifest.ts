@@ -1,0 +1,29 @@
+/**
+ * The accounts area's entries of the demo manifest (`demo/manifest.ts`): for each of its
+ * operations, one request that succeeds on a freshly seeded database (the example of
+ * `/docs`, checked by test/demo/Manifest.test.ts).
+ */
+import type { ManifestOperation } from "../DemoArea.js"
+import { DemoApiKeys, DemoOtherSession, demoCredentials } from "./seed.js"
+import { DemoWorkspaces } from "../workspaces/seed.js"
+
+/** The accounts area's demo requests, by operationId. */
+export const AccountsManifest = {
+  Accounts_SignIn: { as: "anonymous", path: {}, query: {}, body: demoCredentials("owner") },
+  Accounts_GetMe: { as: "member", path: {}, query: {}, body: null },
+  Accounts_ListSessions: { as: "owner", path: {}, query: {}, body: null },
+  Accounts_RevokeSession: { as: "owner", path: { sessionId: DemoOtherSession.id }, query: {}, body: null },
+  Accounts_CreateApiKey: {
+    as: "owner",
+    path: { workspacePublicId: DemoWorkspaces.acme.id },
+    query: {},
+    body: { name: "Partner dashboard", scopes: ["public:read"], allowedOrigins: ["https://dashboard.example.com"] }
+  },
+  Accounts_ListApiKeys: { as: "owner", path: { workspacePublicId: DemoWorkspaces.acme.id }, query: {}, body: null },
+  Accounts_RevokeApiKey: {
+    as: "owner",
+    path: { workspacePublicId: DemoWorkspaces.acme.id, apiKeyPublicId: DemoApiKeys.paused.id },
+    query: {},
+    body: null
+  }
+} satisfies Record<string, ManifestOperation>

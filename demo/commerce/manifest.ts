@@ -1,0 +1,11 @@
+/**
+ * The commerce area's entries of the demo manifest (`demo/manifest.ts`): for each of its
+ * operations, one request that succeeds on a freshly seeded database (the example of
+ * `/docs`, checked by test/demo/Manifest.test.ts).
+ */
+import type { ManifestOperation } from "../DemoArea.js"
+
+/** The commerce area's demo requests, by operationId. */
+export const CommerceManifest = {
+  Commerce_ListCommerceOrders: { as: "owner", path: {}, query: {}, body: null }
+} satisfies Record<string, ManifestOperation>

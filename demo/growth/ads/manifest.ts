@@ -1,0 +1,47 @@
+/**
+ * The ads area's entries of the demo manifest (`demo/manifest.ts`): for each of its
+ * operations, one request that succeeds on a freshly seeded database (the example of
+ * `/docs`, checked by test/demo/Manifest.test.ts).
+ */
+import type { ManifestOperation } from "../../DemoArea.js"
+import { DemoAdCampaigns, DemoAdOrders, DemoAdPackageVersions, demoServingToken } from "./seed.js"
+import { DemoAgents } from "../../agents/seed.js"
+import { DemoWorkspaces } from "../../workspaces/seed.js"
+
+/** The ads area's demo requests, by operationId. */
+export const AdsManifest = {
+  // ad campaigns (spec §4.2); the serving token is signed for the development secret
+  Growth_ListAdCampaigns: { as: "member", path: {}, query: {}, body: null },
+  Growth_CreateAdCampaign: {
+    as: "owner",
+    path: {},
+    query: {},
+    body: {
+      workspaceId: DemoWorkspaces.acme.id,
+      agentPublicId: DemoAgents[0].id,
+      orderId: DemoAdOrders.paid.id,
+      packageVersionId: DemoAdPackageVersions.stripV2.id,
+      name: "Atlas summer research sprint",
+      destinationUrl: "https://atlas.example/summer?utm_source=agent-directory",
+      startAt: "2026-07-01T00:00:00.000Z",
+      headline: "Research done while you sleep",
+      body: "Atlas reads the sources and writes the brief.",
+      targets: [{ dimension: "NETWORK", value: "base" }, { dimension: "LANGUAGE", value: "en" }]
+    }
+  },
+  Growth_RecordAdEvent: { as: "anonymous", path: {}, query: {}, body: { token: demoServingToken(), kind: "IMPRESSION" } },
+  Growth_ListAdminAdCampaigns: { as: "admin", path: {}, query: {}, body: null },
+  Growth_ReviewAdCampaign: {
+    as: "admin",
+    path: { campaignId: DemoAdCampaigns.submitted.id },
+    query: {},
+    body: {
+      decision: "APPROVE",
+      expectedVersion: DemoAdCampaigns.submitted.version,
+      decisionCode: "POLICY_OK",
+      publicDecision: "The campaign meets the ad policy.",
+      privateDecision: "Checked the destination and the claims in the headline.",
+      dryRun: true
+    }
+  }
+} satisfies Record<string, ManifestOperation>

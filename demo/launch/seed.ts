@@ -1,0 +1,103 @@
+/**
+ * Demo launch runs (spec §2.4) in the states Launch_MaterializeLaunchTransaction
+ * meets: the ones it starts from (PREPARING, AWAITING_FUNDING, RETRYABLE_FAILURE),
+ * ones it refuses (CREATED, AWAITING_SIGNATURE, COMPLETED), and one in the outsider's
+ * workspace (invisible to Acme members).
+ */
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import { demoId, demoTime } from "../common.js"
+import { DemoWorkspaces } from "../workspaces/seed.js"
+
+type Step = readonly [step: string, state: string]
+
+const run = (n: number, r: {
+  readonly workspace: keyof typeof DemoWorkspaces
+  readonly venue: "REGISTRY_GENESIS" | "LAUNCHPAD_FUN" | "BROKER_CHAIN" | "EXTERNAL_IMPORT"
+  readonly state: string
+  readonly version: number
+  readonly attemptCount: number
+  /** The current attempt's transaction intent, if one was materialized. */
+  readonly intent: number | null
+  readonly failure: readonly [code: string, summary: string] | null
+  readonly steps: ReadonlyArray<Step>
+}) => ({ id: demoId(0x81, n), launchDraftId: demoId(0x80, n), day: 60 + n, ...r, intent: r.intent === null ? null : demoId(0x82, r.intent) })
+
+export const DemoLaunchRuns = {
+  /** PREPARING at version 1: the demo manifest materializes it. */
+  preparing: run(1, { workspace: "acme", venue: "REGISTRY_GENESIS", state: "PREPARING", version: 1, attemptCount: 1, intent: null, failure: null, steps: [["PREPARE", "RUNNING"]] }),
+  /** AWAITING_FUNDING at version 3. */
+  funding: run(2, { workspace: "acme", venue: "LAUNCHPAD_FUN", state: "AWAITING_FUNDING", version: 3, attemptCount: 1, intent: null, failure: null, steps: [["PREPARE", "COMPLETED"], ["FUNDING", "PENDING"]] }),
+  /** RETRYABLE_FAILURE at version 5: attempt 1's intent failed; materializing starts attempt 2. */
+  retryable: run(3, {
+    workspace: "acme", venue: "BROKER_CHAIN", state: "RETRYABLE_FAILURE", version: 5, attemptCount: 1, intent: 1,
+    failure: ["SIGNATURE_EXPIRED", "The signature request expired before the wallet signed it."],
+    steps: [["PREPARE", "COMPLETED"], ["TRANSACTION_INTENT", "COMPLETED"], ["SIGNATURE", "FAILED"]]
+  }),
+  /** AWAITING_SIGNATURE: already materialized, refused. */
+  signing: run(4, { workspace: "acme", venue: "REGISTRY_GENESIS", state: "AWAITING_SIGNATURE", version: 4, attemptCount: 1, intent: 2, failure: null, steps: [["PREPARE", "COMPLETED"], ["TRANSACTION_INTENT", "COMPLETED"], ["SIGNATURE", "PENDING"]] }),
+  /** COMPLETED: refused. */
+  completed: run(5, { workspace: "acme", venue: "EXTERNAL_IMPORT", state: "COMPLETED", version: 9, attemptCount: 1, intent: 3, failure: null, steps: [["PREPARE", "COMPLETED"], ["TRANSACTION_INTENT", "COMPLETED"], ["SIGNATURE", "COMPLETED"], ["CONFIRMATION", "COMPLETED"]] }),
+  /** CREATED (not yet prepared): refused. */
+  created: run(6, { workspace: "acme", venue: "LAUNCHPAD_FUN", state: "CREATED", version: 1, attemptCount: 0, intent: null, failure: null, steps: [] }),
+  /** AWAITING_FUNDING at version 2; spare for tests. */
+  spare: run(7, { workspace: "acme", venue: "BROKER_CHAIN", state: "AWAITING_FUNDING", version: 2, attemptCount: 1, intent: null, failure: null, steps: [["PREPARE", "COMPLETED"], ["FUNDING", "PENDING"]] }),
+  /** In the outsider's workspace. */
+  foreign: run(8, { workspace: "outsider", venue: "REGISTRY_GENESIS", state: "PREPARING", version: 1, attemptCount: 1, intent: null, failure: null, steps: [["PREPARE", "RUNNING"]] })
+} as const
+export type DemoLaunchRunName = keyof typeof DemoLaunchRuns
+
+const isDone = (state: string) => state === "COMPLETED" || state === "FAILED"
+
+/** Inserts the demo launch runs and their transaction intents. Fails with `SqlError`. */
+export const seedLaunchRuns = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const runs = Object.values(DemoLaunchRuns)
+  yield* sql`INSERT INTO launch_runs ${
+    sql.insert(runs.map((r) => {
+      const at = demoTime(r.day)
+      const completed = r.state === "COMPLETED"
+      return {
+        id: r.id,
+        workspace_id: DemoWorkspaces[r.workspace].id,
+        launch_draft_id: r.launchDraftId,
+        venue: r.venue,
+        state: r.state,
+        transaction_intent_id: r.intent,
+        provider_reference: completed ? `demo-provider-${r.day}` : null,
+        expected_asset_locator: r.venue === "EXTERNAL_IMPORT" ? null : `eip155:8453/erc20:0x${r.day.toString(16).padStart(40, "0")}`,
+        observed_asset_id: completed ? `asset-${r.day}` : null,
+        failure_code: r.failure?.[0] ?? null,
+        failure_summary: r.failure?.[1] ?? null,
+        attempt_count: r.attemptCount,
+        version: r.version,
+        steps: JSON.stringify(r.steps.map(([step, state], i) => ({
+          step,
+          state,
+          attemptCount: r.attemptCount,
+          providerReference: null,
+          errorCode: state === "FAILED" ? r.failure?.[0] ?? null : null,
+          startedAt: demoTime(r.day, i).toISOString(),
+          completedAt: isDone(state) ? demoTime(r.day, i + 1).toISOString() : null
+        }))),
+        requested_at: at,
+        submitted_at: completed ? demoTime(r.day, 10) : null,
+        observed_at: completed ? demoTime(r.day, 11) : null,
+        confirmed_at: completed ? demoTime(r.day, 12) : null,
+        completed_at: completed ? demoTime(r.day, 13) : null,
+        updated_at: demoTime(r.day, r.steps.length)
+      }
+    }))
+  }`
+  yield* sql`INSERT INTO launch_transaction_intents ${
+    sql.insert(runs.flatMap((r) =>
+      r.intent === null ? [] : [{
+        id: r.intent,
+        launch_run_id: r.id,
+        attempt: r.attemptCount,
+        state: r.state === "RETRYABLE_FAILURE" ? "FAILED" : r.state === "COMPLETED" ? "SIGNED" : "AWAITING_SIGNATURE",
+        created_at: demoTime(r.day, 1)
+      }]
+    ))
+  }`
+})

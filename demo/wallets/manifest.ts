@@ -1,0 +1,37 @@
+/**
+ * The wallets area's entries of the demo manifest (`demo/manifest.ts`): for each of its
+ * operations, one request that succeeds on a freshly seeded database (the example of
+ * `/docs`, checked by test/demo/Manifest.test.ts).
+ */
+import type { ManifestOperation } from "../DemoArea.js"
+import { DemoAgents } from "../agents/seed.js"
+import { DemoWalletPolicies, DemoWallets } from "./seed.js"
+
+/** The wallets area's demo requests, by operationId. */
+export const WalletsManifest = {
+  Wallets_CancelWalletPolicy: {
+    as: "owner",
+    path: { policyId: DemoWalletPolicies.prepared.id },
+    query: {},
+    body: {
+      expectedVersion: DemoWalletPolicies.prepared.version,
+      reason: "The provider session is no longer needed.",
+      confirmation: `CANCEL ${DemoWalletPolicies.prepared.id}`
+    }
+  },
+  Wallets_GetWalletProfileConfiguration: { as: "owner", path: { walletPublicId: DemoWallets.ownerBase.id }, query: {}, body: null },
+  Wallets_ListAgentWallets: {
+    as: "anonymous",
+    path: { entityPublicId: DemoAgents[1].id },
+    query: { limit: 10 },
+    body: null,
+    note: "Beacon Monitor's wallets: its PAYOUT address on Base, proven by signature, held by the demo owner's wallet."
+  },
+  Wallets_ListWalletAgents: {
+    as: "apiKey:public",
+    path: { walletPublicId: DemoWallets.beaconPayout.id },
+    query: {},
+    body: null,
+    note: "The agents of the demo owner's Base wallet 0x3C44…93BC: Beacon Monitor, relation PAYOUT (SIGNATURE)."
+  }
+} satisfies Record<string, ManifestOperation>

@@ -1,0 +1,91 @@
+/**
+ * Demo data of the workspaces area, and its seed step (run by `demo/seed.ts` in the order of
+ * `src/areas.ts`).
+ */
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import { Auth } from "../../layers/Auth.js"
+import { DemoAccounts, DemoApiKeys } from "../accounts/seed.js"
+import { demoTime, demoId as id } from "../common.js"
+
+export const DemoWorkspaces = {
+  acme: { id: id(2, 1), name: "Acme Agents", slug: "acme-agents", locked: false },
+  outsider: { id: id(2, 2), name: "Outsider Lab", slug: "outsider-lab", locked: false },
+  locked: { id: id(2, 3), name: "Frozen Holdings", slug: "frozen-holdings", locked: true }
+} as const
+
+/** Memberships: [workspace, account, role, isWorkspaceOwner, isDefault]. */
+export const DemoMemberships = [
+  ["acme", "owner", "OWNER", true, true],
+  ["acme", "member", "EDITOR", false, true],
+  ["acme", "admin", "VIEWER", false, true],
+  ["outsider", "outsider", "OWNER", true, true],
+  ["locked", "owner", "OWNER", true, false]
+] as const
+
+export const DemoInvitations = [
+  { id: id(3, 1), workspace: "acme", email: "new.hire@example.com", role: "EDITOR", state: "PENDING", days: 10 },
+  { id: id(3, 2), workspace: "acme", email: "analyst@example.com", role: "ANALYST", state: "EXPIRED", days: 11 },
+  { id: id(3, 3), workspace: "acme", email: null, role: "VIEWER", state: "REVOKED", days: 12 }
+] as const
+
+
+/**
+ * Inserts the demo workspaces, memberships and invitations, then the workspaces' demo API keys (issued as `layers/Auth.ts` issues them: stored as verifiers only), inside the seed's transaction. Fails with `SqlError`.
+ */
+export const seedWorkspaces = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const auth = yield* Auth
+  yield* sql`INSERT INTO workspaces ${
+    sql.insert(Object.values(DemoWorkspaces).map((w, i) => ({
+      id: w.id,
+      name: w.name,
+      slug: w.slug,
+      state: "ACTIVE",
+      locked: w.locked,
+      version: 1,
+      created_at: demoTime(1 + i),
+      updated_at: demoTime(1 + i)
+    })))
+  }`
+  yield* sql`INSERT INTO workspace_members ${
+    sql.insert(DemoMemberships.map(([w, a, role, isOwner, isDefault], i) => ({
+      workspace_id: DemoWorkspaces[w].id,
+      account_id: DemoAccounts[a].id,
+      role,
+      state: "ACTIVE",
+      is_workspace_owner: isOwner,
+      is_default: isDefault,
+      accepted_at: demoTime(2, i),
+      version: 1,
+      created_at: demoTime(2, i)
+    })))
+  }`
+  yield* sql`INSERT INTO workspace_invitations ${
+    sql.insert(DemoInvitations.map((inv) => ({
+      id: inv.id,
+      workspace_id: DemoWorkspaces[inv.workspace].id,
+      recipient_email: inv.email,
+      role: inv.role,
+      state: inv.state,
+      invited_by: DemoAccounts.owner.id,
+      expires_at: demoTime(inv.days + 14),
+      revoked_at: inv.state === "REVOKED" ? demoTime(inv.days + 1) : null,
+      version: inv.state === "PENDING" ? 1 : 2,
+      created_at: demoTime(inv.days)
+    })))
+  }`
+  for (const [name, k] of Object.entries(DemoApiKeys)) {
+    yield* auth.issueApiKey({
+      id: k.id,
+      workspaceId: DemoWorkspaces.acme.id,
+      scopes: k.scopes,
+      environment: k.environment,
+      state: k.state,
+      expiresAt: k.expired ? demoTime(100) : null,
+      allowedOrigins: k.allowedOrigins,
+      name: `Demo ${name} key`,
+      key: k.key
+    })
+  }
+})
