@@ -8,9 +8,7 @@ import { Data } from "../../schema/envelope.js"
 import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { PreviewAgentScheduleRequest, RuntimeTool, SchedulePreview } from "../../schema/runtime.js"
 import { operation } from "../api/operation.js"
-import { agentVisibility } from "./AgentVisibilityApi.js"
-
-export { agentVisibility }
+import { agentVisibility } from "../agentAccess/Visibility.js"
 import { clearPlaygroundRunData, sendMessage } from "./RunsApi.js"
 import { createConversation, listConversations, listMessages } from "./ConversationsApi.js"
 import { getRun } from "./RunReadsApi.js"

@@ -14,7 +14,7 @@ import { FinishedRunStates } from "../../schema/runtime.js"
 import { AgentRun } from "./AgentRunWorkflow.js"
 import { RunsRepo } from "./RunsRepo.js"
 import { appendRunEvent } from "./RunEventLog.js"
-import { type AccessInput, AgentOperators, requireRole } from "../agents/Operators.js"
+import { type AccessInput, AgentOperators, requireRole } from "../agentAccess/Operators.js"
 import { ConversationStartRoles, seesConversation, seesRun } from "./Conversations.js"
 import { dieOnStorageFailure } from "../db/storageFailure.js"
 

@@ -64,7 +64,7 @@ import {
   type SignerNotTokenOwner
 } from "../Errors.js"
 import type { IdentityChallenge, ProofMethod, ProvenIdentity } from "../../../schema/identityProofs.js"
-import { requireActiveAgent, AgentOperators, type WorkspaceRole } from "../Operators.js"
+import { requireActiveAgent, AgentOperators, type WorkspaceRole } from "../../agentAccess/Operators.js"
 import { didKeyKey, didWebKeys } from "./proofs/DidWeb.js"
 import { proveEd25519, svmKey } from "./proofs/Ed25519.js"
 import { proveAddress, proveTokenOwner } from "./proofs/Evm.js"
