@@ -35,8 +35,7 @@ module.exports = {
   forbidden: [
     {
       name: "area-internals",
-      // warn until every area has its face (index.ts) and imports the others' faces only
-      severity: "warn",
+      severity: "error",
       comment:
         "An area imports another area only through its face, src/<area>/index.ts (service tags, errors, schemas, " +
         "pure functions; never its Repo). Export what is needed from that index.ts, or move the shared piece down.",

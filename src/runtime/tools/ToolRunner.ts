@@ -1,19 +1,17 @@
 /**
  * Runs one tool call of a run by its tool's `executorKind`: BUILTIN tools in
  * this process (`./BuiltinTools.ts`), MCP tools through the agent's MCP connection
- * (`./McpTools.ts`). Arguments were validated against the tool's `inputSchema` when the
+ * (the MCP area's `McpToolCalls`). Arguments were validated against the tool's `inputSchema` when the
  * call was recorded.
  */
 import { Effect, Layer } from "effect"
 import { AppConfig } from "../../../layers/AppConfig.js"
 import { CursorLive } from "../../../layers/Cursor.js"
 import { Outbound } from "../../../layers/Outbound.js"
-import { Agents } from "../../agents/Agents.js"
-import { McpConnectionsRepo } from "../../mcp/ConnectionsRepo.js"
-import { McpAccessTokenLive } from "../../mcp/Tokens.js"
+import { Agents } from "../../agents/index.js"
+import { McpToolCalls } from "../../mcp/index.js"
 import type { CallRow } from "../RunLoopRepo.js"
 import { runBuiltinTool, type ToolOutcome } from "./BuiltinTools.js"
-import { runMcpTool } from "./McpTools.js"
 
 const asObject = (u: unknown): Record<string, unknown> =>
   typeof u === "object" && u !== null && !Array.isArray(u) ? u as Record<string, unknown> : {}
@@ -22,7 +20,7 @@ const asObject = (u: unknown): Record<string, unknown> =>
 export class ToolRunner extends Effect.Service<ToolRunner>()("agent-directory/ToolRunner", {
   effect: Effect.gen(function*() {
     const agents = yield* Agents
-    const connections = yield* McpConnectionsRepo
+    const mcpTools = yield* McpToolCalls
     const outbound = yield* Outbound
     const config = yield* AppConfig
 
@@ -33,14 +31,13 @@ export class ToolRunner extends Effect.Service<ToolRunner>()("agent-directory/To
       (call.executorKind === "BUILTIN"
         ? runBuiltinTool(call.stableName, asObject(call.arguments))
         : call.executorKind === "MCP" && call.sourceReference !== null && call.remoteName !== null
-        ? runMcpTool({ connectionId: call.sourceReference, remoteName: call.remoteName, args: asObject(call.arguments) })
+        ? mcpTools.call({ connectionId: call.sourceReference, remoteName: call.remoteName, args: asObject(call.arguments) })
         : Effect.succeed<ToolOutcome>({
           result: { error: "This tool cannot be run by the directory." },
           isError: true,
           errorCode: "TOOL_UNAVAILABLE"
-        }) as Effect.Effect<ToolOutcome, never, Agents | McpConnectionsRepo | Outbound | AppConfig>).pipe(
+        }) as Effect.Effect<ToolOutcome, never, Agents | Outbound | AppConfig>).pipe(
         Effect.provideService(Agents, agents),
-        Effect.provideService(McpConnectionsRepo, connections),
         Effect.provideService(Outbound, outbound),
         Effect.provideService(AppConfig, config)
       )
@@ -50,10 +47,10 @@ export class ToolRunner extends Effect.Service<ToolRunner>()("agent-directory/To
 }) {}
 
 /**
- * {@link ToolRunner} with what it needs from this service: the directory reads, MCP
- * connections and their stored OAuth tokens. Requires `SqlClient`, `AppConfig`, `Outbound`.
+ * {@link ToolRunner} with what it needs from this service: the directory reads and the
+ * tool calls on MCP connections. Requires `SqlClient`, `AppConfig`, `Outbound`.
  */
 export const ToolRunnerLive = ToolRunner.Default.pipe(
-  Layer.provide([Agents.Default, McpConnectionsRepo.Default, McpAccessTokenLive]),
+  Layer.provide([Agents.Default, McpToolCalls.Default]),
   Layer.provide(CursorLive)
 )
