@@ -9,4 +9,4 @@
  * - {@link agentVisibility}: the contract sentence every such operation's description repeats.
  */
 export * from "./Operators.js"
-export { agentVisibility } from "./Visibility.js"
+export { agentVisibility } from "./AgentVisibilityApi.js"
