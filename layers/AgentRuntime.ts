@@ -1,6 +1,6 @@
 /**
  * The agent runtime's model seam (spec §2.20): what answers one step of a
- * run. The run's workflow (`src/runtime/AgentRunWorkflow.ts`) hands the model the
+ * run. The run's workflow (`src/runtime/loop/AgentRunWorkflow.ts`) hands the model the
  * conversation so far (text, tool calls and tool results), the tools it may call, and
  * stores what the model streams back: text deltas, tool calls, and the step's usage.
  *

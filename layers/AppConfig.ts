@@ -39,7 +39,7 @@ export const DefaultDbLimits: DbLimits = {
 }
 
 /**
- * Following runs live (`GET /api/v1/runs/{runId}/events`, src/runtime/RunEventStream.ts),
+ * Following runs live (`GET /api/v1/runs/{runId}/events`, src/runtime/events/RunEventStream.ts),
  * in milliseconds and streams (see `RUN_EVENTS_*` in docs/configuration.md).
  */
 export interface RunEventsOptions {
@@ -165,7 +165,7 @@ export interface AppConfigShape {
    */
   readonly mcpServer: { readonly maxSessions: number; readonly sessionIdleSeconds: number }
   /**
-   * Agent runs (src/runtime/AgentRunWorkflow.ts): `RUN_MAX_STEPS` (model calls per run at
+   * Agent runs (src/runtime/loop/AgentRunWorkflow.ts): `RUN_MAX_STEPS` (model calls per run at
    * most, 1..64, default 8) and `RUN_TIMEOUT_SECONDS` (a run ends TIMED_OUT this long after
    * it starts, 1..86400, default 600).
    */

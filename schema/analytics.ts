@@ -3,8 +3,7 @@
  * analytics exports and the public activity feed of an agent.
  */
 import { Schema } from "effect"
-import { DateTimeZ, IsoDate, QueryInt, QueryList, rule, StrictStruct, Uuid, WireString } from "./common.js"
-import { AnyJson } from "./runtime.js"
+import { AnyJson, DateTimeZ, IsoDate, QueryInt, QueryList, rule, StrictStruct, Uuid, WireString } from "./common.js"
 
 /** Rejection codes of one product event (spec §4.3). */
 export const EventRejectionCode = Schema.Literal(

@@ -241,3 +241,17 @@ export const HttpUrl = (max: number) => {
     Schema.annotations({ ...rule(text), jsonSchema: { format: "uri", maxLength: max }, description: text.replace(/^must be /, "") })
   )
 }
+
+/**
+ * "any JSON" of the spec: a JSON value of any shape (object, array, string, number, boolean, null).
+ * Its JSON Schema lists the six JSON types instead of Effect's default for `Schema.Unknown`
+ * (`{"$id": "/schemas/unknown"}`): an `$id` may name one schema only, and tools that inline
+ * `$ref`s (Spectral's example check) or a second `Schema.Unknown` would repeat it, which
+ * OpenAPI 3.1 validators refuse.
+ */
+export const AnyJson = Schema.Unknown.annotations({
+  identifier: "AnyJson",
+  description: "any JSON value",
+  // `items: {}`: an array of any values (a schema of type array names its items, Spectral's `array-items`)
+  jsonSchema: { type: ["object", "array", "string", "number", "boolean", "null"], items: {}, description: "any JSON value" }
+})

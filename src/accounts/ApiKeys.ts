@@ -5,7 +5,7 @@
  * create-new, move traffic, revoke-old: several keys may be active at once.
  */
 import { Effect, Option, Redacted } from "effect"
-import type { ApiKey, ApiKeyScope, CreatedApiKey } from "../../schema/apiKeys.js"
+import type { ApiKey, ApiKeyScope, CreatedApiKey } from "./Schemas.js"
 import { InvalidRequest, WorkspaceNotFound, WorkspaceRoleRequired } from "../../schema/errors.js"
 import { ApiKeyNotFound } from "./Errors.js"
 import type { WorkspaceRole } from "../../schema/workspaces.js"

@@ -6,7 +6,7 @@ import { Schema } from "effect"
 import { Data } from "../../schema/envelope.js"
 import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { InvalidState } from "../../schema/errors.js"
-import { ListJobRunsQuery, RetryJobRunPath, WorkflowExecution } from "../../schema/jobs.js"
+import { ListJobRunsQuery, RetryJobRunPath, WorkflowExecution } from "./Schemas.js"
 import { operation } from "../api/operation.js"
 import { WorkflowExecutionNotFound } from "./Errors.js"
 

@@ -12,7 +12,7 @@
 import { MachineId, Snowflake } from "@effect/cluster"
 import { SqlClient, type SqlError } from "@effect/sql"
 import { Effect, Option } from "effect"
-import type { WorkflowExecution, WorkflowExecutionState } from "../../schema/jobs.js"
+import type { WorkflowExecution, WorkflowExecutionState } from "./Schemas.js"
 
 /** The longest `lastError` (characters). */
 const MaxErrorLength = 1000

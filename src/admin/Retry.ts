@@ -10,7 +10,7 @@
 import { Sharding, Snowflake } from "@effect/cluster"
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
-import type { WorkflowExecution } from "../../schema/jobs.js"
+import type { WorkflowExecution } from "./Schemas.js"
 import { InvalidState } from "../../schema/errors.js"
 import { WorkflowExecutionNotFound } from "./Errors.js"
 import { WorkflowExecutions } from "./Executions.js"

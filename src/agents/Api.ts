@@ -33,7 +33,7 @@ import {
   WorkspaceNotFound
 } from "../../schema/errors.js"
 import { SlugTaken } from "./Errors.js"
-import { A2aAgentCardDocument } from "../../schema/a2aAgentCard.js"
+import { A2aAgentCardDocument } from "./Schemas.js"
 import { favoriteAgent, unfavoriteAgent } from "./FavoritesApi.js"
 
 /** The profile's canonical path, from a profile envelope (decoded or on the wire). */

@@ -3,7 +3,7 @@ import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
-import { CommerceOrder } from "../../schema/commerce.js"
+import { CommerceOrder } from "./Schemas.js"
 import { Data } from "../../schema/envelope.js"
 import { operation } from "../api/operation.js"
 

@@ -4,7 +4,7 @@
  */
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
-import { CommerceOrder } from "../../schema/commerce.js"
+import { CommerceOrder } from "./Schemas.js"
 
 export class CommerceRepo extends Effect.Service<CommerceRepo>()("agent-directory/CommerceRepo", {
   effect: Effect.gen(function*() {

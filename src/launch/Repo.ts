@@ -4,7 +4,7 @@
  */
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
-import { LaunchRun } from "../../schema/launch.js"
+import { LaunchRun } from "./Schemas.js"
 
 /** Roles that may drive a workspace's launch runs. */
 export const LaunchOperatorRoles = ["OWNER", "ADMIN", "EDITOR", "OPERATOR"] as const

@@ -13,7 +13,7 @@ import { requireActiveAgent, AgentOperators, type WorkspaceRole } from "../agent
 import { dieOnStorageFailure } from "../db/storageFailure.js"
 import { startCatalogRefresh } from "./CatalogRefresh.js"
 import type { McpTransport } from "./Client.js"
-import type { CreateMcpConnectionRequest, McpCatalogRefresh, McpConnection } from "../../schema/mcpConnections.js"
+import type { CreateMcpConnectionRequest, McpCatalogRefresh, McpConnection } from "./Schemas.js"
 import { McpConnectionsRepo } from "./ConnectionsRepo.js"
 import { ConnectionExists, ConnectionNotFound } from "./Errors.js"
 import { McpConnectRoles } from "./Mcp.js"

@@ -11,7 +11,7 @@ import { AgentNotFound, InvalidState, OutboundTargetRefused, RoleRequired } from
 import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { operation } from "../api/operation.js"
 import { agentVisibility } from "../agentAccess/AgentVisibilityApi.js"
-import { CreateMcpConnectionRequest, McpCatalogRefresh, McpConnection, RefreshMcpCatalogRequest } from "../../schema/mcpConnections.js"
+import { CreateMcpConnectionRequest, McpCatalogRefresh, McpConnection, RefreshMcpCatalogRequest } from "./Schemas.js"
 import { ConnectionExists, ConnectionNotFound } from "./Errors.js"
 
 const AgentPath = Schema.Struct({ entityPublicId: Uuid })

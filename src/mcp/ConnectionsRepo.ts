@@ -5,7 +5,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
-import type { McpConnection } from "../../schema/mcpConnections.js"
+import type { McpConnection } from "./Schemas.js"
 import { catalogDigest } from "./Digest.js"
 import type { McpTransport } from "./Client.js"
 

@@ -5,7 +5,7 @@
  */
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import { Data } from "../../schema/envelope.js"
-import { CompleteMcpOAuthQuery, McpOAuthCompletion } from "../../schema/mcp.js"
+import { CompleteMcpOAuthQuery, McpOAuthCompletion } from "./Schemas.js"
 import { operation } from "../api/operation.js"
 import {
   AuthorizationServerUnavailable,

@@ -1,7 +1,7 @@
 /** SQL of the MCP area: an agent's connections, their last observed catalogs and OAuth flows. */
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
-import { McpCatalog } from "../../schema/mcp.js"
+import { McpCatalog } from "./Schemas.js"
 
 /** A connection as the MCP rules see it; the `oauth*` fields are null when no OAuth metadata is configured. */
 export const Connection = Schema.Struct({

@@ -1,7 +1,7 @@
 /** SQL of the Runtime area: an agent's runtime tools in the wire shape of `RuntimeTool` (spec §2.15). */
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
-import { RuntimeTool } from "../../schema/runtime.js"
+import { RuntimeTool } from "./Schemas.js"
 
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient

@@ -4,7 +4,7 @@ import { ConfigurationMissing } from "../../schema/errors.js"
 import { now } from "../../layers/Clock.js"
 import { AgentOperators } from "../agentAccess/Operators.js"
 import { RuntimeRepo } from "./Repo.js"
-import { previewSchedule } from "./Schedule.js"
+import { previewSchedule } from "./schedules/Schedule.js"
 import { dieOnStorageFailure } from "../db/storageFailure.js"
 
 /** Runtime reads and previews. Requires `SqlClient`. */
@@ -37,7 +37,7 @@ export class Runtime extends Effect.Service<Runtime>()("agent-directory/Runtime"
 
     /**
      * Runtime_PreviewAgentSchedule: the next `count` occurrences of the expression
-     * after `from` (default: now) in `timezone` (see `./Schedule.ts`). Any active member
+     * after `from` (default: now) in `timezone` (see `./schedules/Schedule.ts`). Any active member
      * of the agent's workspace may preview; no runtime is needed (a preview runs nothing).
      *
      * Fails with `AgentNotFound` (`agent-not-found`), `InvalidRequest` naming `/cronExpression`

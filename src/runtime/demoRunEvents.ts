@@ -6,7 +6,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import type { RunEvent } from "../../schema/runEvents.js"
+import type { RunEvent } from "./events/Schemas.js"
 import { demoTime } from "../db/demo.js"
 import { DemoConversations, demoMessageId, DemoRuns } from "./demo.js"
 

@@ -15,7 +15,7 @@ import {
   DirectoryDailyStats,
   DirectoryDayPath,
   StatsRangeQuery
-} from "../../schema/stats.js"
+} from "./Schemas.js"
 import { AgentPath } from "../../schema/agents.js"
 import { operation } from "../api/operation.js"
 import { StatsDayNotAvailable } from "./Errors.js"

@@ -3,7 +3,7 @@
  * `data`, its freshness, and its strong entity tag.
  *
  * - The document is `JSON.stringify` of the figures built in one fixed key order (the
- *   order of the schema, schema/stats.ts), so a day projected twice gives the same bytes;
+ *   order of the schema, src/stats/Schemas.ts), so a day projected twice gives the same bytes;
  *   a stored closed day is served as stored, byte for byte.
  * - The response body is `{"data":<document>,"meta":<meta>}`. `meta.requestId` and
  *   `meta.generatedAt` change per request, so the entity tag is not a hash of the whole body:

@@ -19,7 +19,7 @@
 import { Effect } from "effect"
 import { InvalidRequest } from "../../schema/errors.js"
 import { AgentNotFound } from "../../schema/errors.js"
-import type { AgentDailyStats, DirectoryDailyStats } from "../../schema/stats.js"
+import type { AgentDailyStats, DirectoryDailyStats } from "./Schemas.js"
 import { now } from "../../layers/Clock.js"
 import { dieOnStorageFailure } from "../db/storageFailure.js"
 import { addDays, dayEnd, dayOf, daysBetween, dayStart, spanDays } from "./Day.js"
@@ -40,7 +40,7 @@ export interface DayAnswer {
   readonly etag: string
 }
 
-/** The `data` of the directory's day, in the schema's key order (schema/stats.ts). */
+/** The `data` of the directory's day, in the schema's key order (src/stats/Schemas.ts). */
 const directoryData = (
   day: string,
   closed: boolean,
@@ -55,7 +55,7 @@ const directoryData = (
   feedback: { created: f.row.feedbackCreated, meanRatingPpm: f.row.meanRatingPpm }
 })
 
-/** The `data` of an agent's day, in the schema's key order (schema/stats.ts). */
+/** The `data` of an agent's day, in the schema's key order (src/stats/Schemas.ts). */
 const agentData = (day: string, closed: boolean, r: AgentFigureRow): AgentDailyStats => ({
   date: day,
   entityPublicId: r.agentId,

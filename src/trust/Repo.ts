@@ -4,7 +4,7 @@
  */
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
-import { Feedback } from "../../schema/trust.js"
+import { Feedback } from "./Schemas.js"
 import { updateVersioned } from "../db/versioned.js"
 
 /** What the withdraw rules need to know about a feedback (`version` is its revision). */

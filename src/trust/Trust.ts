@@ -9,7 +9,7 @@ import { AuthorRequired, FeedbackExists, FeedbackNotFound, OwnFeedbackVote } fro
 import { now } from "../../layers/Clock.js"
 import { Ids } from "../../layers/Ids.js"
 import { AgentNotFound, InvalidState, WorkspaceNotFound } from "../../schema/errors.js"
-import type { CreateFeedbackRequest, FeedbackVote } from "../../schema/trust.js"
+import type { CreateFeedbackRequest, FeedbackVote } from "./Schemas.js"
 import { explainRefusal } from "../db/versioned.js"
 import { markAgentEvidence } from "./reputation/Evidence.js"
 import { TrustRepo, WithdrawableFeedbackStates } from "./Repo.js"

@@ -5,7 +5,7 @@
  */
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
-import { CancellableWalletPolicyStates, WalletPolicy, WalletPublicProfile } from "../../schema/wallets.js"
+import { CancellableWalletPolicyStates, WalletPolicy, WalletPublicProfile } from "./Schemas.js"
 import { updateVersioned } from "../db/versioned.js"
 
 /** What the cancel rules need to know about a policy of the caller's wallet. */

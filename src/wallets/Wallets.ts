@@ -4,7 +4,7 @@
 import { Effect, Option } from "effect"
 import { ChallengeExpired, ProofInvalid } from "../../schema/errors.js"
 import { WalletNotFound, WalletPolicyNotFound } from "./Errors.js"
-import { CancellableWalletPolicyStates, cancellationPhrase } from "../../schema/wallets.js"
+import { CancellableWalletPolicyStates, cancellationPhrase } from "./Schemas.js"
 import { now } from "../../layers/Clock.js"
 import { explainRefusal } from "../db/versioned.js"
 import { WalletsRepo } from "./Repo.js"

@@ -5,7 +5,7 @@
 import { Activity, Workflow } from "@effect/workflow"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer, Schema } from "effect"
-import { AgentRun } from "../../src/runtime/AgentRunWorkflow.js"
+import { AgentRun } from "../../src/runtime/loop/AgentRunWorkflow.js"
 import { DemoConversations } from "../../src/runtime/demo.js"
 import { AnalyticsExportWorkflow } from "../../src/social/analytics/ExportWorkflow.js"
 import { DemoAgents } from "../../src/agents/demo.js"

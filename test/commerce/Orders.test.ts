@@ -1,7 +1,7 @@
 /** GET /api/v1/orders (Commerce_ListCommerceOrders, spec §2.11, §4.3). */
 import { expect, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
-import { CommerceOrder } from "../../schema/commerce.js"
+import { CommerceOrder } from "../../src/commerce/Schemas.js"
 import { Data } from "../../schema/envelope.js"
 import { call, expectMeta, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"

@@ -17,15 +17,15 @@ const moduleGraph = (entry: string): ReadonlyMap<string, ReadonlyArray<string>> 
 
 /**
  * Contract files: `src/api/*` (the root, the operation helper, its docs, security),
- * `schema/*`, and an area's contract: `src/<area>/Api.ts` (or a part of it, `…Api.ts`)
- * and `src/<area>/Errors.ts`, also in an area's sub-feature folder (`src/<area>/<feature>/`). Never a demo, seed or manifest module, nor anything under
+ * `schema/*`, and an area's contract: `src/<area>/Api.ts` (or a part of it, `…Api.ts`),
+ * `src/<area>/Errors.ts` and `src/<area>/Schemas.ts` (the area's own schemas), also in an area's sub-feature folder (`src/<area>/<feature>/`). Never a demo, seed or manifest module, nor anything under
  * `src/db/`.
  */
 const contractFile = (file: string): boolean =>
   !/(^|\/)[^/]*(demo|seed|manifest)[^/]*$/i.test(file) &&
   !file.split("/").some((part) => /^(demo|seed)$/i.test(part)) &&
   !file.startsWith("src/db/") &&
-  (/^src\/api\/[^/]+\.ts$/.test(file) || /^schema\/.+\.ts$/.test(file) || /^src\/(?!http\/)(?:[^/]+\/)+(\w*Api|Errors)\.ts$/.test(file))
+  (/^src\/api\/[^/]+\.ts$/.test(file) || /^schema\/.+\.ts$/.test(file) || /^src\/(?!http\/)(?:[^/]+\/)+(\w*Api|Errors|Schemas)\.ts$/.test(file))
 
 describe("the contract's module graph", () => {
   it("reaches only contract files from src/api/Api.ts: no demo data, seed or feature implementation", () => {
@@ -40,7 +40,7 @@ describe("the contract's module graph", () => {
   })
 
   it("tells contract files from the rest", () => {
-    for (const f of ["src/api/Api.ts", "src/api/docs.ts", "src/runtime/RunsApi.ts", "src/agents/Api.ts", "src/jobs/bounties/Api.ts", "src/jobs/bounties/Errors.ts", "src/runtime/Errors.ts", "schema/common.ts"]) {
+    for (const f of ["src/api/Api.ts", "src/api/docs.ts", "src/runtime/runs/Api.ts", "src/agents/Api.ts", "src/jobs/bounties/Api.ts", "src/jobs/bounties/Errors.ts", "src/runtime/Errors.ts", "src/runtime/events/Schemas.ts", "schema/common.ts"]) {
       expect(contractFile(f), f).toBe(true)
     }
     for (const f of ["src/db/demo.ts", "src/db/manifest.ts", "src/runtime/demo.ts", "src/db/examples.ts", "src/agents/demo.ts", "src/agents/Area.ts", "src/areas.ts", "src/growth/ads/ServingToken.ts", "src/agents/Http.ts", "src/http/DocumentedApi.ts", "src/api/demo.ts"]) {

@@ -1,8 +1,8 @@
 /** Fixtures of the run event tests: runs written by hand, and their events appended as the run pipeline does. */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import type { RunEvent } from "../../schema/runEvents.js"
-import { appendRunEvent } from "../../src/runtime/RunEventLog.js"
+import type { RunEvent } from "../../src/runtime/events/Schemas.js"
+import { appendRunEvent } from "../../src/runtime/events/RunEventLog.js"
 
 let runs = 0
 const at = new Date("2026-05-01T00:00:00.000Z")

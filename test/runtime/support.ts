@@ -3,9 +3,9 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Stream } from "effect"
 import { AgentRuntime, type AgentRuntimeError, deterministicEvents, type ModelEvent } from "../../layers/AgentRuntime.js"
 import { DemoAccounts } from "../../src/accounts/demo.js"
-import { FinishedRunStates } from "../../schema/runtime.js"
+import { FinishedRunStates } from "../../src/runtime/Schemas.js"
 import { until, waitFor } from "../support/waitFor.js"
-import { AgentRun } from "../../src/runtime/AgentRunWorkflow.js"
+import { AgentRun } from "../../src/runtime/loop/AgentRunWorkflow.js"
 import { awaitWorkflow } from "../support/workflows.js"
 
 /**

@@ -25,7 +25,7 @@ import {
   IdentityChallenge,
   ProveIdentityRequest,
   ProvenIdentity
-} from "../../../schema/identityProofs.js"
+} from "./Schemas.js"
 
 const writers = " Needs the OWNER, ADMIN or EDITOR role in that workspace (403 `role-required` otherwise)."
 

@@ -62,7 +62,7 @@ import {
   SignatureInvalid,
   type SignerNotTokenOwner
 } from "../Errors.js"
-import type { IdentityChallenge, ProofMethod, ProvenIdentity } from "../../../schema/identityProofs.js"
+import type { IdentityChallenge, ProofMethod, ProvenIdentity } from "./Schemas.js"
 import { requireActiveAgent, AgentOperators, type WorkspaceRole } from "../../agentAccess/Operators.js"
 import { didKeyKey, didWebKeys } from "./proofs/DidWeb.js"
 import { proveEd25519, svmKey } from "./proofs/Ed25519.js"

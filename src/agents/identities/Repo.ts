@@ -8,7 +8,7 @@ import { Effect, Option, Schema } from "effect"
 import { AgentLocator, VerificationState } from "../../../schema/agents.js"
 import type { Locator } from "../../identity/Locator.js"
 import { dieOnStorageFailure } from "../../db/storageFailure.js"
-import type { ProofMethod } from "../../../schema/identityProofs.js"
+import type { ProofMethod } from "./Schemas.js"
 import type { WalletRelation } from "../../../schema/walletRelations.js"
 
 /** A stored challenge, as a proof reads it. */

@@ -1,10 +1,10 @@
 /**
- * The A2A Agent Card as the import reads it: the card Schemas (schema/a2aAgentCard.ts,
+ * The A2A Agent Card as the import reads it: the card Schemas (src/agents/Schemas.ts,
  * re-exported here) and the card's interfaces in the order the profile shows them.
  */
-import type { A2aAgentCard } from "../../../schema/a2aAgentCard.js"
+import type { A2aAgentCard } from "../Schemas.js"
 
-export * from "../../../schema/a2aAgentCard.js"
+export * from "../Schemas.js"
 
 /**
  * The card's interfaces in its order (the first is preferred): 1.0's `supportedInterfaces`,

@@ -18,7 +18,7 @@
  *   APPROVED or DENIED; `state` PENDING → (APPROVAL_REQUIRED →) RUNNING → SUCCEEDED |
  *   FAILED, or DENIED / CANCELLED.
  * - `run_events`: what a follower of the run sees (`GET /api/v1/runs/{runId}/events`),
- *   in `seq` order per run; `kind` and `data` are described in `src/runtime/RunEventLog.ts`.
+ *   in `seq` order per run; `kind` and `data` are described in `src/runtime/events/RunEventLog.ts`.
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"

@@ -14,7 +14,7 @@ import {
   CreateAdCampaignRequest,
   RecordAdEventRequest,
   ReviewAdCampaignRequest
-} from "../../../schema/ads.js"
+} from "./Schemas.js"
 import { Uuid } from "../../../schema/common.js"
 import { Data } from "../../../schema/envelope.js"
 import { IdempotencyKeyRequired } from "../../../schema/idempotency.js"

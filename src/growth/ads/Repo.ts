@@ -1,7 +1,7 @@
 /** SQL of the ad campaigns area (spec §2.3): campaigns in their wire shape, and the rows the commands check. */
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
-import { AdCampaign, type AdEventKind, type ReviewDecision } from "../../../schema/ads.js"
+import { AdCampaign, type AdEventKind, type ReviewDecision } from "./Schemas.js"
 
 /** Most campaigns one list returns (newest first). */
 export const AdCampaignListLimit = 500

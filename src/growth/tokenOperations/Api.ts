@@ -6,7 +6,7 @@
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
-import { TokenOperationList } from "../../../schema/tokenOperations.js"
+import { TokenOperationList } from "./Schemas.js"
 import { operation } from "../../api/operation.js"
 
 export class TokenOperationsApi extends HttpApiGroup.make("TokenOperations")

@@ -1,7 +1,7 @@
 /** SQL of the admin token operations view (spec §2.13), rows built in the wire shape. */
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
-import { TokenOperation } from "../../../schema/tokenOperations.js"
+import { TokenOperation } from "./Schemas.js"
 
 /** Most operations one list returns (newest first). */
 export const TokenOperationListLimit = 500

@@ -4,7 +4,7 @@
  */
 import { createHash } from "node:crypto"
 import { canonicalJson } from "../../../layers/CanonicalJson.js"
-import type { DisputeResolution } from "../../../schema/bounties.js"
+import type { DisputeResolution } from "./Schemas.js"
 
 /** Every input that decides the payout; the hash covers all of it. */
 export interface DisputeCommand {

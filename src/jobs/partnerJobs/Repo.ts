@@ -1,7 +1,7 @@
 /** SQL of partner job sources and the jobs their feeds deliver (spec §2.18). */
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
-import { PartnerJobSource, type PartnerFeedJob } from "../../../schema/partnerJobs.js"
+import { PartnerJobSource, type PartnerFeedJob } from "./Schemas.js"
 
 /** Consecutive failed syncs after which an ACTIVE source becomes DEGRADED. */
 export const DegradedAfterFailures = 3

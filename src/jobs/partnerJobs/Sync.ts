@@ -23,7 +23,7 @@ import { Cron, Data, Duration, Effect, Either, Layer, Option, Schema } from "eff
 import { now } from "../../../layers/Clock.js"
 import { retryTransient, survivingStorageErrors } from "../../../layers/Engine.js"
 import { Outbound, outboundFailureCodes, outboundFailureOf } from "../../../layers/Outbound.js"
-import { PartnerFeed } from "../../../schema/partnerJobs.js"
+import { PartnerFeed } from "./Schemas.js"
 import { PartnerJobsRepo } from "./Repo.js"
 
 /**

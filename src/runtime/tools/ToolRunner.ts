@@ -10,7 +10,7 @@ import { CursorLive } from "../../../layers/Cursor.js"
 import { Outbound } from "../../../layers/Outbound.js"
 import { Agents } from "../../agents/index.js"
 import { McpToolCalls } from "../../mcp/index.js"
-import type { CallRow } from "../RunLoopRepo.js"
+import type { CallRow } from "../loop/Repo.js"
 import { runBuiltinTool, type ToolOutcome } from "./BuiltinTools.js"
 
 const asObject = (u: unknown): Record<string, unknown> =>

@@ -4,7 +4,7 @@
 import { Effect, Option } from "effect"
 import { now } from "../../../layers/Clock.js"
 import { Ids } from "../../../layers/Ids.js"
-import { type CreateMeshPublisherRequest, publicKeyFingerprint } from "../../../schema/mesh.js"
+import { type CreateMeshPublisherRequest, publicKeyFingerprint } from "./Schemas.js"
 import { AgentNotFound, RoleRequired, WorkspaceNotFound } from "../../../schema/errors.js"
 import { PublicKeyRegistered, PublisherQuotaExceeded } from "./Errors.js"
 import { MeshPublisherRoles, MeshRepo } from "./Repo.js"

@@ -3,7 +3,7 @@
  */
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
-import { MeshPublisher } from "../../../schema/mesh.js"
+import { MeshPublisher } from "./Schemas.js"
 
 /** Roles that may register a workspace's publishers. */
 export const MeshPublisherRoles = ["OWNER", "ADMIN", "EDITOR", "OPERATOR"] as const

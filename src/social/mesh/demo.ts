@@ -5,7 +5,7 @@
 import { ed25519 } from "@noble/curves/ed25519.js"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { publicKeyFingerprint } from "../../../schema/mesh.js"
+import { publicKeyFingerprint } from "./Schemas.js"
 import { DemoAgents } from "../../agents/demo.js"
 import { demoId, demoTime } from "../../db/demo.js"
 import { DemoWorkspaces } from "../../workspaces/demo.js"

@@ -4,7 +4,7 @@
  * durable engine), kept solely as the reference of `npm run bench:engine`
  * (test/bench/engine.ts), which runs the same two-step no-op work on it and on the engine.
  * Changed from the original: the import paths, and the `jobs` row type inlined (the
- * original's `schema/jobs.ts` now describes workflow executions). Its tables are created
+ * original's `src/admin/Schemas.ts` now describes workflow executions). Its tables are created
  * by `ReferenceJobTables` in a scratch database (the original migration 0003).
  *
  * The original's header follows.

@@ -4,7 +4,7 @@
  * durable engine), kept solely as the reference of `npm run bench:engine`
  * (test/bench/engine.ts), which runs the same two-step no-op work on it and on the engine.
  * Changed from the original: the import paths, and the `jobs` row type inlined (the
- * original's `schema/jobs.ts` now describes workflow executions). Its tables are created
+ * original's `src/admin/Schemas.ts` now describes workflow executions). Its tables are created
  * by `ReferenceJobTables` in a scratch database (the original migration 0003).
  *
  * The original's header follows.
@@ -34,11 +34,11 @@ import { Context, Effect, Layer, Option, type ParseResult, Schema } from "effect
 import { now } from "../../../layers/Clock.js"
 import { Ids } from "../../../layers/Ids.js"
 
-/** Life cycle of a job run (the original `schema/jobs.ts`). */
+/** Life cycle of a job run (the original `src/admin/Schemas.ts`). */
 export const JobRunState = Schema.Literal("pending", "running", "succeeded", "failed")
 export type JobRunState = typeof JobRunState.Type
 
-/** One run of a background job (the original `schema/jobs.ts`, as a plain type). */
+/** One run of a background job (the original `src/admin/Schemas.ts`, as a plain type). */
 export interface JobRun {
   readonly id: string
   readonly kind: string

@@ -1,0 +1,161 @@
+/**
+ * Ad campaigns and ad events (spec §2.3, §3, §4.2 Growth): the campaign resource, its
+ * creative, targets and metrics, and the request bodies of the ad operations.
+ */
+import { Schema } from "effect"
+import { CountString, DateTimeZ, HttpUrl, rule, StrictStruct, Uuid, Version, WireString } from "../../../schema/common.js"
+
+/** Ad campaign states (spec §3). */
+export const AdCampaignState = Schema.Literal(
+  "DRAFT",
+  "PAYMENT_PENDING",
+  "SUBMITTED",
+  "UNDER_REVIEW",
+  "APPROVED",
+  "SCHEDULED",
+  "ACTIVE",
+  "PAUSED",
+  "REJECTED",
+  "COMPLETED",
+  "CANCELLED",
+  "SUSPENDED"
+)
+export type AdCampaignState = typeof AdCampaignState.Type
+
+/** Ad creative states (spec §3). */
+export const AdCreativeState = Schema.Literal("DRAFT", "PROCESSING", "READY", "APPROVED", "REJECTED", "SUSPENDED")
+export type AdCreativeState = typeof AdCreativeState.Type
+
+/** Where an ad package's ads are shown (spec §2.3). */
+export const PlacementKind = Schema.Literal("STRIP", "SQUARE", "POPUP", "INLINE")
+export type PlacementKind = typeof PlacementKind.Type
+
+/** Targeting dimensions (spec §2.3). */
+export const TargetDimension = Schema.Literal("NETWORK", "PROTOCOL", "PAGE", "COUNTRY", "LANGUAGE")
+
+/** An ad creative (spec §2.3): TEXT creatives carry headline/body, IMAGE creatives the stored media. */
+export const AdCreative = Schema.Struct({
+  id: Uuid,
+  revision: Schema.Int.pipe(Schema.positive()),
+  kind: Schema.Literal("IMAGE", "TEXT"),
+  state: AdCreativeState,
+  headline: Schema.NullOr(Schema.String),
+  body: Schema.NullOr(Schema.String),
+  storageRef: Schema.NullOr(Schema.String),
+  mediaType: Schema.NullOr(Schema.String),
+  widthPixels: Schema.NullOr(Schema.Int),
+  heightPixels: Schema.NullOr(Schema.Int),
+  sizeBytes: Schema.NullOr(CountString),
+  sha256: Schema.NullOr(Schema.String),
+  altText: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "AdCreative" })
+
+/** One targeting rule (spec §2.3): show (or, with `exclude`, never show) where `dimension` is `value`. */
+export const AdTarget = Schema.Struct({
+  dimension: TargetDimension,
+  value: Schema.String,
+  exclude: Schema.Boolean
+}).annotations({ identifier: "AdTarget" })
+
+/** Counters of served ads (spec §2.3), decimal strings. */
+export const AdMetrics = Schema.Struct({
+  impressions: CountString,
+  clicks: CountString,
+  uniqueVisitors: CountString
+}).annotations({ identifier: "AdMetrics" })
+
+/** Ad campaign (spec §2.3). */
+export const AdCampaign = Schema.Struct({
+  id: Uuid,
+  publicId: Uuid,
+  workspaceId: Uuid,
+  agentPublicId: Schema.NullOr(Uuid),
+  orderId: Schema.NullOr(Uuid),
+  packageVersionId: Uuid,
+  packageName: Schema.String,
+  placementKind: PlacementKind,
+  name: Schema.String,
+  destinationUrl: Schema.String,
+  state: AdCampaignState,
+  startAt: Schema.NullOr(DateTimeZ),
+  endAt: Schema.NullOr(DateTimeZ),
+  creative: Schema.NullOr(AdCreative),
+  targets: Schema.Array(AdTarget),
+  metrics: AdMetrics,
+  version: Version,
+  createdAt: DateTimeZ,
+  updatedAt: DateTimeZ
+}).annotations({ identifier: "AdCampaign" })
+export type AdCampaign = typeof AdCampaign.Type
+
+/** Most targets a campaign holds (spec §8). */
+export const MaxAdTargets = 100
+
+/** One target of a create request (spec §4.2): `exclude` defaults to false. */
+export const AdTargetRequest = StrictStruct({
+  dimension: TargetDimension,
+  value: WireString(1, 200),
+  exclude: Schema.optionalWith(Schema.Boolean, { default: () => false, exact: true })
+}).annotations({ identifier: "AdTargetRequest" })
+
+/** Body of Growth_CreateAdCampaign (spec §4.2). */
+export const CreateAdCampaignRequest = StrictStruct({
+  workspaceId: Uuid,
+  agentPublicId: Schema.optionalWith(Schema.NullOr(Uuid), { default: () => null, exact: true }),
+  orderId: Uuid,
+  packageVersionId: Uuid,
+  name: WireString(2, 160),
+  destinationUrl: HttpUrl(2000),
+  startAt: DateTimeZ,
+  headline: WireString(2, 160),
+  body: Schema.optionalWith(Schema.NullOr(WireString(0, 1000)), { default: () => null, exact: true }),
+  targets: Schema.optionalWith(Schema.Array(AdTargetRequest).pipe(Schema.maxItems(MaxAdTargets)), {
+    default: () => [],
+    exact: true
+  })
+}).annotations({ identifier: "CreateAdCampaignRequest" })
+export type CreateAdCampaignRequest = typeof CreateAdCampaignRequest.Type
+
+/** The kinds of ad event (spec §6). */
+export const AdEventKind = Schema.Literal("IMPRESSION", "CLICK")
+export type AdEventKind = typeof AdEventKind.Type
+
+/** Body of Growth_RecordAdEvent (spec §4.2): a serving token and what happened. */
+export const RecordAdEventRequest = StrictStruct({
+  token: WireString(20, 2000),
+  kind: AdEventKind
+}).annotations({ identifier: "RecordAdEventRequest" })
+export type RecordAdEventRequest = typeof RecordAdEventRequest.Type
+
+/** 202 data of Growth_RecordAdEvent (spec §4.2). */
+export const AdEventReceipt = Schema.Struct({
+  accepted: Schema.Literal(true),
+  requestId: Uuid
+}).annotations({ identifier: "AdEventReceipt" })
+
+/** An admin's decision on a campaign (spec §4.2). */
+export const ReviewDecision = Schema.Literal("APPROVE", "REJECT", "SUSPEND")
+export type ReviewDecision = typeof ReviewDecision.Type
+
+/** Body of Growth_ReviewAdCampaign (spec §4.2). */
+export const ReviewAdCampaignRequest = StrictStruct({
+  decision: ReviewDecision,
+  expectedVersion: Version,
+  decisionCode: Schema.String.pipe(
+    Schema.pattern(/^[A-Z][A-Z0-9_]{2,63}$/),
+    Schema.annotations(rule("must be an uppercase letter then 2-63 uppercase letters, digits or underscores"))
+  ),
+  publicDecision: WireString(10, 2000),
+  privateDecision: WireString(10, 4000),
+  dryRun: Schema.optionalWith(Schema.Boolean, { default: () => true, exact: true }),
+  confirmation: Schema.optionalWith(WireString(0, 500), { exact: true })
+}).annotations({ identifier: "ReviewAdCampaignRequest" })
+export type ReviewAdCampaignRequest = typeof ReviewAdCampaignRequest.Type
+
+/** 202 data of Growth_ReviewAdCampaign (spec §4.2). */
+export const AdCampaignReview = Schema.Struct({
+  applied: Schema.Boolean,
+  confirmation: Schema.String,
+  campaign: AdCampaign
+}).annotations({ identifier: "AdCampaignReview" })
+export type AdCampaignReview = typeof AdCampaignReview.Type
