@@ -10,11 +10,23 @@ import { CursorLive } from "../../../layers/Cursor.js"
 import { Outbound } from "../../../layers/Outbound.js"
 import { Agents } from "../../agents/index.js"
 import { McpToolCalls } from "../../mcp/index.js"
-import type { CallRow } from "../loop/Repo.js"
 import { runBuiltinTool, type ToolOutcome } from "./BuiltinTools.js"
 
 const asObject = (u: unknown): Record<string, unknown> =>
   typeof u === "object" && u !== null && !Array.isArray(u) ? u as Record<string, unknown> : {}
+
+/**
+ * A recorded tool call, as the run loop hands it over: its tool's `executorKind` (`BUILTIN`,
+ * `MCP`, or null when unknown), `stableName`, `sourceReference` (an MCP tool's connection id),
+ * `remoteName` (the name the MCP server listed) and its validated `arguments`.
+ */
+export interface ToolCallToRun {
+  readonly executorKind: string | null
+  readonly stableName: string
+  readonly sourceReference: string | null
+  readonly remoteName: string | null
+  readonly arguments: unknown
+}
 
 /** Runs tool calls. Never fails: whatever goes wrong is the call's error result. */
 export class ToolRunner extends Effect.Service<ToolRunner>()("agent-directory/ToolRunner", {
@@ -26,7 +38,7 @@ export class ToolRunner extends Effect.Service<ToolRunner>()("agent-directory/To
 
     /** The outcome of `call` (its tool's executor, its arguments). */
     const run = (
-      call: Pick<CallRow, "executorKind" | "stableName" | "sourceReference" | "remoteName" | "arguments">
+      call: ToolCallToRun
     ): Effect.Effect<ToolOutcome> =>
       (call.executorKind === "BUILTIN"
         ? runBuiltinTool(call.stableName, asObject(call.arguments))
