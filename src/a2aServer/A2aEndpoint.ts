@@ -57,9 +57,7 @@ import type { Principal } from "../api/security.js"
 import { chargeProtocolRequest, protocolPrincipal } from "../http/ProtocolCaller.js"
 import { DirectoryPaths, directoryAgentCard } from "../http/DirectoryAgentCard.js"
 import { principalScope } from "../http/group.js"
-import type { CallContext } from "../mcpServer/DirectoryServer.js"
-import { makeToolRunner } from "../mcpServer/ToolRunner.js"
-import type { ToolServices } from "../mcpServer/Tools.js"
+import { type CallContext, makeToolRunner, type ToolServices } from "../mcpServer/index.js"
 import { A2aCallContextKey, makeDirectoryAgentExecutor, skillOf, skillTool } from "./DirectoryAgent.js"
 
 /** Request headers handed to the SDK (protocol headers only: never a credential). */

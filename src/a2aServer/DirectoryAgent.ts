@@ -25,8 +25,7 @@ import { randomUUID } from "node:crypto"
 import { InvalidRequest } from "../../schema/errors.js"
 import type { Problem, ProblemDocument } from "../../schema/problem.js"
 import { scopeRefusal } from "../http/AuthMiddleware.js"
-import type { CallContext, ToolRunner } from "../mcpServer/DirectoryServer.js"
-import { directoryTool, type DirectoryTool } from "../mcpServer/Tools.js"
+import { type CallContext, directoryTool, type DirectoryTool, type ToolRunner } from "../mcpServer/index.js"
 
 /** The skills of the directory's card, by id, and the MCP tool each one is. */
 export const DirectorySkills: Readonly<Record<string, string>> = {

@@ -17,7 +17,7 @@
  */
 import { Effect, Either, Option } from "effect"
 import { type OutboundFailureReason, outboundFailureOf } from "../../layers/Outbound.js"
-import { pingServer } from "../mcp/Client.js"
+import { pingServer } from "../mcp/index.js"
 import type { EndpointTarget, ProbeFailureCode } from "./Repo.js"
 
 /** What a probe observed: `latencyMs` in whole milliseconds, null when nothing answered; `failureCode` null when ok. */

@@ -9,8 +9,8 @@
 import { SqlClient, type SqlError } from "@effect/sql"
 import { Effect, Option } from "effect"
 import { Ids } from "../../layers/Ids.js"
-import { markAgentEvidence } from "../trust/reputation/Evidence.js"
-import type { McpTransport } from "../mcp/Client.js"
+import { markAgentEvidence } from "../trust/index.js"
+import type { McpTransport } from "../mcp/index.js"
 
 /** The kinds of endpoint probed (the `endpoint_kind` of `agent_endpoint_probes`). */
 export type EndpointKind = "A2A_INTERFACE" | "MCP_SERVER" | "REGISTRATION_ENDPOINT"

@@ -26,7 +26,6 @@ import { AppConfig } from "../../layers/AppConfig.js"
 import { nonA2aInterfacesExtension } from "../../schema/a2aInterfacesExtension.js"
 import { cacheControl } from "../api/operation.js"
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js"
-import { McpPath } from "../mcpServer/McpEndpoint.js"
 import { noneMatch, strongEtag } from "./Conditional.js"
 
 /** Where the directory serves its card, its MCP server and its REST API (paths on this server). */
@@ -34,7 +33,7 @@ export const DirectoryPaths = {
   agentCard: "/.well-known/agent-card.json",
   a2aJsonRpc: "/a2a/jsonrpc",
   a2aRest: "/a2a/rest",
-  mcp: McpPath,
+  mcp: "/mcp",
   api: "/api/v1",
   openapi: "/openapi.json",
   docs: "/docs"

@@ -10,7 +10,7 @@ import { Data } from "../../schema/envelope.js"
 import { AgentNotFound, InvalidState, OutboundTargetRefused, RoleRequired } from "../../schema/errors.js"
 import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { operation } from "../api/operation.js"
-import { agentVisibility } from "../runtime/Api.js"
+import { agentVisibility } from "../agentAccess/AgentVisibilityApi.js"
 import { CreateMcpConnectionRequest, McpCatalogRefresh, McpConnection, RefreshMcpCatalogRequest } from "./Schemas.js"
 import { ConnectionExists, ConnectionNotFound } from "./Errors.js"
 

@@ -50,6 +50,7 @@ import { now } from "../../layers/Clock.js"
 import { RateBudget } from "../../layers/RateBudget.js"
 import { currentRequest } from "../../layers/RequestContext.js"
 import type { Principal } from "../api/security.js"
+import { DirectoryPaths } from "../http/DirectoryAgentCard.js"
 import { chargeProtocolRequest, protocolPrincipal } from "../http/ProtocolCaller.js"
 import { principalScope } from "../http/group.js"
 import { CallContextKey, makeDirectoryServer, type ToolRunner } from "./DirectoryServer.js"
@@ -59,7 +60,7 @@ import { makeToolRunner } from "./ToolRunner.js"
 import { AgentResourcePolicy, directoryTool, type ToolServices } from "./Tools.js"
 
 /** Where the MCP server is served. */
-export const McpPath = "/mcp"
+export const McpPath = DirectoryPaths.mcp
 
 /** Request headers never handed to the SDK transport (credentials: they must reach no log or handler). */
 const withheldHeaders = new Set(["authorization", "x-api-key", "cookie", "host", "content-length", "transfer-encoding", "connection"])

@@ -8,9 +8,7 @@ import { Data } from "../../schema/envelope.js"
 import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { PreviewAgentScheduleRequest, RuntimeTool, SchedulePreview } from "./Schemas.js"
 import { operation } from "../api/operation.js"
-import { agentVisibility } from "./AgentVisibilityApi.js"
-
-export { agentVisibility }
+import { agentVisibility } from "../agentAccess/AgentVisibilityApi.js"
 import { clearPlaygroundRunData, sendMessage } from "./runs/Api.js"
 import { createConversation, listConversations, listMessages } from "./conversations/Api.js"
 import { getRun } from "./runs/ReadsApi.js"

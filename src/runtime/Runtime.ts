@@ -2,7 +2,7 @@
 import { Effect } from "effect"
 import { ConfigurationMissing } from "../../schema/errors.js"
 import { now } from "../../layers/Clock.js"
-import { AgentOperators } from "../agents/Operators.js"
+import { AgentOperators } from "../agentAccess/Operators.js"
 import { RuntimeRepo } from "./Repo.js"
 import { previewSchedule } from "./schedules/Schedule.js"
 import { dieOnStorageFailure } from "../db/storageFailure.js"

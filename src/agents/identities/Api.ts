@@ -11,7 +11,7 @@ import { Data } from "../../../schema/envelope.js"
 import { AgentNotFound, ChallengeExpired, ConfigurationMissing, InvalidRequest, InvalidState, RoleRequired } from "../../../schema/errors.js"
 import { IdempotencyKeyRequired } from "../../../schema/idempotency.js"
 import { operation } from "../../api/operation.js"
-import { agentVisibility } from "../../runtime/Api.js"
+import { agentVisibility } from "../../agentAccess/AgentVisibilityApi.js"
 import {
   ChainRpcUnavailable,
   DidNotResolvable,

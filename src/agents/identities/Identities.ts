@@ -53,8 +53,7 @@ import type { Locator } from "../../identity/Locator.js"
 import { Resolver } from "../../identity/Resolver.js"
 import { IdentitiesRepo, type ChallengeRow } from "./Repo.js"
 import { dieOnStorageFailure } from "../../db/storageFailure.js"
-import { markAgentEvidence } from "../../trust/reputation/Evidence.js"
-import { applyVerificationRule } from "../../trust/reputation/VerificationRule.js"
+import { applyVerificationRule, markAgentEvidence } from "../../trust/index.js"
 import {
   type ChainRpcUnavailable,
   type DidNotResolvable,
@@ -64,13 +63,13 @@ import {
   type SignerNotTokenOwner
 } from "../Errors.js"
 import type { IdentityChallenge, ProofMethod, ProvenIdentity } from "./Schemas.js"
-import { requireActiveAgent, AgentOperators, type WorkspaceRole } from "../Operators.js"
+import { requireActiveAgent, AgentOperators, type WorkspaceRole } from "../../agentAccess/Operators.js"
 import { didKeyKey, didWebKeys } from "./proofs/DidWeb.js"
 import { proveEd25519, svmKey } from "./proofs/Ed25519.js"
 import { proveAddress, proveTokenOwner } from "./proofs/Evm.js"
 import { challengeMessage, relationLine } from "./ChallengeMessage.js"
 import type { WalletRelation } from "../../../schema/walletRelations.js"
-import { AgentRelationsRepo } from "../../wallets/AgentRelationsRepo.js"
+import { WalletRelationProofs } from "../../wallets/index.js"
 
 /** How long a challenge can be used, in milliseconds (10 minutes). */
 export const ChallengeTtlMs = 10 * 60_000
@@ -123,7 +122,7 @@ export class Identities extends Effect.Service<Identities>()("agent-directory/Id
     const config = yield* AppConfig
     const ids = yield* Ids
     const outbound = yield* Outbound
-    const relations = yield* AgentRelationsRepo
+    const relations = yield* WalletRelationProofs
 
     const access = (entityPublicId: string, accountId: string, action: string) =>
       operators.access({ entityPublicId, accountId, roles: { allowed: writers, action } }).pipe(
@@ -331,5 +330,5 @@ export class Identities extends Effect.Service<Identities>()("agent-directory/Id
 
     return { createChallenge, prove }
   }),
-  dependencies: [IdentitiesRepo.Default, AgentOperators.Default, AgentRelationsRepo.Default]
+  dependencies: [IdentitiesRepo.Default, AgentOperators.Default, WalletRelationProofs.Default]
 }) {}

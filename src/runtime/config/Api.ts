@@ -17,7 +17,7 @@ import {
 } from "../../../schema/errors.js"
 import { IdempotencyKeyRequired } from "../../../schema/idempotency.js"
 import { operation } from "../../api/operation.js"
-import { agentVisibility } from "../AgentVisibilityApi.js"
+import { agentVisibility } from "../../agentAccess/AgentVisibilityApi.js"
 import { ModelProfileUnknown } from "../Errors.js"
 
 const AgentPath = Schema.Struct({ entityPublicId: Uuid })

@@ -23,7 +23,7 @@
 import { Chunk, Duration, Effect, Metric, Option, Schedule, Stream } from "effect"
 import { AppConfig } from "../../../layers/AppConfig.js"
 import { FinishedRunStates } from "../Schemas.js"
-import { AgentOperators } from "../../agents/Operators.js"
+import { AgentOperators } from "../../agentAccess/Operators.js"
 import { seesRun } from "../conversations/Conversations.js"
 import { RunNotFound, StreamLimitReached } from "../Errors.js"
 import { RunEventsRepo, type StoredRunEvent } from "./Repo.js"

@@ -17,7 +17,7 @@ import type { ApprovalState, RunEvent, ToolCallState } from "../events/Schemas.j
 import { ToolCall } from "../runs/Schemas.js"
 import { FinishedRunStates, Run, RunState } from "../Schemas.js"
 import { appendRunEvent } from "../events/RunEventLog.js"
-import { markAgentEvidence } from "../../trust/reputation/Evidence.js"
+import { markAgentEvidence } from "../../trust/index.js"
 
 const finished = `(${FinishedRunStates.map((s) => `'${s}'`).join(", ")})`
 const runColumns = `id, conversation_id AS "conversationId", agent_id AS "entityPublicId", trigger_type AS "triggerType",

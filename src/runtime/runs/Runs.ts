@@ -14,7 +14,7 @@ import { FinishedRunStates } from "../Schemas.js"
 import { AgentRun } from "../loop/AgentRunWorkflow.js"
 import { RunsRepo } from "./Repo.js"
 import { appendRunEvent } from "../events/RunEventLog.js"
-import { type AccessInput, AgentOperators, requireRole } from "../../agents/Operators.js"
+import { type AccessInput, AgentOperators, requireRole } from "../../agentAccess/Operators.js"
 import { ConversationStartRoles, seesConversation, seesRun } from "../conversations/Conversations.js"
 import { dieOnStorageFailure } from "../../db/storageFailure.js"
 

@@ -20,7 +20,7 @@ import { IdempotencyKeyRequired } from "../../../schema/idempotency.js"
 import { AgentSchedule, CreateAgentScheduleRequest, DeleteAgentScheduleRequest, ListAgentSchedulesQuery } from "./Schemas.js"
 import { LocationOf } from "../../api/location.js"
 import { operation } from "../../api/operation.js"
-import { agentVisibility } from "../AgentVisibilityApi.js"
+import { agentVisibility } from "../../agentAccess/AgentVisibilityApi.js"
 import { ScheduleNotFound } from "../Errors.js"
 
 const AgentPath = Schema.Struct({ entityPublicId: Uuid })

@@ -15,8 +15,8 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { AgentListItem, AgentProfile } from "../../../schema/agents.js"
 import { Ids } from "../../../layers/Ids.js"
-import { Agents } from "../../agents/Agents.js"
-import { toolDigest } from "../../mcp/RuntimeTools.js"
+import { Agents } from "../../agents/index.js"
+import { toolDigest } from "../../mcp/index.js"
 
 /** A built-in tool's definition. */
 export interface BuiltinTool {

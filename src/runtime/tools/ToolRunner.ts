@@ -1,46 +1,55 @@
 /**
  * Runs one tool call of a run by its tool's `executorKind`: BUILTIN tools in
  * this process (`./BuiltinTools.ts`), MCP tools through the agent's MCP connection
- * (`./McpTools.ts`). Arguments were validated against the tool's `inputSchema` when the
+ * (the MCP area's `McpToolCalls`). Arguments were validated against the tool's `inputSchema` when the
  * call was recorded.
  */
 import { Effect, Layer } from "effect"
 import { AppConfig } from "../../../layers/AppConfig.js"
 import { CursorLive } from "../../../layers/Cursor.js"
 import { Outbound } from "../../../layers/Outbound.js"
-import { Agents } from "../../agents/Agents.js"
-import { McpConnectionsRepo } from "../../mcp/ConnectionsRepo.js"
-import { McpAccessTokenLive } from "../../mcp/Tokens.js"
-import type { CallRow } from "../loop/Repo.js"
+import { Agents } from "../../agents/index.js"
+import { McpToolCalls } from "../../mcp/index.js"
 import { runBuiltinTool, type ToolOutcome } from "./BuiltinTools.js"
-import { runMcpTool } from "./McpTools.js"
 
 const asObject = (u: unknown): Record<string, unknown> =>
   typeof u === "object" && u !== null && !Array.isArray(u) ? u as Record<string, unknown> : {}
+
+/**
+ * A recorded tool call, as the run loop hands it over: its tool's `executorKind` (`BUILTIN`,
+ * `MCP`, or null when unknown), `stableName`, `sourceReference` (an MCP tool's connection id),
+ * `remoteName` (the name the MCP server listed) and its validated `arguments`.
+ */
+export interface ToolCallToRun {
+  readonly executorKind: string | null
+  readonly stableName: string
+  readonly sourceReference: string | null
+  readonly remoteName: string | null
+  readonly arguments: unknown
+}
 
 /** Runs tool calls. Never fails: whatever goes wrong is the call's error result. */
 export class ToolRunner extends Effect.Service<ToolRunner>()("agent-directory/ToolRunner", {
   effect: Effect.gen(function*() {
     const agents = yield* Agents
-    const connections = yield* McpConnectionsRepo
+    const mcpTools = yield* McpToolCalls
     const outbound = yield* Outbound
     const config = yield* AppConfig
 
     /** The outcome of `call` (its tool's executor, its arguments). */
     const run = (
-      call: Pick<CallRow, "executorKind" | "stableName" | "sourceReference" | "remoteName" | "arguments">
+      call: ToolCallToRun
     ): Effect.Effect<ToolOutcome> =>
       (call.executorKind === "BUILTIN"
         ? runBuiltinTool(call.stableName, asObject(call.arguments))
         : call.executorKind === "MCP" && call.sourceReference !== null && call.remoteName !== null
-        ? runMcpTool({ connectionId: call.sourceReference, remoteName: call.remoteName, args: asObject(call.arguments) })
+        ? mcpTools.call({ connectionId: call.sourceReference, remoteName: call.remoteName, args: asObject(call.arguments) })
         : Effect.succeed<ToolOutcome>({
           result: { error: "This tool cannot be run by the directory." },
           isError: true,
           errorCode: "TOOL_UNAVAILABLE"
-        }) as Effect.Effect<ToolOutcome, never, Agents | McpConnectionsRepo | Outbound | AppConfig>).pipe(
+        }) as Effect.Effect<ToolOutcome, never, Agents | Outbound | AppConfig>).pipe(
         Effect.provideService(Agents, agents),
-        Effect.provideService(McpConnectionsRepo, connections),
         Effect.provideService(Outbound, outbound),
         Effect.provideService(AppConfig, config)
       )
@@ -50,10 +59,10 @@ export class ToolRunner extends Effect.Service<ToolRunner>()("agent-directory/To
 }) {}
 
 /**
- * {@link ToolRunner} with what it needs from this service: the directory reads, MCP
- * connections and their stored OAuth tokens. Requires `SqlClient`, `AppConfig`, `Outbound`.
+ * {@link ToolRunner} with what it needs from this service: the directory reads and the
+ * tool calls on MCP connections. Requires `SqlClient`, `AppConfig`, `Outbound`.
  */
 export const ToolRunnerLive = ToolRunner.Default.pipe(
-  Layer.provide([Agents.Default, McpConnectionsRepo.Default, McpAccessTokenLive]),
+  Layer.provide([Agents.Default, McpToolCalls.Default]),
   Layer.provide(CursorLive)
 )

@@ -1,0 +1,13 @@
+/**
+ * The MCP area's face: what other areas may use of it (agent imports, endpoint health, the runtime's tool calls).
+ * Other areas import this module only (.dependency-cruiser.cjs, `area-internals`); its Repos stay inside.
+ * - `fetchCatalog`, `pingServer` (and `ObservedCatalog`, `McpTransport`): the MCP client over the guarded outbound fetch;
+ *   they fail with `CatalogFetchFailure` (its `code`: `timeout`, `auth-required`, ...).
+ * - `McpConnections`: an agent's MCP connections (`ensureForAgent` for an imported server).
+ * - `McpToolCalls`: `tools/call` on a connection for an agent run, never failing (the outcome carries the error).
+ * - `toolDigest`: the `sha256:` digest of a tool definition (canonical JSON).
+ */
+export { fetchCatalog, type McpTransport, type ObservedCatalog, pingServer } from "./Client.js"
+export { McpConnections } from "./Connections.js"
+export { toolDigest } from "./RuntimeTools.js"
+export { McpToolCalls } from "./ToolCalls.js"
