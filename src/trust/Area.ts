@@ -1,6 +1,7 @@
 /** The trust area: trust: feedback. Listed in `src/areas.ts`. */
 import { Layer } from "effect"
 import type { Area } from "../Area.js"
+import { migrations } from "./Migrations.js"
 import { TrustHttpLive } from "./Http.js"
 import { Trust } from "./Trust.js"
 import { seedTrustDemo } from "./demo.js"
@@ -11,5 +12,6 @@ export const TrustArea = {
   name: "trust",
   http: TrustHttpLive.pipe(Layer.provide([Trust.Default])),
   seed: seedTrustDemo,
-  manifest: TrustManifest
+  manifest: TrustManifest,
+  migrations
 } satisfies Area

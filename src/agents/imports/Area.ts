@@ -1,6 +1,7 @@
 /** The agent imports area: A2A Agent Cards, MCP servers and ERC-8004 registration files into agents. Listed in `src/areas.ts`. */
 import { Layer } from "effect"
 import type { Area } from "../../Area.js"
+import { migrations } from "./Migrations.js"
 import { AgentImportsHttpLive } from "./Http.js"
 import { AgentImports } from "./Imports.js"
 import { AgentImportLive } from "./ImportWorkflow.js"
@@ -13,5 +14,6 @@ export const AgentImportsArea = {
   http: AgentImportsHttpLive.pipe(Layer.provide([AgentImports.Default])),
   seed: seedAgentImports,
   workflows: AgentImportLive,
-  manifest: AgentImportsManifest
+  manifest: AgentImportsManifest,
+  migrations
 } satisfies Area

@@ -1,6 +1,7 @@
 /** The ads area: ad campaigns and ad events. Listed in `src/areas.ts`. */
 import { Layer } from "effect"
 import type { Area } from "../../Area.js"
+import { migrations } from "./Migrations.js"
 import { AdsHttpLive } from "./Http.js"
 import { Campaigns } from "./Campaigns.js"
 import { Review } from "./Review.js"
@@ -14,5 +15,6 @@ export const AdsArea = {
   http: AdsHttpLive.pipe(Layer.provide([Campaigns.Default, Review.Default])),
   seed: seedAds,
   workflows: CampaignLifecycleLive,
-  manifest: AdsManifest
+  manifest: AdsManifest,
+  migrations
 } satisfies Area

@@ -5,6 +5,7 @@
  */
 import { Layer } from "effect"
 import type { Area } from "../../Area.js"
+import { migrations } from "./Migrations.js"
 import { ReputationHttpLive } from "./Http.js"
 import { ReputationWorkflows } from "./Projector.js"
 import { Reputation } from "./Reputation.js"
@@ -17,5 +18,6 @@ export const ReputationArea = {
   http: ReputationHttpLive.pipe(Layer.provide([Reputation.Default])),
   seed: seedReputationDemo,
   manifest: ReputationManifest,
-  workflows: ReputationWorkflows
+  workflows: ReputationWorkflows,
+  migrations
 } satisfies Area
