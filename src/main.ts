@@ -12,6 +12,7 @@ import { AppConfig, loadAppConfig } from "../layers/AppConfig.js"
 import { DbLive } from "../layers/Db.js"
 import { IdsLive } from "../layers/Ids.js"
 import { LoggingLive } from "../layers/Logging.js"
+import { AreaSettingsLive } from "./config.js"
 import { migrate } from "./db/migrate.js"
 import { BackgroundLive } from "./workflows.js"
 import { WorkflowExecutions } from "./admin/Executions.js"
@@ -33,6 +34,7 @@ const MainLive = Layer.unwrapEffect(Effect.map(loadAppConfig, (config) =>
     Layer.provide(StartupLive),
     Layer.provideMerge(DbLive(migrate)),
     Layer.provideMerge(IdsLive),
+    Layer.provideMerge(AreaSettingsLive),
     Layer.provideMerge(Layer.succeed(AppConfig, config)),
     Layer.provide(LoggingLive(config))
   )))

@@ -6,7 +6,7 @@
  * (the remote definition's `name`).
  */
 import { Effect, Option } from "effect"
-import { AppConfig } from "../../../layers/AppConfig.js"
+import { McpSettings } from "../../mcp/Config.js"
 import { Outbound } from "../../../layers/Outbound.js"
 import { McpAccessToken } from "../../mcp/AccessToken.js"
 import { callTool } from "../../mcp/Client.js"
@@ -18,20 +18,20 @@ import type { ToolOutcome } from "./BuiltinTools.js"
  * fails: a connection that is gone or DISABLED is `TOOL_UNAVAILABLE`, a call the server
  * could not answer `TOOL_CALL_FAILED` (with the client's failure code, e.g. `timeout`,
  * `auth-required`), a tool that reported an error `TOOL_ERROR`; each an error result
- * the model sees. Requires `McpConnectionsRepo`, `McpAccessToken`, `Outbound`, `AppConfig`.
+ * the model sees. Requires `McpConnectionsRepo`, `McpAccessToken`, `Outbound`, `McpSettings`.
  */
 export const runMcpTool = (input: {
   readonly connectionId: string
   readonly remoteName: string
   readonly args: Record<string, unknown>
-}): Effect.Effect<ToolOutcome, never, McpConnectionsRepo | Outbound | AppConfig> =>
+}): Effect.Effect<ToolOutcome, never, McpConnectionsRepo | Outbound | McpSettings> =>
   Effect.gen(function*() {
     const repo = yield* McpConnectionsRepo
     const target = yield* repo.refreshTarget(input.connectionId).pipe(Effect.orDie)
     if (Option.isNone(target) || target.value.state === "DISABLED") {
       return { result: { error: "The tool's MCP connection is not available." }, isError: true, errorCode: "TOOL_UNAVAILABLE" }
     }
-    const config = yield* AppConfig
+    const config = yield* McpSettings
     const outbound = yield* Outbound
     const accessToken = yield* Effect.flatMap(McpAccessToken, (tokens) => tokens.accessToken(input.connectionId))
     return yield* callTool({

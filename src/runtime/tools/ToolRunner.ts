@@ -5,10 +5,10 @@
  * call was recorded.
  */
 import { Effect, Layer } from "effect"
-import { AppConfig } from "../../../layers/AppConfig.js"
 import { CursorLive } from "../../../layers/Cursor.js"
 import { Outbound } from "../../../layers/Outbound.js"
 import { Agents } from "../../agents/Agents.js"
+import { McpSettings } from "../../mcp/Config.js"
 import { McpConnectionsRepo } from "../../mcp/ConnectionsRepo.js"
 import { McpAccessTokenLive } from "../../mcp/Tokens.js"
 import type { CallRow } from "../loop/Repo.js"
@@ -24,7 +24,7 @@ export class ToolRunner extends Effect.Service<ToolRunner>()("agent-directory/To
     const agents = yield* Agents
     const connections = yield* McpConnectionsRepo
     const outbound = yield* Outbound
-    const config = yield* AppConfig
+    const settings = yield* McpSettings
 
     /** The outcome of `call` (its tool's executor, its arguments). */
     const run = (
@@ -38,11 +38,11 @@ export class ToolRunner extends Effect.Service<ToolRunner>()("agent-directory/To
           result: { error: "This tool cannot be run by the directory." },
           isError: true,
           errorCode: "TOOL_UNAVAILABLE"
-        }) as Effect.Effect<ToolOutcome, never, Agents | McpConnectionsRepo | Outbound | AppConfig>).pipe(
+        }) as Effect.Effect<ToolOutcome, never, Agents | McpConnectionsRepo | Outbound | McpSettings>).pipe(
         Effect.provideService(Agents, agents),
         Effect.provideService(McpConnectionsRepo, connections),
         Effect.provideService(Outbound, outbound),
-        Effect.provideService(AppConfig, config)
+        Effect.provideService(McpSettings, settings)
       )
 
     return { run }
