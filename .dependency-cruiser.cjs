@@ -4,11 +4,12 @@
  * two areas import each other, through any number of steps: dependency-cruiser has no folder-level cycle rule).
  *
  * Every module is in one class:
- * - roots: the composition roots, which may import anything in src/: src/{main,server,areas,workflows,index,startup}.ts,
- *   src/api/Api.ts (the contract assembled from every area's group) and src/cli/**;
+ * - roots: the composition roots, which may import anything in src/: src/{server,areas,workflows,index,startup,config}.ts,
+ *   src/api/Api.ts (the contract assembled from every area's group), src/db/migrate.ts (the one list of migrations,
+ *   from every area's light Migrations.ts) and src/cli/**; bin/main.ts, the entry point, assembles src/ and demo/;
  * - kernel: shared pieces that import no area and no root: schema/ (imports only schema/), layers/ (layers/ and schema/),
- *   and in src/: http/ (the request pipeline), api/ except Api.ts (operation(), policies, security), db/ (storage
- *   helpers), identity/ (locators and their resolver), agentAccess/ (who may act on an operated agent) and Area.ts;
+ *   and in src/: http/ (the request pipeline), api/ except Api.ts (operation(), policies, security), db/ except
+ *   migrate.ts (storage helpers), identity/ (locators and their resolver), agentAccess/ (who may act on an operated agent) and Area.ts;
  * - areas: every other folder under src/ (accounts, agents, runtime, mcp, mcpServer, trust, wallets, ...), sub-feature
  *   folders (agents/imports, trust/reputation) included in their area. An area reaches another area only through
  *   that area's face, `src/<area>/index.ts`; an area imports no root except the contract, src/api/Api.ts, which its
@@ -17,9 +18,9 @@
  */
 
 /** Kernel folders and files of src/ (see above). */
-const kernelSrc = ["^src/http/", "^src/api/(?!Api\\.ts$)", "^src/db/", "^src/identity/", "^src/agentAccess/", "^src/Area\\.ts$"]
+const kernelSrc = ["^src/http/", "^src/api/(?!Api\\.ts$)", "^src/db/(?!migrate\\.ts$)", "^src/identity/", "^src/agentAccess/", "^src/Area\\.ts$"]
 /** Roots (see above). */
-const roots = ["^src/(main|server|areas|workflows|index|startup)\\.ts$", "^src/api/Api\\.ts$", "^src/cli/"]
+const roots = ["^src/(server|areas|workflows|index|startup|config)\\.ts$", "^src/api/Api\\.ts$", "^src/db/migrate\\.ts$", "^src/cli/"]
 /** What is not an area module: kernel, roots, top-level files, demo data. */
 const notArea = [...kernelSrc, ...roots, "^src/[^/]+$"]
 

@@ -13,8 +13,6 @@ export interface Budget {
 }
 import { DefaultEngineOptions, DefaultEngineTakeover, type EngineOptions, type EngineTakeover } from "./Engine.js"
 import { DefaultOutboundOptions, makeOutbound, Outbound, type OutboundOptions } from "./Outbound.js"
-import { type McpOAuthOptions, parseMcpOAuthClients } from "./McpOAuthConfig.js"
-import { parseTokenKeys, type TokenKey } from "./TokenCipher.js"
 import { mergeModelProfiles, type ModelProfiles, parseModelProfiles } from "./ModelProfiles.js"
 import { readFileSync } from "node:fs"
 
@@ -36,32 +34,6 @@ export const DefaultDbLimits: DbLimits = {
   statementTimeoutMs: 5_000,
   poolMax: 20,
   startupTimeoutMs: 30_000
-}
-
-/**
- * Following runs live (`GET /api/v1/runs/{runId}/events`, src/runtime/events/RunEventStream.ts),
- * in milliseconds and streams (see `RUN_EVENTS_*` in docs/configuration.md).
- */
-export interface RunEventsOptions {
-  /** A comment line is sent after this long without an event (`RUN_EVENTS_HEARTBEAT_MS`, default 15 s). */
-  readonly heartbeatMs: number
-  /** The server ends a stream after this long; the client resumes with `Last-Event-ID` (`RUN_EVENTS_MAX_STREAM_MS`, default 15 min). */
-  readonly maxStreamMs: number
-  /** Streams one process serves at once; one more is refused with 503 (`RUN_EVENTS_MAX_STREAMS`, default 1000). */
-  readonly maxStreams: number
-  /** Embedded database: how often a stream reads the run's new events (`RUN_EVENTS_POLL_MS`, default 250). */
-  readonly pollMs: number
-  /** PostgreSQL: the safety-net read when no notification came (`RUN_EVENTS_FALLBACK_POLL_MS`, default 5 s). */
-  readonly fallbackPollMs: number
-}
-
-/** The defaults of {@link RunEventsOptions}. */
-export const DefaultRunEventsOptions: RunEventsOptions = {
-  heartbeatMs: 15_000,
-  maxStreamMs: 15 * 60_000,
-  maxStreams: 1000,
-  pollMs: 250,
-  fallbackPollMs: 5_000
 }
 
 /** The configuration the service runs with. Secrets are `Redacted` (never logged). */
@@ -144,39 +116,16 @@ export interface AppConfigShape {
   /** The guarded outbound HTTP client (layers/Outbound.ts): `OUTBOUND_*` (docs/configuration.md, docs/outbound.md). */
   readonly outbound: OutboundOptions
   /**
-   * Fetching MCP catalogs (src/mcp/Client.ts): `MCP_CATALOG_TTL_SECONDS` (how long an
-   * observed catalog is fresh, default 3600) and `MCP_REQUEST_TIMEOUT_MS` (bound on each
-   * MCP request, default 10 000).
-   */
-  readonly mcpCatalog: { readonly ttlSeconds: number; readonly requestTimeoutMs: number }
-  /**
-   * Probing agents' stored endpoints (src/endpointHealth/):
-   * `ENDPOINT_PROBE_INTERVAL_MINUTES` (a round every N minutes UTC, N a divisor of 60, or 0 =
-   * no scheduled rounds; default 5) and `ENDPOINT_PROBE_TIMEOUT_MS` (bound on one probe,
-   * 100..60000 ms, default 5000).
-   */
-  readonly endpointProbes: { readonly intervalMinutes: number; readonly timeoutMs: number }
-  /** MCP OAuth (src/mcp/McpOAuth.ts): `MCP_TOKEN_KEYS`, `MCP_OAUTH_CLIENTS` (docs/configuration.md). */
-  readonly mcpOAuth: McpOAuthOptions
-  /**
    * The directory's own MCP server at `/mcp` (src/mcpServer/): at most `maxSessions`
    * live sessions (`MCP_MAX_SESSIONS`, default 1000) per process, each ended after
    * `sessionIdleSeconds` without a request (`MCP_SESSION_IDLE_SECONDS`, default 900).
    */
   readonly mcpServer: { readonly maxSessions: number; readonly sessionIdleSeconds: number }
   /**
-   * Agent runs (src/runtime/loop/AgentRunWorkflow.ts): `RUN_MAX_STEPS` (model calls per run at
-   * most, 1..64, default 8) and `RUN_TIMEOUT_SECONDS` (a run ends TIMED_OUT this long after
-   * it starts, 1..86400, default 600).
-   */
-  readonly runs: { readonly maxSteps: number; readonly timeoutSeconds: number }
-  /**
    * JSON-RPC endpoints by CAIP-2 chain id (`CHAIN_RPC_URLS`, `eip155:8453=https://…,eip155:1=…`;
    * empty by default): where registry tokens' `ownerOf` is read when an identity is proven.
    */
   readonly chainRpcUrls: ReadonlyMap<string, string>
-  /** Following runs live: `RUN_EVENTS_*` (docs/configuration.md). */
-  readonly runEvents: RunEventsOptions
   /**
    * The model profiles an agent's runtime may name as its `provider` (layers/ModelProfiles.ts):
    * `MODEL_PROFILES` (JSON) and the file `MODEL_PROFILES_FILE` names; none by default
@@ -200,7 +149,7 @@ const Origin = Config.string().pipe(
 )
 
 /** An integer `min..max`, `fallback` when unset. */
-const boundedInteger = (name: string, min: number, max: number, fallback: number) =>
+export const boundedInteger = (name: string, min: number, max: number, fallback: number) =>
   Config.integer(name).pipe(
     Config.validate({ message: `${name} must be ${min}..${max}`, validation: (n) => n >= min && n <= max }),
     Config.withDefault(fallback)
@@ -222,7 +171,7 @@ const budget = (prefix: string, limit: number, windowSeconds: number): Config.Co
   )
 
 /** A duration in milliseconds, 100 ms .. 1 h. */
-const millis = (name: string, fallback: number) =>
+export const millis = (name: string, fallback: number) =>
   Config.integer(name).pipe(
     Config.validate({ message: `${name} must be 100..3600000 (milliseconds)`, validation: (n) => n >= 100 && n <= 3_600_000 }),
     Config.withDefault(fallback)
@@ -281,29 +230,6 @@ export const parseChainRpcUrls = (text: string): ReadonlyMap<string, string> | s
   }
   return map
 }
-
-/**
- * `MCP_TOKEN_KEYS` (the key ring sealing MCP OAuth tokens at rest, layers/TokenCipher.ts);
- * unset → one key derived from `APP_SECRET`, kid `app`.
- */
-const mcpTokenKeys = (secretValue: string) =>
-  Config.option(Config.redacted("MCP_TOKEN_KEYS")).pipe(
-    Config.mapOrFail((text) => {
-      if (Option.isNone(text) || Redacted.value(text.value).trim() === "") {
-        return Either.right<ReadonlyArray<TokenKey>>([{ kid: "app", key: deriveKey(secretValue, "mcp-oauth-tokens") }])
-      }
-      const ring = parseTokenKeys(Redacted.value(text.value))
-      return typeof ring === "string" ? Either.left(ConfigError.InvalidData([], ring)) : Either.right(ring)
-    })
-  )
-
-/** `MCP_OAUTH_CLIENTS`: the OAuth clients registered by hand, JSON keyed by issuer (layers/McpOAuthConfig.ts). */
-const mcpOAuthClients = Config.option(Config.redacted("MCP_OAUTH_CLIENTS")).pipe(
-  Config.mapOrFail((text) => {
-    const parsed = parseMcpOAuthClients(Option.match(text, { onNone: () => "", onSome: Redacted.value }))
-    return typeof parsed === "string" ? Either.left(ConfigError.InvalidData([], parsed)) : Either.right(parsed)
-  })
-)
 
 /**
  * `MODEL_PROFILES` and `MODEL_PROFILES_FILE` (layers/ModelProfiles.ts): the profiles of
@@ -427,38 +353,9 @@ export const loadAppConfig = Effect.gen(function*() {
         yield* Config.nested(Origin, "PUBLIC_BASE_URL").pipe(Config.withDefault("http://127.0.0.1:3000"))
       })`
     },
-    mcpCatalog: {
-      ttlSeconds: yield* boundedInteger("MCP_CATALOG_TTL_SECONDS", 60, 604_800, 3600),
-      requestTimeoutMs: yield* millis("MCP_REQUEST_TIMEOUT_MS", 10_000)
-    },
-    endpointProbes: {
-      intervalMinutes: yield* Config.integer("ENDPOINT_PROBE_INTERVAL_MINUTES").pipe(
-        Config.validate({
-          message: "ENDPOINT_PROBE_INTERVAL_MINUTES must be 0 (off) or a divisor of 60 (1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30, 60)",
-          validation: (n) => n === 0 || (n >= 1 && n <= 60 && 60 % n === 0)
-        }),
-        Config.withDefault(5)
-      ),
-      timeoutMs: yield* boundedInteger("ENDPOINT_PROBE_TIMEOUT_MS", 100, 60_000, 5000)
-    },
-    mcpOAuth: {
-      tokenKeys: yield* mcpTokenKeys(secretValue),
-      clients: yield* mcpOAuthClients
-    },
-    runEvents: {
-      heartbeatMs: yield* millis("RUN_EVENTS_HEARTBEAT_MS", DefaultRunEventsOptions.heartbeatMs),
-      maxStreamMs: yield* millis("RUN_EVENTS_MAX_STREAM_MS", DefaultRunEventsOptions.maxStreamMs),
-      maxStreams: yield* boundedInteger("RUN_EVENTS_MAX_STREAMS", 1, 1_000_000, DefaultRunEventsOptions.maxStreams),
-      pollMs: yield* millis("RUN_EVENTS_POLL_MS", DefaultRunEventsOptions.pollMs),
-      fallbackPollMs: yield* millis("RUN_EVENTS_FALLBACK_POLL_MS", DefaultRunEventsOptions.fallbackPollMs)
-    },
     mcpServer: {
       maxSessions: yield* boundedInteger("MCP_MAX_SESSIONS", 1, 100_000, 1000),
       sessionIdleSeconds: yield* boundedInteger("MCP_SESSION_IDLE_SECONDS", 10, 86_400, 900)
-    },
-    runs: {
-      maxSteps: yield* boundedInteger("RUN_MAX_STEPS", 1, 64, 8),
-      timeoutSeconds: yield* boundedInteger("RUN_TIMEOUT_SECONDS", 1, 86_400, 600)
     },
     modelProfiles: yield* modelProfiles
   } satisfies AppConfigShape

@@ -4,7 +4,8 @@
  * server's layers and the background work from the list of these in `src/areas.ts`.
  * (An area's demo data, seed step and manifest are not part of it: `demo/areas.ts`.)
  */
-import type { Layer } from "effect"
+import type { SqlClient } from "@effect/sql"
+import type { Effect, Layer } from "effect"
 
 /** One area of the service. */
 export interface Area {
@@ -27,4 +28,18 @@ export interface Area {
    * cross-cutting layers (`src/workflows.ts` assembles them).
    */
   readonly workflows?: Layer.Layer<never, never, any>
+  /**
+   * The area's migrations, by id (`NNNN_name`: ids are global, ordered across every area and
+   * `src/db/migrations/`, and never change once released: databases record them). Kept in the
+   * area's light `Migrations.ts` (SQL only), which `src/db/migrate.ts` imports too, so migrating
+   * needs none of the area's HTTP layers.
+   */
+  readonly migrations?: Migrations
 }
+
+/**
+ * Migrations by id (`NNNN_name`): each an effect on `SqlClient` (the default export of
+ * `migrations/NNNN_name.ts`), run once in id order and recorded in `effect_sql_migrations`.
+ */
+export type Migrations = Readonly<Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>>>
+

@@ -4,9 +4,10 @@
  *
  * ```ts
  * import { HttpApiBuilder } from "@effect/platform"
- * import { Api, ApiLive, AppConfigLive, DbLive, IdsLive, migrate } from "agent-directory-api"
+ * import { Api, ApiLive, AppConfigLive, AreaSettingsLive, DbLive, IdsLive, migrate } from "agent-directory-api"
  * const Live = HttpApiBuilder.serve().pipe(
- *   Layer.provide(ApiLive), Layer.provide(DbLive(migrate)), Layer.provide(IdsLive), Layer.provide(AppConfigLive))
+ *   Layer.provide(ApiLive), Layer.provide(DbLive(migrate)), Layer.provide(IdsLive),
+ *   Layer.provide(AreaSettingsLive), Layer.provide(AppConfigLive))
  * ```
  */
 // the contract
@@ -142,6 +143,11 @@ export {
   loadAppConfig,
   OutboundConfigLive
 } from "../layers/AppConfig.js"
+// the areas' settings (each area's Config.ts), beside the cross-cutting AppConfig
+export { AreaSettingsLive, type AreaSettingsShape } from "./config.js"
+export { EndpointProbeSettings, EndpointProbeSettingsLive } from "./endpointHealth/Config.js"
+export { McpSettings, McpSettingsLive } from "./mcp/Config.js"
+export { DefaultRunEventsOptions, type RunEventsOptions, RuntimeSettings, RuntimeSettingsLive } from "./runtime/Config.js"
 export { Auth, AuthLive } from "../layers/Auth.js"
 export { ClockManual, makeManualClock, type ManualClock, now } from "../layers/Clock.js"
 export { Cursor, CursorLive } from "../layers/Cursor.js"

@@ -19,6 +19,7 @@ import { IdsLive } from "../layers/Ids.js"
 import { LoggingLive } from "../layers/Logging.js"
 import { WorkflowExecutions } from "./admin/Executions.js"
 import { MetricsServerLive } from "./admin/Metrics.js"
+import { AreaSettingsLive } from "./config.js"
 import { migrate } from "./db/migrate.js"
 import * as EdgeServer from "./http/EdgeServer.js"
 import { type DescribeApi, EdgeCacheLive, makeApiLive, makeHttpLive } from "./server.js"
@@ -74,6 +75,7 @@ export const serverLive = (options: ServerOptions = {}) => {
       Layer.provide(startupLive(options.developmentSeed)),
       Layer.provideMerge(DbLive(migrate)),
       Layer.provideMerge(IdsLive),
+      Layer.provideMerge(AreaSettingsLive),
       Layer.provideMerge(Layer.succeed(AppConfig, config)),
       Layer.provide(LoggingLive(config))
     )))

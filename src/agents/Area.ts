@@ -1,6 +1,7 @@
 /** The agents area: the agent directory: list, profile, registration (create, update, retire), favorites (list, add, remove), resolve, activity. Listed in `src/areas.ts`. */
 import { Layer } from "effect"
 import type { Area } from "../Area.js"
+import { migrations } from "./Migrations.js"
 import { AgentsHttpLive } from "./Http.js"
 import { Agents } from "./Agents.js"
 import { AgentCards } from "./AgentCards.js"
@@ -16,5 +17,6 @@ export const AgentsArea = {
   http: AgentsHttpLive.pipe(
     Layer.provide([Registration.Default, AgentCards.Default, Favorites.Default]),
     Layer.provide([Agents.Default, AgentsRepo.Default, ActivityRepo.Default, Resolver.Default])
-  )
+  ),
+  migrations
 } satisfies Area

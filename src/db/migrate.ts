@@ -1,67 +1,91 @@
 /**
- * Versioned migrations (spec-independent infrastructure): `src/db/migrations/NNNN_name.ts`,
- * the one ordered list of every area's storage (a migration may span areas: 0001 holds the
- * core tables), applied in id order and recorded in `effect_sql_migrations`. Runs at start-up and by
- * `npm run db:migrate`.
+ * Versioned migrations (spec-independent infrastructure): the one ordered list of every
+ * area's storage, applied in id order and recorded in `effect_sql_migrations`. Runs at
+ * start-up and by `npm run db:migrate`.
+ *
+ * The list is assembled by id from the migrations that span several areas
+ * (`src/db/migrations/NNNN_name.ts`: 0001 holds the core tables) and each area's own
+ * (`src/<area>/migrations/`, listed by its light `Migrations.ts`, the same record as its
+ * Area.ts `migrations`; test/db/Migrations.test.ts checks the two agree). Only those light
+ * modules are imported here, so migrating builds none of the areas' HTTP layers.
  */
 import { Migrator } from "@effect/sql"
+import { Effect } from "effect"
+import type { Migrations } from "../Area.js"
 import init from "./migrations/0001_init.js"
 import keysetIndexes from "./migrations/0002_keyset_indexes.js"
 import jobs from "./migrations/0003_jobs.js"
-import identity from "./migrations/0004_identity.js"
-import apiKeyManagement from "./migrations/0005_api_key_management.js"
 import growthAdmin from "./migrations/0007_growth_admin.js"
 import launchProcurementMesh from "./migrations/0008_launch_procurement_mesh.js"
 import walletsTrust from "./migrations/0009_wallets_trust.js"
 import agentRuntime from "./migrations/0010_agent_runtime.js"
-import conversationRuns from "./migrations/0011_conversation_runs.js"
 import analytics from "./migrations/0012_analytics.js"
-import agentDirectory from "./migrations/0013_agent_directory.js"
-import adCampaigns from "./migrations/0014_ad_campaigns.js"
 import dropJobQueue from "./migrations/0015_drop_job_queue.js"
-import agentRegistration from "./migrations/0016_agent_registration.js"
 import identityProofs from "./migrations/0017_identity_proofs.js"
 import mcpConnections from "./migrations/0018_mcp_connections.js"
-import mcpOAuth from "./migrations/0019_mcp_oauth.js"
-import agentImports from "./migrations/0020_agent_imports.js"
-import agentRuns from "./migrations/0021_agent_runs.js"
-import agentSchedules from "./migrations/0022_agent_schedules.js"
-import conversationReads from "./migrations/0025_conversation_reads.js"
 import reputationEvidence from "./migrations/0026_reputation_evidence.js"
-import statsDaily from "./migrations/0028_stats_daily.js"
 import agentWalletRelations from "./migrations/0029_agent_wallet_relations.js"
-import feedbackInteractionAuthenticity from "./migrations/0030_feedback_interaction_authenticity.js"
-import agentReputation from "./migrations/0027_agent_reputation.js"
+import { migrations as accounts } from "../accounts/Migrations.js"
+import { migrations as agents } from "../agents/Migrations.js"
+import { migrations as agentImports } from "../agents/imports/Migrations.js"
+import { migrations as ads } from "../growth/ads/Migrations.js"
+import { migrations as mcp } from "../mcp/Migrations.js"
+import { migrations as runtime } from "../runtime/Migrations.js"
+import { migrations as trust } from "../trust/Migrations.js"
+import { migrations as reputation } from "../trust/reputation/Migrations.js"
+import { migrations as stats } from "../stats/Migrations.js"
 
-/** Applies every pending migration; returns the ones applied. Fails with `MigrationError | SqlError`. */
+/** The migrations that span several areas (or none: the job queue's), by id. */
+export const sharedMigrations: Migrations = {
+  "0001_init": init,
+  "0002_keyset_indexes": keysetIndexes,
+  "0003_jobs": jobs,
+  "0007_growth_admin": growthAdmin,
+  "0008_launch_procurement_mesh": launchProcurementMesh,
+  "0009_wallets_trust": walletsTrust,
+  "0010_agent_runtime": agentRuntime,
+  "0012_analytics": analytics,
+  "0015_drop_job_queue": dropJobQueue,
+  "0017_identity_proofs": identityProofs,
+  "0018_mcp_connections": mcpConnections,
+  "0026_reputation_evidence": reputationEvidence,
+  "0029_agent_wallet_relations": agentWalletRelations
+}
+
+/** Every area's own migrations (the areas of `src/areas.ts` that have any), each by id. */
+export const areaMigrations: ReadonlyArray<Migrations> = [accounts, agents, agentImports, ads, mcp, runtime, trust, reputation, stats]
+
+/**
+ * The one list: every record's migrations by id, or the ids (`NNNN`, the number the
+ * migrator orders and records by) that more than one migration claims, with their names.
+ */
+export const assembleMigrations = (
+  records: ReadonlyArray<Migrations>
+): { readonly migrations: Migrations; readonly duplicates: ReadonlyArray<string> } => {
+  const byNumber = new Map<number, Array<string>>()
+  const migrations: Record<string, Migrations[string]> = {}
+  for (const record of records) {
+    for (const [name, migration] of Object.entries(record)) {
+      const id = Number(/^(\d+)_/.exec(name)?.[1] ?? Number.NaN)
+      byNumber.set(id, [...(byNumber.get(id) ?? []), name])
+      migrations[name] = migration
+    }
+  }
+  const duplicates = [...byNumber.entries()].filter(([, names]) => names.length > 1).map(([, names]) => names.join(", "))
+  return { migrations, duplicates }
+}
+
+/**
+ * Applies every pending migration; returns the ones applied. Fails with `MigrationError`
+ * (reason `duplicates` when two migrations claim one id, before any runs) or `SqlError`.
+ */
 export const migrate = Migrator.make({})({
-  loader: Migrator.fromRecord({
-    "0001_init": init,
-    "0002_keyset_indexes": keysetIndexes,
-    "0003_jobs": jobs,
-    "0004_identity": identity,
-    "0005_api_key_management": apiKeyManagement,
-    "0007_growth_admin": growthAdmin,
-    "0008_launch_procurement_mesh": launchProcurementMesh,
-    "0009_wallets_trust": walletsTrust,
-    "0010_agent_runtime": agentRuntime,
-    "0011_conversation_runs": conversationRuns,
-    "0012_analytics": analytics,
-    "0013_agent_directory": agentDirectory,
-    "0014_ad_campaigns": adCampaigns,
-    "0015_drop_job_queue": dropJobQueue,
-    "0016_agent_registration": agentRegistration,
-    "0017_identity_proofs": identityProofs,
-    "0018_mcp_connections": mcpConnections,
-    "0019_mcp_oauth": mcpOAuth,
-    "0020_agent_imports": agentImports,
-    "0021_agent_runs": agentRuns,
-    "0022_agent_schedules": agentSchedules,
-    "0025_conversation_reads": conversationReads,
-    "0026_reputation_evidence": reputationEvidence,
-    "0028_stats_daily": statsDaily,
-    "0029_agent_wallet_relations": agentWalletRelations,
-    "0030_feedback_interaction_authenticity": feedbackInteractionAuthenticity,
-    "0027_agent_reputation": agentReputation
+  loader: Effect.suspend(() => {
+    const { duplicates, migrations } = assembleMigrations([sharedMigrations, ...areaMigrations])
+    return duplicates.length > 0
+      ? Effect.fail(
+        new Migrator.MigrationError({ reason: "duplicates", message: `Migration ids claimed twice: ${duplicates.join("; ")}` })
+      )
+      : Migrator.fromRecord(migrations)
   })
 })

@@ -10,7 +10,7 @@
  */
 import { ClusterCron } from "@effect/cluster"
 import { Cron, Duration, Effect, Layer } from "effect"
-import { AppConfig } from "../../layers/AppConfig.js"
+import { EndpointProbeSettings } from "./Config.js"
 import { expiredRowsPurge, retryTransient } from "../../layers/Engine.js"
 import { EndpointHealth } from "./EndpointHealth.js"
 import { EndpointProbesRepo, ProbeRetentionDays } from "./Repo.js"
@@ -19,7 +19,7 @@ import { EndpointProbesRepo, ProbeRetentionDays } from "./Repo.js"
 export const probeCron = (minutes: number) => Cron.unsafeParse(minutes === 60 ? "0 * * * *" : `*/${minutes} * * * *`, "UTC")
 
 /** The probe-round cron, as configured (nothing when `intervalMinutes` is 0). */
-const ProbeAgentEndpoints = Layer.unwrapEffect(Effect.map(AppConfig, (config) => {
+const ProbeAgentEndpoints = Layer.unwrapEffect(Effect.map(EndpointProbeSettings, (config) => {
   const minutes = config.endpointProbes.intervalMinutes
   if (minutes === 0) return Layer.empty
   return ClusterCron.make({
@@ -40,7 +40,7 @@ const PurgeEndpointProbes = expiredRowsPurge({
 
 /**
  * Both crons, with the area's services. Requires the engine's `Sharding`, `SqlClient`,
- * `Ids`, `Outbound` and `AppConfig`.
+ * `Ids`, `Outbound` and `EndpointProbeSettings`.
  */
 export const EndpointHealthWorkflows = Layer.mergeAll(ProbeAgentEndpoints, PurgeEndpointProbes).pipe(
   Layer.provide([EndpointHealth.Default, EndpointProbesRepo.Default])

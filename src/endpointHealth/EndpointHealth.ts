@@ -14,7 +14,7 @@
  */
 import { type SqlError } from "@effect/sql"
 import { Effect, Option } from "effect"
-import { AppConfig } from "../../layers/AppConfig.js"
+import { EndpointProbeSettings } from "./Config.js"
 import { now } from "../../layers/Clock.js"
 import { loggedUrl } from "../../layers/Logging.js"
 import { Outbound } from "../../layers/Outbound.js"
@@ -42,12 +42,12 @@ export interface ProbeRound {
   readonly cutOff: boolean
 }
 
-/** Probes agents' endpoints. Requires `SqlClient`, `Ids`, `Outbound` and `AppConfig` (`endpointProbes`). */
+/** Probes agents' endpoints. Requires `SqlClient`, `Ids`, `Outbound` and `EndpointProbeSettings`. */
 export class EndpointHealth extends Effect.Service<EndpointHealth>()("agent-directory/EndpointHealth", {
   effect: Effect.gen(function*() {
     const repo = yield* EndpointProbesRepo
     const outbound = yield* Outbound
-    const config = (yield* AppConfig).endpointProbes
+    const config = (yield* EndpointProbeSettings).endpointProbes
     const permits = yield* Effect.makeSemaphore(ProbeConcurrency)
 
     /** Probes one agent's targets (within the shared permits) and records them; the probes recorded. */

@@ -1,6 +1,7 @@
 /** The mcp area: MCP connections. Listed in `src/areas.ts`. */
 import { Layer } from "effect"
 import type { Area } from "../Area.js"
+import { migrations } from "./Migrations.js"
 import { McpHttpLive } from "./Http.js"
 import { Mcp } from "./Mcp.js"
 import { McpOAuth } from "./McpOAuth.js"
@@ -12,5 +13,6 @@ import { McpCatalogRefreshWorkflows } from "./CatalogRefresh.js"
 export const McpArea = {
   name: "mcp",
   http: McpHttpLive.pipe(Layer.provide([Mcp.Default, McpConnections.Default, McpOAuth.Default])),
-  workflows: Layer.mergeAll(OAuthFlowPurgeLive, McpCatalogRefreshWorkflows)
+  workflows: Layer.mergeAll(OAuthFlowPurgeLive, McpCatalogRefreshWorkflows),
+  migrations
 } satisfies Area

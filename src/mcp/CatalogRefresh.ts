@@ -22,7 +22,7 @@ import { ClusterCron } from "@effect/cluster"
 import { SqlClient } from "@effect/sql"
 import { Activity, Workflow } from "@effect/workflow"
 import { Cron, Effect, Either, Layer, Option, Schema } from "effect"
-import { AppConfig } from "../../layers/AppConfig.js"
+import { McpSettings } from "./Config.js"
 import { now } from "../../layers/Clock.js"
 import { retryTransient, survivingStorageErrors } from "../../layers/Engine.js"
 import { Outbound } from "../../layers/Outbound.js"
@@ -54,7 +54,7 @@ export const startCatalogRefresh = (
   occasion: string
 ) => McpCatalogRefresh.execute({ connectionId, reason, occasion }, { discard: true })
 
-/** One fetch and its recording. Requires `SqlClient`, `Ids`, `AppConfig`, `Outbound`, `McpConnectionsRepo`. */
+/** One fetch and its recording. Requires `SqlClient`, `Ids`, `McpSettings`, `Outbound`, `McpConnectionsRepo`. */
 export const refreshCatalog = (connectionId: string) =>
   Effect.gen(function*() {
     const repo = yield* McpConnectionsRepo
@@ -62,7 +62,7 @@ export const refreshCatalog = (connectionId: string) =>
     const target = yield* repo.refreshTarget(connectionId).pipe(retryTransient)
     if (Option.isNone(target) || target.value.state === "DISABLED") return
     const { agentId, name, serverUrl, transport } = target.value
-    const config = yield* AppConfig
+    const config = yield* McpSettings
     const outbound = yield* Outbound
     const accessToken = yield* Effect.flatMap(McpAccessToken, (tokens) => tokens.accessToken(connectionId))
     const outcome = yield* Effect.either(fetchCatalog({
@@ -132,7 +132,7 @@ const McpCatalogRefreshDue = ClusterCron.make({
   })
 })
 
-/** The catalog fetch workflow and its cron (need the engine, `SqlClient`, `Ids`, `AppConfig`, `Outbound`). */
+/** The catalog fetch workflow and its cron (need the engine, `SqlClient`, `Ids`, `McpSettings`, `Outbound`). */
 export const McpCatalogRefreshWorkflows = Layer.mergeAll(McpCatalogRefreshLive, McpCatalogRefreshDue).pipe(
   Layer.provide([McpConnectionsRepo.Default, McpAccessTokenLive])
 )

@@ -15,6 +15,7 @@ import { WorkflowEngine } from "@effect/workflow"
 import { Effect, Option } from "effect"
 import * as oauth from "oauth4webapi"
 import { AppConfig } from "../../layers/AppConfig.js"
+import { McpSettings } from "./Config.js"
 import { now } from "../../layers/Clock.js"
 import { Ids } from "../../layers/Ids.js"
 import { Outbound, outboundFailureOf } from "../../layers/Outbound.js"
@@ -70,7 +71,7 @@ export const metadataUrlProblem = (e: Pick<MetadataUrlRefused, "document" | "fie
     detail: `The ${e.document} of the MCP server's authorization is refused: its field ${e.field} ${MetadataUrlRule}.`
   })
 
-/** MCP OAuth. Requires `SqlClient`, `AppConfig`, `Outbound`, `Ids`, the `WorkflowEngine`. */
+/** MCP OAuth. Requires `SqlClient`, `AppConfig`, `McpSettings`, `Outbound`, `Ids`, the `WorkflowEngine`. */
 export class McpOAuth extends Effect.Service<McpOAuth>()("agent-directory/McpOAuth", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -81,6 +82,7 @@ export class McpOAuth extends Effect.Service<McpOAuth>()("agent-directory/McpOAu
     const ids = yield* Ids
     const engine = yield* WorkflowEngine.WorkflowEngine
     const config = yield* AppConfig
+    const settings = yield* McpSettings
     const outbound = yield* Outbound
     const redirectUri = `${config.publicBaseUrl}${OAuthCallbackPath}`
 
@@ -117,7 +119,7 @@ export class McpOAuth extends Effect.Service<McpOAuth>()("agent-directory/McpOAu
           })
         )
         const as = found.authorizationServer
-        const client = yield* clientFor(outbound, as, redirectUri, config.mcpOAuth.clients).pipe(
+        const client = yield* clientFor(outbound, as, redirectUri, settings.mcpOAuth.clients).pipe(
           Effect.catchTags({
             NoClientAvailable: () =>
               new ConfigurationMissing({

@@ -8,7 +8,7 @@
 import { SqlClient } from "@effect/sql"
 import { Data, Effect, Layer, Option, Redacted } from "effect"
 import * as oauth from "oauth4webapi"
-import { AppConfig } from "../../layers/AppConfig.js"
+import { McpSettings } from "./Config.js"
 import { now } from "../../layers/Clock.js"
 import { Outbound, outboundFailureOf } from "../../layers/Outbound.js"
 import { makeTokenCipher } from "../../layers/TokenCipher.js"
@@ -38,12 +38,12 @@ const aad = (column: "access_token" | "refresh_token" | "client_secret", connect
 export const authorizationServerOf = (c: OAuthConnection): oauth.AuthorizationServer | undefined =>
   c.asMetadata === null ? undefined : (c.asMetadata as unknown as oauth.AuthorizationServer)
 
-/** MCP connections' tokens. Requires `SqlClient`, `AppConfig`, `Outbound`. */
+/** MCP connections' tokens. Requires `SqlClient`, `McpSettings`, `Outbound`. */
 export class McpTokens extends Effect.Service<McpTokens>()("agent-directory/McpTokens", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const repo = yield* McpOAuthRepo
-    const config = yield* AppConfig
+    const config = yield* McpSettings
     const outbound = yield* Outbound
     const cipher = makeTokenCipher(config.mcpOAuth.tokenKeys)
 
@@ -198,7 +198,7 @@ export class McpTokens extends Effect.Service<McpTokens>()("agent-directory/McpT
  * becomes AUTH_REQUIRED); one with tokens gets its current access token, refreshed if
  * due. A refresh the server refused has already made the connection AUTH_REQUIRED
  * ({@link McpTokens}); an unreachable authorization server fetches without a token.
- * Requires `SqlClient`, `AppConfig`, `Outbound`.
+ * Requires `SqlClient`, `McpSettings`, `Outbound`.
  */
 export const McpAccessTokenLive = Layer.effect(
   McpAccessToken,

@@ -5,7 +5,7 @@
  * fetch; the tool name is the one the server listed (the remote definition's `name`).
  */
 import { Effect, Option } from "effect"
-import { AppConfig } from "../../layers/AppConfig.js"
+import { McpSettings } from "./Config.js"
 import { Outbound } from "../../layers/Outbound.js"
 import { McpAccessToken } from "./AccessToken.js"
 import { callTool } from "./Client.js"
@@ -32,19 +32,19 @@ export class McpToolCalls extends Effect.Service<McpToolCalls>()("agent-director
      * fails: a connection that is gone or DISABLED is `TOOL_UNAVAILABLE`, a call the server
      * could not answer `TOOL_CALL_FAILED` (with the client's failure code, e.g. `timeout`,
      * `auth-required`), a tool that reported an error `TOOL_ERROR`; each an error result
-     * the model sees. Requires `Outbound`, `AppConfig` (and reads `McpAccessToken`).
+     * the model sees. Requires `Outbound`, `McpSettings` (and reads `McpAccessToken`).
      */
     const call = (input: {
       readonly connectionId: string
       readonly remoteName: string
       readonly args: Record<string, unknown>
-    }): Effect.Effect<McpToolOutcome, never, Outbound | AppConfig> =>
+    }): Effect.Effect<McpToolOutcome, never, Outbound | McpSettings> =>
       Effect.gen(function*() {
         const target = yield* repo.refreshTarget(input.connectionId).pipe(Effect.orDie)
         if (Option.isNone(target) || target.value.state === "DISABLED") {
           return { result: { error: "The tool's MCP connection is not available." }, isError: true, errorCode: "TOOL_UNAVAILABLE" }
         }
-        const config = yield* AppConfig
+        const config = yield* McpSettings
         const outbound = yield* Outbound
         const accessToken = yield* Effect.flatMap(McpAccessToken, (tokens) => tokens.accessToken(input.connectionId))
         return yield* callTool({

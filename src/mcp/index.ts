@@ -11,3 +11,4 @@ export { fetchCatalog, type McpTransport, type ObservedCatalog, pingServer } fro
 export { McpConnections } from "./Connections.js"
 export { toolDigest } from "./RuntimeTools.js"
 export { McpToolCalls } from "./ToolCalls.js"
+export { McpSettings } from "./Config.js"

@@ -1,6 +1,7 @@
 /** The runtime area: the agent runtime: conversations, runs, schedules. Listed in `src/areas.ts`. */
 import { Layer } from "effect"
 import type { Area } from "../Area.js"
+import { migrations } from "./Migrations.js"
 import { AgentRunLive } from "./loop/AgentRunWorkflow.js"
 import { RunLoopRepo } from "./loop/Repo.js"
 import { ToolRunnerLive } from "./tools/ToolRunner.js"
@@ -25,5 +26,6 @@ export const RuntimeArea = {
     ])
   ),
   // the AgentRuntime that answers runs is provided by the assembly (src/workflows.ts)
-  workflows: Layer.mergeAll(AgentRunLive.pipe(Layer.provide([RunLoopRepo.Default, ToolRunnerLive])), ScheduleFiringWorkflows)
+  workflows: Layer.mergeAll(AgentRunLive.pipe(Layer.provide([RunLoopRepo.Default, ToolRunnerLive])), ScheduleFiringWorkflows),
+  migrations
 } satisfies Area

@@ -1,6 +1,7 @@
 /** The stats area: daily figures as immutable projections. Listed in `src/areas.ts`. */
 import { Layer } from "effect"
 import type { Area } from "../Area.js"
+import { migrations } from "./Migrations.js"
 import { StatsWorkflows } from "./DailyProjection.js"
 import { StatsHttpLive } from "./Http.js"
 import { Stats } from "./Stats.js"
@@ -9,5 +10,6 @@ import { Stats } from "./Stats.js"
 export const StatsArea = {
   name: "stats",
   http: StatsHttpLive.pipe(Layer.provide([Stats.Default])),
-  workflows: StatsWorkflows
+  workflows: StatsWorkflows,
+  migrations
 } satisfies Area

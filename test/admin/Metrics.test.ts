@@ -10,13 +10,12 @@ import { DemoConversations } from "../../demo/runtime/data.js"
 import { awaitRun } from "../runtime/support.js"
 import { call, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
-import { testConfig } from "../support/config.js"
-import { AppConfig } from "../../layers/AppConfig.js"
+import { testConfigLayer } from "../support/config.js"
 import { until, waitFor } from "../support/waitFor.js"
 
 const server = makeTestServer()
 const TestLayer = MetricsServerLive.pipe(
-  Layer.provide(Layer.succeed(AppConfig, testConfig({ metrics: Option.some({ host: "127.0.0.1", port: 0 }) }))),
+  Layer.provide(testConfigLayer({ metrics: Option.some({ host: "127.0.0.1", port: 0 }) })),
   Layer.provide(WorkflowExecutions.Default),
   Layer.provideMerge(server.layer)
 )

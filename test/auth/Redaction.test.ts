@@ -8,13 +8,12 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { expect, layer } from "@effect/vitest"
 import { Cause, Effect, Layer, Logger, LogLevel } from "effect"
 import { inspect } from "node:util"
-import { AppConfig } from "../../layers/AppConfig.js"
 import { ClockManual, makeManualClock } from "../../layers/Clock.js"
 import { IdsSequence } from "../../layers/Ids.js"
 import { randomUUID } from "node:crypto"
 import { HttpLive } from "../../src/server.js"
 import { call, signIn } from "../support/http.js"
-import { testConfig } from "../support/config.js"
+import { testConfigLayer } from "../support/config.js"
 import { TestDb, TestEpoch } from "../support/TestServer.js"
 import { DemoAccounts, DemoApiKeys } from "../../demo/accounts/seed.js"
 import { DemoWorkspaces } from "../../demo/workspaces/seed.js"
@@ -36,7 +35,7 @@ const TestLayer = HttpLive.pipe(
   Layer.provide(WorkflowEngine.layerMemory),
   Layer.provideMerge(TestDb),
   Layer.provide(IdsSequence("0000000d")),
-  Layer.provide(Layer.succeed(AppConfig, testConfig())),
+  Layer.provide(testConfigLayer()),
   Layer.provide(ClockManual(makeManualClock(TestEpoch))),
   Layer.provide(Logger.replace(Logger.defaultLogger, CapturingLogger)),
   Layer.provide(Logger.minimumLogLevel(LogLevel.All))

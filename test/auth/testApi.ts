@@ -6,7 +6,6 @@
 import { type HttpApi, HttpApiBuilder } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, Logger, LogLevel, Redacted } from "effect"
-import { AppConfig } from "../../layers/AppConfig.js"
 import { Auth, AuthLive } from "../../layers/Auth.js"
 import { ClockManual, makeManualClock } from "../../layers/Clock.js"
 import { IdsSequence } from "../../layers/Ids.js"
@@ -16,7 +15,7 @@ import { EnvelopeLive } from "../../src/http/Envelope.js"
 import { RateBudgetMiddlewareLive } from "../../src/http/RateBudgetMiddleware.js"
 import { RequestMiddlewareLive } from "../../src/http/RequestMiddleware.js"
 import { RateBudgetLive } from "../../layers/RateBudget.js"
-import { testConfig } from "../support/config.js"
+import { testConfigLayer } from "../support/config.js"
 import type { Session } from "../support/http.js"
 import { TestDb, TestEpoch } from "../support/TestServer.js"
 import { DemoAccounts, type DemoAccountName } from "../../demo/accounts/seed.js"
@@ -34,7 +33,7 @@ export const serveTestApi = <E, R>(api: HttpApi.HttpApi.Any, apiLive: Layer.Laye
     Layer.provideMerge(NodeHttpServer.layerTest),
     Layer.provideMerge(TestDb),
     Layer.provide(IdsSequence("0000000c")),
-    Layer.provide(Layer.succeed(AppConfig, testConfig())),
+    Layer.provide(testConfigLayer()),
     Layer.provide(ClockManual(clock)),
     Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
   )

@@ -16,6 +16,7 @@
 import { HttpMiddleware } from "@effect/platform"
 import { Effect, Layer, Logger, LogLevel, RuntimeFlags, Supervisor } from "effect"
 import { AppConfig, loadAppConfig } from "../../layers/AppConfig.js"
+import { AreaSettingsLive } from "../../src/config.js"
 import { DbLive } from "../../layers/Db.js"
 import { IdsLive } from "../../layers/Ids.js"
 import { migrate } from "../../src/db/migrate.js"
@@ -49,6 +50,7 @@ const main = Effect.gen(function*() {
     Layer.provide(EdgeCacheLive),
     Layer.provideMerge(DbLive(migrate)),
     Layer.provideMerge(IdsLive),
+    Layer.provideMerge(AreaSettingsLive),
     Layer.provideMerge(Layer.succeed(AppConfig, config))
   )).pipe(Effect.forkScoped)
   const base = `http://127.0.0.1:${config.port}`

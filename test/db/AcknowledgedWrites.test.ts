@@ -10,12 +10,12 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Logger, LogLevel, Redacted } from "effect"
 import Pg from "pg"
-import { AppConfig, type DbLimits } from "../../layers/AppConfig.js"
+import type { DbLimits } from "../../layers/AppConfig.js"
 import { DbServer } from "../../layers/Db.js"
 import { IdsSequence } from "../../layers/Ids.js"
 import { migrate } from "../../src/db/migrate.js"
 import { HttpLive } from "../../src/server.js"
-import { testConfig } from "../support/config.js"
+import { testConfigLayer } from "../support/config.js"
 import { call } from "../support/http.js"
 import { tcpProxy } from "../support/TcpProxy.js"
 import { cloneTemplate } from "../support/TestServer.js"
@@ -38,7 +38,7 @@ describe("acknowledged writes survive connections cut mid-traffic", () => {
         Layer.provide(WorkflowEngine.layerMemory),
         Layer.provide(DbServer(Redacted.make(proxied.toString()), migrate, limits)),
         Layer.provide(IdsSequence("0000000d")),
-        Layer.provide(Layer.succeed(AppConfig, testConfig({ db: limits }))),
+        Layer.provide(testConfigLayer({ db: limits })),
         Layer.provide(Logger.minimumLogLevel(LogLevel.None))
       )
       const { email, password } = DemoAccounts.member

@@ -7,13 +7,12 @@ import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Logger, LogLevel } from "effect"
 import { spawnSync } from "node:child_process"
-import { AppConfig } from "../../layers/AppConfig.js"
 import { DbEmbedded } from "../../layers/Db.js"
 import { IdsSequence } from "../../layers/Ids.js"
 import { migrate } from "../../src/db/migrate.js"
 import { startupLive } from "../../src/startup.js"
 import { seedDemoData } from "../../demo/seed.js"
-import { testConfig } from "../support/config.js"
+import { testConfigLayer } from "../support/config.js"
 
 const accountsAfterStartup = (pglite: PGlite, environment: string) =>
   Effect.gen(function*() {
@@ -24,7 +23,7 @@ const accountsAfterStartup = (pglite: PGlite, environment: string) =>
     Effect.provide(startupLive(seedDemoData).pipe(Layer.provideMerge(Layer.mergeAll(
       DbEmbedded({ dataDir: "memory://", pglite }, migrate),
       IdsSequence("0000000c"),
-      Layer.succeed(AppConfig, testConfig({ environment }))
+      testConfigLayer({ environment })
     )))),
     Effect.provide(Logger.minimumLogLevel(LogLevel.Warning))
   )

@@ -10,12 +10,12 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { PgClient } from "@effect/sql-pg"
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Layer, Logger, LogLevel, Redacted } from "effect"
-import { AppConfig, type DbLimits } from "../../layers/AppConfig.js"
+import type { DbLimits } from "../../layers/AppConfig.js"
 import { DbServer, serverPool } from "../../layers/Db.js"
 import { IdsSequence } from "../../layers/Ids.js"
 import { migrate } from "../../src/db/migrate.js"
 import { HttpLive } from "../../src/server.js"
-import { testConfig } from "../support/config.js"
+import { testConfigLayer } from "../support/config.js"
 import { closedPort, fakeDatabase, type FakeMode } from "../support/FakeDatabase.js"
 import { call, expectProblem } from "../support/http.js"
 import { DemoWorkspaces } from "../../demo/workspaces/seed.js"
@@ -44,7 +44,7 @@ const serverOn = (port: number, lines: Array<Line> = []) =>
     Layer.provide(WorkflowEngine.layerMemory),
     Layer.provide(PgClient.layerFromPool({ acquire: serverPool(urlOf(port), limits) })),
     Layer.provide(IdsSequence("0000000b")),
-    Layer.provide(Layer.succeed(AppConfig, testConfig({ db: limits }))),
+    Layer.provide(testConfigLayer({ db: limits })),
     Layer.provide(Layer.mergeAll(capture(lines), Logger.minimumLogLevel(LogLevel.Info)))
   )
 

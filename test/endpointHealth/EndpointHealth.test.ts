@@ -23,10 +23,9 @@ import { DemoAgentCard } from "../../demo/agents/imports/seed.js"
 import { DemoAgents } from "../../demo/agents/seed.js"
 import { EndpointHealth } from "../../src/endpointHealth/EndpointHealth.js"
 import type { EndpointProbe } from "../../src/endpointHealth/Repo.js"
-import { AppConfig } from "../../layers/AppConfig.js"
 import { IdsLive } from "../../layers/Ids.js"
 import { OutboundLive } from "../../layers/Outbound.js"
-import { testConfig } from "../support/config.js"
+import { configLayer, testConfig } from "../support/config.js"
 import { call, signIn } from "../support/http.js"
 import { TestMcpServer } from "../support/mcpServer.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
@@ -49,7 +48,7 @@ const server = makeTestServer(config)
 /** The probing service, as the server's crons build it, on the test's database. */
 const Health = EndpointHealth.Default.pipe(
   Layer.provide(OutboundLive(config.outbound)),
-  Layer.provide(Layer.succeed(AppConfig, config)),
+  Layer.provide(configLayer(config)),
   Layer.provide(IdsLive)
 )
 

@@ -1,11 +1,11 @@
-/** `ENDPOINT_PROBE_INTERVAL_MINUTES` and `ENDPOINT_PROBE_TIMEOUT_MS` (layers/AppConfig.ts), validated at start-up; the cron they give. */
+/** `ENDPOINT_PROBE_INTERVAL_MINUTES` and `ENDPOINT_PROBE_TIMEOUT_MS` (src/endpointHealth/Config.ts), validated at start-up; the cron they give. */
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Cron, Effect, Either } from "effect"
-import { loadAppConfig } from "../../layers/AppConfig.js"
+import { endpointProbeSettings } from "../../src/endpointHealth/Config.js"
 import { probeCron } from "../../src/endpointHealth/Cron.js"
 
 const load = (entries: ReadonlyArray<readonly [string, string]>) =>
-  Effect.either(loadAppConfig.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(entries)))))
+  Effect.either(endpointProbeSettings.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(entries)))))
 
 describe("endpoint probe settings", () => {
   it.effect("default to a round every 5 minutes and 5000 ms per probe", () =>

@@ -7,10 +7,9 @@ import { describe, expect, it, layer } from "@effect/vitest"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { Redis } from "ioredis"
 import { randomUUID } from "node:crypto"
-import { AppConfig } from "../../layers/AppConfig.js"
 import { RateBudget, RateBudgetLive } from "../../layers/RateBudget.js"
 import { call, expectProblem, signIn } from "../support/http.js"
-import { testConfig } from "../support/config.js"
+import { testConfig, testConfigLayer } from "../support/config.js"
 import { makeTestServer } from "../support/TestServer.js"
 
 const redisUrl = process.env["REDIS_URL"]
@@ -19,7 +18,7 @@ const redisUrl = process.env["REDIS_URL"]
 const processBudget = () =>
   Effect.gen(function*() {
     const context = yield* Layer.build(RateBudgetLive.pipe(
-      Layer.provide(Layer.succeed(AppConfig, testConfig({ redisUrl: Option.some(Redacted.make(redisUrl!)) })))
+      Layer.provide(testConfigLayer({ redisUrl: Option.some(Redacted.make(redisUrl!)) }))
     ))
     return Context.get(context, RateBudget)
   })
@@ -46,7 +45,7 @@ if (redisUrl === undefined) {
     it.scoped("an unreachable Redis fails open: no charge, no error", () =>
       Effect.gen(function*() {
         const context = yield* Layer.build(RateBudgetLive.pipe(
-          Layer.provide(Layer.succeed(AppConfig, testConfig({ redisUrl: Option.some(Redacted.make("redis://127.0.0.1:1")) })))
+          Layer.provide(testConfigLayer({ redisUrl: Option.some(Redacted.make("redis://127.0.0.1:1")) }))
         ))
         const budget = Context.get(context, RateBudget)
         const result = yield* budget.charge({ name: "test", subject: "x", budget: { limit: 1, windowSeconds: 60 }, cost: 1 })

@@ -1,13 +1,12 @@
 /** The Cursor layer on its own: signed positions bound to their list, query and caller. */
 import { expect, it } from "@effect/vitest"
 import { Effect, Layer, Schema } from "effect"
-import { AppConfig } from "../../layers/AppConfig.js"
 import { Cursor, CursorLive } from "../../layers/Cursor.js"
-import { testConfig } from "../support/config.js"
+import { testConfig, testConfigLayer } from "../support/config.js"
 
 const Position = Schema.Tuple(Schema.String, Schema.Number)
 const binding = { operation: "Test_List", principal: "account:1" }
-const TestCursor = CursorLive.pipe(Layer.provide(Layer.succeed(AppConfig, testConfig())))
+const TestCursor = CursorLive.pipe(Layer.provide(testConfigLayer()))
 
 it.effect("decodes what it encoded, for the same binding", () =>
   Effect.gen(function*() {
@@ -26,9 +25,9 @@ it.effect("refuses another binding, another key and an altered position", () =>
     const [, mac] = encoded.split(".")
     const forged = `${Buffer.from(JSON.stringify(["a", 2])).toString("base64url")}.${mac}`
     expect((yield* cursor.decode(Position, forged, binding, "cursor").pipe(Effect.flip))._tag).toBe("InvalidCursor")
-    const otherKey = CursorLive.pipe(Layer.provide(Layer.succeed(AppConfig, testConfig({
+    const otherKey = CursorLive.pipe(Layer.provide(testConfigLayer({
       keys: { ...testConfig().keys, cursor: testConfig().keys.apiKeyVerifier }
-    }))))
+    })))
     const refused = yield* Effect.flatMap(Cursor, (c) => c.decode(Position, encoded, binding, "cursor")).pipe(
       Effect.provide(otherKey),
       Effect.flip

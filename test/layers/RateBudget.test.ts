@@ -5,13 +5,12 @@
  */
 import { expect, it } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
-import { AppConfig } from "../../layers/AppConfig.js"
 import { ClockManual, makeManualClock } from "../../layers/Clock.js"
 import { RateBudget, RateBudgetLive } from "../../layers/RateBudget.js"
-import { testConfig } from "../support/config.js"
+import { testConfigLayer } from "../support/config.js"
 
 const clock = makeManualClock(new Date("2026-01-01T00:00:00.000Z"))
-const Live = RateBudgetLive.pipe(Layer.provide(Layer.succeed(AppConfig, testConfig())), Layer.provideMerge(ClockManual(clock)))
+const Live = RateBudgetLive.pipe(Layer.provide(testConfigLayer()), Layer.provideMerge(ClockManual(clock)))
 const budget = { limit: 5, windowSeconds: 60 }
 
 /** Charges `cost` to one subject's budget: units left, or "refused". */

@@ -11,7 +11,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import * as Library from "../../src/index.js"
-import { testConfig } from "../support/config.js"
+import { testConfigLayer } from "../support/config.js"
 import { TestDb } from "../support/TestServer.js"
 
 const {
@@ -119,7 +119,7 @@ const noSuchOperation = "https://agent-directory.dev/problems/no-such-operation"
 const SharedLive = Layer.mergeAll(Library.BackgroundLive, Library.IdsLive).pipe(
   Layer.provideMerge(TestDb),
   Layer.provideMerge(Library.IdsLive),
-  Layer.provideMerge(Layer.succeed(Library.AppConfig, testConfig({ cookieSecure: false })))
+  Layer.provideMerge(testConfigLayer({ cookieSecure: false }))
 )
 
 layer(SharedLive, { timeout: 120_000 })("every group of Api from the library entry", (it) => {

@@ -7,8 +7,8 @@ import { HttpApiBuilder, HttpApiClient } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { Api, ApiLive, AppConfig, BackgroundLive, Errors, IdsLive } from "../../src/index.js"
-import { testConfig } from "../support/config.js"
+import { Api, ApiLive, BackgroundLive, Errors, IdsLive } from "../../src/index.js"
+import { testConfigLayer } from "../support/config.js"
 import { TestDb } from "../support/TestServer.js"
 import { DemoAccounts } from "../../demo/accounts/seed.js"
 import { DemoOffers } from "../../demo/services/seed.js"
@@ -19,7 +19,7 @@ const EmbeddingAppLive = HttpApiBuilder.serve().pipe(
   Layer.provide(BackgroundLive), // the durable engine and every area's workflows
   Layer.provide(TestDb),
   Layer.provide(IdsLive),
-  Layer.provide(Layer.succeed(AppConfig, testConfig({ cookieSecure: false })))
+  Layer.provide(testConfigLayer({ cookieSecure: false }))
 )
 
 layer(EmbeddingAppLive)("the API mounted by another Effect app", (it) => {

@@ -56,13 +56,14 @@ const consumerMain = `
 import { HttpApiBuilder, HttpApiClient } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
-import { Api, ApiLive, AppConfigLive, BackgroundLive, DbLive, IdsLive, migrate } from "agent-directory-api"
+import { Api, ApiLive, AppConfigLive, AreaSettingsLive, BackgroundLive, DbLive, IdsLive, migrate } from "agent-directory-api"
 
 const Live = HttpApiBuilder.serve().pipe(
   Layer.provide(ApiLive),
   Layer.provide(BackgroundLive),
   Layer.provide(DbLive(migrate)),
   Layer.provide(IdsLive),
+  Layer.provide(AreaSettingsLive),
   Layer.provideMerge(AppConfigLive),
   Layer.provideMerge(NodeHttpServer.layerTest)
 )

@@ -17,7 +17,6 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Layer, Redacted } from "effect"
 import { randomUUID } from "node:crypto"
 import { afterAll } from "vitest"
-import { AppConfig } from "../../layers/AppConfig.js"
 import { makeOutbound, Outbound } from "../../layers/Outbound.js"
 import { purgeExpiredOAuthFlows } from "../../src/mcp/Purges.js"
 import { McpRepo } from "../../src/mcp/Repo.js"
@@ -25,7 +24,7 @@ import { McpTokens } from "../../src/mcp/Tokens.js"
 import { DemoRuntimeAgents } from "../../demo/runtime/data.js"
 import { call, expectMeta, expectProblem, type Session, signIn } from "../support/http.js"
 import { startAuthorizationServer, startMcpServer } from "../support/mcpOAuthServers.js"
-import { testConfig } from "../support/config.js"
+import { testConfig, testConfigLayer } from "../support/config.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
 import { until, waitFor } from "../support/waitFor.js"
 
@@ -69,7 +68,7 @@ const server = makeTestServer(overrides)
 /** McpTokens as the catalog fetch uses it, on the test server's database, configuration and clock. */
 const tokens = Effect.flatMap(McpTokens, (t) => Effect.succeed(t)).pipe(
   Effect.provide(McpTokens.Default.pipe(
-    Layer.provide(Layer.succeed(AppConfig, testConfig(overrides))),
+    Layer.provide(testConfigLayer(overrides)),
     Layer.provide(Layer.succeed(Outbound, makeOutbound(testConfig(overrides).outbound)))
   ))
 )

@@ -13,6 +13,9 @@ import spectralParsers from "@stoplight/spectral-parsers"
 import { oas } from "@stoplight/spectral-rulesets"
 import { Validator } from "@seriousme/openapi-schema-validator"
 import { Effect } from "effect"
+import { existsSync, readdirSync } from "node:fs"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
 import { problemCatalogue } from "../../src/api/docs.js"
 import { Api } from "../../src/api/Api.js"
 import { demoManifest, type ManifestOperation } from "../../demo/manifest.js"
@@ -20,111 +23,13 @@ import { documentedApi } from "../../demo/DocumentedApi.js"
 import { call, type CallOptions, signIn } from "../support/http.js"
 import { WholeManifestTimeoutMs } from "../support/manifest.js"
 import { makeTestServer } from "../support/TestServer.js"
+import { areaOperations, type OperationExpectation } from "./operations.js"
 
-/** What spec §4 lists per operation, and what the service declares for the operations that are ours. */
-const expected = {
-  Accounts_SignIn: { method: "post", path: "/api/v1/auth/sign-in", tag: "Accounts", auth: "public", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 429, 500, 503] },
-  Accounts_GetMe: { method: "get", path: "/api/v1/me", tag: "Accounts", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 401, 403, 500, 503] },
-  Accounts_ListSessions: { method: "get", path: "/api/v1/me/sessions", tag: "Accounts", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 401, 403, 500, 503] },
-  Accounts_RevokeSession: { method: "delete", path: "/api/v1/me/sessions/{sessionId}", tag: "Accounts", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 423, 429, 500] },
-  // ours: API key management
-  Accounts_CreateApiKey: { method: "post", path: "/api/v1/workspaces/{workspacePublicId}/api-keys", tag: "Accounts", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [201, 400, 401, 403, 404, 409, 500, 503] },
-  Accounts_ListApiKeys: { method: "get", path: "/api/v1/workspaces/{workspacePublicId}/api-keys", tag: "Accounts", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },
-  Accounts_RevokeApiKey: { method: "delete", path: "/api/v1/workspaces/{workspacePublicId}/api-keys/{apiKeyPublicId}", tag: "Accounts", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 500, 503] },
-  // ours, not in the spec: the admin's view of background job runs
-  Admin_ListJobRuns: { method: "get", path: "/api/v1/admin/jobs", tag: "Admin", auth: "required-admin", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 500, 503] },
-  Admin_RetryJobRun: { method: "post", path: "/api/v1/admin/jobs/{executionId}/retry", tag: "Admin", auth: "required-admin", cache: "none", scopes: [], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 500, 503] },
-  Agents_ListAgents: { method: "get", path: "/api/v1/agents", tag: "Agents", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 500, 503] },
-  Agents_GetAgent: { method: "get", path: "/api/v1/agents/{entityPublicId}", tag: "Agents", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },
-  Agents_GetAgentCard: { method: "get", path: "/api/v1/agents/{entityPublicId}/agent-card", tag: "Agents", auth: "public", cache: "public-catalog", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },
-  Agents_CreateAgent: { method: "post", path: "/api/v1/agents", tag: "Agents", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [201, 400, 401, 403, 404, 409, 500, 503] },
-  Agents_UpdateAgent: { method: "patch", path: "/api/v1/agents/{entityPublicId}", tag: "Agents", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 500, 503] },
-  Agents_RetireAgent: { method: "post", path: "/api/v1/agents/{entityPublicId}/retire", tag: "Agents", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 500, 503] },
-  Agents_ListFavoriteAgents: { method: "get", path: "/api/v1/agents/favorites", tag: "Agents", auth: "required-user", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 500, 503] },
-  // named in spec §9, shape ours: public read, no Idempotency-Key (read-only)
-  Agents_ResolveAgentIdentities: { method: "post", path: "/api/v1/resolve/agent-identities", tag: "Agents", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 429, 500, 503] },
-  // spec §4.3: analytics (tag Social; reading and downloading an export are ours) and public activity
-  Agents_GetPublicAgentActivity: { method: "get", path: "/api/v1/agents/{entityPublicId}/activity", tag: "Agents", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, cost: 2, statuses: [200, 400, 401, 403, 404, 500, 503] },
-  // ours: proof of control of an agent identity
-  Agents_CreateIdentityChallenge: { method: "post", path: "/api/v1/agents/{entityPublicId}/identity-challenges", tag: "Agents", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [201, 400, 401, 403, 404, 409, 422, 500, 503] },
-  Agents_ProveIdentity: { method: "post", path: "/api/v1/agents/{entityPublicId}/identities", tag: "Agents", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [201, 400, 401, 403, 404, 409, 410, 422, 500, 503] },
-  Social_IngestProductEvent: { method: "post", path: "/api/v1/analytics/events", tag: "Social", auth: "optional-user", cache: "none", scopes: ["public:read"], idempotency: "optional", cost: 10, statuses: [202, 400, 401, 403, 404, 409, 429, 500, 503] },
-  Social_CreateAnalyticsExport: { method: "post", path: "/api/v1/agents/{entityPublicId}/analytics/exports", tag: "Social", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 429, 500, 503] },
-  Social_GetAnalyticsExport: { method: "get", path: "/api/v1/agents/{entityPublicId}/analytics/exports/{exportId}", tag: "Social", auth: "required-user", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },
-  Social_DownloadAnalyticsExport: { method: "get", path: "/api/v1/analytics/exports/download", tag: "Social", auth: "public", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 410, 500, 503] },
-  Commerce_ListCommerceOrders: { method: "get", path: "/api/v1/orders", tag: "Commerce", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 500, 503] },
-  // spec §4.3 lists 200, 500, 503; a presented API key that is not valid is refused
-  // with the one 401 of spec §5.3 (403 without the scope), so those are declared too
-  Protocols_GetProtocolCatalog: { method: "get", path: "/api/v1/protocols", tag: "Protocols", auth: "public", cache: "public-catalog", scopes: ["public:read"], idempotency: false, statuses: [200, 401, 403, 500, 503] },
-  Services_PublishServiceOffer: { method: "post", path: "/api/v1/offers/{offerId}/publish", tag: "Services", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 500, 503] },
-  Workspaces_GetWorkspace: { method: "get", path: "/api/v1/workspaces/{workspacePublicId}", tag: "Workspaces", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 423, 500] },
-  // spec §4.3: launch, procurement, mesh
-  Launch_MaterializeLaunchTransaction: { method: "post", path: "/api/v1/launch-runs/{runId}/transaction-intent", tag: "Launch", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 500, 503] },
-  Procurement_ResumeProcurementIntent: { method: "post", path: "/api/v1/agents/{entityPublicId}/procurement/intents/{intentPublicId}/resume", tag: "Procurement", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 422, 500] },
-  Social_CreateMeshPublisher: { method: "post", path: "/api/v1/mesh/publishers", tag: "Social", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [201, 400, 401, 403, 404, 409, 429, 500, 503] },
-  // spec §4.4: Runtime and MCP
-  Runtime_ListRuntimeTools: { method: "get", path: "/api/v1/agents/{entityPublicId}/tools", tag: "Runtime", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 422, 500] },
-  Runtime_PreviewAgentSchedule: { method: "post", path: "/api/v1/agents/{entityPublicId}/schedules/preview", tag: "Runtime", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 422, 500] },
-  MCP_GetMcpCatalog: { method: "get", path: "/api/v1/agents/{entityPublicId}/mcp/connections/{connectionPublicId}/catalog", tag: "MCP", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 422, 500] },
-  MCP_BeginMcpOAuth: { method: "post", path: "/api/v1/agents/{entityPublicId}/mcp/connections/{connectionPublicId}/oauth", tag: "MCP", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 422, 500] },
-  // ours: the OAuth redirect endpoint of MCP connections
-  MCP_CompleteMcpOAuth: { method: "get", path: "/api/v1/mcp/oauth/callback", tag: "MCP", auth: "required-user", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 409, 410, 422, 500, 503] },
-  // ours: the evidence writes
-  Trust_CreateFeedback: { method: "post", path: "/api/v1/agents/{entityPublicId}/feedback", tag: "Trust", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 201, 400, 401, 403, 404, 409, 500, 503] },
-  Trust_VoteFeedback: { method: "post", path: "/api/v1/feedback/{feedbackId}/votes", tag: "Trust", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 500, 503] },
-  Agents_FavoriteAgent: { method: "put", path: "/api/v1/agents/{entityPublicId}/favorite", tag: "Agents", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 201, 400, 401, 403, 404, 409, 500, 503] },
-  Agents_UnfavoriteAgent: { method: "delete", path: "/api/v1/agents/{entityPublicId}/favorite", tag: "Agents", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [204, 400, 401, 403, 404, 500, 503] },
-  Trust_WithdrawFeedback: { method: "post", path: "/api/v1/feedback/{feedbackId}/withdraw", tag: "Trust", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 410, 422, 500, 503] },
-  Wallets_CancelWalletPolicy: { method: "post", path: "/api/v1/wallet-policies/{policyId}/cancel", tag: "Wallets", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 410, 422, 500, 503] },
-  Wallets_GetWalletProfileConfiguration: { method: "get", path: "/api/v1/wallets/{walletPublicId}/public-profile", tag: "Wallets", auth: "required-user", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 410, 422, 500, 503] },
-  Runtime_SendMessage: { method: "post", path: "/api/v1/conversations/{conversationId}/messages", tag: "Runtime", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 422, 500] },
-  Runtime_ClearPlaygroundRunData: { method: "delete", path: "/api/v1/runs/{runId}/playground-data", tag: "Runtime", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 422, 500] },
-  // ours: conversation and run reads
-  Runtime_CreateConversation: { method: "post", path: "/api/v1/agents/{entityPublicId}/conversations", tag: "Runtime", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [201, 400, 401, 403, 404, 409, 500] },
-  Runtime_ListConversations: { method: "get", path: "/api/v1/agents/{entityPublicId}/conversations", tag: "Runtime", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 500] },
-  Runtime_ListMessages: { method: "get", path: "/api/v1/conversations/{conversationId}/messages", tag: "Runtime", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 500] },
-  Runtime_GetRun: { method: "get", path: "/api/v1/runs/{runId}", tag: "Runtime", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 500] },
-  Runtime_StreamRunEvents: { method: "get", path: "/api/v1/runs/{runId}/events", tag: "Runtime", auth: "required-user", cache: "none", scopes: [], idempotency: false, statuses: [200, 204, 400, 401, 403, 404, 500, 503] },
-  // ours: schedules that fire
-  Runtime_CreateAgentSchedule: { method: "post", path: "/api/v1/agents/{entityPublicId}/schedules", tag: "Runtime", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [201, 400, 401, 403, 404, 409, 422, 500] },
-  Runtime_ListAgentSchedules: { method: "get", path: "/api/v1/agents/{entityPublicId}/schedules", tag: "Runtime", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 500] },
-  Runtime_DeleteAgentSchedule: { method: "delete", path: "/api/v1/agents/{entityPublicId}/schedules/{scheduleId}", tag: "Runtime", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 500] },
-  Runtime_DecideToolApproval: { method: "post", path: "/api/v1/runs/{runId}/approvals", tag: "Runtime", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 500] },
-  Runtime_CancelRun: { method: "post", path: "/api/v1/runs/{runId}/cancel", tag: "Runtime", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 500] },
-  // ours: an agent's runtime configuration
-  Runtime_ConfigureAgentRuntime: { method: "put", path: "/api/v1/agents/{entityPublicId}/runtime", tag: "Runtime", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 201, 400, 401, 403, 404, 409, 422, 500] },
-  Runtime_GetAgentRuntime: { method: "get", path: "/api/v1/agents/{entityPublicId}/runtime", tag: "Runtime", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 422, 500] },
-  // admin operations (spec §4.2); several groups share the Growth and Jobs tags
-  Growth_ListAdminTokenOperations: { method: "get", path: "/api/v1/admin/token-operations", tag: "Growth", auth: "required-admin", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 500, 503] },
-  Jobs_ResolveBountyDispute: { method: "post", path: "/api/v1/admin/bounties/{bountyId}/disputes/{disputeId}/resolution", tag: "Jobs", auth: "required-admin", cache: "none", scopes: [], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 500, 503] },
-  Jobs_SyncPartnerJobSource: { method: "post", path: "/api/v1/admin/jobs/sources/{sourceId}/sync", tag: "Jobs", auth: "required-admin", cache: "none", scopes: [], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 500, 503] },
-  // ad campaigns (spec §4.2)
-  Growth_ListAdminAdCampaigns: { method: "get", path: "/api/v1/admin/ads/campaigns", tag: "Growth", auth: "required-admin", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 500, 503] },
-  Growth_ReviewAdCampaign: { method: "post", path: "/api/v1/admin/ads/campaigns/{campaignId}/review", tag: "Growth", auth: "required-admin", cache: "none", scopes: [], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 500, 503] },
-  Growth_ListAdCampaigns: { method: "get", path: "/api/v1/ads/campaigns", tag: "Growth", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 500, 503] },
-  Growth_CreateAdCampaign: { method: "post", path: "/api/v1/ads/campaigns", tag: "Growth", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [201, 400, 401, 403, 404, 409, 500, 503] },
-  Growth_RecordAdEvent: { method: "post", path: "/api/v1/ads/events", tag: "Growth", auth: "public", cache: "none", scopes: ["public:read"], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 500, 503] },
-  // agent imports (ours, under the Agents tag)
-  Agents_ImportAgentSource: { method: "post", path: "/api/v1/agents/{entityPublicId}/imports", tag: "Agents", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 429, 500, 503] },
-  Agents_GetAgentImport: { method: "get", path: "/api/v1/agents/{entityPublicId}/imports/{importId}", tag: "Agents", auth: "required-user", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },
-  // MCP connections (ours, in the spec's conventions)
-  MCP_CreateMcpConnection: { method: "post", path: "/api/v1/agents/{entityPublicId}/mcp/connections", tag: "MCP", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [201, 400, 401, 403, 404, 409, 422, 500] },
-  MCP_ListMcpConnections: { method: "get", path: "/api/v1/agents/{entityPublicId}/mcp/connections", tag: "MCP", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 422, 500] },
-  MCP_GetMcpConnection: { method: "get", path: "/api/v1/agents/{entityPublicId}/mcp/connections/{connectionPublicId}", tag: "MCP", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 422, 500] },
-  MCP_RefreshMcpCatalog: { method: "post", path: "/api/v1/agents/{entityPublicId}/mcp/connections/{connectionPublicId}/catalog/refresh", tag: "MCP", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 422, 500] },
-  // daily statistics as immutable projections (spec §9 /api/v1/stats/*)
-  Stats_GetDirectoryDailyStats: { method: "get", path: "/api/v1/stats/directory/daily/{date}", tag: "Stats", auth: "public", cache: "public-catalog", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },
-  Stats_ListDirectoryDailyStats: { method: "get", path: "/api/v1/stats/directory/daily", tag: "Stats", auth: "public", cache: "public-catalog", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 500, 503] },
-  Stats_GetAgentDailyStats: { method: "get", path: "/api/v1/stats/agents/{entityPublicId}/daily/{date}", tag: "Stats", auth: "public", cache: "public-catalog", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },
-  Stats_ListAgentDailyStats: { method: "get", path: "/api/v1/stats/agents/{entityPublicId}/daily", tag: "Stats", auth: "public", cache: "public-catalog", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },
-  // wallet-agent relations (spec §9, ours in the spec's conventions)
-  Wallets_ListAgentWallets: { method: "get", path: "/api/v1/agents/{entityPublicId}/wallets", tag: "Wallets", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },
-  Wallets_ListWalletAgents: { method: "get", path: "/api/v1/wallets/{walletPublicId}/agents", tag: "Wallets", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },
-  // trust, rank and performance projections (Trust tag, group Reputation)
-  Trust_GetAgentTrust: { method: "get", path: "/api/v1/agents/{entityPublicId}/trust", tag: "Trust", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },
-  Trust_GetAgentRank: { method: "get", path: "/api/v1/agents/{entityPublicId}/rank", tag: "Trust", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },
-  Trust_GetAgentPerformance: { method: "get", path: "/api/v1/agents/{entityPublicId}/performance", tag: "Trust", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] }
-} as const
+/** Every operation of the description: the areas' expectations (`test/<area>/operations.ts`), merged. */
+const expected: Readonly<Record<string, OperationExpectation>> = Object.assign({}, ...Object.values(areaOperations))
+
+/** The test/ folder. */
+const testRoot = join(dirname(fileURLToPath(import.meta.url)), "..")
 
 const server = makeTestServer()
 
@@ -150,6 +55,14 @@ layer(server.layer)("GET /openapi.json", (it) => {
         for (const [method, op] of Object.entries<any>(methods)) found[op.operationId] = { path, method, op }
       }
       expect(Object.keys(found).sort()).toEqual(Object.keys(expected).sort())
+      // each operation is one area's, and every area test folder with expectations is assembled (this folder's
+      // operations.ts is the assembly)
+      const listed = Object.values(areaOperations).flatMap((rows) => Object.keys(rows))
+      expect(listed.length).toBe(new Set(listed).size)
+      const folders = readdirSync(testRoot, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory() && entry.name !== "openapi" && existsSync(join(testRoot, entry.name, "operations.ts")))
+        .map((entry) => entry.name)
+      expect(folders.sort()).toEqual(Object.keys(areaOperations).sort())
       const tagNames = (doc.tags as Array<{ name: string }>).map((t) => t.name)
       expect(tagNames).toEqual([...new Set(tagNames)])
       for (const [id, spec] of Object.entries(expected)) {
@@ -159,7 +72,7 @@ layer(server.layer)("GET /openapi.json", (it) => {
         expect(op["x-auth-mode"]).toBe(spec.auth)
         expect(op["x-cache-policy"]).toBe(spec.cache)
         expect(op["x-required-scopes"]).toEqual(spec.scopes)
-        expect(op["x-rate-cost"]).toBe("cost" in spec ? spec.cost : 1)
+        expect(op["x-rate-cost"]).toBe(spec.cost ?? 1)
         expect(op["x-stability"]).toBe("STABLE")
         expect(op.security).toEqual(
           spec.auth === "public" ? [{}, { apiKeyAuth: [] }]

@@ -12,7 +12,7 @@ import { readFileSync } from "node:fs"
 import { randomBytes } from "node:crypto"
 import Pg from "pg"
 import { inject } from "vitest"
-import { AppConfig, type AppConfigShape } from "../../layers/AppConfig.js"
+import type { AppConfig } from "../../layers/AppConfig.js"
 import { ClockManual, makeManualClock, type ManualClock } from "../../layers/Clock.js"
 import { DbEmbedded, DbServer } from "../../layers/Db.js"
 import { IdsSequence } from "../../layers/Ids.js"
@@ -25,7 +25,7 @@ import { documentedApi } from "../../demo/DocumentedApi.js"
 import { backgroundLive } from "../../src/workflows.js"
 import { type AgentRuntime, AgentRuntimeDeterministic } from "../../layers/AgentRuntime.js"
 import type { Outbound } from "../../layers/Outbound.js"
-import { testConfig } from "./config.js"
+import { testConfigLayer, type TestConfigShape } from "./config.js"
 import { databaseUrl } from "./database.js"
 
 /** The HTTP app of `npm start` (bin/main.ts): its description and docs carry the demo examples. */
@@ -81,7 +81,7 @@ const EdgeServerTest = HttpServer.layerTestClient.pipe(
  * server's `EdgeCache`.
  */
 export const makeTestServer = (
-  overrides: Partial<AppConfigShape> = {},
+  overrides: Partial<TestConfigShape> = {},
   options: {
     readonly edge?: boolean
     /** Receives every access-log event (the server's synchronous `AccessLog` writer). */
@@ -112,7 +112,7 @@ export const makeTestServer = (
     Layer.provideMerge(backgroundLive(options.runtime ?? AgentRuntimeDeterministic)),
     Layer.provideMerge(options.db ?? TestDb),
     Layer.provide(IdsSequence("0000000b")),
-    Layer.provide(Layer.succeed(AppConfig, testConfig(overrides))),
+    Layer.provide(testConfigLayer(overrides)),
     Layer.provide(ClockManual(clock)),
     Layer.provide(options.accessLog === undefined ? Layer.empty : Layer.succeed(AccessLog, { write: options.accessLog })),
     Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))

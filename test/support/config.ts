@@ -1,15 +1,26 @@
-/** The configuration every test runs with (fixed secrets; no environment read). */
+/**
+ * The configuration every test runs with (fixed secrets; no environment read): one object
+ * holding the cross-cutting `AppConfig` and every area's settings (`src/config.ts`), which
+ * {@link testConfigLayer} provides as each tag.
+ */
 import { Layer, LogLevel, Option, Redacted } from "effect"
 import { hkdfSync } from "node:crypto"
 import { DefaultEngineOptions } from "../../layers/Engine.js"
 import { DefaultOutboundOptions } from "../../layers/Outbound.js"
-import { AppConfig, type AppConfigShape, DefaultDbLimits, DefaultRunEventsOptions, deriveKey, DevelopmentSecret } from "../../layers/AppConfig.js"
+import { AppConfig, type AppConfigShape, DefaultDbLimits, deriveKey, DevelopmentSecret } from "../../layers/AppConfig.js"
+import type { AreaSettingsShape } from "../../src/config.js"
+import { EndpointProbeSettings } from "../../src/endpointHealth/Config.js"
+import { McpSettings } from "../../src/mcp/Config.js"
+import { DefaultRunEventsOptions, RuntimeSettings } from "../../src/runtime/Config.js"
+
+/** The cross-cutting configuration and every area's settings, in one object. */
+export type TestConfigShape = AppConfigShape & AreaSettingsShape
 
 const secret = "test-secret-test-secret-test-secret-0123"
 const key = (purpose: string) => Redacted.make(Buffer.from(hkdfSync("sha256", secret, "agent-directory", purpose, 32)))
 
 /** Test configuration; `overrides` replace single settings. */
-export const testConfig = (overrides: Partial<AppConfigShape> = {}): AppConfigShape => ({
+export const testConfig = (overrides: Partial<TestConfigShape> = {}): TestConfigShape => ({
   port: 0,
   host: "127.0.0.1",
   databaseUrl: Option.none(),
@@ -65,5 +76,17 @@ export const testConfig = (overrides: Partial<AppConfigShape> = {}): AppConfigSh
   ...overrides
 })
 
-/** AppConfig for tests. */
-export const TestConfigLayer = Layer.succeed(AppConfig, testConfig())
+/** `AppConfig` and every area's settings tag, each from `config` (see {@link testConfig}). */
+export const configLayer = (config: TestConfigShape) =>
+  Layer.mergeAll(
+    Layer.succeed(AppConfig, config),
+    Layer.succeed(RuntimeSettings, config),
+    Layer.succeed(McpSettings, config),
+    Layer.succeed(EndpointProbeSettings, config)
+  )
+
+/** {@link configLayer} of `testConfig(overrides)`. */
+export const testConfigLayer = (overrides: Partial<TestConfigShape> = {}) => configLayer(testConfig(overrides))
+
+/** AppConfig and the areas' settings for tests. */
+export const TestConfigLayer = testConfigLayer()

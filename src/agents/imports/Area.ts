@@ -1,6 +1,7 @@
 /** The agent imports area: A2A Agent Cards, MCP servers and ERC-8004 registration files into agents. Listed in `src/areas.ts`. */
 import { Layer } from "effect"
 import type { Area } from "../../Area.js"
+import { migrations } from "./Migrations.js"
 import { AgentImportsHttpLive } from "./Http.js"
 import { AgentImports } from "./Imports.js"
 import { AgentImportLive } from "./ImportWorkflow.js"
@@ -9,5 +10,6 @@ import { AgentImportLive } from "./ImportWorkflow.js"
 export const AgentImportsArea = {
   name: "agents/imports",
   http: AgentImportsHttpLive.pipe(Layer.provide([AgentImports.Default])),
-  workflows: AgentImportLive
+  workflows: AgentImportLive,
+  migrations
 } satisfies Area

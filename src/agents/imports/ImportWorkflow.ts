@@ -16,7 +16,7 @@ import { Activity, Workflow } from "@effect/workflow"
 import { Effect, Either, Option, Schema } from "effect"
 import { now } from "../../../layers/Clock.js"
 import { retryTransient, survivingStorageErrors } from "../../../layers/Engine.js"
-import { AppConfig } from "../../../layers/AppConfig.js"
+import { McpSettings } from "../../mcp/index.js"
 import { Ids } from "../../../layers/Ids.js"
 import { Outbound } from "../../../layers/Outbound.js"
 import { fetchCatalog, McpConnections, type ObservedCatalog } from "../../mcp/index.js"
@@ -109,7 +109,7 @@ const work = (importId: string, target: ImportTarget) =>
         // The server must answer as an MCP server (initialize and its lists) or ask for
         // OAuth (a 401: the connection is then added AUTH_REQUIRED, completed through
         // MCP_BeginMcpOAuth); the connection's own refresh then stores the catalog.
-        const config = yield* AppConfig
+        const config = yield* McpSettings
         const outbound = yield* Outbound
         const observed = yield* fetchCatalog({
           serverUrl: target.url,

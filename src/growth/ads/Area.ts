@@ -1,6 +1,7 @@
 /** The ads area: ad campaigns and ad events. Listed in `src/areas.ts`. */
 import { Layer } from "effect"
 import type { Area } from "../../Area.js"
+import { migrations } from "./Migrations.js"
 import { AdsHttpLive } from "./Http.js"
 import { Campaigns } from "./Campaigns.js"
 import { Review } from "./Review.js"
@@ -10,5 +11,6 @@ import { CampaignLifecycleLive } from "./Lifecycle.js"
 export const AdsArea = {
   name: "growth/ads",
   http: AdsHttpLive.pipe(Layer.provide([Campaigns.Default, Review.Default])),
-  workflows: CampaignLifecycleLive
+  workflows: CampaignLifecycleLive,
+  migrations
 } satisfies Area

@@ -21,7 +21,7 @@
  * are not sent (their text is the cleared content); the other events are.
  */
 import { Chunk, Duration, Effect, Metric, Option, Schedule, Stream } from "effect"
-import { AppConfig } from "../../../layers/AppConfig.js"
+import { RuntimeSettings } from "../Config.js"
 import { FinishedRunStates } from "../Schemas.js"
 import { AgentOperators } from "../../agentAccess/Operators.js"
 import { seesRun } from "../conversations/Conversations.js"
@@ -53,13 +53,13 @@ export type Following =
   | { readonly _tag: "Stream"; readonly body: Stream.Stream<string> }
   | { readonly _tag: "Finished" }
 
-/** The run event streams of this process. Requires `SqlClient`, `PgClient`, `AppConfig`. */
+/** The run event streams of this process. Requires `SqlClient`, `PgClient`, `RuntimeSettings`. */
 export class RunEventStreams extends Effect.Service<RunEventStreams>()("agent-directory/RunEventStreams", {
   effect: Effect.gen(function*() {
     const repo = yield* RunEventsRepo
     const operators = yield* AgentOperators
     const wakeups = yield* RunEventWakeups
-    const config = (yield* AppConfig).runEvents
+    const config = (yield* RuntimeSettings).runEvents
     let open = 0
 
     /** The run's events after `last`, read whenever woken, until the run is finished and all is sent. */

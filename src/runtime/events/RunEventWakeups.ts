@@ -14,7 +14,7 @@
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Schedule, Stream } from "effect"
-import { AppConfig } from "../../../layers/AppConfig.js"
+import { RuntimeSettings } from "../Config.js"
 import { RunEventsChannel } from "./RunEventLog.js"
 
 /** One follower's wake-up: set by a notification, awaited by the follower between reads. */
@@ -35,7 +35,7 @@ export class RunEventWakeups extends Effect.Service<RunEventWakeups>()("agent-di
   scoped: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const pg = yield* PgClient.PgClient
-    const config = (yield* AppConfig).runEvents
+    const config = (yield* RuntimeSettings).runEvents
     const followers = new Map<string, Set<Effect.Latch>>()
 
     const wake = (runId: string) => {

@@ -41,7 +41,7 @@ import { SqlClient } from "@effect/sql"
 import { Activity, DurableClock, DurableDeferred, Workflow } from "@effect/workflow"
 import { Cause, Chunk, Data, Duration, Effect, Exit, Option, Schedule, Schema, Stream } from "effect"
 import { AgentRuntime, AgentRuntimeError, type ModelMessage, type ModelToolCall } from "../../../layers/AgentRuntime.js"
-import { AppConfig } from "../../../layers/AppConfig.js"
+import { RuntimeSettings } from "../Config.js"
 import { now } from "../../../layers/Clock.js"
 import { retryTransient, survivingStorageErrors } from "../../../layers/Engine.js"
 import { Ids } from "../../../layers/Ids.js"
@@ -157,7 +157,7 @@ const runMessages = (
 
 /**
  * The workflow's implementation, registered on the engine. Requires `SqlClient`,
- * `RunLoopRepo`, `ToolRunner`, `AgentRuntime`, `AppConfig`, `Ids` (plus the engine).
+ * `RunLoopRepo`, `ToolRunner`, `AgentRuntime`, `RuntimeSettings`, `Ids` (plus the engine).
  */
 export const AgentRunLive = AgentRun.toLayer(({ runId }) =>
   Effect.gen(function*() {
@@ -165,7 +165,7 @@ export const AgentRunLive = AgentRun.toLayer(({ runId }) =>
     const repo = yield* RunLoopRepo
     const runtime = yield* AgentRuntime
     const tools = yield* ToolRunner
-    const config = yield* AppConfig
+    const config = yield* RuntimeSettings
     const ids = yield* Ids
     const tx = <A, E, R>(self: Effect.Effect<A, E, R>) => retryTransient(sql.withTransaction(self))
 

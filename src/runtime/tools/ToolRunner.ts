@@ -5,11 +5,10 @@
  * call was recorded.
  */
 import { Effect, Layer } from "effect"
-import { AppConfig } from "../../../layers/AppConfig.js"
 import { CursorLive } from "../../../layers/Cursor.js"
 import { Outbound } from "../../../layers/Outbound.js"
 import { Agents } from "../../agents/index.js"
-import { McpToolCalls } from "../../mcp/index.js"
+import { McpSettings, McpToolCalls } from "../../mcp/index.js"
 import { runBuiltinTool, type ToolOutcome } from "./BuiltinTools.js"
 
 const asObject = (u: unknown): Record<string, unknown> =>
@@ -34,7 +33,7 @@ export class ToolRunner extends Effect.Service<ToolRunner>()("agent-directory/To
     const agents = yield* Agents
     const mcpTools = yield* McpToolCalls
     const outbound = yield* Outbound
-    const config = yield* AppConfig
+    const settings = yield* McpSettings
 
     /** The outcome of `call` (its tool's executor, its arguments). */
     const run = (
@@ -48,10 +47,10 @@ export class ToolRunner extends Effect.Service<ToolRunner>()("agent-directory/To
           result: { error: "This tool cannot be run by the directory." },
           isError: true,
           errorCode: "TOOL_UNAVAILABLE"
-        }) as Effect.Effect<ToolOutcome, never, Agents | Outbound | AppConfig>).pipe(
+        }) as Effect.Effect<ToolOutcome, never, Agents | Outbound | McpSettings>).pipe(
         Effect.provideService(Agents, agents),
         Effect.provideService(Outbound, outbound),
-        Effect.provideService(AppConfig, config)
+        Effect.provideService(McpSettings, settings)
       )
 
     return { run }
@@ -60,7 +59,7 @@ export class ToolRunner extends Effect.Service<ToolRunner>()("agent-directory/To
 
 /**
  * {@link ToolRunner} with what it needs from this service: the directory reads and the
- * tool calls on MCP connections. Requires `SqlClient`, `AppConfig`, `Outbound`.
+ * tool calls on MCP connections. Requires `SqlClient`, `McpSettings`, `Outbound`.
  */
 export const ToolRunnerLive = ToolRunner.Default.pipe(
   Layer.provide([Agents.Default, McpToolCalls.Default]),

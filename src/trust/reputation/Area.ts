@@ -5,6 +5,7 @@
  */
 import { Layer } from "effect"
 import type { Area } from "../../Area.js"
+import { migrations } from "./Migrations.js"
 import { ReputationHttpLive } from "./Http.js"
 import { ReputationWorkflows } from "./Projector.js"
 import { Reputation } from "./Reputation.js"
@@ -13,5 +14,6 @@ import { Reputation } from "./Reputation.js"
 export const ReputationArea = {
   name: "trust/reputation",
   http: ReputationHttpLive.pipe(Layer.provide([Reputation.Default])),
-  workflows: ReputationWorkflows
+  workflows: ReputationWorkflows,
+  migrations
 } satisfies Area

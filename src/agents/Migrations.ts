@@ -1,0 +1,16 @@
+/**
+ * The agents area's migrations, by id (`NNNN_name`, global and ordered across areas): the
+ * same record is its Area.ts `migrations` and an entry of `src/db/migrate.ts`, which imports
+ * this light module (SQL only) rather than the area's HTTP layers.
+ */
+import type { Migrations } from "../Area.js"
+import identity from "./migrations/0004_identity.js"
+import agentDirectory from "./migrations/0013_agent_directory.js"
+import agentRegistration from "./migrations/0016_agent_registration.js"
+
+/** The agents area's migrations, by id. */
+export const migrations: Migrations = {
+  "0004_identity": identity,
+  "0013_agent_directory": agentDirectory,
+  "0016_agent_registration": agentRegistration
+}

@@ -1,0 +1,16 @@
+/**
+ * The areas' settings, assembled: each area reads its own (`src/<area>/Config.ts`, Effect
+ * `Config` from the environment, validated at start-up); the cross-cutting ones (port,
+ * database, environment, keys, budgets, logging, engine, outbound, …) are `AppConfig`
+ * (layers/AppConfig.ts). `src/main.ts` provides {@link AreaSettingsLive} beside `AppConfigLive`.
+ */
+import { Layer } from "effect"
+import { EndpointProbeSettingsLive, type EndpointProbeSettingsShape } from "./endpointHealth/Config.js"
+import { McpSettingsLive, type McpSettingsShape } from "./mcp/Config.js"
+import { RuntimeSettingsLive, type RuntimeSettingsShape } from "./runtime/Config.js"
+
+/** Every area's settings, from the environment: `RuntimeSettings`, `McpSettings`, `EndpointProbeSettings`. */
+export const AreaSettingsLive = Layer.mergeAll(RuntimeSettingsLive, McpSettingsLive, EndpointProbeSettingsLive)
+
+/** Every area's settings in one object (each area's tag holds its part). */
+export type AreaSettingsShape = RuntimeSettingsShape & McpSettingsShape & EndpointProbeSettingsShape

@@ -1,0 +1,19 @@
+/**
+ * The accounts area's operations as spec §4 lists them, and as the service declares the ones
+ * that are ours: what test/openapi/OpenApi.test.ts checks `/openapi.json` against (path,
+ * method, tag, `x-auth-mode`, `x-cache-policy`, `x-required-scopes`, `x-rate-cost`, the
+ * Idempotency-Key header and exactly these statuses).
+ */
+import type { OperationExpectations } from "../openapi/operations.js"
+
+/** The accounts area's operations, by operationId. */
+export const operations = {
+  Accounts_SignIn: { method: "post", path: "/api/v1/auth/sign-in", tag: "Accounts", auth: "public", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 429, 500, 503] },
+  Accounts_GetMe: { method: "get", path: "/api/v1/me", tag: "Accounts", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 401, 403, 500, 503] },
+  Accounts_ListSessions: { method: "get", path: "/api/v1/me/sessions", tag: "Accounts", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 401, 403, 500, 503] },
+  Accounts_RevokeSession: { method: "delete", path: "/api/v1/me/sessions/{sessionId}", tag: "Accounts", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 423, 429, 500] },
+  // ours: API key management
+  Accounts_CreateApiKey: { method: "post", path: "/api/v1/workspaces/{workspacePublicId}/api-keys", tag: "Accounts", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [201, 400, 401, 403, 404, 409, 500, 503] },
+  Accounts_ListApiKeys: { method: "get", path: "/api/v1/workspaces/{workspacePublicId}/api-keys", tag: "Accounts", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },
+  Accounts_RevokeApiKey: { method: "delete", path: "/api/v1/workspaces/{workspacePublicId}/api-keys/{apiKeyPublicId}", tag: "Accounts", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 500, 503] }
+} as const satisfies OperationExpectations

@@ -1,0 +1,12 @@
+/**
+ * The procurement area's operations as spec §4 lists them, and as the service declares the ones
+ * that are ours: what test/openapi/OpenApi.test.ts checks `/openapi.json` against (path,
+ * method, tag, `x-auth-mode`, `x-cache-policy`, `x-required-scopes`, `x-rate-cost`, the
+ * Idempotency-Key header and exactly these statuses).
+ */
+import type { OperationExpectations } from "../openapi/operations.js"
+
+/** The procurement area's operations, by operationId. */
+export const operations = {
+  Procurement_ResumeProcurementIntent: { method: "post", path: "/api/v1/agents/{entityPublicId}/procurement/intents/{intentPublicId}/resume", tag: "Procurement", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 422, 500] }
+} as const satisfies OperationExpectations

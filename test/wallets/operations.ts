@@ -1,0 +1,16 @@
+/**
+ * The wallets area's operations as spec §4 lists them, and as the service declares the ones
+ * that are ours: what test/openapi/OpenApi.test.ts checks `/openapi.json` against (path,
+ * method, tag, `x-auth-mode`, `x-cache-policy`, `x-required-scopes`, `x-rate-cost`, the
+ * Idempotency-Key header and exactly these statuses).
+ */
+import type { OperationExpectations } from "../openapi/operations.js"
+
+/** The wallets area's operations, by operationId. */
+export const operations = {
+  Wallets_CancelWalletPolicy: { method: "post", path: "/api/v1/wallet-policies/{policyId}/cancel", tag: "Wallets", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 410, 422, 500, 503] },
+  Wallets_GetWalletProfileConfiguration: { method: "get", path: "/api/v1/wallets/{walletPublicId}/public-profile", tag: "Wallets", auth: "required-user", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 410, 422, 500, 503] },
+  // wallet-agent relations (spec §9, ours in the spec's conventions)
+  Wallets_ListAgentWallets: { method: "get", path: "/api/v1/agents/{entityPublicId}/wallets", tag: "Wallets", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },
+  Wallets_ListWalletAgents: { method: "get", path: "/api/v1/wallets/{walletPublicId}/agents", tag: "Wallets", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] }
+} as const satisfies OperationExpectations

@@ -1,0 +1,12 @@
+/**
+ * The workspaces area's operations as spec §4 lists them, and as the service declares the ones
+ * that are ours: what test/openapi/OpenApi.test.ts checks `/openapi.json` against (path,
+ * method, tag, `x-auth-mode`, `x-cache-policy`, `x-required-scopes`, `x-rate-cost`, the
+ * Idempotency-Key header and exactly these statuses).
+ */
+import type { OperationExpectations } from "../openapi/operations.js"
+
+/** The workspaces area's operations, by operationId. */
+export const operations = {
+  Workspaces_GetWorkspace: { method: "get", path: "/api/v1/workspaces/{workspacePublicId}", tag: "Workspaces", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 423, 500] }
+} as const satisfies OperationExpectations
