@@ -2,7 +2,7 @@
  * The areas' settings, assembled: each area reads its own (`src/<area>/Config.ts`, Effect
  * `Config` from the environment, validated at start-up); the cross-cutting ones (port,
  * database, environment, keys, budgets, logging, engine, outbound, …) are `AppConfig`
- * (layers/AppConfig.ts). `src/main.ts` provides {@link AreaSettingsLive} beside `AppConfigLive`.
+ * (layers/AppConfig.ts). `src/startup.ts` provides {@link AreaSettingsLive} beside `AppConfigLive`.
  */
 import { Layer } from "effect"
 import { EndpointProbeSettingsLive, type EndpointProbeSettingsShape } from "./endpointHealth/Config.js"

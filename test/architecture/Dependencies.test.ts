@@ -106,10 +106,10 @@ describe("the import rules", () => {
     const fixture = path.join(root, "test/fixtures/dependency-rules")
     const result = await cruiseWithRules(fixture, ["src", "layers", "schema", "demo"])
     expect([...violationsOf(result)].sort()).toEqual([
-      "area-imports-root: src/billing/Invoices.ts → src/main.ts",
+      "area-imports-root: src/billing/Invoices.ts → src/server.ts",
       "area-internals: src/billing/Invoices.ts → src/orders/Repo.ts",
       "kernel-imports-area: src/http/Pipeline.ts → src/billing/index.ts",
-      "layers-schema-import-src: layers/Clock.ts → src/main.ts",
+      "layers-schema-import-src: layers/Clock.ts → src/server.ts",
       "module-cycle: src/billing/Totals.ts → src/billing/TotalsFormat.ts",
       "production-imports-demo: src/billing/Invoices.ts → demo/orders.ts",
       "schema-imports-layers: schema/stamp.ts → layers/Clock.ts"
