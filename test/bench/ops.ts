@@ -14,13 +14,15 @@
  * operations per request.
  */
 import { HttpMiddleware } from "@effect/platform"
-import { Effect, Layer, Logger, LogLevel, RuntimeFlags, Supervisor } from "effect"
+import { Cause, Effect, Layer, Logger, LogLevel, RuntimeFlags, Supervisor } from "effect"
 import { AppConfig, loadAppConfig } from "../../layers/AppConfig.js"
 import { DbLive } from "../../layers/Db.js"
 import { IdsLive } from "../../layers/Ids.js"
 import { migrate } from "../../src/db/migrate.js"
 import * as EdgeServer from "../../src/http/EdgeServer.js"
 import { EdgeCacheLive, HttpLive } from "../../src/server.js"
+import { LoggingLive } from "../../layers/Logging.js"
+import { BackgroundLive } from "../../src/workflows.js"
 import { startBare } from "./bare.js"
 import { FloorLive } from "./floor.js"
 import { DemoAccounts } from "../../src/accounts/demo.js"
@@ -43,17 +45,23 @@ const Measured = 200
 const main = Effect.gen(function*() {
   const config = yield* loadAppConfig
   const server = Layer.unwrapEffect(Effect.map(AppConfig, (c) => EdgeServer.layer({ port: c.port, host: "127.0.0.1" })))
-  yield* Layer.launch(HttpLive.pipe(
+  // as src/main.ts composes it (the engine included: the API's handlers need it), logging as configured
+  const launched = yield* Layer.launch(HttpLive.pipe(
     Layer.provide(server),
     Layer.provide(EdgeCacheLive),
+    Layer.provide(BackgroundLive),
     Layer.provideMerge(DbLive(migrate)),
     Layer.provideMerge(IdsLive),
-    Layer.provideMerge(Layer.succeed(AppConfig, config))
+    Layer.provideMerge(Layer.succeed(AppConfig, config)),
+    Layer.provide(LoggingLive(config))
   )).pipe(Effect.forkScoped)
   const base = `http://127.0.0.1:${config.port}`
   for (let i = 0; i < 100; i++) {
     const up = yield* Effect.promise(() => fetch(base + "/").then(() => true, () => false))
     if (up) break
+    // a server that failed to start says why instead of a refused connection later
+    const exit = yield* launched.poll
+    if (exit._tag === "Some") return yield* Effect.failCause(exit.value._tag === "Failure" ? exit.value.cause : Cause.empty)
     yield* Effect.sleep(100)
   }
   const signIn = yield* Effect.promise(() =>
