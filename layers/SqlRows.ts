@@ -9,7 +9,7 @@
  * `layers/Db.ts`), the statement is compiled (`Statement.compile`, public API) and run with
  * the pool's own `query`, as a plain `pg` application runs it: one asynchronous step instead
  * of `@effect/sql`'s execution path (a tracing span, the connection's acquisition and release
- * as effects: ~45 runtime operations per statement, with their allocations). The pool, the SQL,
+ * as effects: ~60 runtime operations per statement, with their allocations). The pool, the SQL,
  * the parameters, the rows and the `SqlError` (same message and `cause`, so
  * `src/http/DependencyFailure.ts` classifies it alike) are the same; what differs is that no
  * `sql.execute` span is recorded and that interrupting the fiber does not cancel the statement
