@@ -102,7 +102,7 @@ const make = Effect.gen(function*() {
     execute: (email) => sql`SELECT id, password_hash FROM accounts WHERE lower(email) = lower(${email})`
   })
   // per-request: no request schema (its encoding is the identity), rows decoded synchronously
-  const findSession = SqlRows.findOne({
+  const findSession = yield* SqlRows.findOne({
     Result: SessionRow,
     execute: ({ at, hash }: { readonly hash: Uint8Array; readonly at: Date }) =>
       sql`SELECT s.id AS session_id, s.account_id, a.is_admin, s.csrf_hash, s.authenticated_at, s.last_seen_at

@@ -14,7 +14,8 @@
  * thread), so on the embedded database only the wait for its one session is bounded.
  *
  * The caller hands in the migrations (`layers/` never imports the app); they run
- * when the layer is built.
+ * when the layer is built. Besides `PgClient`/`SqlClient`, the layers provide the pool
+ * itself as `DbPool` (the per-request reads of `layers/SqlRows.ts` use it).
  */
 import { PGlite } from "@electric-sql/pglite"
 import { createPgConfig } from "@electric-sql/pglite/node-postgres"
@@ -26,6 +27,7 @@ import { Duration, Effect, Layer, Option, Redacted, Schedule, type Scope } from 
 import { mkdirSync } from "node:fs"
 import Pg from "pg"
 import { AppConfig, type DbLimits, DefaultDbLimits } from "./AppConfig.js"
+import { DbPool } from "./DbPool.js"
 
 /** The migrations to apply when the layer is built, e.g. a `Migrator.make(...)` effect. */
 export type Migrations = Effect.Effect<unknown, SqlError | MigrationError, SqlClient.SqlClient>
@@ -117,7 +119,14 @@ export const serverPool = (url: Redacted.Redacted, limits: DbLimits = DefaultDbL
     application_name: "agent-directory"
   })
 
-const withMigrations = (migrations: Migrations) => (client: Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, SqlError>) =>
+/** `PgClient`/`SqlClient` on the pool `acquire` opens (closed with the layer), and the pool as `DbPool`. */
+const fromPool = (
+  acquire: Effect.Effect<Pg.Pool, SqlError, Scope.Scope>
+): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient | DbPool, SqlError> =>
+  Layer.unwrapScoped(Effect.map(acquire, (pool) =>
+    Layer.merge(PgClient.layerFromPool({ acquire: Effect.succeed(pool) }), Layer.succeed(DbPool, pool))))
+
+const withMigrations = (migrations: Migrations) => (client: Layer.Layer<PgClient.PgClient | SqlClient.SqlClient | DbPool, SqlError>) =>
   Layer.effectDiscard(
     migrations.pipe(Effect.mapError((e) => e._tag === "SqlError" ? e : new SqlError({ cause: e, message: e.message })))
   ).pipe(Layer.provideMerge(client))
@@ -127,8 +136,8 @@ export const DbEmbedded = (
   source: EmbeddedSource,
   migrations: Migrations,
   limits: DbLimits = DefaultDbLimits
-): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, SqlError> =>
-  withMigrations(migrations)(PgClient.layerFromPool({ acquire: embeddedPool(source, limits) }))
+): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient | DbPool, SqlError> =>
+  withMigrations(migrations)(fromPool(embeddedPool(source, limits)))
 
 /**
  * `PgClient`/`SqlClient` on a PostgreSQL server, `migrations` applied. Building it
@@ -138,19 +147,17 @@ export const DbServer = (
   url: Redacted.Redacted,
   migrations: Migrations,
   limits: DbLimits = DefaultDbLimits
-): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, SqlError> =>
-  withMigrations(migrations)(PgClient.layerFromPool({
-    acquire: Effect.tap(serverPool(url, limits), (pool) => {
-      const parsed = new URL(Redacted.value(url))
-      return awaitServer(pool, `${parsed.hostname}:${parsed.port || "5432"}`, limits)
-    })
-  }))
+): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient | DbPool, SqlError> =>
+  withMigrations(migrations)(fromPool(Effect.tap(serverPool(url, limits), (pool) => {
+    const parsed = new URL(Redacted.value(url))
+    return awaitServer(pool, `${parsed.hostname}:${parsed.port || "5432"}`, limits)
+  })))
 
 /**
  * The database chosen by the configuration (`DATABASE_URL`, else embedded at
  * `DATA_DIR`), bounded by its `DB_*` limits, with `migrations` applied.
  */
-export const DbLive = (migrations: Migrations): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, SqlError, AppConfig> =>
+export const DbLive = (migrations: Migrations): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient | DbPool, SqlError, AppConfig> =>
   Layer.unwrapEffect(
     Effect.map(AppConfig, (config) =>
       Option.match(config.databaseUrl, {

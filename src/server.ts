@@ -26,7 +26,7 @@ import { EnvelopeLive } from "./http/Envelope.js"
 import { HomeLive } from "./http/Home.js"
 import { RateBudgetMiddlewareLive } from "./http/RateBudgetMiddleware.js"
 import { RequestMiddlewareLive } from "./http/RequestMiddleware.js"
-import { securityHeaders } from "./http/SecurityHeaders.js"
+import { withSecurityHeaders } from "./http/SecurityHeaders.js"
 import { Agents } from "./agents/Agents.js"
 import { Reputation } from "./trust/reputation/Reputation.js"
 import { Resolver } from "./identity/Resolver.js"
@@ -119,7 +119,7 @@ const A2aServerLive = A2aEndpointLive.pipe(
 export const makeHttpLive = (apiLive: typeof ApiLive = ApiLive) => Layer.unwrapEffect(
   Effect.map(
     Effect.all([EdgeCache, accessWriter]),
-    ([edge, log]) => HttpApiBuilder.serve((app) => accessLog(log)(edge.capture(securityHeaders(app))))
+    ([edge, log]) => withSecurityHeaders(HttpApiBuilder.serve((app) => accessLog(log)(edge.capture(app))))
   )
 ).pipe(
   Layer.provide(EdgeCacheLive),

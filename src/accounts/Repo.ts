@@ -9,7 +9,7 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("agent-director
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     // per-request (Accounts_ListSessions): rows decoded synchronously, no request schema (identity)
-    const live = SqlRows.findAll({
+    const live = yield* SqlRows.findAll({
       Result: AccountSession,
       execute: (r: { readonly accountId: string; readonly currentSessionId: string; readonly at: Date }) =>
         sql`SELECT id AS "sessionId", (id = ${r.currentSessionId}) AS current, api_ts(created_at) AS "createdAt",

@@ -73,18 +73,26 @@ const statusOf = (exit: Exit.Exit<{ readonly status: number }, unknown>) =>
     () => Cause.isInterruptedOnly(exit.cause) ? 499 : 500
   )
 
-/** Middleware writing the access log line of each request through `log` (see {@link accessWriter}). */
+/**
+ * Middleware writing the access log line of each request through `log` (see {@link accessWriter}).
+ * Platform runs the middleware of a served app uninterruptibly (`HttpApp.toHandled`), so the
+ * line is written on every exit without `Effect.onExit`'s own uninterruptible region.
+ */
 export const accessLog = (log: (r: AccessRequest) => Effect.Effect<void>) =>
   HttpMiddleware.make((app) =>
     Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
       const started = performance.now()
-      return Effect.onExit(app, (exit) =>
+      const line = (exit: Exit.Exit<HttpServerResponse.HttpServerResponse, unknown>) =>
         log({
           method: request.method,
           url: request.url,
           status: statusOf(exit),
           started,
           requestId: Exit.isSuccess(exit) ? exit.value.headers["x-request-id"] : undefined
-        }))
+        })
+      return Effect.matchCauseEffect(app, {
+        onFailure: (cause) => Effect.zipRight(line(Exit.failCause(cause)), Effect.failCause(cause)),
+        onSuccess: (response) => Effect.as(line(Exit.succeed(response)), response)
+      })
     })
   )

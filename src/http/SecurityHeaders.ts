@@ -7,9 +7,8 @@
  * get them from `src/http/EdgeServer.ts` ({@link setOnNodeResponse}).
  */
 import * as HttpApp from "@effect/platform/HttpApp"
-import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { Effect } from "effect"
+import { Effect, Layer, Option } from "effect"
 import type { ServerResponse } from "node:http"
 
 /** The headers of every response (lower-case names). */
@@ -17,13 +16,23 @@ export const SecurityHeaders: Readonly<Record<string, string>> = {
   "x-content-type-options": "nosniff"
 }
 
-/** Middleware adding {@link SecurityHeaders} to every response of `app`, failures' included. */
-export const securityHeaders = HttpMiddleware.make((app) =>
-  Effect.zipRight(
-    HttpApp.appendPreResponseHandler((_, response) => Effect.succeed(HttpServerResponse.setHeaders(response, SecurityHeaders))),
-    app
-  )
-)
+/** The pre-response handler setting {@link SecurityHeaders}. */
+const setSecurityHeaders: HttpApp.PreResponseHandler = (_, response) =>
+  Effect.succeed(HttpServerResponse.setHeaders(response, SecurityHeaders))
+
+/**
+ * `layer` (one that serves an app, e.g. `HttpApiBuilder.serve`) with {@link SecurityHeaders} on
+ * every response, failures' included: the pre-response handler is the first of the chain each
+ * request fiber inherits from the server's runtime (`HttpApp.currentPreResponseHandlers`), so
+ * no request registers it again; handlers a request appends run after it.
+ */
+export const withSecurityHeaders = <A, E, R>(layer: Layer.Layer<A, E, R>): Layer.Layer<A, E, R> =>
+  Layer.locallyWith(layer, HttpApp.currentPreResponseHandlers, (handlers) =>
+    Option.some(Option.match(handlers, {
+      onNone: () => setSecurityHeaders,
+      onSome: (before): HttpApp.PreResponseHandler => (request, response) =>
+        Effect.flatMap(before(request, response), (response) => setSecurityHeaders(request, response))
+    })))
 
 /** Sets {@link SecurityHeaders} on a Node response before anything writes its head. */
 export const setOnNodeResponse = (res: ServerResponse): void => {

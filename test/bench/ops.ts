@@ -1,6 +1,6 @@
 /**
  * `npm run bench:ops`: Effect runtime operations per request of the real server (the
- * composition of `bin/main.ts`, job runner aside), counted by a `Supervisor` with the
+ * composition of `bin/main.ts`: `serverLive` with the documented api, no demo seed), counted by a `Supervisor` with the
  * `OpSupervision` runtime flag: every operation any fiber runs calls its `onEffect`. The
  * count is deterministic where timings are not, so it shows what a change to the request
  * path saves even on a noisy machine; it is not a speed figure (operations differ in cost).
@@ -14,14 +14,9 @@
  * operations per request.
  */
 import { HttpMiddleware } from "@effect/platform"
-import { Effect, Layer, Logger, LogLevel, RuntimeFlags, Supervisor } from "effect"
-import { AppConfig, loadAppConfig } from "../../layers/AppConfig.js"
-import { AreaSettingsLive } from "../../src/config.js"
-import { DbLive } from "../../layers/Db.js"
-import { IdsLive } from "../../layers/Ids.js"
-import { migrate } from "../../src/db/migrate.js"
-import * as EdgeServer from "../../src/http/EdgeServer.js"
-import { EdgeCacheLive, makeApiLive, makeHttpLive } from "../../src/server.js"
+import { loadAppConfig } from "../../layers/AppConfig.js"
+import { Cause, Effect, Layer, Logger, LogLevel, RuntimeFlags, Supervisor } from "effect"
+import { serverLive } from "../../src/startup.js"
 import { documentedApi } from "../../demo/DocumentedApi.js"
 import { startBare } from "./bare.js"
 import { FloorLive } from "./floor.js"
@@ -39,24 +34,21 @@ class OperationCounter extends Supervisor.AbstractSupervisor<void> {
 }
 
 process.env["PORT"] ??= "3990"
+process.env["HOST"] = "127.0.0.1"
 const counter = new OperationCounter()
 const Measured = 200
 
 const main = Effect.gen(function*() {
   const config = yield* loadAppConfig
-  const server = Layer.unwrapEffect(Effect.map(AppConfig, (c) => EdgeServer.layer({ port: c.port, host: "127.0.0.1" })))
-  yield* Layer.launch(makeHttpLive(makeApiLive(documentedApi)).pipe(
-    Layer.provide(server),
-    Layer.provide(EdgeCacheLive),
-    Layer.provideMerge(DbLive(migrate)),
-    Layer.provideMerge(IdsLive),
-    Layer.provideMerge(AreaSettingsLive),
-    Layer.provideMerge(Layer.succeed(AppConfig, config))
-  )).pipe(Effect.forkScoped)
+  // as bin/main.ts composes it (engine, logging as configured), without the demo seed
+  const launched = yield* Layer.launch(serverLive({ describe: documentedApi })).pipe(Effect.forkScoped)
   const base = `http://127.0.0.1:${config.port}`
   for (let i = 0; i < 100; i++) {
     const up = yield* Effect.promise(() => fetch(base + "/").then(() => true, () => false))
     if (up) break
+    // a server that failed to start says why instead of a refused connection later
+    const exit = yield* launched.poll
+    if (exit._tag === "Some") return yield* Effect.failCause(exit.value._tag === "Failure" ? exit.value.cause : Cause.empty)
     yield* Effect.sleep(100)
   }
   const signIn = yield* Effect.promise(() =>
