@@ -4,7 +4,7 @@
  */
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
-import { ServiceOffer } from "../../schema/services.js"
+import { ServiceOffer } from "./Schemas.js"
 import { updateVersioned } from "../db/versioned.js"
 
 /** What the publish rules need to know about an offer, as seen by one account. */

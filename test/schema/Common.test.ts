@@ -6,7 +6,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Either, FastCheck, Schema } from "effect"
 import { DateTimeZ, IsoDate, StrictStruct, Units, Uuid, Version } from "../../schema/common.js"
 import { Meta } from "../../schema/envelope.js"
-import { ServiceOffer } from "../../schema/services.js"
+import { ServiceOffer } from "../../src/services/Schemas.js"
 
 const accepts = <A, I>(schema: Schema.Schema<A, I>, input: unknown) =>
   Either.isRight(Schema.decodeUnknownEither(schema)(input))
