@@ -2,7 +2,8 @@
  * Fetching an MCP connection's catalog on the durable engine (`layers/Engine.ts`): the
  * `McpCatalogRefresh` workflow fetches the server's catalog (`./Client.ts`, through the
  * guarded outbound client, with the connection's bearer token when `McpAccessToken`
- * holds one) and records the outcome in one transaction:
+ * (`McpAccessTokenLive`: the stored OAuth tokens) holds one) and records the outcome in
+ * one transaction:
  *
  * - success: the catalog replaces the last one (`observedAt` now, `expiresAt` now +
  *   `MCP_CATALOG_TTL_SECONDS`), the connection is CONNECTED and its tools become the
@@ -54,7 +55,10 @@ export const startCatalogRefresh = (
   occasion: string
 ) => McpCatalogRefresh.execute({ connectionId, reason, occasion }, { discard: true })
 
-/** One fetch and its recording. Requires `SqlClient`, `Ids`, `McpSettings`, `Outbound`, `McpConnectionsRepo`. */
+/**
+ * One fetch and its recording. Requires `SqlClient`, `Ids`, `McpSettings`, `Outbound`,
+ * `McpConnectionsRepo`, `McpAccessToken`.
+ */
 export const refreshCatalog = (connectionId: string) =>
   Effect.gen(function*() {
     const repo = yield* McpConnectionsRepo
@@ -64,7 +68,8 @@ export const refreshCatalog = (connectionId: string) =>
     const { agentId, name, serverUrl, transport } = target.value
     const config = yield* McpSettings
     const outbound = yield* Outbound
-    const accessToken = yield* Effect.flatMap(McpAccessToken, (tokens) => tokens.accessToken(connectionId))
+    const tokens = yield* McpAccessToken
+    const accessToken = yield* tokens.accessToken(connectionId)
     const outcome = yield* Effect.either(fetchCatalog({
       serverUrl,
       transport,

@@ -193,11 +193,12 @@ export class McpTokens extends Effect.Service<McpTokens>()("agent-directory/McpT
 }) {}
 
 /**
- * {@link McpAccessToken} from the stored OAuth tokens: a connection with none fetches
- * without a token (an open server; a protected one answers 401 and the connection
- * becomes AUTH_REQUIRED); one with tokens gets its current access token, refreshed if
- * due. A refresh the server refused has already made the connection AUTH_REQUIRED
- * ({@link McpTokens}); an unreachable authorization server fetches without a token.
+ * {@link McpAccessToken} from the stored OAuth tokens, for the catalog fetch and a run's
+ * tool calls: a connection with none fetches without a token (an open server; a
+ * protected one answers 401 and the connection becomes AUTH_REQUIRED); one with tokens
+ * gets its current access token, refreshed if due. A refresh the server refused has
+ * already made the connection AUTH_REQUIRED ({@link McpTokens}); an unreachable
+ * authorization server fetches without a token.
  * Requires `SqlClient`, `McpSettings`, `Outbound`.
  */
 export const McpAccessTokenLive = Layer.effect(

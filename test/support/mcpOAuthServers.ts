@@ -12,7 +12,8 @@
  *   401 with `WWW-Authenticate: Bearer resource_metadata=…` (or without the parameter)
  *   unless the request carries a JWT of its authorization server for its own resource,
  *   verified with the server's JWKS (`jose`). `authorizationServers` replaces the
- *   authorization servers its protected-resource metadata names.
+ *   authorization servers its protected-resource metadata names. Its one tool, `ping`
+ *   (read-only), answers `pong`; each call is recorded with the bearer token it came with.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js"
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js"
@@ -138,6 +139,8 @@ export interface LocalMcpServer {
   readonly host: string
   /** Requests refused for want of a valid token. */
   refused: number
+  /** Every `tools/call` answered, in order, with the (valid) bearer token of its request. */
+  readonly calls: Array<{ readonly name: string; readonly token: string }>
   /** When set, the protected-resource metadata's `authorization_servers` instead of its authorization server. */
   authorizationServers: Array<string> | undefined
   readonly close: () => Promise<void>
@@ -150,7 +153,7 @@ export interface LocalMcpServer {
 export const startMcpServer = async (as: LocalAuthorizationServer, options: { readonly advertise: boolean }) => {
   const jwks = createRemoteJWKSet(new URL(`${as.issuer}/jwks`))
   let base = ""
-  const state: LocalMcpServer = { url: "", host: "", refused: 0, authorizationServers: undefined, close: async () => {} }
+  const state: LocalMcpServer = { url: "", host: "", refused: 0, calls: [], authorizationServers: undefined, close: async () => {} }
   const server = createServer(async (req, res) => {
     const path = new URL(req.url ?? "/", "http://x").pathname
     const metadataUrl = `${base}/.well-known/oauth-protected-resource/mcp`
@@ -173,7 +176,10 @@ export const startMcpServer = async (as: LocalAuthorizationServer, options: { re
       return json(res.setHeader("www-authenticate", challenge), 401, { error: "invalid_token" })
     }
     const mcp = new McpServer({ name: "oauth-test-server", version: "1.0.0" })
-    mcp.registerTool("ping", { description: "Answers pong" }, () => ({ content: [{ type: "text", text: "pong" }] }))
+    mcp.registerTool("ping", { description: "Answers pong", annotations: { readOnlyHint: true } }, () => {
+      state.calls.push({ name: "ping", token: token ?? "" })
+      return { content: [{ type: "text", text: "pong" }] }
+    })
     const transport = new StreamableHTTPServerTransport({}) // stateless: no session id
     res.on("close", () => {
       void transport.close()

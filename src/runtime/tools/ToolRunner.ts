@@ -8,7 +8,7 @@ import { Effect, Layer } from "effect"
 import { CursorLive } from "../../../layers/Cursor.js"
 import { Outbound } from "../../../layers/Outbound.js"
 import { Agents } from "../../agents/index.js"
-import { McpSettings, McpToolCalls } from "../../mcp/index.js"
+import { McpToolCalls } from "../../mcp/index.js"
 import { runBuiltinTool, type ToolOutcome } from "./BuiltinTools.js"
 
 const asObject = (u: unknown): Record<string, unknown> =>
@@ -33,7 +33,6 @@ export class ToolRunner extends Effect.Service<ToolRunner>()("agent-directory/To
     const agents = yield* Agents
     const mcpTools = yield* McpToolCalls
     const outbound = yield* Outbound
-    const settings = yield* McpSettings
 
     /** The outcome of `call` (its tool's executor, its arguments). */
     const run = (
@@ -47,10 +46,9 @@ export class ToolRunner extends Effect.Service<ToolRunner>()("agent-directory/To
           result: { error: "This tool cannot be run by the directory." },
           isError: true,
           errorCode: "TOOL_UNAVAILABLE"
-        }) as Effect.Effect<ToolOutcome, never, Agents | Outbound | McpSettings>).pipe(
+        }) as Effect.Effect<ToolOutcome, never, Agents | Outbound>).pipe(
         Effect.provideService(Agents, agents),
-        Effect.provideService(Outbound, outbound),
-        Effect.provideService(McpSettings, settings)
+        Effect.provideService(Outbound, outbound)
       )
 
     return { run }
