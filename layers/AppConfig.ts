@@ -116,12 +116,6 @@ export interface AppConfigShape {
   /** The guarded outbound HTTP client (layers/Outbound.ts): `OUTBOUND_*` (docs/configuration.md, docs/outbound.md). */
   readonly outbound: OutboundOptions
   /**
-   * The directory's own MCP server at `/mcp` (src/mcpServer/): at most `maxSessions`
-   * live sessions (`MCP_MAX_SESSIONS`, default 1000) per process, each ended after
-   * `sessionIdleSeconds` without a request (`MCP_SESSION_IDLE_SECONDS`, default 900).
-   */
-  readonly mcpServer: { readonly maxSessions: number; readonly sessionIdleSeconds: number }
-  /**
    * JSON-RPC endpoints by CAIP-2 chain id (`CHAIN_RPC_URLS`, `eip155:8453=https://…,eip155:1=…`;
    * empty by default): where registry tokens' `ownerOf` is read when an identity is proven.
    */
@@ -352,10 +346,6 @@ export const loadAppConfig = Effect.gen(function*() {
       userAgent: `agent-directory/${yield* Config.string("BUILD_VERSION").pipe(Config.withDefault("1.0.0-dev"))} (+${
         yield* Config.nested(Origin, "PUBLIC_BASE_URL").pipe(Config.withDefault("http://127.0.0.1:3000"))
       })`
-    },
-    mcpServer: {
-      maxSessions: yield* boundedInteger("MCP_MAX_SESSIONS", 1, 100_000, 1000),
-      sessionIdleSeconds: yield* boundedInteger("MCP_SESSION_IDLE_SECONDS", 10, 86_400, 900)
     },
     modelProfiles: yield* modelProfiles
   } satisfies AppConfigShape

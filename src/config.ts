@@ -7,10 +7,14 @@
 import { Layer } from "effect"
 import { EndpointProbeSettingsLive, type EndpointProbeSettingsShape } from "./endpointHealth/Config.js"
 import { McpSettingsLive, type McpSettingsShape } from "./mcp/Config.js"
+import { McpServerSettingsLive, type McpServerSettingsShape } from "./mcpServer/Config.js"
 import { RuntimeSettingsLive, type RuntimeSettingsShape } from "./runtime/Config.js"
 
-/** Every area's settings, from the environment: `RuntimeSettings`, `McpSettings`, `EndpointProbeSettings`. */
-export const AreaSettingsLive = Layer.mergeAll(RuntimeSettingsLive, McpSettingsLive, EndpointProbeSettingsLive)
+/**
+ * Every area's settings, from the environment: `RuntimeSettings`, `McpSettings`, `McpServerSettings`,
+ * `EndpointProbeSettings`.
+ */
+export const AreaSettingsLive = Layer.mergeAll(RuntimeSettingsLive, McpSettingsLive, McpServerSettingsLive, EndpointProbeSettingsLive)
 
 /** Every area's settings in one object (each area's tag holds its part). */
-export type AreaSettingsShape = RuntimeSettingsShape & McpSettingsShape & EndpointProbeSettingsShape
+export type AreaSettingsShape = RuntimeSettingsShape & McpSettingsShape & McpServerSettingsShape & EndpointProbeSettingsShape

@@ -147,6 +147,7 @@ export {
 export { AreaSettingsLive, type AreaSettingsShape } from "./config.js"
 export { EndpointProbeSettings, EndpointProbeSettingsLive } from "./endpointHealth/Config.js"
 export { McpSettings, McpSettingsLive } from "./mcp/Config.js"
+export { McpServerSettings, McpServerSettingsLive } from "./mcpServer/Config.js"
 export { DefaultRunEventsOptions, type RunEventsOptions, RuntimeSettings, RuntimeSettingsLive } from "./runtime/Config.js"
 export { Auth, AuthLive } from "../layers/Auth.js"
 export { ClockManual, makeManualClock, type ManualClock, now } from "../layers/Clock.js"

@@ -45,6 +45,7 @@ import { isInitializeRequest, type JSONRPCMessage } from "@modelcontextprotocol/
 import { Effect } from "effect"
 import { randomBytes } from "node:crypto"
 import { AppConfig } from "../../layers/AppConfig.js"
+import { McpServerSettings } from "./Config.js"
 import { Auth } from "../../layers/Auth.js"
 import { now } from "../../layers/Clock.js"
 import { RateBudget } from "../../layers/RateBudget.js"
@@ -98,7 +99,7 @@ const jsonRpcError = (status: number, message: string, code = -32000) =>
 const InvalidRequest = -32600
 
 /**
- * Serves `/mcp` on the HttpApi router. Requires `Auth`, `RateBudget`, `AppConfig` and the
+ * Serves `/mcp` on the HttpApi router. Requires `Auth`, `RateBudget`, `AppConfig`, `McpServerSettings` and the
  * tools' services ({@link ToolServices}); ends every session when the server stops.
  */
 export const McpEndpointLive = HttpApiBuilder.Router.use((router) =>
@@ -106,6 +107,7 @@ export const McpEndpointLive = HttpApiBuilder.Router.use((router) =>
     const auth = yield* Auth
     const budgets = yield* RateBudget
     const config = yield* AppConfig
+    const settings = yield* McpServerSettings
     const runtime = yield* Effect.runtime<ToolServices>()
     const sessions = makeSessionTable<{
       readonly close: () => Promise<void>
@@ -113,8 +115,8 @@ export const McpEndpointLive = HttpApiBuilder.Router.use((router) =>
       /** The MCP revision the session's `initialize` negotiated. */
       readonly protocolVersion: string
     }>({
-      maxSessions: config.mcpServer.maxSessions,
-      idleMs: config.mcpServer.sessionIdleSeconds * 1000
+      maxSessions: settings.mcpServer.maxSessions,
+      idleMs: settings.mcpServer.sessionIdleSeconds * 1000
     })
     yield* Effect.addFinalizer(() => Effect.sync(sessions.endAll))
 
@@ -187,7 +189,7 @@ export const McpEndpointLive = HttpApiBuilder.Router.use((router) =>
         const room = sessions.reserve(nowMs)
         if (!room.ok) {
           return yield* new McpSessionsFull({
-            detail: `The MCP server has ${config.mcpServer.maxSessions} live sessions, its limit; retry later.`,
+            detail: `The MCP server has ${settings.mcpServer.maxSessions} live sessions, its limit; retry later.`,
             retryAfter: room.retryAfterSeconds
           })
         }

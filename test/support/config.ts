@@ -11,6 +11,7 @@ import { AppConfig, type AppConfigShape, DefaultDbLimits, deriveKey, Development
 import type { AreaSettingsShape } from "../../src/config.js"
 import { EndpointProbeSettings } from "../../src/endpointHealth/Config.js"
 import { McpSettings } from "../../src/mcp/Config.js"
+import { McpServerSettings } from "../../src/mcpServer/Config.js"
 import { DefaultRunEventsOptions, RuntimeSettings } from "../../src/runtime/Config.js"
 
 /** The cross-cutting configuration and every area's settings, in one object. */
@@ -82,6 +83,7 @@ export const configLayer = (config: TestConfigShape) =>
     Layer.succeed(AppConfig, config),
     Layer.succeed(RuntimeSettings, config),
     Layer.succeed(McpSettings, config),
+    Layer.succeed(McpServerSettings, config),
     Layer.succeed(EndpointProbeSettings, config)
   )
 
