@@ -1,7 +1,7 @@
 /**
  * Wallet-agent relations (spec §9: "public wallet-agent relation API with
  * explicit relation and proof"): the shapes of Wallets_ListAgentWallets and
- * Wallets_ListWalletAgents (src/wallets/AgentRelationsApi.ts). Shapes are ours (the spec names
+ * Wallets_ListWalletAgents (src/wallets/relations/Api.ts). Shapes are ours (the spec names
  * the API, not its fields); `network` is the wallet profile's network shape (spec §2.14) plus its
  * CAIP-2 chain id.
  */

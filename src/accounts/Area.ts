@@ -4,7 +4,7 @@ import type { Area } from "../Area.js"
 import { migrations } from "./Migrations.js"
 import { AccountsHttpLive } from "./Http.js"
 import { Accounts } from "./Accounts.js"
-import { ApiKeys } from "./ApiKeys.js"
+import { ApiKeys } from "./apiKeys/ApiKeys.js"
 
 /** The accounts area's handlers (see `src/Area.ts`). */
 export const AccountsArea = {

@@ -10,7 +10,7 @@ import { clientAddress } from "../http/ClientAddress.js"
 import { Envelope } from "../http/Envelope.js"
 import { group } from "../http/group.js"
 import { Accounts } from "./Accounts.js"
-import { ApiKeys } from "./ApiKeys.js"
+import { ApiKeys } from "./apiKeys/ApiKeys.js"
 
 export const AccountsHttpLive = group(Api, "Accounts", (handlers) =>
   Effect.gen(function*() {

@@ -34,7 +34,7 @@ import {
 } from "../../schema/errors.js"
 import { SlugTaken } from "./Errors.js"
 import { A2aAgentCardDocument } from "./Schemas.js"
-import { favoriteAgent, unfavoriteAgent } from "./FavoritesApi.js"
+import { favoriteAgent, unfavoriteAgent } from "./favorites/Api.js"
 
 /** The profile's canonical path, from a profile envelope (decoded or on the wire). */
 const profilePath = (body: unknown): string | undefined => {

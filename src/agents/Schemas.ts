@@ -126,7 +126,7 @@ export const A2aAgentCardFields = {
  * The wire shape of an A2A Agent Card as the directory serves one (Agents_GetAgentCard,
  * `/.well-known/agent-card.json`): the fields above, published cards of either revision
  * included. The cards the directory builds are A2A 1.0 cards with no empty required array
- * (src/agents/ProfileAgentCard.ts, src/http/DirectoryAgentCard.ts; tests validate them against
+ * (src/agents/cards/ProfileAgentCard.ts, src/http/DirectoryAgentCard.ts; tests validate them against
  * the specification's JSON Schema, test/fixtures/a2a/). Its OpenAPI component is `A2aAgentCard`.
  */
 export const A2aAgentCardDocument = Schema.Struct(

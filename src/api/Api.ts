@@ -27,7 +27,7 @@ import { StatsApi } from "../stats/Api.js"
 import { TrustApi } from "../trust/Api.js"
 import { ReputationApi } from "../trust/reputation/Api.js"
 import { WalletsApi } from "../wallets/Api.js"
-import { WalletAgentRelationsApi } from "../wallets/AgentRelationsApi.js"
+import { WalletAgentRelationsApi } from "../wallets/relations/Api.js"
 import { TokenOperationsApi } from "../growth/tokenOperations/Api.js"
 import { WorkspacesApi } from "../workspaces/Api.js"
 

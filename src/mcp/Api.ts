@@ -11,8 +11,8 @@ import { operation } from "../api/operation.js"
 import { agentVisibility } from "../agentAccess/AgentVisibilityApi.js"
 import { AgentNotFound, ConfigurationMissing, InvalidState, RoleRequired } from "../../schema/errors.js"
 import { ConnectionNotFound, OAuthClientRegistrationFailed, OAuthDiscoveryFailed, OAuthMetadataUrlRefused } from "./Errors.js"
-import { createMcpConnection, getMcpConnection, listMcpConnections, refreshMcpCatalog } from "./ConnectionsApi.js"
-import { CompleteMcpOAuth } from "./OAuthApi.js"
+import { createMcpConnection, getMcpConnection, listMcpConnections, refreshMcpCatalog } from "./connections/Api.js"
+import { CompleteMcpOAuth } from "./oauth/Api.js"
 
 const ConnectionPath = Schema.Struct({ entityPublicId: Uuid, connectionPublicId: Uuid })
 

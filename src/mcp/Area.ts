@@ -4,10 +4,10 @@ import type { Area } from "../Area.js"
 import { migrations } from "./Migrations.js"
 import { McpHttpLive } from "./Http.js"
 import { Mcp } from "./Mcp.js"
-import { McpOAuth } from "./McpOAuth.js"
-import { OAuthFlowPurgeLive } from "./Purges.js"
-import { McpConnections } from "./Connections.js"
-import { McpCatalogRefreshWorkflows } from "./CatalogRefresh.js"
+import { McpOAuth } from "./oauth/McpOAuth.js"
+import { OAuthFlowPurgeLive } from "./oauth/Purges.js"
+import { McpConnections } from "./connections/Connections.js"
+import { McpCatalogRefreshWorkflows } from "./catalog/Refresh.js"
 
 /** The mcp area's handlers, its purge of expired OAuth flows and its catalog fetches (see `src/Area.ts`). */
 export const McpArea = {

@@ -26,7 +26,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js"
 import { Data, Effect, Option, Redacted } from "effect"
 import { outboundFailureCodes, outboundFailureOf } from "../../layers/Outbound.js"
-import type { CatalogContent } from "./Digest.js"
+import type { CatalogContent } from "./catalog/Digest.js"
 
 /** How a connection reaches its server (stored in `mcp_connections.transport`). */
 export type McpTransport = "STREAMABLE_HTTP" | "SSE" | "AUTO"

@@ -18,7 +18,7 @@ export interface McpSettingsShape {
    * agent imports' MCP reads).
    */
   readonly mcpCatalog: { readonly ttlSeconds: number; readonly requestTimeoutMs: number }
-  /** MCP OAuth (src/mcp/McpOAuth.ts): `MCP_TOKEN_KEYS`, `MCP_OAUTH_CLIENTS` (docs/configuration.md). */
+  /** MCP OAuth (src/mcp/oauth/McpOAuth.ts): `MCP_TOKEN_KEYS`, `MCP_OAUTH_CLIENTS` (docs/configuration.md). */
   readonly mcpOAuth: McpOAuthOptions
 }
 

@@ -5,8 +5,8 @@ import { currentSession } from "../api/security.js"
 import { Envelope } from "../http/Envelope.js"
 import { group } from "../http/group.js"
 import { Mcp } from "./Mcp.js"
-import { McpConnections } from "./Connections.js"
-import { McpOAuth } from "./McpOAuth.js"
+import { McpConnections } from "./connections/Connections.js"
+import { McpOAuth } from "./oauth/McpOAuth.js"
 
 export const McpHttpLive = group(Api, "MCP", (handlers) =>
   Effect.gen(function*() {

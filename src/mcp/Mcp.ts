@@ -6,12 +6,12 @@ import { ConfigurationMissing } from "../../schema/errors.js"
 import { ConnectionNotFound } from "./Errors.js"
 import type { McpCatalog } from "./Schemas.js"
 import { AgentOperators, type WorkspaceRole } from "../agentAccess/Operators.js"
-import { catalogDigest } from "./Digest.js"
+import { catalogDigest } from "./catalog/Digest.js"
 import { McpRepo } from "./Repo.js"
 import { WorkflowEngine } from "@effect/workflow"
 import { now } from "../../layers/Clock.js"
-import { isStale, statedCacheMetadata } from "./CatalogFreshness.js"
-import { startCatalogRefresh } from "./CatalogRefresh.js"
+import { isStale, statedCacheMetadata } from "./catalog/Freshness.js"
+import { startCatalogRefresh } from "./catalog/Refresh.js"
 
 /** How long a begun OAuth authorization stays valid: 10 minutes (OAuth 2.1 §4.1.2 recommends short-lived codes). */
 export const OAuthFlowTtlMs = 10 * 60_000
@@ -22,7 +22,7 @@ export const McpConnectRoles: ReadonlyArray<WorkspaceRole> = ["OWNER", "ADMIN", 
 /** Infrastructure failures are defects (rendered as 500/503 by the request middleware). */
 const orDie = <A, R>(effect: Effect.Effect<A, SqlError | ParseError, R>): Effect.Effect<A, never, R> => Effect.orDie(effect)
 
-/** MCP catalogs (OAuth is `./McpOAuth.ts`). Requires `SqlClient`. */
+/** MCP catalogs (OAuth is `./oauth/McpOAuth.ts`). Requires `SqlClient`. */
 export class Mcp extends Effect.Service<Mcp>()("agent-directory/Mcp", {
   effect: Effect.gen(function*() {
     const repo = yield* McpRepo
@@ -43,7 +43,7 @@ export class Mcp extends Effect.Service<Mcp>()("agent-directory/Mcp", {
 
     /**
      * MCP_GetMcpCatalog: the connection's last observed catalog with its digest (see
-     * `./Digest.ts`) and its age stated in `cacheMetadata` (`./CatalogFreshness.ts`). A
+     * `./catalog/Digest.ts`) and its age stated in `cacheMetadata` (`./catalog/Freshness.ts`). A
      * catalog past `expiresAt` is answered as stale, and a fetch of a fresh one is started
      * (one per expiry; not for a DISABLED connection). Any active member of the agent's
      * workspace may read it.

@@ -19,7 +19,7 @@ import { createHash } from "node:crypto"
 import { Effect } from "effect"
 import { canonicalJson } from "../../layers/CanonicalJson.js"
 import { Ids } from "../../layers/Ids.js"
-import { McpConnectionsRepo } from "./ConnectionsRepo.js"
+import { McpConnectionsRepo } from "./connections/Repo.js"
 
 /** `sha256:<64 hex>` of the canonical JSON of one tool definition. */
 export const toolDigest = (tool: unknown): string => "sha256:" + createHash("sha256").update(canonicalJson(tool)).digest("hex")

@@ -8,10 +8,10 @@
 import { Effect, Option } from "effect"
 import { McpSettings } from "./Config.js"
 import { Outbound } from "../../layers/Outbound.js"
-import { McpAccessToken } from "./AccessToken.js"
+import { McpAccessToken } from "./oauth/AccessToken.js"
 import { callTool } from "./Client.js"
-import { McpConnectionsRepo } from "./ConnectionsRepo.js"
-import { McpAccessTokenLive } from "./Tokens.js"
+import { McpConnectionsRepo } from "./connections/Repo.js"
+import { McpAccessTokenLive } from "./oauth/Tokens.js"
 
 /**
  * What a tool call answered, as a run records it: `result` (the tool's `content` and, when

@@ -8,7 +8,7 @@
  * - `toolDigest`: the `sha256:` digest of a tool definition (canonical JSON).
  */
 export { fetchCatalog, type McpTransport, type ObservedCatalog, pingServer } from "./Client.js"
-export { McpConnections } from "./Connections.js"
+export { McpConnections } from "./connections/Connections.js"
 export { toolDigest } from "./RuntimeTools.js"
 export { McpToolCalls } from "./ToolCalls.js"
 export { McpSettings } from "./Config.js"

@@ -1,8 +1,8 @@
 /** The wallets area: wallets, their policies and wallet-agent relations. Listed in `src/areas.ts`. */
 import { Layer } from "effect"
 import type { Area } from "../Area.js"
-import { AgentRelations } from "./AgentRelations.js"
-import { WalletAgentRelationsHttpLive } from "./AgentRelationsHttp.js"
+import { AgentRelations } from "./relations/AgentRelations.js"
+import { WalletAgentRelationsHttpLive } from "./relations/Http.js"
 import { WalletsHttpLive } from "./Http.js"
 import { Wallets } from "./Wallets.js"
 

@@ -4,4 +4,4 @@
  * - `WalletRelationProofs`: records the wallet-agent relation a proof establishes, in the caller's transaction
  *   (src/agents/identities); requires `SqlClient`.
  */
-export { WalletRelationProofs } from "./RelationProofs.js"
+export { WalletRelationProofs } from "./relations/RelationProofs.js"

@@ -1,5 +1,5 @@
 /**
- * The purge of expired MCP OAuth flows on the durable engine (src/mcp/Purges.ts):
+ * The purge of expired MCP OAuth flows on the durable engine (src/mcp/oauth/Purges.ts):
  * flows begun through MCP_BeginMcpOAuth (HTTP stack), the `PurgeMcpOAuthFlows`
  * ClusterCron (every 15 minutes) on the test server's manual clock; the test waits for
  * it in real time (bounded). Only flows expired at the tick go.
@@ -7,7 +7,7 @@
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { purgeExpiredOAuthFlows } from "../../src/mcp/Purges.js"
+import { purgeExpiredOAuthFlows } from "../../src/mcp/oauth/Purges.js"
 import { McpRepo } from "../../src/mcp/Repo.js"
 import { DemoMcpConnections, DemoRuntimeAgents } from "../../demo/runtime/data.js"
 import { call, signIn } from "../support/http.js"

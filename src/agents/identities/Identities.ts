@@ -18,7 +18,7 @@
  *   still exists until purged), an expired unused one 410 `challenge-expired`, a purged or
  *   unknown one 404. A refused proof (422) leaves the challenge unused, so it can be retried
  *   until it expires.
- * - Wallet-agent relations (src/wallets/AgentRelations.ts), written in the proof's
+ * - Wallet-agent relations (src/wallets/relations/AgentRelations.ts), written in the proof's
  *   transaction: a proven EVM ADDRESS is related to the agent by the `relation` its challenge named
  *   (default OWNER; the message states it, so the signature covers it: a stored relation the message
  *   does not state fails the proof with 422 `signature-invalid`), proof SIGNATURE referencing the

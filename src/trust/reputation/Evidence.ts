@@ -21,7 +21,7 @@ export const markAgentEvidence = (agentId: string, at: Date): Effect.Effect<void
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     // only an agent that exists is marked: callers mark before they look the agent up (so a
-    // drain never waits on them, see src/agents/RegistrationRepo.ts), and a mark of an unknown
+    // drain never waits on them, see src/agents/registration/Repo.ts), and a mark of an unknown
     // id (the nil uuid, any unknown one) broke the foreign key, a 500 instead of the caller's 404
     yield* sql`INSERT INTO reputation_dirty_agents (agent_id, marked_at)
                SELECT id, ${at} FROM agents WHERE id = ${agentId}

@@ -7,12 +7,12 @@
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
-import { AgentPath } from "../../schema/agents.js"
-import { Page } from "../../schema/envelope.js"
-import { AgentNotFound, InvalidCursor } from "../../schema/errors.js"
-import { AgentWallet, WalletAgent, WalletPath, WalletRelationsQuery } from "../../schema/walletRelations.js"
-import { operation } from "../api/operation.js"
-import { WalletNotFound } from "./Errors.js"
+import { AgentPath } from "../../../schema/agents.js"
+import { Page } from "../../../schema/envelope.js"
+import { AgentNotFound, InvalidCursor } from "../../../schema/errors.js"
+import { AgentWallet, WalletAgent, WalletPath, WalletRelationsQuery } from "../../../schema/walletRelations.js"
+import { operation } from "../../api/operation.js"
+import { WalletNotFound } from "../Errors.js"
 
 const rule = "A relation is explicit and proven, never inferred: it exists only where a proof of the agent's " +
   "identities (Agents_ProveIdentity) made it. SIGNATURE: the address signed an ADDRESS identity challenge that named " +

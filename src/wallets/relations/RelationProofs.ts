@@ -4,7 +4,7 @@
  * (src/agents/identities/Identities.ts). Storage failures are defects.
  */
 import { Effect } from "effect"
-import { AgentRelationsRepo, type RelationProof } from "./AgentRelationsRepo.js"
+import { AgentRelationsRepo, type RelationProof } from "./Repo.js"
 
 export type { RelationProof }
 

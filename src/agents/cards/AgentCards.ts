@@ -16,11 +16,11 @@
  * answering a retired agent's profile as evidence.
  */
 import { Effect, Option } from "effect"
-import { AppConfig } from "../../layers/AppConfig.js"
-import { AgentCardNotAvailable, AgentNotFound } from "../../schema/errors.js"
-import { strongEtag } from "../http/Conditional.js"
-import { AgentCardRepo } from "./AgentCardRepo.js"
-import { Agents } from "./Agents.js"
+import { AppConfig } from "../../../layers/AppConfig.js"
+import { AgentCardNotAvailable, AgentNotFound } from "../../../schema/errors.js"
+import { strongEtag } from "../../http/Conditional.js"
+import { AgentCardRepo } from "./Repo.js"
+import { Agents } from "../Agents.js"
 import { agentCardFromProfile, declaredEndpoints } from "./ProfileAgentCard.js"
 
 /** A card ready to serve: its JSON text, its strong `ETag`, and whether the agent published it. */

@@ -12,9 +12,9 @@
  */
 import { Data, Effect, Redacted } from "effect"
 import * as oauth from "oauth4webapi"
-import type { ConfiguredClient } from "../../layers/McpOAuthConfig.js"
-import type { OutboundShape } from "../../layers/Outbound.js"
-import { oauthOptions, reasonOf } from "./OAuthDiscovery.js"
+import type { ConfiguredClient } from "../../../layers/McpOAuthConfig.js"
+import type { OutboundShape } from "../../../layers/Outbound.js"
+import { oauthOptions, reasonOf } from "./Discovery.js"
 
 /** Where a client comes from (`mcp_connections.oauth_client_source`). */
 export type ClientSource = "CONFIGURED" | "REGISTERED" | "SEEDED"

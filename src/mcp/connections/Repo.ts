@@ -5,9 +5,9 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
-import type { McpConnection } from "./Schemas.js"
-import { catalogDigest } from "./Digest.js"
-import type { McpTransport } from "./Client.js"
+import type { McpConnection } from "../Schemas.js"
+import { catalogDigest } from "../catalog/Digest.js"
+import type { McpTransport } from "../Client.js"
 
 /** A connection row with its catalog's content, when one was observed. */
 interface ConnectionRow {

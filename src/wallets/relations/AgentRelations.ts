@@ -11,11 +11,11 @@
  *   order the relations were recorded (their row ids).
  */
 import { Effect } from "effect"
-import { Cursor } from "../../layers/Cursor.js"
-import { AgentNotFound, type InvalidCursor } from "../../schema/errors.js"
-import type { AgentWallet, WalletAgent } from "../../schema/walletRelations.js"
-import { AgentRelationsRepo, RelationPosition } from "./AgentRelationsRepo.js"
-import { WalletNotFound } from "./Errors.js"
+import { Cursor } from "../../../layers/Cursor.js"
+import { AgentNotFound, type InvalidCursor } from "../../../schema/errors.js"
+import type { AgentWallet, WalletAgent } from "../../../schema/walletRelations.js"
+import { AgentRelationsRepo, RelationPosition } from "./Repo.js"
+import { WalletNotFound } from "../Errors.js"
 
 /** One page of a relation list. */
 export interface RelationPage<A> {

@@ -5,8 +5,8 @@
  */
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
-import { FavoriteAgent } from "../../schema/agents.js"
-import { markAgentEvidence } from "../trust/index.js"
+import { FavoriteAgent } from "../../../schema/agents.js"
+import { markAgentEvidence } from "../../trust/index.js"
 
 /** What the favorite rules need to know about an agent: its state and whether it is listed. */
 export const FavoriteTarget = Schema.Struct({ state: Schema.String, listed: Schema.Boolean })

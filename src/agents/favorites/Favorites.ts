@@ -5,11 +5,11 @@
  * projections (`markAgentEvidence` in the same transaction).
  */
 import { Effect, Option } from "effect"
-import { now } from "../../layers/Clock.js"
-import type { FavoriteAgent } from "../../schema/agents.js"
-import { AgentNotFound, InvalidState } from "../../schema/errors.js"
-import { dieOnStorageFailure } from "../db/storageFailure.js"
-import { FavoritesRepo } from "./FavoritesRepo.js"
+import { now } from "../../../layers/Clock.js"
+import type { FavoriteAgent } from "../../../schema/agents.js"
+import { AgentNotFound, InvalidState } from "../../../schema/errors.js"
+import { dieOnStorageFailure } from "../../db/storageFailure.js"
+import { FavoritesRepo } from "./Repo.js"
 
 const notFound = () => new AgentNotFound({ detail: "No listed agent has this entityPublicId." })
 

@@ -7,7 +7,7 @@
  * - `stale`: true once `expiresAt` has passed;
  * - `refreshing`: true when this read started (or found started) a fetch of a fresh catalog.
  */
-import type { StoredCatalog } from "./Repo.js"
+import type { StoredCatalog } from "../Repo.js"
 
 /** The staleness of `catalog` at `at`. */
 export const isStale = (catalog: Pick<StoredCatalog, "expiresAt">, at: Date): boolean =>

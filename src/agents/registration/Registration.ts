@@ -6,15 +6,15 @@
  */
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect, Option } from "effect"
-import { now } from "../../layers/Clock.js"
-import { Ids } from "../../layers/Ids.js"
-import type { AgentProfile, CreateAgentRequest, RetireAgentRequest, UpdateAgentRequest } from "../../schema/agents.js"
-import { AgentNotFound, InvalidRequest, RoleRequired, WorkspaceNotFound } from "../../schema/errors.js"
-import { dieOnStorageFailure } from "../db/storageFailure.js"
-import { runVersioned } from "../db/versioned.js"
-import { Agents } from "./Agents.js"
-import { SlugTaken } from "./Errors.js"
-import { type CommandRow, RegistrationRepo } from "./RegistrationRepo.js"
+import { now } from "../../../layers/Clock.js"
+import { Ids } from "../../../layers/Ids.js"
+import type { AgentProfile, CreateAgentRequest, RetireAgentRequest, UpdateAgentRequest } from "../../../schema/agents.js"
+import { AgentNotFound, InvalidRequest, RoleRequired, WorkspaceNotFound } from "../../../schema/errors.js"
+import { dieOnStorageFailure } from "../../db/storageFailure.js"
+import { runVersioned } from "../../db/versioned.js"
+import { Agents } from "../Agents.js"
+import { SlugTaken } from "../Errors.js"
+import { type CommandRow, RegistrationRepo } from "./Repo.js"
 
 /** Workspace roles that may register and edit the workspace's agents (the editing roles). */
 export const AgentEditorRoles: ReadonlyArray<string> = ["OWNER", "ADMIN", "EDITOR"]

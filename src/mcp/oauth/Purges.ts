@@ -7,9 +7,9 @@
  * verifier stays at rest at most a quarter of an hour (plus the engine's poll).
  */
 import { Effect, Layer } from "effect"
-import { now } from "../../layers/Clock.js"
-import { expiredRowsPurge } from "../../layers/Engine.js"
-import { McpRepo } from "./Repo.js"
+import { now } from "../../../layers/Clock.js"
+import { expiredRowsPurge } from "../../../layers/Engine.js"
+import { McpRepo } from "../Repo.js"
 
 /** One purge: deletes the flows expired now and returns how many. Requires `SqlClient`, `McpRepo`. */
 export const purgeExpiredOAuthFlows = Effect.flatMap(McpRepo, (repo) => Effect.flatMap(now, repo.deleteExpiredFlows))

@@ -4,11 +4,11 @@
  */
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
-import { AgentPath, FavoriteAgent, FavoriteAgentAdded } from "../../schema/agents.js"
-import { Data } from "../../schema/envelope.js"
-import { AgentNotFound, InvalidState } from "../../schema/errors.js"
-import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
-import { operation } from "../api/operation.js"
+import { AgentPath, FavoriteAgent, FavoriteAgentAdded } from "../../../schema/agents.js"
+import { Data } from "../../../schema/envelope.js"
+import { AgentNotFound, InvalidState } from "../../../schema/errors.js"
+import { IdempotencyKeyRequired } from "../../../schema/idempotency.js"
+import { operation } from "../../api/operation.js"
 
 const rules = "Needs a session with its CSRF token and an `Idempotency-Key` (a replay answers the first result). " +
   "`starCount` counts the accounts that favor the agent: it moves by one only when a favorite is really added or " +

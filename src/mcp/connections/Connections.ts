@@ -1,22 +1,22 @@
 /**
  * Domain rules of an agent's MCP connections: adding one, reading
  * them, and asking for a fresh catalog. The catalog itself is fetched in the background
- * (`./CatalogRefresh.ts`), started in the caller's transaction.
+ * (`../catalog/Refresh.ts`), started in the caller's transaction.
  */
 import { WorkflowEngine } from "@effect/workflow"
 import { Effect, Option } from "effect"
-import { InvalidState } from "../../schema/errors.js"
-import { now } from "../../layers/Clock.js"
-import { Ids } from "../../layers/Ids.js"
-import { Outbound } from "../../layers/Outbound.js"
-import { requireActiveAgent, AgentOperators, type WorkspaceRole } from "../agentAccess/Operators.js"
-import { dieOnStorageFailure } from "../db/storageFailure.js"
-import { startCatalogRefresh } from "./CatalogRefresh.js"
-import type { McpTransport } from "./Client.js"
-import type { CreateMcpConnectionRequest, McpCatalogRefresh, McpConnection } from "./Schemas.js"
-import { McpConnectionsRepo } from "./ConnectionsRepo.js"
-import { ConnectionExists, ConnectionNotFound } from "./Errors.js"
-import { McpConnectRoles } from "./Mcp.js"
+import { InvalidState } from "../../../schema/errors.js"
+import { now } from "../../../layers/Clock.js"
+import { Ids } from "../../../layers/Ids.js"
+import { Outbound } from "../../../layers/Outbound.js"
+import { requireActiveAgent, AgentOperators, type WorkspaceRole } from "../../agentAccess/Operators.js"
+import { dieOnStorageFailure } from "../../db/storageFailure.js"
+import { startCatalogRefresh } from "../catalog/Refresh.js"
+import type { McpTransport } from "../Client.js"
+import type { CreateMcpConnectionRequest, McpCatalogRefresh, McpConnection } from "../Schemas.js"
+import { McpConnectionsRepo } from "./Repo.js"
+import { ConnectionExists, ConnectionNotFound } from "../Errors.js"
+import { McpConnectRoles } from "../Mcp.js"
 
 /** Roles that may add an MCP connection to an agent. */
 export const McpCreateRoles: ReadonlyArray<WorkspaceRole> = ["OWNER", "ADMIN", "EDITOR"]

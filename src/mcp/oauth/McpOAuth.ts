@@ -2,8 +2,8 @@
  * OAuth authorization of MCP connections, to the end (spec §4.4 MCP_BeginMcpOAuth; MCP
  * authorization, revision 2025-06-18; our MCP_CompleteMcpOAuth):
  *
- * begin → discovery (`./OAuthDiscovery.ts`: the server's 401, RFC 9728, RFC 8414 / OIDC),
- * cached on the connection for a day → the client (`./OAuthClient.ts`: configured, or
+ * begin → discovery (`./Discovery.ts`: the server's 401, RFC 9728, RFC 8414 / OIDC),
+ * cached on the connection for a day → the client (`./Client.ts`: configured, or
  * RFC 7591 registration) → the authorization URL (`./OAuth.ts`: PKCE S256, `state`,
  * `resource`, scopes) and the flow row (verifier and state, 10 minutes);
  * callback → the flow found by its `state`, bound to the signed-in account, used exactly
@@ -14,17 +14,17 @@ import { SqlClient } from "@effect/sql"
 import { WorkflowEngine } from "@effect/workflow"
 import { Effect, Option } from "effect"
 import * as oauth from "oauth4webapi"
-import { AppConfig } from "../../layers/AppConfig.js"
-import { McpSettings } from "./Config.js"
-import { now } from "../../layers/Clock.js"
-import { Ids } from "../../layers/Ids.js"
-import { Outbound, outboundFailureOf } from "../../layers/Outbound.js"
-import { ConfigurationMissing, InvalidState } from "../../schema/errors.js"
-import type { CompleteMcpOAuthQuery, McpOAuthAuthorization, McpOAuthCompletion } from "./Schemas.js"
-import { AgentOperators } from "../agentAccess/Operators.js"
-import { McpConnectRoles, OAuthFlowTtlMs } from "./Mcp.js"
+import { AppConfig } from "../../../layers/AppConfig.js"
+import { McpSettings } from "../Config.js"
+import { now } from "../../../layers/Clock.js"
+import { Ids } from "../../../layers/Ids.js"
+import { Outbound, outboundFailureOf } from "../../../layers/Outbound.js"
+import { ConfigurationMissing, InvalidState } from "../../../schema/errors.js"
+import type { CompleteMcpOAuthQuery, McpOAuthAuthorization, McpOAuthCompletion } from "../Schemas.js"
+import { AgentOperators } from "../../agentAccess/Operators.js"
+import { McpConnectRoles, OAuthFlowTtlMs } from "../Mcp.js"
 import { authorizationRequest } from "./OAuth.js"
-import { clientAuthentication, clientFor } from "./OAuthClient.js"
+import { clientAuthentication, clientFor } from "./Client.js"
 import {
   canonicalResource,
   discover,
@@ -34,7 +34,7 @@ import {
   oauthOptions,
   reasonOf,
   refusedAuthorizationServerField
-} from "./OAuthDiscovery.js"
+} from "./Discovery.js"
 import {
   AuthorizationServerUnavailable,
   ConnectionNotFound,
@@ -46,10 +46,10 @@ import {
   OAuthGrantRefused,
   OAuthMetadataUrlRefused,
   OAuthStateInvalid
-} from "./Errors.js"
-import { type OAuthConnection, McpOAuthRepo } from "./OAuthRepo.js"
-import { startCatalogRefresh } from "./CatalogRefresh.js"
-import { McpRepo } from "./Repo.js"
+} from "../Errors.js"
+import { type OAuthConnection, McpOAuthRepo } from "./Repo.js"
+import { startCatalogRefresh } from "../catalog/Refresh.js"
+import { McpRepo } from "../Repo.js"
 import { authorizationServerOf, McpTokens } from "./Tokens.js"
 
 /** How long discovered OAuth metadata and a registered client are reused: 24 hours. */

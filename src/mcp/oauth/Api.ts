@@ -1,12 +1,12 @@
 /**
  * The OAuth redirect endpoint of MCP connections (ours, beyond spec §4.4; MCP
  * authorization, revision 2025-06-18): where the authorization server sends the
- * browser back after MCP_BeginMcpOAuth. Added to the MCP group in `./Api.ts`.
+ * browser back after MCP_BeginMcpOAuth. Added to the MCP group in `../Api.ts`.
  */
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
-import { Data } from "../../schema/envelope.js"
-import { CompleteMcpOAuthQuery, McpOAuthCompletion } from "./Schemas.js"
-import { operation } from "../api/operation.js"
+import { Data } from "../../../schema/envelope.js"
+import { CompleteMcpOAuthQuery, McpOAuthCompletion } from "../Schemas.js"
+import { operation } from "../../api/operation.js"
 import {
   AuthorizationServerUnavailable,
   OAuthAuthorizationDenied,
@@ -15,7 +15,7 @@ import {
   OAuthGrantRefused,
   OAuthMetadataUrlRefused,
   OAuthStateInvalid
-} from "./Errors.js"
+} from "../Errors.js"
 
 /** `GET /api/v1/mcp/oauth/callback` (MCP_CompleteMcpOAuth). */
 export const CompleteMcpOAuth = HttpApiEndpoint.get("completeMcpOAuth", "/api/v1/mcp/oauth/callback")

@@ -6,7 +6,7 @@
  * out, so the digest changes exactly when what the server offers changes.
  */
 import { createHash } from "node:crypto"
-import { canonicalJson } from "../../layers/CanonicalJson.js"
+import { canonicalJson } from "../../../layers/CanonicalJson.js"
 
 /** The content of a catalog that its digest covers. */
 export interface CatalogContent {

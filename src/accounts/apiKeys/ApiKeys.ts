@@ -5,15 +5,15 @@
  * create-new, move traffic, revoke-old: several keys may be active at once.
  */
 import { Effect, Option, Redacted } from "effect"
-import type { ApiKey, ApiKeyScope, CreatedApiKey } from "./Schemas.js"
-import { InvalidRequest, WorkspaceNotFound, WorkspaceRoleRequired } from "../../schema/errors.js"
-import { ApiKeyNotFound } from "./Errors.js"
-import type { WorkspaceRole } from "../../schema/workspaces.js"
-import { AppConfig } from "../../layers/AppConfig.js"
-import { Auth } from "../../layers/Auth.js"
-import { now } from "../../layers/Clock.js"
-import { Ids } from "../../layers/Ids.js"
-import { ApiKeysRepo } from "./ApiKeysRepo.js"
+import type { ApiKey, ApiKeyScope, CreatedApiKey } from "../Schemas.js"
+import { InvalidRequest, WorkspaceNotFound, WorkspaceRoleRequired } from "../../../schema/errors.js"
+import { ApiKeyNotFound } from "../Errors.js"
+import type { WorkspaceRole } from "../../../schema/workspaces.js"
+import { AppConfig } from "../../../layers/AppConfig.js"
+import { Auth } from "../../../layers/Auth.js"
+import { now } from "../../../layers/Clock.js"
+import { Ids } from "../../../layers/Ids.js"
+import { ApiKeysRepo } from "./Repo.js"
 
 const managers: ReadonlySet<WorkspaceRole> = new Set(["OWNER", "ADMIN"])
 

@@ -6,8 +6,8 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect, Schema } from "effect"
-import { AgentWallet, WalletAgent, type WalletRelation } from "../../schema/walletRelations.js"
-import { dieOnStorageFailure } from "../db/storageFailure.js"
+import { AgentWallet, WalletAgent, type WalletRelation } from "../../../schema/walletRelations.js"
+import { dieOnStorageFailure } from "../../db/storageFailure.js"
 
 /** Keyset position of both lists: the relation row's id (rows in id order). */
 export const RelationPosition = Schema.String

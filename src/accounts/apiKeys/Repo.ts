@@ -1,8 +1,8 @@
 /** SQL of API key management: a workspace's keys as metadata, the caller's role, revocation. */
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
-import { ApiKey } from "./Schemas.js"
-import { WorkspaceRole } from "../../schema/workspaces.js"
+import { ApiKey } from "../Schemas.js"
+import { WorkspaceRole } from "../../../schema/workspaces.js"
 
 export class ApiKeysRepo extends Effect.Service<ApiKeysRepo>()("agent-directory/ApiKeysRepo", {
   effect: Effect.gen(function*() {

@@ -1,13 +1,13 @@
 /**
  * Fetching an MCP connection's catalog on the durable engine (`layers/Engine.ts`): the
- * `McpCatalogRefresh` workflow fetches the server's catalog (`./Client.ts`, through the
+ * `McpCatalogRefresh` workflow fetches the server's catalog (`../Client.ts`, through the
  * guarded outbound client, with the connection's bearer token when `McpAccessToken`
  * (`McpAccessTokenLive`: the stored OAuth tokens) holds one) and records the outcome in
  * one transaction:
  *
  * - success: the catalog replaces the last one (`observedAt` now, `expiresAt` now +
  *   `MCP_CATALOG_TTL_SECONDS`), the connection is CONNECTED and its tools become the
- *   agent's runtime tools (`./RuntimeTools.ts`);
+ *   agent's runtime tools (`../RuntimeTools.ts`);
  * - 401: AUTH_REQUIRED, with the challenge's `resource_metadata` URL kept for OAuth;
  * - anything else: UNREACHABLE with the failure code; the last catalog stays, and is
  *   answered as stale once past its `expiresAt`.
@@ -23,15 +23,15 @@ import { ClusterCron } from "@effect/cluster"
 import { SqlClient } from "@effect/sql"
 import { Activity, Workflow } from "@effect/workflow"
 import { Cron, Effect, Either, Layer, Option, Schema } from "effect"
-import { McpSettings } from "./Config.js"
-import { now } from "../../layers/Clock.js"
-import { retryTransient, survivingStorageErrors } from "../../layers/Engine.js"
-import { Outbound } from "../../layers/Outbound.js"
-import { McpAccessToken } from "./AccessToken.js"
-import { McpAccessTokenLive } from "./Tokens.js"
-import { fetchCatalog } from "./Client.js"
-import { McpConnectionsRepo } from "./ConnectionsRepo.js"
-import { syncRuntimeTools } from "./RuntimeTools.js"
+import { McpSettings } from "../Config.js"
+import { now } from "../../../layers/Clock.js"
+import { retryTransient, survivingStorageErrors } from "../../../layers/Engine.js"
+import { Outbound } from "../../../layers/Outbound.js"
+import { McpAccessToken } from "../oauth/AccessToken.js"
+import { McpAccessTokenLive } from "../oauth/Tokens.js"
+import { fetchCatalog } from "../Client.js"
+import { McpConnectionsRepo } from "../connections/Repo.js"
+import { syncRuntimeTools } from "../RuntimeTools.js"
 
 /**
  * Fetches connection `connectionId`'s catalog. `reason`: `created`, `requested`,

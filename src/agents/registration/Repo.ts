@@ -6,9 +6,9 @@
 import { SqlClient, SqlSchema, type Statement } from "@effect/sql"
 import { SqlError } from "@effect/sql/SqlError"
 import { Effect, Option, Schema } from "effect"
-import type { AgentLink } from "../../schema/agents.js"
-import { updateVersioned } from "../db/versioned.js"
-import { markAgentEvidence } from "../trust/index.js"
+import type { AgentLink } from "../../../schema/agents.js"
+import { updateVersioned } from "../../db/versioned.js"
+import { markAgentEvidence } from "../../trust/index.js"
 
 /** An agent as a versioned command sees it: version, state, the caller's role (null: not a member), whether a slug is taken. */
 const CommandRow = Schema.Struct({

@@ -26,7 +26,7 @@
  */
 import { Data, Effect } from "effect"
 import * as oauth from "oauth4webapi"
-import { isAllowedHost, type OutboundShape, outboundFailureOf } from "../../layers/Outbound.js"
+import { isAllowedHost, type OutboundShape, outboundFailureOf } from "../../../layers/Outbound.js"
 
 /** What discovery found, stored on the connection row (`oauth_*` columns, migration 0019). */
 export interface Discovered {

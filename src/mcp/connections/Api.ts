@@ -5,14 +5,14 @@
  */
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import { Schema } from "effect"
-import { Uuid } from "../../schema/common.js"
-import { Data } from "../../schema/envelope.js"
-import { AgentNotFound, InvalidState, OutboundTargetRefused, RoleRequired } from "../../schema/errors.js"
-import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
-import { operation } from "../api/operation.js"
-import { agentVisibility } from "../agentAccess/AgentVisibilityApi.js"
-import { CreateMcpConnectionRequest, McpCatalogRefresh, McpConnection, RefreshMcpCatalogRequest } from "./Schemas.js"
-import { ConnectionExists, ConnectionNotFound } from "./Errors.js"
+import { Uuid } from "../../../schema/common.js"
+import { Data } from "../../../schema/envelope.js"
+import { AgentNotFound, InvalidState, OutboundTargetRefused, RoleRequired } from "../../../schema/errors.js"
+import { IdempotencyKeyRequired } from "../../../schema/idempotency.js"
+import { operation } from "../../api/operation.js"
+import { agentVisibility } from "../../agentAccess/AgentVisibilityApi.js"
+import { CreateMcpConnectionRequest, McpCatalogRefresh, McpConnection, RefreshMcpCatalogRequest } from "../Schemas.js"
+import { ConnectionExists, ConnectionNotFound } from "../Errors.js"
 
 const AgentPath = Schema.Struct({ entityPublicId: Uuid })
 const ConnectionPath = Schema.Struct({ entityPublicId: Uuid, connectionPublicId: Uuid })

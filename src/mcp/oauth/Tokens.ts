@@ -8,14 +8,14 @@
 import { SqlClient } from "@effect/sql"
 import { Data, Effect, Layer, Option, Redacted } from "effect"
 import * as oauth from "oauth4webapi"
-import { McpSettings } from "./Config.js"
-import { now } from "../../layers/Clock.js"
-import { Outbound, outboundFailureOf } from "../../layers/Outbound.js"
-import { makeTokenCipher } from "../../layers/TokenCipher.js"
+import { McpSettings } from "../Config.js"
+import { now } from "../../../layers/Clock.js"
+import { Outbound, outboundFailureOf } from "../../../layers/Outbound.js"
+import { makeTokenCipher } from "../../../layers/TokenCipher.js"
 import { McpAccessToken } from "./AccessToken.js"
-import { clientAuthentication } from "./OAuthClient.js"
-import { MetadataUrlRule, oauthOptions, reasonOf, refusedAuthorizationServerField } from "./OAuthDiscovery.js"
-import { type OAuthConnection, McpOAuthRepo } from "./OAuthRepo.js"
+import { clientAuthentication } from "./Client.js"
+import { MetadataUrlRule, oauthOptions, reasonOf, refusedAuthorizationServerField } from "./Discovery.js"
+import { type OAuthConnection, McpOAuthRepo } from "./Repo.js"
 
 /** A token is refreshed when it expires within this long: 60 s (covers clock skew and the request's own time). */
 export const RefreshAheadMs = 60_000

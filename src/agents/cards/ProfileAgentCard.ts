@@ -29,8 +29,8 @@
  *   `securityRequirements` and `signatures`: none (the directory does not sign on the
  *   agent's behalf).
  */
-import { type NonA2aInterface, nonA2aInterfacesExtension } from "../../schema/a2aInterfacesExtension.js"
-import type { AgentProfile } from "../../schema/agents.js"
+import { type NonA2aInterface, nonA2aInterfacesExtension } from "../../../schema/a2aInterfacesExtension.js"
+import type { AgentProfile } from "../../../schema/agents.js"
 
 const endpointSchemes = new Set(["http:", "https:", "ws:", "wss:"])
 const isEndpointUrl = (value: string) => URL.canParse(value) && endpointSchemes.has(new URL(value).protocol)

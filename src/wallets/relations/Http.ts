@@ -1,8 +1,8 @@
 /** HTTP handlers of wallet-agent relations (Wallets_ListAgentWallets, Wallets_ListWalletAgents): decode → service → envelope. */
 import { Effect } from "effect"
-import { Api } from "../api/Api.js"
-import { Envelope } from "../http/Envelope.js"
-import { group } from "../http/group.js"
+import { Api } from "../../api/Api.js"
+import { Envelope } from "../../http/Envelope.js"
+import { group } from "../../http/group.js"
 import { AgentRelations } from "./AgentRelations.js"
 
 export const WalletAgentRelationsHttpLive = group(Api, "WalletAgentRelations", (handlers) =>
