@@ -4,11 +4,19 @@
  * database, environment, keys, budgets, logging, engine, outbound, …) are `AppConfig`
  * (layers/AppConfig.ts). `src/startup.ts` provides {@link AreaSettingsLive} beside `AppConfigLive`.
  */
-import { Layer } from "effect"
-import { EndpointProbeSettingsLive, type EndpointProbeSettingsShape } from "./endpointHealth/Config.js"
-import { McpSettingsLive, type McpSettingsShape } from "./mcp/Config.js"
-import { McpServerSettingsLive, type McpServerSettingsShape } from "./mcpServer/Config.js"
-import { RuntimeSettingsLive, type RuntimeSettingsShape } from "./runtime/Config.js"
+import { type Config, Layer } from "effect"
+import { endpointProbeSettings, EndpointProbeSettingsLive, type EndpointProbeSettingsShape } from "./endpointHealth/Config.js"
+import { mcpSettings, McpSettingsLive, type McpSettingsShape } from "./mcp/Config.js"
+import { mcpServerSettings, McpServerSettingsLive, type McpServerSettingsShape } from "./mcpServer/Config.js"
+import { runtimeSettings, RuntimeSettingsLive, type RuntimeSettingsShape } from "./runtime/Config.js"
+
+/** Every area's settings as `Config` values (what each reads), for docs and checks. */
+export const areaSettingsConfigs: ReadonlyArray<Config.Config<unknown>> = [
+  runtimeSettings,
+  mcpSettings,
+  mcpServerSettings,
+  endpointProbeSettings
+]
 
 /**
  * Every area's settings, from the environment: `RuntimeSettings`, `McpSettings`, `McpServerSettings`,

@@ -6,13 +6,10 @@
  * without its row (or a row left for a setting that is gone) fails here.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { type Config, ConfigProvider, Effect } from "effect"
+import { ConfigProvider, Effect } from "effect"
 import { readFileSync } from "node:fs"
 import { loadAppConfig } from "../../layers/AppConfig.js"
-import { endpointProbeSettings } from "../../src/endpointHealth/Config.js"
-import { mcpSettings } from "../../src/mcp/Config.js"
-import { mcpServerSettings } from "../../src/mcpServer/Config.js"
-import { runtimeSettings } from "../../src/runtime/Config.js"
+import { areaSettingsConfigs } from "../../src/config.js"
 
 /** Every variable name `read` looks up under `env` (names joined with `_`, as `ConfigProvider.fromEnv` does). */
 const namesRead = (read: Effect.Effect<unknown, unknown>, env: Record<string, string>) =>
@@ -34,7 +31,7 @@ const namesRead = (read: Effect.Effect<unknown, unknown>, env: Record<string, st
 /** The server's settings, cross-cutting and per area. */
 const settings: ReadonlyArray<Effect.Effect<unknown, unknown>> = [
   loadAppConfig,
-  ...[runtimeSettings, mcpSettings, mcpServerSettings, endpointProbeSettings].map((c: Config.Config<unknown>) => c)
+  ...areaSettingsConfigs
 ]
 
 /** The variables of the reference's table rows, benchmark-only rows aside. */
