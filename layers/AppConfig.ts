@@ -14,6 +14,7 @@ export interface Budget {
 import { DefaultEngineOptions, DefaultEngineTakeover, type EngineOptions, type EngineTakeover } from "./Engine.js"
 import { DefaultOutboundOptions, makeOutbound, Outbound, type OutboundOptions } from "./Outbound.js"
 import { mergeModelProfiles, type ModelProfiles, parseModelProfiles } from "./ModelProfiles.js"
+import type { MailOptions } from "./Mail.js"
 import { readFileSync } from "node:fs"
 
 /** Bounds on waiting for the database, in milliseconds (see `DB_*` in docs/configuration.md). */
@@ -126,6 +127,8 @@ export interface AppConfigShape {
    * (only the built-in `deterministic` runtime). Keys are `Redacted`.
    */
   readonly modelProfiles: ModelProfiles
+  /** Outgoing mail (layers/Mail.ts): `SMTP_URL`, `MAIL_FROM`, `MAIL_OUTBOX_DIR`. */
+  readonly mail: MailOptions
 }
 
 /** The service configuration. */
@@ -253,6 +256,29 @@ const modelProfiles = Config.all({
   })
 )
 
+/**
+ * `SMTP_URL` (an `smtp://` or `smtps://` URL), `MAIL_FROM` and `MAIL_OUTBOX_DIR` (default
+ * `<DATA_DIR>/mail`, `./.data/mail` for an in-memory database).
+ */
+const mailOptions: Config.Config<MailOptions> = Config.all({
+  smtpUrl: Config.option(Config.redacted("SMTP_URL").pipe(
+    Config.validate({
+      message: "SMTP_URL must be an smtp:// or smtps:// URL",
+      validation: (u) => /^smtps?:\/\/[^\s]+$/.test(Redacted.value(u).trim())
+    })
+  )),
+  from: Config.string("MAIL_FROM").pipe(
+    Config.validate({ message: "MAIL_FROM must be an address, optionally with a name: Name <a@b.c>", validation: (f) => /@/.test(f) }),
+    Config.withDefault("Agent Directory <no-reply@localhost>")
+  ),
+  dataDir: Config.string("DATA_DIR").pipe(Config.withDefault("./.data")),
+  outboxDir: Config.option(Config.string("MAIL_OUTBOX_DIR"))
+}).pipe(Config.map(({ dataDir, from, outboxDir, smtpUrl }) => ({
+  smtpUrl,
+  from,
+  outboxDir: Option.getOrElse(outboxDir, () => dataDir.startsWith("memory://") ? "./.data/mail" : `${dataDir.replace(/\/$/, "")}/mail`)
+})))
+
 /** Reads and validates the configuration from the environment (`ConfigProvider`). */
 export const loadAppConfig = Effect.gen(function*() {
   const secret = yield* Config.option(Config.redacted("APP_SECRET").pipe(
@@ -347,7 +373,8 @@ export const loadAppConfig = Effect.gen(function*() {
         yield* Config.nested(Origin, "PUBLIC_BASE_URL").pipe(Config.withDefault("http://127.0.0.1:3000"))
       })`
     },
-    modelProfiles: yield* modelProfiles
+    modelProfiles: yield* modelProfiles,
+    mail: yield* mailOptions
   } satisfies AppConfigShape
 })
 

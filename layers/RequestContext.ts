@@ -4,16 +4,19 @@
  */
 import { Effect, FiberRef } from "effect"
 
-/** The current request's id (a uuid; also the `X-Request-Id` header) and path. */
+/** The current request's id (a uuid; also the `X-Request-Id` header), path and client address. */
 export interface RequestInfo {
   readonly requestId: string
   readonly instance: string
+  /** The client address (src/http/ClientAddress.ts: the TCP peer, or per `TRUSTED_PROXY_HOPS`); "" outside a request. */
+  readonly clientAddress: string
 }
 
 /** FiberRef holding the current {@link RequestInfo}. */
 export const CurrentRequest = FiberRef.unsafeMake<RequestInfo>({
   requestId: "00000000-0000-0000-0000-000000000000",
-  instance: ""
+  instance: "",
+  clientAddress: ""
 })
 
 /** The current request's info. */

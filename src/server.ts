@@ -10,6 +10,8 @@ import * as HttpServer from "@effect/platform/HttpServer"
 import { Effect, Layer } from "effect"
 import { OutboundConfigLive } from "../layers/AppConfig.js"
 import { AuthLive } from "../layers/Auth.js"
+import { AuditLive } from "../layers/Audit.js"
+import { MailLive } from "../layers/Mail.js"
 import { CursorLive } from "../layers/Cursor.js"
 import { IdempotencyLive } from "../layers/Idempotency.js"
 import { RateBudgetLive } from "../layers/RateBudget.js"
@@ -82,7 +84,9 @@ export const makeApiLive = (describe?: DescribeApi) => HttpApiBuilder.api(descri
     RateBudgetLive,
     ApiOperationsLive,
     EdgeCacheLive,
-    OutboundConfigLive
+    OutboundConfigLive,
+    MailLive,
+    AuditLive
   ])
 )
 

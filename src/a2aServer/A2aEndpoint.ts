@@ -137,7 +137,7 @@ export const A2aEndpointLive = HttpApiBuilder.Router.use((router) =>
         const text = request.method === "GET" || request.method === "DELETE" ? "" : yield* request.text
         yield* chargeProtocolRequest(budgets, config, request, principal, a2aRequestCost(binding, path, parseJson(text)))
         const info = yield* currentRequest
-        const call: CallContext = { principal, requestId: info.requestId, instance: info.instance }
+        const call: CallContext = { principal, requestId: info.requestId, instance: info.instance, clientAddress: info.clientAddress }
         return { request, text, call }
       })
 

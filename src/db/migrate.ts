@@ -25,6 +25,7 @@ import identityProofs from "./migrations/0017_identity_proofs.js"
 import mcpConnections from "./migrations/0018_mcp_connections.js"
 import reputationEvidence from "./migrations/0026_reputation_evidence.js"
 import agentWalletRelations from "./migrations/0029_agent_wallet_relations.js"
+import auditEvents from "./migrations/0031_audit_events.js"
 import { migrations as accounts } from "../accounts/Migrations.js"
 import { migrations as agents } from "../agents/Migrations.js"
 import { migrations as agentImports } from "../agents/imports/Migrations.js"
@@ -49,7 +50,8 @@ export const sharedMigrations: Migrations = {
   "0017_identity_proofs": identityProofs,
   "0018_mcp_connections": mcpConnections,
   "0026_reputation_evidence": reputationEvidence,
-  "0029_agent_wallet_relations": agentWalletRelations
+  "0029_agent_wallet_relations": agentWalletRelations,
+  "0031_audit_events": auditEvents
 }
 
 /** Every area's own migrations (the areas of `src/areas.ts` that have any), each by id. */

@@ -35,6 +35,7 @@ import { urlTextErrors } from "./RequestText.js"
 import { dependencyProblem, isDependencyFailure, isDependencyProblem } from "./DependencyFailure.js"
 import { OutageLog } from "./OutageLog.js"
 import { CurrentRequest, type RequestInfo } from "../../layers/RequestContext.js"
+import { clientAddress } from "./ClientAddress.js"
 
 /** Renders a problem as its HTTP response (`Retry-After` when the problem has one). */
 export const problemResponse = (problem: Problem, request: RequestInfo): HttpServerResponse.HttpServerResponse => {
@@ -171,7 +172,11 @@ export const RequestMiddlewareLive = HttpApiBuilder.middleware(
     const maxBodySize = Option.some(config.maxBodyBytes)
     return Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
       Effect.flatMap(ids.next, (requestId) => {
-        const info: RequestInfo = { requestId, instance: request.url.split("?")[0] ?? "/" }
+        const info: RequestInfo = {
+          requestId,
+          instance: request.url.split("?")[0] ?? "/",
+          clientAddress: clientAddress(request, config.trustedProxyHops)
+        }
         // the path and query obey the text rule (RequestText.ts) whatever the operation
         const urlErrors = urlTextErrors(request.method, request.url, operations)
         // platform reads a body only for methods that have one (HttpMethod.hasBody: DELETE too); a body

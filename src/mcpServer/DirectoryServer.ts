@@ -40,6 +40,7 @@ export interface CallContext {
   readonly principal: Principal
   readonly requestId: string
   readonly instance: string
+  readonly clientAddress: string
 }
 
 /**
@@ -58,7 +59,8 @@ export const CallContextKey = "agentDirectory"
 const anonymousContext: CallContext = {
   principal: { _tag: "Anonymous" },
   requestId: "00000000-0000-0000-0000-000000000000",
-  instance: "/mcp"
+  instance: "/mcp",
+  clientAddress: ""
 }
 
 const contextOf = (extra: RequestHandlerExtra<ServerRequest, ServerNotification>): CallContext =>

@@ -163,7 +163,7 @@ export const McpEndpointLive = HttpApiBuilder.Router.use((router) =>
           token: "",
           clientId: principalScope(principal),
           scopes: principal._tag === "ApiKey" ? [...principal.scopes] : [],
-          extra: { [CallContextKey]: { principal, requestId: info.requestId, instance: info.instance } }
+          extra: { [CallContextKey]: { principal, requestId: info.requestId, instance: info.instance, clientAddress: info.clientAddress } }
         }
         return Effect.promise(() => transport.handleRequest(web, body === undefined ? { authInfo } : { parsedBody: body, authInfo }))
       })

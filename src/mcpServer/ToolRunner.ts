@@ -17,7 +17,7 @@ import type { ToolServices } from "./Tools.js"
 export const makeToolRunner = (runtime: Runtime.Runtime<ToolServices>): ToolRunner => {
   const runPromise = Runtime.runPromise(runtime)
   return (effect, context) => {
-    const info = { requestId: context.requestId, instance: context.instance }
+    const info = { requestId: context.requestId, instance: context.instance, clientAddress: context.clientAddress }
     return runPromise(
       effect.pipe(
         Effect.map(Either.right),

@@ -5,6 +5,7 @@
  */
 import { Layer, LogLevel, Option, Redacted } from "effect"
 import { hkdfSync } from "node:crypto"
+import { tmpdir } from "node:os"
 import { DefaultEngineOptions } from "../../layers/Engine.js"
 import { DefaultOutboundOptions } from "../../layers/Outbound.js"
 import { AppConfig, type AppConfigShape, DefaultDbLimits, deriveKey, DevelopmentSecret } from "../../layers/AppConfig.js"
@@ -74,6 +75,8 @@ export const testConfig = (overrides: Partial<TestConfigShape> = {}): TestConfig
   runs: { maxSteps: 8, timeoutSeconds: 600 },
   // only the built-in deterministic runtime; tests of real providers name their local servers
   modelProfiles: {},
+  // no SMTP server: development mail goes to a throwaway outbox; mail tests set `smtpUrl` (test/support/smtp.ts)
+  mail: { smtpUrl: Option.none(), from: "Agent Directory <no-reply@directory.test>", outboxDir: `${tmpdir()}/adapi-test-mail` },
   ...overrides
 })
 
