@@ -68,6 +68,12 @@ export interface AppConfigShape {
     /** Sign-in attempts per account (email) and per client address; defaults 10 and 50 per 900 s. */
     readonly signInAccount: Budget
     readonly signInAddress: Budget
+    /**
+     * Mails asked for (sign-up, verification, password reset, invitations; layers/Mail.ts
+     * `throttleMail`) per recipient address and per client address; defaults 5 and 30 per 3600 s.
+     */
+    readonly mailRecipient: Budget
+    readonly mailClient: Budget
   }
   /** Redis URL of the shared budget store (several processes); none → in-process memory. */
   readonly redisUrl: Option.Option<Redacted.Redacted>
@@ -308,7 +314,9 @@ export const loadAppConfig = Effect.gen(function*() {
       apiKey: yield* budget("RATE_API_KEY", 1200, 60),
       session: yield* budget("RATE_SESSION", 600, 60),
       signInAccount: yield* budget("SIGN_IN_ACCOUNT", 10, 900),
-      signInAddress: yield* budget("SIGN_IN_ADDRESS", 50, 900)
+      signInAddress: yield* budget("SIGN_IN_ADDRESS", 50, 900),
+      mailRecipient: yield* budget("MAIL_RECIPIENT", 5, 3600),
+      mailClient: yield* budget("MAIL_CLIENT", 30, 3600)
     },
     redisUrl: yield* Config.option(Config.redacted("REDIS_URL")).pipe(
       Effect.map(Option.filter((u) => Redacted.value(u).trim() !== ""))

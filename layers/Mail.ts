@@ -19,7 +19,9 @@ import { mkdir, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import nodemailer from "nodemailer"
-import { DependencyUnavailable } from "../schema/errors.js"
+import { DependencyUnavailable, MailThrottled } from "../schema/errors.js"
+import { RateBudget } from "./RateBudget.js"
+import { currentRequest } from "./RequestContext.js"
 import { AppConfig } from "./AppConfig.js"
 import { now } from "./Clock.js"
 import { Ids } from "./Ids.js"
@@ -54,6 +56,28 @@ export class Mail extends Context.Tag("agent-directory/Mail")<Mail, MailShape>()
 
 const unavailable = () =>
   new DependencyUnavailable({ detail: "The mail server is unavailable; retry later.", retryAfter: 30 })
+
+/**
+ * Charges one mail to its recipient's budget and to the asking client's
+ * (`AppConfig.budgets.mailRecipient`, `mailClient`; the client address of the current
+ * request). Call it before doing the work that sends the mail, whatever that mail is
+ * (a sign-up of a taken email charges as a new one does: no enumeration). Fails with
+ * `MailThrottled` (429, `Retry-After`) when either budget is spent.
+ */
+export const throttleMail = (recipient: string): Effect.Effect<void, MailThrottled, AppConfig | RateBudget> =>
+  Effect.gen(function*() {
+    const config = yield* AppConfig
+    const budgets = yield* RateBudget
+    const { clientAddress } = yield* currentRequest
+    const charges = yield* Effect.all([
+      budgets.charge({ name: "mail-recipient", subject: recipient.trim().toLowerCase(), budget: config.budgets.mailRecipient, cost: 1 }),
+      budgets.charge({ name: "mail-client", subject: clientAddress, budget: config.budgets.mailClient, cost: 1 })
+    ])
+    const waits = charges.flatMap((c) => Option.isSome(c) && c.value.retryAfterSeconds !== undefined ? [c.value.retryAfterSeconds] : [])
+    if (waits.length > 0) {
+      return yield* new MailThrottled({ detail: "Too many mails were asked for; retry later.", retryAfter: Math.max(...waits) })
+    }
+  })
 
 /** The mail service of `AppConfig.mail`. Requires `AppConfig`, `Ids` (outbox file names). */
 export const MailLive = Layer.scoped(

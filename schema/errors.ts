@@ -188,6 +188,10 @@ export class PolicyLocked extends Problem<PolicyLocked>()("PolicyLocked", {
 export class RateLimited extends Problem<RateLimited>()("RateLimited", {
   status: 429, type: "rate-limited", meaning: "the request budget is exhausted (`Retry-After`)"
 }) {}
+/** 429 `mail-throttled`: too many mails asked for this recipient or from this client; retry after `Retry-After` seconds. */
+export class MailThrottled extends Problem<MailThrottled>()("MailThrottled", {
+  status: 429, type: "mail-throttled", meaning: "too many mails asked for this recipient or from this client (`Retry-After`)"
+}) {}
 /** 500 `internal-error`: an unexpected failure; nothing internal is revealed. */
 export class InternalError extends Problem<InternalError>()("InternalError", {
   status: 500, type: "internal-error", meaning: "an unexpected failure; quote the `requestId`"

@@ -5,6 +5,8 @@
  * (layers/AppConfig.ts). `src/startup.ts` provides {@link AreaSettingsLive} beside `AppConfigLive`.
  */
 import { type Config, Layer } from "effect"
+import { accountSettings, AccountSettingsLive, type AccountSettingsShape } from "./accounts/Config.js"
+import { workspaceSettings, WorkspaceSettingsLive, type WorkspaceSettingsShape } from "./workspaces/Config.js"
 import { endpointProbeSettings, EndpointProbeSettingsLive, type EndpointProbeSettingsShape } from "./endpointHealth/Config.js"
 import { mcpSettings, McpSettingsLive, type McpSettingsShape } from "./mcp/Config.js"
 import { mcpServerSettings, McpServerSettingsLive, type McpServerSettingsShape } from "./mcpServer/Config.js"
@@ -15,14 +17,29 @@ export const areaSettingsConfigs: ReadonlyArray<Config.Config<unknown>> = [
   runtimeSettings,
   mcpSettings,
   mcpServerSettings,
-  endpointProbeSettings
+  endpointProbeSettings,
+  accountSettings,
+  workspaceSettings
 ]
 
 /**
  * Every area's settings, from the environment: `RuntimeSettings`, `McpSettings`, `McpServerSettings`,
- * `EndpointProbeSettings`.
+ * `EndpointProbeSettings`, `AccountSettings`, `WorkspaceSettings`.
  */
-export const AreaSettingsLive = Layer.mergeAll(RuntimeSettingsLive, McpSettingsLive, McpServerSettingsLive, EndpointProbeSettingsLive)
+export const AreaSettingsLive = Layer.mergeAll(
+  RuntimeSettingsLive,
+  McpSettingsLive,
+  McpServerSettingsLive,
+  EndpointProbeSettingsLive,
+  AccountSettingsLive,
+  WorkspaceSettingsLive
+)
 
 /** Every area's settings in one object (each area's tag holds its part). */
-export type AreaSettingsShape = RuntimeSettingsShape & McpSettingsShape & McpServerSettingsShape & EndpointProbeSettingsShape
+export type AreaSettingsShape =
+  & RuntimeSettingsShape
+  & McpSettingsShape
+  & McpServerSettingsShape
+  & EndpointProbeSettingsShape
+  & AccountSettingsShape
+  & WorkspaceSettingsShape

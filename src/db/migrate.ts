@@ -35,6 +35,7 @@ import { migrations as runtime } from "../runtime/Migrations.js"
 import { migrations as trust } from "../trust/Migrations.js"
 import { migrations as reputation } from "../trust/reputation/Migrations.js"
 import { migrations as stats } from "../stats/Migrations.js"
+import { migrations as workspaces } from "../workspaces/Migrations.js"
 
 /** The migrations that span several areas (or none: the job queue's), by id. */
 export const sharedMigrations: Migrations = {
@@ -55,7 +56,18 @@ export const sharedMigrations: Migrations = {
 }
 
 /** Every area's own migrations (the areas of `src/areas.ts` that have any), each by id. */
-export const areaMigrations: ReadonlyArray<Migrations> = [accounts, agents, agentImports, ads, mcp, runtime, trust, reputation, stats]
+export const areaMigrations: ReadonlyArray<Migrations> = [
+  accounts,
+  workspaces,
+  agents,
+  agentImports,
+  ads,
+  mcp,
+  runtime,
+  trust,
+  reputation,
+  stats
+]
 
 /**
  * The one list: every record's migrations by id, or the ids (`NNNN`, the number the

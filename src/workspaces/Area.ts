@@ -2,10 +2,12 @@
 import { Layer } from "effect"
 import type { Area } from "../Area.js"
 import { WorkspacesHttpLive } from "./Http.js"
+import { migrations } from "./Migrations.js"
 import { Workspaces } from "./Workspaces.js"
 
 /** The workspaces area's handlers (see `src/Area.ts`). */
 export const WorkspacesArea = {
   name: "workspaces",
-  http: WorkspacesHttpLive.pipe(Layer.provide([Workspaces.Default]))
+  http: WorkspacesHttpLive.pipe(Layer.provide([Workspaces.Default])),
+  migrations
 } satisfies Area

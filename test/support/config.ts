@@ -11,6 +11,8 @@ import { DefaultOutboundOptions } from "../../layers/Outbound.js"
 import { AppConfig, type AppConfigShape, DefaultDbLimits, deriveKey, DevelopmentSecret } from "../../layers/AppConfig.js"
 import type { AreaSettingsShape } from "../../src/config.js"
 import { EndpointProbeSettings } from "../../src/endpointHealth/Config.js"
+import { AccountSettings } from "../../src/accounts/Config.js"
+import { WorkspaceSettings } from "../../src/workspaces/Config.js"
 import { McpSettings } from "../../src/mcp/Config.js"
 import { McpServerSettings } from "../../src/mcpServer/Config.js"
 import { DefaultRunEventsOptions, RuntimeSettings } from "../../src/runtime/Config.js"
@@ -41,7 +43,9 @@ export const testConfig = (overrides: Partial<TestConfigShape> = {}): TestConfig
     apiKey: { limit: 60_000, windowSeconds: 60 },
     session: { limit: 60_000, windowSeconds: 60 },
     signInAccount: { limit: 1000, windowSeconds: 900 },
-    signInAddress: { limit: 10_000, windowSeconds: 900 }
+    signInAddress: { limit: 10_000, windowSeconds: 900 },
+    mailRecipient: { limit: 1000, windowSeconds: 3600 },
+    mailClient: { limit: 10_000, windowSeconds: 3600 }
   },
   redisUrl: Option.none(),
   trustedProxyHops: 0,
@@ -77,6 +81,8 @@ export const testConfig = (overrides: Partial<TestConfigShape> = {}): TestConfig
   modelProfiles: {},
   // no SMTP server: development mail goes to a throwaway outbox; mail tests set `smtpUrl` (test/support/smtp.ts)
   mail: { smtpUrl: Option.none(), from: "Agent Directory <no-reply@directory.test>", outboxDir: `${tmpdir()}/adapi-test-mail` },
+  accounts: { signUp: "open", emailVerificationTtlHours: 48, passwordResetTtlMinutes: 60 },
+  workspaces: { invitationTtlDays: 14, closeGraceHours: 168 },
   ...overrides
 })
 
@@ -87,7 +93,9 @@ export const configLayer = (config: TestConfigShape) =>
     Layer.succeed(RuntimeSettings, config),
     Layer.succeed(McpSettings, config),
     Layer.succeed(McpServerSettings, config),
-    Layer.succeed(EndpointProbeSettings, config)
+    Layer.succeed(EndpointProbeSettings, config),
+    Layer.succeed(AccountSettings, config),
+    Layer.succeed(WorkspaceSettings, config)
   )
 
 /** {@link configLayer} of `testConfig(overrides)`. */

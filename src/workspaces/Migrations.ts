@@ -1,0 +1,8 @@
+/**
+ * The workspaces area's migrations, by id (see `Migrations` in src/Area.ts): SQL only, no
+ * HTTP layers, so `src/db/migrate.ts` imports this module too.
+ */
+import type { Migrations } from "../Area.js"
+
+/** The workspaces area's own migrations (the core tables are in src/db/migrations/0001_init.ts). */
+export const migrations: Migrations = {}
