@@ -7,7 +7,7 @@
  */
 import { HttpServer } from "@effect/platform"
 import { NodeHttpClient, NodeHttpServer } from "@effect/platform-node"
-import { Effect, Layer, Logger, LogLevel, Redacted } from "effect"
+import { Effect, Layer, Logger, LogLevel, Option, Redacted } from "effect"
 import { readFileSync } from "node:fs"
 import { randomBytes } from "node:crypto"
 import Pg from "pg"
@@ -25,7 +25,8 @@ import { documentedApi } from "../../demo/DocumentedApi.js"
 import { backgroundLive } from "../../src/workflows.js"
 import { type AgentRuntime, AgentRuntimeDeterministic } from "../../layers/AgentRuntime.js"
 import type { Outbound } from "../../layers/Outbound.js"
-import { testConfigLayer, type TestConfigShape } from "./config.js"
+import { testConfig, testConfigLayer, type TestConfigShape } from "./config.js"
+import { SmtpInbox, SmtpInboxLive } from "./smtp.js"
 import { databaseUrl } from "./database.js"
 
 /** The HTTP app of `npm start` (bin/main.ts): its description and docs carry the demo examples. */
@@ -94,6 +95,31 @@ export const makeTestServer = (
     /** The database (default: a private copy of the seeded one, {@link TestDb}; `testDb(true)`: an empty one). */
     readonly db?: typeof TestDb
   } = {}
+) => makeServer(overrides, options)
+
+/**
+ * {@link makeTestServer} whose mail goes to a real SMTP server in the test process
+ * (test/support/smtp.ts): the layer also provides its {@link SmtpInbox}, where tests read
+ * the mail the service sent (and the links in it).
+ */
+export const makeMailTestServer = (
+  overrides: Partial<TestConfigShape> = {},
+  options: Parameters<typeof makeTestServer>[1] = {}
+) => {
+  const clock = makeManualClock(TestEpoch)
+  const layer = Layer.unwrapEffect(Effect.map(SmtpInbox, (inbox) =>
+    makeServer({
+      ...overrides,
+      mail: { ...testConfig().mail, ...overrides.mail, smtpUrl: Option.some(Redacted.make(inbox.url)) }
+    }, options, clock).layer
+  )).pipe(Layer.provideMerge(SmtpInboxLive))
+  return { layer, clock }
+}
+
+const makeServer = (
+  overrides: Partial<TestConfigShape>,
+  options: Parameters<typeof makeTestServer>[1] & {},
+  clock: ManualClock = makeManualClock(TestEpoch)
 ): {
   readonly layer: Layer.Layer<
     | import("@effect/platform").HttpClient.HttpClient
@@ -105,7 +131,6 @@ export const makeTestServer = (
   >
   readonly clock: ManualClock
 } => {
-  const clock = makeManualClock(TestEpoch)
   const layer = DocumentedHttpLive.pipe(
     Layer.provideMerge(options.edge === true ? EdgeServerTest : NodeHttpServer.layerTest),
     Layer.provideMerge(EdgeCacheLive),
