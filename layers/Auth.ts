@@ -14,7 +14,7 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto"
 import { Context, Effect, FiberSet, Layer, Option, Redacted, Schema } from "effect"
-import { ReauthenticationRequired, Unauthenticated } from "../schema/errors.js"
+import { EmailNotVerified, ReauthenticationRequired, Unauthenticated } from "../schema/errors.js"
 import { AppConfig } from "./AppConfig.js"
 import { now } from "./Clock.js"
 import { Ids } from "./Ids.js"
@@ -84,7 +84,7 @@ const ApiKeyRow = Schema.Struct({
   last_used_at: Schema.NullOr(Schema.DateFromSelf)
 })
 
-const AccountRow = Schema.Struct({ id: Schema.String, password_hash: Schema.String })
+const AccountRow = Schema.Struct({ id: Schema.String, password_hash: Schema.String, verified: Schema.Boolean })
 
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -99,7 +99,8 @@ const make = Effect.gen(function*() {
   const findAccount = SqlSchema.findOne({
     Request: Schema.String,
     Result: AccountRow,
-    execute: (email) => sql`SELECT id, password_hash FROM accounts WHERE lower(email) = lower(${email})`
+    execute: (email) =>
+      sql`SELECT id, password_hash, email_verified_at IS NOT NULL AS verified FROM accounts WHERE lower(email) = lower(${email})`
   })
   // per-request: no request schema (its encoding is the identity), rows decoded synchronously
   const findSession = yield* SqlRows.findOne({
@@ -119,13 +120,18 @@ const make = Effect.gen(function*() {
 
   /**
    * Signs in with email and password and opens a session (spec §5.2).
-   * Fails with the one `Unauthenticated` (401) for a wrong email or password alike.
+   * Fails with the one `Unauthenticated` (401) for a wrong email or password alike, and,
+   * after a correct password only, with `EmailNotVerified` (403) for an account whose
+   * email is not verified yet (sign-up).
    */
   const signIn = (input: { readonly email: string; readonly password: string; readonly userAgent: string | null }) =>
     Effect.gen(function*() {
       const account = yield* Effect.orDie(findAccount(input.email))
       const ok = yield* verifyPassword(input.password, Option.match(account, { onNone: () => DummyHash, onSome: (a) => a.password_hash }))
       if (!ok || Option.isNone(account)) return yield* unauthenticated()
+      if (!account.value.verified) {
+        return yield* new EmailNotVerified({ detail: "Verify your email first: follow the link mailed at sign-up, or sign up again for a new one." })
+      }
       const at = yield* now
       const sessionId = yield* ids.next
       const token = randomToken()

@@ -93,6 +93,10 @@ export class AdminRequired extends Problem<AdminRequired>()("AdminRequired", {
 export class ReauthenticationRequired extends Problem<ReauthenticationRequired>()("ReauthenticationRequired", {
   status: 403, type: "reauthentication-required", meaning: "the session's sign-in is not recent enough; sign in again"
 }) {}
+/** 403 `email-not-verified`: the password is right but the account's email is not verified yet (follow the mailed link). */
+export class EmailNotVerified extends Problem<EmailNotVerified>()("EmailNotVerified", {
+  status: 403, type: "email-not-verified", meaning: "the account's email is not verified yet; follow the link mailed at sign-up"
+}) {}
 /** 403 `insufficient-scope`: the API key lacks a scope the operation requires. */
 export class InsufficientScope extends Problem<InsufficientScope>()("InsufficientScope", {
   status: 403, type: "insufficient-scope", meaning: "the API key lacks a scope the operation requires"

@@ -4,12 +4,28 @@
  * `/docs`, checked by test/demo/Manifest.test.ts).
  */
 import type { ManifestOperation } from "../DemoArea.js"
-import { DemoApiKeys, DemoOtherSession, demoCredentials } from "./seed.js"
+import { DemoAccounts, DemoAccountTokens, DemoApiKeys, DemoOtherSession, demoCredentials } from "./seed.js"
 import { DemoWorkspaces } from "../workspaces/seed.js"
 
 /** The accounts area's demo requests, by operationId. */
 export const AccountsManifest = {
   Accounts_SignIn: { as: "anonymous", path: {}, query: {}, body: demoCredentials("owner") },
+  Accounts_SignUp: {
+    as: "anonymous",
+    path: {},
+    query: {},
+    body: { email: "new.user@demo.agent-directory.dev", password: "vivid-otter-marble-92", displayName: "Nia Newcomer" },
+    note: "signs up a new address: the verification link goes to the development outbox (`MAIL_OUTBOX_DIR`)."
+  },
+  Accounts_VerifyEmail: { as: "anonymous", path: {}, query: {}, body: { token: DemoAccountTokens.verification.token } },
+  Accounts_RequestPasswordReset: { as: "anonymous", path: {}, query: {}, body: { email: DemoAccounts.member.email } },
+  Accounts_CompletePasswordReset: {
+    as: "anonymous",
+    path: {},
+    query: {},
+    // the outsider's password stays the demo one
+    body: { token: DemoAccountTokens.reset.token, password: DemoAccounts.outsider.password }
+  },
   Accounts_GetMe: { as: "member", path: {}, query: {}, body: null },
   Accounts_ListSessions: { as: "owner", path: {}, query: {}, body: null },
   Accounts_RevokeSession: { as: "owner", path: { sessionId: DemoOtherSession.id }, query: {}, body: null },

@@ -50,9 +50,21 @@ export const DemoApiKeys = {
   }
 } as const
 
+/**
+ * Mailed-link tokens of the demo (plaintext, since this set is public), so that
+ * Accounts_VerifyEmail and Accounts_CompletePasswordReset have a token to take on a
+ * fresh database: a verification token of the (already verified) member, and a
+ * password reset token of the outsider. Both expire in 2030.
+ */
+export const DemoAccountTokens = {
+  verification: { id: id(1, 200), account: "member", purpose: "EMAIL_VERIFICATION", token: "demo-email-verification-token-of-the-member" },
+  reset: { id: id(1, 201), account: "outsider", purpose: "PASSWORD_RESET", token: "demo-password-reset-token-of-the-outsider00" },
+  expires: new Date("2030-01-01T00:00:00.000Z")
+} as const
 
 /**
- * Inserts the demo accounts (their passwords hashed as at sign-up) and the owner's other session, inside the seed's transaction. Fails with `SqlError`.
+ * Inserts the demo accounts (their passwords hashed as at sign-up, their emails verified), the owner's other
+ * session and the demo's mailed-link tokens, inside the seed's transaction. Fails with `SqlError`.
  */
 export const seedAccounts = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -64,7 +76,8 @@ export const seedAccounts = Effect.gen(function*() {
       display_name: a.displayName,
       password_hash: hashes[i]!,
       is_admin: a.isAdmin,
-      created_at: demoTime(0)
+      created_at: demoTime(0),
+      email_verified_at: demoTime(0)
     })))
   }`
   yield* sql`INSERT INTO sessions ${
@@ -79,5 +92,16 @@ export const seedAccounts = Effect.gen(function*() {
       last_seen_at: demoTime(DemoOtherSession.days),
       expires_at: DemoOtherSession.expires
     })
+  }`
+  yield* sql`INSERT INTO account_tokens ${
+    sql.insert([DemoAccountTokens.verification, DemoAccountTokens.reset].map((t) => ({
+      id: t.id,
+      account_id: DemoAccounts[t.account].id,
+      purpose: t.purpose,
+      token_hash: tokenHash(t.token),
+      expires_at: DemoAccountTokens.expires,
+      used_at: null,
+      created_at: demoTime(0)
+    })))
   }`
 })

@@ -1,8 +1,8 @@
 /**
  * The first account of a deployment (and any later one an operator makes by hand): an
  * account with a password, and a workspace it OWNs (its default workspace), written in
- * one transaction. Used by `npm run accounts:create` (src/cli/accounts-create.ts); there
- * is no HTTP sign-up.
+ * one transaction, its email verified at once. Used by `npm run accounts:create`
+ * (src/cli/accounts-create.ts); sign-up over HTTP is Accounts_SignUp (`./signUp/`).
  *
  * Rules (each refusal a tagged error the CLI prints, never with the password):
  * - `email`: 3-320 characters, `local@domain.tld`, no white space; unique without regard
@@ -101,7 +101,9 @@ export const createAccount = (input: NewAccount) =>
           display_name: input.displayName ?? input.email.split("@")[0]!,
           password_hash: passwordHash,
           is_admin: false,
-          created_at: at
+          created_at: at,
+          // made by an operator: verified from the start (sign-up over the API verifies by mail)
+          email_verified_at: at
         })
       } ON CONFLICT DO NOTHING RETURNING id`
       if (account.length === 0) return yield* new EmailTaken()

@@ -1,5 +1,6 @@
 /**
- * Accounts area contract: sign-in and browser sessions (spec §5.2, §4.3), and the
+ * Accounts area contract: sign-in and browser sessions (spec §5.2, §4.3), sign-up with email
+ * verification and password reset (ours, `./signUp/`), and the
  * management of a workspace's public API keys (ours, spec §5.3 Creation/Rotation).
  */
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
@@ -12,8 +13,9 @@ import { Data } from "../../schema/envelope.js"
 import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { operation } from "../api/operation.js"
 import { ReplayAs } from "../api/replay.js"
-import { InvalidRequest, OriginNotAllowed, ReauthenticationRequired, WorkspaceNotFound, WorkspaceRoleRequired } from "../../schema/errors.js"
+import { EmailNotVerified, InvalidRequest, OriginNotAllowed, ReauthenticationRequired, WorkspaceNotFound, WorkspaceRoleRequired } from "../../schema/errors.js"
 import { ApiKeyNotFound, SessionNotFound, SignInThrottled } from "./Errors.js"
+import { completePasswordReset, requestPasswordReset, signUp, verifyEmail } from "./signUp/Api.js"
 
 const isCreated = Schema.is(Data(CreatedApiKey))
 
@@ -31,11 +33,16 @@ export class AccountsApi extends HttpApiGroup.make("Accounts")
           summary: "Sign in with email and password; sets the session cookie",
           description: "Checks the email and password and opens a browser session: the HttpOnly `session` cookie " +
             "carries it, and `data.csrfToken` must be sent as `X-CSRF-Token` on every session command. A wrong email " +
-            "or password gets the one identical 401; a browser `Origin` must be allowed (login CSRF).",
-          errors: [OriginNotAllowed, SignInThrottled]
+            "or password gets the one identical 401; a browser `Origin` must be allowed (login CSRF). The right password of " +
+            "an account whose email is not verified yet (Accounts_SignUp) gets 403 `email-not-verified`.",
+          errors: [OriginNotAllowed, SignInThrottled, EmailNotVerified]
         })
       )
   )
+  .add(signUp)
+  .add(verifyEmail)
+  .add(requestPasswordReset)
+  .add(completePasswordReset)
   .add(
     HttpApiEndpoint.get("getMe", "/api/v1/me")
       .addSuccess(Data(Me))
@@ -148,5 +155,5 @@ export class AccountsApi extends HttpApiGroup.make("Accounts")
         })
       )
   )
-  .annotate(OpenApi.Description, "Accounts: sign-in, browser sessions and public API keys")
+  .annotate(OpenApi.Description, "Accounts: sign-up, sign-in, password reset, browser sessions and public API keys")
 {}

@@ -16,3 +16,14 @@ export class SessionNotFound extends Problem<SessionNotFound>()("SessionNotFound
 export class ApiKeyNotFound extends Problem<ApiKeyNotFound>()("ApiKeyNotFound", {
   status: 404, type: "api-key-not-found", meaning: "no such API key in the workspace"
 }) {}
+/** 403 `sign-up-closed`: sign-up over the API is closed on this deployment (`SIGN_UP=closed`). */
+export class SignUpClosed extends Problem<SignUpClosed>()("SignUpClosed", {
+  status: 403, type: "sign-up-closed", meaning: "sign-up over the API is closed on this deployment (`SIGN_UP=closed`)"
+}) {}
+/**
+ * 400 `token-invalid`: the email verification or password reset token is unknown, already used
+ * or expired (one problem for all three: the answer reveals nothing of which).
+ */
+export class TokenInvalid extends Problem<TokenInvalid>()("TokenInvalid", {
+  status: 400, type: "token-invalid", meaning: "the link's token is unknown, already used or expired; ask for a new link"
+}) {}

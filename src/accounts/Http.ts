@@ -11,11 +11,13 @@ import { Envelope } from "../http/Envelope.js"
 import { group } from "../http/group.js"
 import { Accounts } from "./Accounts.js"
 import { ApiKeys } from "./apiKeys/ApiKeys.js"
+import { SignUp } from "./signUp/SignUp.js"
 
 export const AccountsHttpLive = group(Api, "Accounts", (handlers) =>
   Effect.gen(function*() {
     const accounts = yield* Accounts
     const apiKeys = yield* ApiKeys
+    const signUp = yield* SignUp
     const envelope = yield* Envelope
     const config = yield* AppConfig
     return handlers
@@ -46,6 +48,12 @@ export const AccountsHttpLive = group(Api, "Accounts", (handlers) =>
             expiresAt: signedIn.expiresAt
           })
         }))
+      .handle("signUp", ({ payload }) => signUp.signUp(payload).pipe(Effect.flatMap(envelope.data)))
+      .handle("verifyEmail", ({ payload }) => signUp.verifyEmail(payload.token).pipe(Effect.flatMap(envelope.data)))
+      .handle("requestPasswordReset", ({ payload }) =>
+        signUp.requestPasswordReset(payload.email).pipe(Effect.flatMap(envelope.data)))
+      .handle("completePasswordReset", ({ payload }) =>
+        signUp.completePasswordReset(payload).pipe(Effect.flatMap(envelope.data)))
       .handle("getMe", () =>
         currentSession.pipe(Effect.flatMap((s) => accounts.me(s.accountId)), Effect.flatMap(envelope.data)))
       .handle("listSessions", () =>

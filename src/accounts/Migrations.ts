@@ -5,8 +5,10 @@
  */
 import type { Migrations } from "../Area.js"
 import apiKeyManagement from "./migrations/0005_api_key_management.js"
+import signUp from "./migrations/0032_sign_up.js"
 
 /** The accounts area's migrations, by id. */
 export const migrations: Migrations = {
-  "0005_api_key_management": apiKeyManagement
+  "0005_api_key_management": apiKeyManagement,
+  "0032_sign_up": signUp
 }

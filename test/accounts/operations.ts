@@ -12,6 +12,11 @@ export const operations = {
   Accounts_GetMe: { method: "get", path: "/api/v1/me", tag: "Accounts", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 401, 403, 500, 503] },
   Accounts_ListSessions: { method: "get", path: "/api/v1/me/sessions", tag: "Accounts", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 401, 403, 500, 503] },
   Accounts_RevokeSession: { method: "delete", path: "/api/v1/me/sessions/{sessionId}", tag: "Accounts", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 423, 429, 500] },
+  // ours: sign-up, email verification, password reset (public commands without Idempotency-Key, like sign-in)
+  Accounts_SignUp: { method: "post", path: "/api/v1/auth/sign-up", tag: "Accounts", auth: "public", cache: "none", scopes: [], idempotency: false, statuses: [202, 400, 401, 403, 429, 500, 503] },
+  Accounts_VerifyEmail: { method: "post", path: "/api/v1/auth/email-verification", tag: "Accounts", auth: "public", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 500, 503] },
+  Accounts_RequestPasswordReset: { method: "post", path: "/api/v1/auth/password-reset", tag: "Accounts", auth: "public", cache: "none", scopes: [], idempotency: false, statuses: [202, 400, 401, 403, 429, 500, 503] },
+  Accounts_CompletePasswordReset: { method: "post", path: "/api/v1/auth/password-reset/complete", tag: "Accounts", auth: "public", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 500, 503] },
   // ours: API key management
   Accounts_CreateApiKey: { method: "post", path: "/api/v1/workspaces/{workspacePublicId}/api-keys", tag: "Accounts", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [201, 400, 401, 403, 404, 409, 500, 503] },
   Accounts_ListApiKeys: { method: "get", path: "/api/v1/workspaces/{workspacePublicId}/api-keys", tag: "Accounts", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },
