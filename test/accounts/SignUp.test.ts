@@ -7,14 +7,13 @@
  */
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
-import { Effect, Layer, Option, Redacted } from "effect"
-import type { ManualClock } from "../../layers/Clock.js"
+import { Effect } from "effect"
 import { DemoAccounts } from "../../demo/accounts/seed.js"
 import { DemoWorkspaces } from "../../demo/workspaces/seed.js"
 import { call, expectMeta, expectProblem, type Reply, type Session, signInWith } from "../support/http.js"
-import { SmtpInbox, SmtpInboxLive } from "../support/smtp.js"
-import { testConfig, type TestConfigShape } from "../support/config.js"
-import { makeTestServer, TestEpoch } from "../support/TestServer.js"
+import { SmtpInbox } from "../support/smtp.js"
+import { testConfig } from "../support/config.js"
+import { makeMailTestServer, makeTestServer, TestEpoch } from "../support/TestServer.js"
 import { pause } from "../support/time.js"
 
 const SignUpPath = "/api/v1/auth/sign-up"
@@ -25,20 +24,6 @@ const SignInPath = "/api/v1/auth/sign-in"
 
 const Strong = "vivid-otter-marble-92"
 const Stronger = "quiet-lantern-harbor-57"
-
-/**
- * A test server whose mail goes to an in-process SMTP server (its `SmtpInbox` is provided
- * too); `clock()` is the server's manual clock once the layer is built.
- */
-const mailServer = (overrides: Partial<TestConfigShape> = {}) => {
-  let clock: ManualClock | undefined
-  const layer = Layer.unwrapEffect(Effect.map(SmtpInbox, (inbox) => {
-    const server = makeTestServer({ ...overrides, mail: { ...testConfig().mail, smtpUrl: Option.some(Redacted.make(inbox.url)) } })
-    clock = server.clock
-    return server.layer
-  })).pipe(Layer.provideMerge(SmtpInboxLive))
-  return { layer, clock: () => clock! }
-}
 
 const signUp = (body: { email: string; password: string; displayName: string }) => call("POST", SignUpPath, { body })
 
@@ -66,7 +51,7 @@ const auditOf = (accountId: string) =>
     sql<{ action: string; workspace_id: string | null; actor_account_id: string }>`
       SELECT action, workspace_id, actor_account_id FROM audit_events WHERE target_id = ${accountId} ORDER BY created_at, id`).pipe(Effect.orDie)
 
-const open = mailServer()
+const open = makeMailTestServer()
 
 layer(open.layer, { timeout: 120_000 })("sign-up (SIGN_UP=open)", (it) => {
   it.effect("sign up → verification mail → verify from the link → sign in; the link works once", () =>
@@ -211,22 +196,22 @@ layer(open.layer, { timeout: 120_000 })("sign-up (SIGN_UP=open)", (it) => {
       expectAccepted(yield* call("POST", ResetPath, { body: { email: DemoAccounts.owner.email } }))
       const reset = tokenOf((yield* inbox.waitFor(DemoAccounts.owner.email, { subject: /Reset/ })).links, "/reset-password")
 
-      open.clock().advance(60 * 60_000 + 1000)
+      open.clock.advance(60 * 60_000 + 1000)
       expectProblem(yield* call("POST", CompletePath, { body: { token: reset, password: Stronger } }), 400, "token-invalid")
-      open.clock().advance(47 * 3600_000 - 2000)
+      open.clock.advance(47 * 3600_000 - 2000)
       // still within 48 hours: verifies
       expect((yield* call("POST", VerifyPath, { body: { token: verification } })).status).toBe(200)
 
       const later = "barbara.2@example.com"
       expectAccepted(yield* signUp({ email: later, password: Strong, displayName: "Barbara" }))
       const token = tokenOf((yield* inbox.waitFor(later, { subject: /Verify/ })).links, "/verify-email")
-      open.clock().advance(48 * 3600_000 + 1000)
+      open.clock.advance(48 * 3600_000 + 1000)
       expectProblem(yield* call("POST", VerifyPath, { body: { token } }), 400, "token-invalid")
       expectProblem(yield* signInReply(later, Strong), 403, "email-not-verified")
     }))
 })
 
-const invitationOnly = mailServer({
+const invitationOnly = makeMailTestServer({
   accounts: { ...testConfig().accounts, signUp: "invitation" },
   budgets: { ...testConfig().budgets, mailRecipient: { limit: 3, windowSeconds: 3600 } }
 })
