@@ -14,6 +14,7 @@ import { operation } from "../api/operation.js"
 import { ReplayAs } from "../api/replay.js"
 import { InvalidRequest, OriginNotAllowed, ReauthenticationRequired, WorkspaceNotFound, WorkspaceRoleRequired } from "../../schema/errors.js"
 import { ApiKeyNotFound, SessionNotFound, SignInThrottled } from "./Errors.js"
+import { confirmTotp, disableTotp, enrollTotp, regenerateRecoveryCodes, verifyMfa } from "./mfa/Api.js"
 
 const isCreated = Schema.is(Data(CreatedApiKey))
 
@@ -31,7 +32,9 @@ export class AccountsApi extends HttpApiGroup.make("Accounts")
           summary: "Sign in with email and password; sets the session cookie",
           description: "Checks the email and password and opens a browser session: the HttpOnly `session` cookie " +
             "carries it, and `data.csrfToken` must be sent as `X-CSRF-Token` on every session command. A wrong email " +
-            "or password gets the one identical 401; a browser `Origin` must be allowed (login CSRF).",
+            "or password gets the one identical 401; a browser `Origin` must be allowed (login CSRF). " +
+            "When the account has a second factor (TOTP), `data.mfaRequired` is true and the session can call " +
+            "nothing but Accounts_VerifyMfa until a code completes it.",
           errors: [OriginNotAllowed, SignInThrottled]
         })
       )
@@ -148,5 +151,10 @@ export class AccountsApi extends HttpApiGroup.make("Accounts")
         })
       )
   )
+  .add(verifyMfa)
+  .add(enrollTotp)
+  .add(confirmTotp)
+  .add(disableTotp)
+  .add(regenerateRecoveryCodes)
   .annotate(OpenApi.Description, "Accounts: sign-in, browser sessions and public API keys")
 {}

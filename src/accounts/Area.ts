@@ -5,10 +5,11 @@ import { migrations } from "./Migrations.js"
 import { AccountsHttpLive } from "./Http.js"
 import { Accounts } from "./Accounts.js"
 import { ApiKeys } from "./apiKeys/ApiKeys.js"
+import { Mfa } from "./mfa/Mfa.js"
 
 /** The accounts area's handlers (see `src/Area.ts`). */
 export const AccountsArea = {
   name: "accounts",
-  http: AccountsHttpLive.pipe(Layer.provide([Accounts.Default, ApiKeys.Default])),
+  http: AccountsHttpLive.pipe(Layer.provide([Accounts.Default, ApiKeys.Default, Mfa.Default])),
   migrations
 } satisfies Area

@@ -5,8 +5,10 @@
  */
 import type { Migrations } from "../Area.js"
 import apiKeyManagement from "./migrations/0005_api_key_management.js"
+import mfaTotp from "./migrations/0035_mfa_totp.js"
 
 /** The accounts area's migrations, by id. */
 export const migrations: Migrations = {
-  "0005_api_key_management": apiKeyManagement
+  "0005_api_key_management": apiKeyManagement,
+  "0035_mfa_totp": mfaTotp
 }
