@@ -45,6 +45,11 @@ const PerRequest: Record<string, ReadonlyArray<readonly [string, Rule]>> = {
   "*": [["meta.requestId", placeholder("*", "meta.requestId")], ["meta.generatedAt", placeholder("*", "meta.generatedAt")]],
   // random secrets minted by the request
   Accounts_SignIn: [["data.csrfToken", placeholder("Accounts_SignIn", "data.csrfToken")]],
+  Accounts_EnrollTotp: [
+    ["data.secret", placeholder("Accounts_EnrollTotp", "data.secret")],
+    ["data.otpauthUri", placeholder("Accounts_EnrollTotp", "data.otpauthUri")],
+    ["data.qrSvg", placeholder("Accounts_EnrollTotp", "data.qrSvg")]
+  ],
   // the challenge's nonce is random; the rest of the message is compared
   Agents_CreateIdentityChallenge: [["data.message", (m) => m.replace(/\nNonce: [0-9a-f]+\n/, "\nNonce: <nonce>\n")]],
   Accounts_CreateApiKey: [
