@@ -5,6 +5,7 @@
  */
 import type { SqlClient, SqlError } from "@effect/sql"
 import type { Effect } from "effect"
+import type { AppConfig } from "../layers/AppConfig.js"
 import type { Auth } from "../layers/Auth.js"
 
 /** The demo part of one area of `src/areas.ts`. */
@@ -15,7 +16,7 @@ export interface DemoArea {
    * Inserts the area's demo data, inside the seed's one transaction, after the shared
    * reference data (`demo/seed.ts`) and the areas listed before it. Fails with `SqlError`.
    */
-  readonly seed?: Effect.Effect<void, SqlError.SqlError, SqlClient.SqlClient | Auth>
+  readonly seed?: Effect.Effect<void, SqlError.SqlError, SqlClient.SqlClient | Auth | AppConfig>
   /** Its entries of the demo manifest (`demo/manifest.ts`): one working request per operation, by operationId. */
   readonly manifest?: Readonly<Record<string, ManifestOperation>>
 }

@@ -102,6 +102,8 @@ export interface AppConfigShape {
     readonly analyticsDownload: Redacted.Redacted<Buffer>
     /** Signs ad-serving tokens (src/growth/ads/ServingToken.ts). */
     readonly adServing: Redacted.Redacted<Buffer>
+    /** Seals accounts' TOTP secrets at rest (AES-256-GCM, layers/TokenCipher.ts; src/accounts/mfa). */
+    readonly mfaTotp: Redacted.Redacted<Buffer>
   }
   /**
    * The durable engine (layers/Engine.ts): `ENGINE_RUNNER`, `ENGINE_RUNNER_HOST`,
@@ -338,7 +340,8 @@ export const loadAppConfig = Effect.gen(function*() {
       cursor: deriveKey(secretValue, "cursor"),
       analyticsContext: deriveKey(secretValue, "analytics-context"),
       analyticsDownload: deriveKey(secretValue, "analytics-download"),
-      adServing: deriveKey(secretValue, "ad-serving")
+      adServing: deriveKey(secretValue, "ad-serving"),
+      mfaTotp: deriveKey(secretValue, "mfa-totp-secrets")
     },
     engine: {
       runner: yield* Config.literal("single", "socket")("ENGINE_RUNNER").pipe(Config.withDefault(DefaultEngineOptions.runner)),

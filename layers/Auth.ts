@@ -29,6 +29,13 @@ export interface SessionRecord {
   readonly csrfHash: Buffer
   readonly authenticatedAt: Date
   readonly lastSeenAt: Date
+  /**
+   * The password was right but the account's second factor is still to be verified
+   * (src/accounts/mfa): the session may call Accounts_VerifyMfa only.
+   */
+  readonly mfaPending: boolean
+  /** The account has a confirmed second factor (TOTP); admin operations need it. */
+  readonly mfaEnabled: boolean
 }
 
 /** A valid API key. */
@@ -50,7 +57,12 @@ export interface SignedIn {
   readonly token: Redacted.Redacted
   readonly csrfToken: string
   readonly expiresAt: Date
+  /** The account has a second factor: the session is half signed in until Accounts_VerifyMfa. */
+  readonly mfaRequired: boolean
 }
+
+/** How long a half signed-in session (password right, second factor pending) may still complete, in seconds. */
+export const MfaPendingSeconds = 600
 
 /** The one 401 of every credential failure (spec §5.3: identical whatever the cause). */
 export const unauthenticated = () =>
@@ -69,7 +81,9 @@ const SessionRow = Schema.Struct({
   is_admin: Schema.Boolean,
   csrf_hash: Schema.Uint8ArrayFromSelf,
   authenticated_at: Schema.DateFromSelf,
-  last_seen_at: Schema.DateFromSelf
+  last_seen_at: Schema.DateFromSelf,
+  mfa_pending: Schema.Boolean,
+  mfa_enabled: Schema.Boolean
 })
 
 const ApiKeyRow = Schema.Struct({
@@ -84,7 +98,7 @@ const ApiKeyRow = Schema.Struct({
   last_used_at: Schema.NullOr(Schema.DateFromSelf)
 })
 
-const AccountRow = Schema.Struct({ id: Schema.String, password_hash: Schema.String, verified: Schema.Boolean })
+const AccountRow = Schema.Struct({ id: Schema.String, password_hash: Schema.String, verified: Schema.Boolean, mfa_enabled: Schema.Boolean })
 
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -100,15 +114,20 @@ const make = Effect.gen(function*() {
     Request: Schema.String,
     Result: AccountRow,
     execute: (email) =>
-      sql`SELECT id, password_hash, email_verified_at IS NOT NULL AS verified FROM accounts WHERE lower(email) = lower(${email})`
+      sql`SELECT a.id, a.password_hash, a.email_verified_at IS NOT NULL AS verified,
+                 EXISTS (SELECT 1 FROM mfa_totp t WHERE t.account_id = a.id AND t.state = 'ENABLED') AS mfa_enabled
+          FROM accounts a WHERE lower(a.email) = lower(${email})`
   })
   // per-request: no request schema (its encoding is the identity), rows decoded synchronously
   const findSession = yield* SqlRows.findOne({
     Result: SessionRow,
+    // a half signed-in session lives MfaPendingSeconds; the MFA flag is read for admins only (admin operations need it)
     execute: ({ at, hash }: { readonly hash: Uint8Array; readonly at: Date }) =>
-      sql`SELECT s.id AS session_id, s.account_id, a.is_admin, s.csrf_hash, s.authenticated_at, s.last_seen_at
+      sql`SELECT s.id AS session_id, s.account_id, a.is_admin, s.csrf_hash, s.authenticated_at, s.last_seen_at, s.mfa_pending,
+                 (a.is_admin AND EXISTS (SELECT 1 FROM mfa_totp t WHERE t.account_id = a.id AND t.state = 'ENABLED')) AS mfa_enabled
           FROM sessions s JOIN accounts a ON a.id = s.account_id
-          WHERE s.token_hash = ${hash} AND s.revoked_at IS NULL AND s.expires_at > ${at}`
+          WHERE s.token_hash = ${hash} AND s.revoked_at IS NULL AND s.expires_at > ${at}
+            AND (NOT s.mfa_pending OR s.created_at > ${new Date(at.getTime() - MfaPendingSeconds * 1000)})`
   })
   const findApiKey = SqlSchema.findOne({
     Request: Schema.String,
@@ -119,10 +138,11 @@ const make = Effect.gen(function*() {
   })
 
   /**
-   * Signs in with email and password and opens a session (spec §5.2).
-   * Fails with the one `Unauthenticated` (401) for a wrong email or password alike, and,
-   * after a correct password only, with `EmailNotVerified` (403) for an account whose
-   * email is not verified yet (sign-up).
+   * Signs in with email and password and opens a session (spec §5.2). For an account
+   * with a confirmed second factor the session is half signed in (`mfa_pending`) until
+   * Accounts_VerifyMfa. Fails with the one `Unauthenticated` (401) for a wrong email or
+   * password alike, and, after a correct password only, with `EmailNotVerified` (403) for
+   * an account whose email is not verified yet (sign-up).
    */
   const signIn = (input: { readonly email: string; readonly password: string; readonly userAgent: string | null }) =>
     Effect.gen(function*() {
@@ -147,10 +167,12 @@ const make = Effect.gen(function*() {
           created_at: at,
           authenticated_at: at,
           last_seen_at: at,
-          expires_at: expiresAt
+          expires_at: expiresAt,
+          mfa_pending: account.value.mfa_enabled
         })
       }`)
-      return { accountId: account.value.id, sessionId, token: Redacted.make(token), csrfToken, expiresAt } satisfies SignedIn
+      const mfaRequired = account.value.mfa_enabled
+      return { accountId: account.value.id, sessionId, token: Redacted.make(token), csrfToken, expiresAt, mfaRequired } satisfies SignedIn
     })
 
   const toRecord = (r: typeof SessionRow.Type): SessionRecord => ({
@@ -159,7 +181,9 @@ const make = Effect.gen(function*() {
     isAdmin: r.is_admin,
     csrfHash: Buffer.from(r.csrf_hash),
     authenticatedAt: r.authenticated_at,
-    lastSeenAt: r.last_seen_at
+    lastSeenAt: r.last_seen_at,
+    mfaPending: r.mfa_pending,
+    mfaEnabled: r.mfa_enabled
   })
 
   /** The live (not revoked, not expired) session of a cookie token, if any. */
@@ -179,8 +203,9 @@ const make = Effect.gen(function*() {
         : Effect.orDie(sql`UPDATE sessions SET last_seen_at = ${at} WHERE id = ${s.sessionId}`))
 
   /**
-   * Sensitive actions (spec §5.2): succeeds when the session authenticated within
-   * `RECENT_AUTH_SECONDS`; else fails with `ReauthenticationRequired` (403 `reauthentication-required`).
+   * Sensitive actions (spec §5.2 "recent authentication or MFA"): succeeds when the session
+   * authenticated (signed in, or verified a second factor with Accounts_VerifyMfa: step-up)
+   * within `RECENT_AUTH_SECONDS`; else fails with `ReauthenticationRequired` (403 `reauthentication-required`).
    */
   const requireRecentAuthentication = (authenticatedAt: Date) =>
     Effect.flatMap(now, (at) =>
@@ -188,7 +213,7 @@ const make = Effect.gen(function*() {
         ? Effect.void
         : Effect.fail(
           new ReauthenticationRequired({
-            detail: `This action needs a sign-in within the last ${Math.round(config.recentAuthSeconds / 60)} minutes; sign in again.`
+            detail: `This action needs a sign-in within the last ${Math.round(config.recentAuthSeconds / 60)} minutes; sign in again or verify your second factor (POST /api/v1/auth/mfa).`
           })
         ))
 

@@ -12,12 +12,17 @@ export const SignInRequest = StrictStruct({
 /**
  * `data` of Accounts_SignIn. `csrfToken` must be sent as `X-CSRF-Token` on every
  * session command; the session secret itself is only in the HttpOnly cookie.
+ * `mfaRequired`: the second factor is still to be verified (Accounts_VerifyMfa).
  */
 export const SignInResult = Schema.Struct({
   accountPublicId: Uuid,
   sessionId: Uuid,
   csrfToken: Schema.String,
-  expiresAt: DateTimeZ
+  expiresAt: DateTimeZ,
+  /** True when the account has a second factor: the session is half signed in until Accounts_VerifyMfa succeeds. */
+  mfaRequired: Schema.Boolean.annotations({
+    description: "The account has a second factor: call Accounts_VerifyMfa with a code before anything else"
+  })
 }).annotations({ identifier: "SignInResult" })
 
 /** One of the caller's browser sessions. */

@@ -89,9 +89,17 @@ export class CsrfTokenInvalid extends Problem<CsrfTokenInvalid>()("CsrfTokenInva
 export class AdminRequired extends Problem<AdminRequired>()("AdminRequired", {
   status: 403, type: "admin-required", meaning: "the account is not an administrator"
 }) {}
-/** 403 `reauthentication-required`: the session's sign-in is not recent enough (sensitive actions, spec §5.2). */
+/**
+ * 403 `reauthentication-required`: the session's sign-in is not recent enough (sensitive actions, spec §5.2
+ * "recent authentication or MFA"); a new sign-in or a fresh second factor (Accounts_VerifyMfa) makes it recent.
+ */
 export class ReauthenticationRequired extends Problem<ReauthenticationRequired>()("ReauthenticationRequired", {
-  status: 403, type: "reauthentication-required", meaning: "the session's sign-in is not recent enough; sign in again"
+  status: 403, type: "reauthentication-required",
+  meaning: "the session's sign-in is not recent enough; sign in again or verify a second factor (Accounts_VerifyMfa)"
+}) {}
+/** 403 `mfa-required`: administrator operations need an account with a confirmed second factor (TOTP). */
+export class MfaRequired extends Problem<MfaRequired>()("MfaRequired", {
+  status: 403, type: "mfa-required", meaning: "the administrator account has no confirmed second factor (TOTP); enroll one first"
 }) {}
 /** 403 `email-not-verified`: the password is right but the account's email is not verified yet (follow the mailed link). */
 export class EmailNotVerified extends Problem<EmailNotVerified>()("EmailNotVerified", {

@@ -29,7 +29,7 @@ import { BackgroundLive } from "./workflows.js"
  * Loads a development data set (`seedDemoData` of `demo/seed.ts`) unless present; succeeds with
  * whether it loaded. Fails with `SqlError`.
  */
-export type DevelopmentSeed = Effect.Effect<boolean, SqlError, SqlClient.SqlClient | Auth>
+export type DevelopmentSeed = Effect.Effect<boolean, SqlError, SqlClient.SqlClient | Auth | AppConfig>
 
 /**
  * Warns about insecure settings and, given `developmentSeed`, loads that data set (the demo's

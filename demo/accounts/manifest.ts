@@ -4,7 +4,7 @@
  * `/docs`, checked by test/demo/Manifest.test.ts).
  */
 import type { ManifestOperation } from "../DemoArea.js"
-import { DemoAccounts, DemoAccountTokens, DemoApiKeys, DemoOtherSession, demoCredentials } from "./seed.js"
+import { DemoAccounts, DemoAccountTokens, DemoAdminMfa, DemoApiKeys, DemoOtherSession, demoCredentials } from "./seed.js"
 import { DemoWorkspaces } from "../workspaces/seed.js"
 
 /** The accounts area's demo requests, by operationId. */
@@ -41,5 +41,39 @@ export const AccountsManifest = {
     path: { workspacePublicId: DemoWorkspaces.acme.id, apiKeyPublicId: DemoApiKeys.paused.id },
     query: {},
     body: null
+  },
+  // the second factor: TOTP codes change every 30 s, so the examples use the demo admin's recovery codes or refusals
+  Accounts_VerifyMfa: {
+    as: "admin",
+    path: {},
+    query: {},
+    body: { code: DemoAdminMfa.recoveryCodes[9] },
+    note: "A step-up of the demo admin's session with its last demo recovery code (single use: once per database); " +
+      "a TOTP code of the demo secret DEMOADMINTOTPSECRETDEMOADMINTOTP works the same."
+  },
+  Accounts_EnrollTotp: { as: "member", path: {}, query: {}, body: null },
+  Accounts_ConfirmTotp: {
+    as: "owner",
+    path: {},
+    query: {},
+    body: { code: "123456" },
+    note: "The demo owner has no pending enrollment (enroll first with Accounts_EnrollTotp, then send a current code of the secret).",
+    problem: { status: 409, type: "mfa-enrollment-not-pending" }
+  },
+  Accounts_DisableTotp: {
+    as: "owner",
+    path: {},
+    query: {},
+    body: { code: "123456" },
+    note: "The demo owner has no authenticator (turning the demo admin's off would bar it from admin operations).",
+    problem: { status: 409, type: "mfa-not-enabled" }
+  },
+  Accounts_RegenerateRecoveryCodes: {
+    as: "owner",
+    path: {},
+    query: {},
+    body: { code: "123456" },
+    note: "The demo owner has no authenticator (the demo admin's recovery codes stay the documented ones).",
+    problem: { status: 409, type: "mfa-not-enabled" }
   }
 } satisfies Record<string, ManifestOperation>

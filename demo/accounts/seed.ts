@@ -3,9 +3,11 @@
  * `src/areas.ts`).
  */
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { Effect, Redacted } from "effect"
+import { AppConfig } from "../../layers/AppConfig.js"
 import { tokenHash } from "../../layers/Auth.js"
 import { hashPassword } from "../../layers/Password.js"
+import { recoveryCodeHash, totpSecretAad, totpSecretCipher } from "../../src/accounts/mfa/Mfa.js"
 import { demoTime, demoId as id } from "../common.js"
 
 /** A well-formed demo API key: `adk_<prefix>_<43 chars>`. */
@@ -25,6 +27,18 @@ export const demoCredentials = (name: DemoAccountName) => ({
   email: DemoAccounts[name].email,
   password: DemoAccounts[name].password
 })
+
+/**
+ * The demo admin's second factor (administrator operations need one): TOTP with this
+ * fixed, public secret (add it to an authenticator app, or compute codes with
+ * `totpCode` of src/accounts/mfa/Totp.ts) and ten recovery codes, each usable once per
+ * database. Demo data only: never a real account's secret.
+ */
+export const DemoAdminMfa = {
+  account: "admin",
+  secret: "DEMOADMINTOTPSECRETDEMOADMINTOTP",
+  recoveryCodes: Array.from({ length: 10 }, (_, i) => `demo0-${String(i + 1).padStart(5, "0")}`)
+} as const
 
 /**
  * A session of the owner on another device, so that Accounts_RevokeSession has a
@@ -64,7 +78,8 @@ export const DemoAccountTokens = {
 
 /**
  * Inserts the demo accounts (their passwords hashed as at sign-up, their emails verified), the owner's other
- * session and the demo's mailed-link tokens, inside the seed's transaction. Fails with `SqlError`.
+ * session, the demo's mailed-link tokens and the admin's second factor ({@link DemoAdminMfa}), inside the seed's
+ * transaction. Requires `AppConfig` (the TOTP sealing key). Fails with `SqlError`.
  */
 export const seedAccounts = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -102,6 +117,28 @@ export const seedAccounts = Effect.gen(function*() {
       expires_at: DemoAccountTokens.expires,
       used_at: null,
       created_at: demoTime(0)
+    })))
+  }`
+  // the admin's confirmed TOTP, sealed with this deployment's key (APP_SECRET)
+  const config = yield* AppConfig
+  const adminId = DemoAccounts[DemoAdminMfa.account].id
+  yield* sql`INSERT INTO mfa_totp ${
+    sql.insert({
+      account_id: adminId,
+      state: "ENABLED",
+      secret_sealed: totpSecretCipher(config.keys.mfaTotp).seal(Redacted.make(DemoAdminMfa.secret), totpSecretAad(adminId)),
+      last_time_step: null,
+      created_at: demoTime(0),
+      enabled_at: demoTime(0)
+    })
+  }`
+  yield* sql`INSERT INTO mfa_recovery_codes ${
+    sql.insert(DemoAdminMfa.recoveryCodes.map((code, i) => ({
+      id: id(1, 210 + i),
+      account_id: adminId,
+      code_hash: recoveryCodeHash(code),
+      created_at: demoTime(0),
+      used_at: null
     })))
   }`
 })

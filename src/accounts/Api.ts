@@ -16,6 +16,7 @@ import { ReplayAs } from "../api/replay.js"
 import { EmailNotVerified, InvalidRequest, OriginNotAllowed, ReauthenticationRequired, WorkspaceNotFound, WorkspaceRoleRequired } from "../../schema/errors.js"
 import { ApiKeyNotFound, SessionNotFound, SignInThrottled } from "./Errors.js"
 import { completePasswordReset, requestPasswordReset, signUp, verifyEmail } from "./signUp/Api.js"
+import { confirmTotp, disableTotp, enrollTotp, regenerateRecoveryCodes, verifyMfa } from "./mfa/Api.js"
 
 const isCreated = Schema.is(Data(CreatedApiKey))
 
@@ -34,7 +35,9 @@ export class AccountsApi extends HttpApiGroup.make("Accounts")
           description: "Checks the email and password and opens a browser session: the HttpOnly `session` cookie " +
             "carries it, and `data.csrfToken` must be sent as `X-CSRF-Token` on every session command. A wrong email " +
             "or password gets the one identical 401; a browser `Origin` must be allowed (login CSRF). The right password of " +
-            "an account whose email is not verified yet (Accounts_SignUp) gets 403 `email-not-verified`.",
+            "an account whose email is not verified yet (Accounts_SignUp) gets 403 `email-not-verified`. " +
+            "When the account has a second factor (TOTP), `data.mfaRequired` is true and the session can call " +
+            "nothing but Accounts_VerifyMfa until a code completes it.",
           errors: [OriginNotAllowed, SignInThrottled, EmailNotVerified]
         })
       )
@@ -155,5 +158,10 @@ export class AccountsApi extends HttpApiGroup.make("Accounts")
         })
       )
   )
-  .annotate(OpenApi.Description, "Accounts: sign-up, sign-in, password reset, browser sessions and public API keys")
+  .add(verifyMfa)
+  .add(enrollTotp)
+  .add(confirmTotp)
+  .add(disableTotp)
+  .add(regenerateRecoveryCodes)
+  .annotate(OpenApi.Description, "Accounts: sign-up, sign-in, MFA, password reset, browser sessions and public API keys")
 {}

@@ -12,12 +12,14 @@ import { group } from "../http/group.js"
 import { Accounts } from "./Accounts.js"
 import { ApiKeys } from "./apiKeys/ApiKeys.js"
 import { SignUp } from "./signUp/SignUp.js"
+import { Mfa } from "./mfa/Mfa.js"
 
 export const AccountsHttpLive = group(Api, "Accounts", (handlers) =>
   Effect.gen(function*() {
     const accounts = yield* Accounts
     const apiKeys = yield* ApiKeys
     const signUp = yield* SignUp
+    const mfa = yield* Mfa
     const envelope = yield* Envelope
     const config = yield* AppConfig
     return handlers
@@ -45,7 +47,8 @@ export const AccountsHttpLive = group(Api, "Accounts", (handlers) =>
             accountPublicId: signedIn.accountId,
             sessionId: signedIn.sessionId,
             csrfToken: signedIn.csrfToken,
-            expiresAt: signedIn.expiresAt
+            expiresAt: signedIn.expiresAt,
+            mfaRequired: signedIn.mfaRequired
           })
         }))
       .handle("signUp", ({ payload }) => signUp.signUp(payload).pipe(Effect.flatMap(envelope.data)))
@@ -82,4 +85,14 @@ export const AccountsHttpLive = group(Api, "Accounts", (handlers) =>
       .handle("revokeApiKey", ({ path }) =>
         Effect.flatMap(currentSession, (s) =>
           apiKeys.revoke(path.workspacePublicId, path.apiKeyPublicId, s.accountId).pipe(Effect.flatMap(envelope.data))))
+      .handle("verifyMfa", ({ payload }) =>
+        Effect.flatMap(currentSession, (s) => mfa.verify(s, payload.code).pipe(Effect.flatMap(envelope.data))))
+      .handle("enrollTotp", () =>
+        Effect.flatMap(currentSession, (s) => mfa.enroll(s.accountId).pipe(Effect.flatMap(envelope.data))))
+      .handle("confirmTotp", ({ payload }) =>
+        Effect.flatMap(currentSession, (s) => mfa.confirm(s.accountId, payload.code).pipe(Effect.flatMap(envelope.data))))
+      .handle("disableTotp", ({ payload }) =>
+        Effect.flatMap(currentSession, (s) => mfa.disable(s.accountId, payload.code).pipe(Effect.flatMap(envelope.data))))
+      .handle("regenerateRecoveryCodes", ({ payload }) =>
+        Effect.flatMap(currentSession, (s) => mfa.regenerate(s.accountId, payload.code).pipe(Effect.flatMap(envelope.data))))
   }))

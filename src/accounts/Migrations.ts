@@ -6,9 +6,11 @@
 import type { Migrations } from "../Area.js"
 import apiKeyManagement from "./migrations/0005_api_key_management.js"
 import signUp from "./migrations/0032_sign_up.js"
+import mfaTotp from "./migrations/0035_mfa_totp.js"
 
 /** The accounts area's migrations, by id. */
 export const migrations: Migrations = {
   "0005_api_key_management": apiKeyManagement,
-  "0032_sign_up": signUp
+  "0032_sign_up": signUp,
+  "0035_mfa_totp": mfaTotp
 }

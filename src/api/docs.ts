@@ -58,7 +58,7 @@ export const mechanismCauses = (
     403: [
       ...(session ? [Errors.SessionRequired] : []),
       ...(sessionRules && command ? [Errors.CrossSiteRequest, Errors.OriginNotAllowed, Errors.CsrfTokenInvalid] : []),
-      ...(policy.auth === "required-admin" ? [Errors.AdminRequired] : []),
+      ...(policy.auth === "required-admin" ? [Errors.AdminRequired, Errors.MfaRequired] : []),
       ...(policy.sensitive ? [Errors.ReauthenticationRequired] : []),
       ...(policy.scopes.length > 0 && !session ? [Errors.InsufficientScope] : [])
     ],

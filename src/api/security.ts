@@ -7,7 +7,7 @@ import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
 import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { Context, Effect } from "effect"
-import type { AdminRequired, CrossSiteRequest, CsrfTokenInvalid, InsufficientScope, OriginNotAllowed, ReauthenticationRequired, SessionRequired, Unauthenticated } from "../../schema/errors.js"
+import type { AdminRequired, MfaRequired, CrossSiteRequest, CsrfTokenInvalid, InsufficientScope, OriginNotAllowed, ReauthenticationRequired, SessionRequired, Unauthenticated } from "../../schema/errors.js"
 import { raisedOnly } from "../../schema/problem.js"
 
 /** The methods of session commands: they need `X-CSRF-Token` and an allowed origin (spec §5.2). */
@@ -62,7 +62,7 @@ export const currentSession: Effect.Effect<SessionPrincipal, never, CurrentPrinc
  * Session-authenticated operations (x-auth-mode required-user / required-admin).
  * Fails with 401 `unauthenticated` (no valid session) or 403 (`session-required`,
  * `cross-site-request`, `origin-not-allowed`, `csrf-token-invalid`, `admin-required`,
- * `reauthentication-required`); `operation()` declares those each endpoint can answer.
+ * `mfa-required`, `reauthentication-required`); `operation()` declares those each endpoint can answer.
  */
 export class SessionAuth extends HttpApiMiddleware.Tag<SessionAuth>()("SessionAuth", {
   security: { cookieAuth },
@@ -74,6 +74,7 @@ export class SessionAuth extends HttpApiMiddleware.Tag<SessionAuth>()("SessionAu
     | OriginNotAllowed
     | CsrfTokenInvalid
     | AdminRequired
+    | MfaRequired
     | ReauthenticationRequired
   >()
 }) {}
@@ -96,6 +97,7 @@ export class PublicAuth extends HttpApiMiddleware.Tag<PublicAuth>()("PublicAuth"
     | OriginNotAllowed
     | CsrfTokenInvalid
     | AdminRequired
+    | MfaRequired
     | ReauthenticationRequired
   >()
 }) {}

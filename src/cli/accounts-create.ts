@@ -8,7 +8,8 @@
  * `ps` and shell history): on a terminal it is prompted for twice without echo; from a
  * pipe or file the first line is taken. It is never printed or logged.
  *
- * Prints one line with the new ids on success (exit 0). A refusal prints one line naming
+ * Prints a line with the new ids and one on enrolling the second factor (TOTP, which
+ * administrator operations need) on success (exit 0). A refusal prints one line naming
  * the field and its rule on stderr: exit 1 (bad email, weak or empty password, email or
  * workspace slug taken), exit 2 for a usage error.
  */
@@ -100,7 +101,10 @@ Effect.gen(function*() {
   })
   process.stdout.write(
     `Created account ${email} (${created.accountId}), OWNER of workspace "${workspace}" ` +
-      `(${created.workspaceId}, slug ${created.workspaceSlug}).\n`
+      `(${created.workspaceId}, slug ${created.workspaceSlug}).\n` +
+      // administrator operations need a confirmed second factor (403 mfa-required): say how to get one
+      "Second factor (TOTP, needed for administrator operations): sign in (POST /api/v1/auth/sign-in), then " +
+      "POST /api/v1/me/mfa/totp and confirm a code with POST /api/v1/me/mfa/totp/confirm (docs/mfa.md).\n"
   )
 }).pipe(
   Effect.catchTags({

@@ -5,8 +5,11 @@
  * - {@link SessionAuthLive} (required-user, required-admin): a live session cookie
  *   (else 401); on commands (POST/PUT/PATCH/DELETE) `Sec-Fetch-Site` must not be
  *   `cross-site`, `Origin` (when sent) must be allowed and `X-CSRF-Token` must match
- *   the session (else 403); admin operations need an admin account and sensitive
- *   ones a recent authentication (403, each with its own problem `type`).
+ *   the session (else 403); admin operations need an admin account with a confirmed
+ *   second factor and sensitive ones a recent authentication: a sign-in or a second
+ *   factor verified (Accounts_VerifyMfa, step-up) within RECENT_AUTH_SECONDS (403, each
+ *   with its own problem `type`). A half signed-in session (second factor pending) may
+ *   call Accounts_VerifyMfa only: everything else answers the one identical 401.
  * - {@link PublicAuthLive} (public, optional-user): anonymous, or an API key from
  *   `X-API-Key` or `Authorization: Bearer`. A presented key must be valid and, when
  *   the request has an `Origin`, list it (else the one identical 401), and carry
@@ -20,7 +23,7 @@ import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
-import { AdminRequired, CrossSiteRequest, CsrfTokenInvalid, InsufficientScope, OriginNotAllowed, type ReauthenticationRequired, SessionRequired, type Unauthenticated } from "../../schema/errors.js"
+import { AdminRequired, CrossSiteRequest, CsrfTokenInvalid, InsufficientScope, MfaRequired, OriginNotAllowed, type ReauthenticationRequired, SessionRequired, type Unauthenticated } from "../../schema/errors.js"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { Auth, type SessionRecord, unauthenticated } from "../../layers/Auth.js"
 import { cacheControl, type OperationPolicy } from "../api/operation.js"
@@ -94,7 +97,17 @@ export const originAllowed = (origin: string, host: string | undefined, allowed:
 }
 
 /** The 403 causes of the session rules. */
-type SessionRuleRefusal = CrossSiteRequest | OriginNotAllowed | CsrfTokenInvalid | AdminRequired | ReauthenticationRequired
+type SessionRuleRefusal =
+  | Unauthenticated
+  | CrossSiteRequest
+  | OriginNotAllowed
+  | CsrfTokenInvalid
+  | AdminRequired
+  | MfaRequired
+  | ReauthenticationRequired
+
+/** The one operation a half signed-in session (second factor pending) may call. */
+export const MfaVerificationOperationId = "Accounts_VerifyMfa"
 
 /** The request-level rules of one session (CSRF, origin, admin, recent authentication) as a layer-built checker. */
 const makeSessionRules = Effect.gen(function*() {
@@ -129,10 +142,16 @@ const makeSessionRules = Effect.gen(function*() {
     policy: OperationPolicy,
     request: HttpServerRequest.HttpServerRequest
   ): Effect.Effect<Principal, SessionRuleRefusal> => {
+    if (s.mfaPending && policy.operationId !== MfaVerificationOperationId) return Effect.fail(unauthenticated())
     const refused = commandMethods.has(request.method) ? commandRefusal(s, request) : undefined
     if (refused !== undefined) return Effect.fail(refused)
     if (policy.auth === "required-admin" && !s.isAdmin) {
       return Effect.fail(new AdminRequired({ detail: "This operation needs an administrator." }))
+    }
+    if (policy.auth === "required-admin" && !s.mfaEnabled) {
+      return Effect.fail(new MfaRequired({
+        detail: "Administrator operations need a confirmed second factor: enroll TOTP (POST /api/v1/me/mfa/totp) and confirm it."
+      }))
     }
     const principal: Principal = {
       _tag: "Session",
@@ -180,7 +199,7 @@ export const SessionAuthLive = Layer.effect(
             : auth.session(token)
           return Effect.zipRight(
             setCacheControl(policy),
-            Effect.flatMap(session, (found): Effect.Effect<Principal, SessionRuleRefusal | Unauthenticated | SessionRequired> =>
+            Effect.flatMap(session, (found): Effect.Effect<Principal, SessionRuleRefusal | SessionRequired> =>
               Option.isSome(found) ? sessionRules(found.value, policy, request) : refuse(policy, request))
           )
         })

@@ -45,8 +45,9 @@ layer(signInServer.layer)("Accounts_SignIn", (it) => {
       expect(reply.body.meta.generatedAt).toBe(TestEpoch.toISOString())
 
       const data = reply.body.data
-      expect(Object.keys(data).sort()).toEqual(["accountPublicId", "csrfToken", "expiresAt", "sessionId"])
+      expect(Object.keys(data).sort()).toEqual(["accountPublicId", "csrfToken", "expiresAt", "mfaRequired", "sessionId"])
       expect(data.accountPublicId).toBe(id)
+      expect(data.mfaRequired).toBe(false)
       expect(data.sessionId).toMatch(UuidPattern)
       expect(typeof data.csrfToken).toBe("string")
       expect(data.csrfToken.length).toBeGreaterThanOrEqual(32)

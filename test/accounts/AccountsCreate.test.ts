@@ -76,7 +76,7 @@ const server = makeTestServer({}, { db: target.db })
 layer(server.layer, { timeout: 120_000 })("accounts:create", (it) => {
   it("creates the account and its workspace; prints their ids, never the password", () => {
     expect(created.code, created.stderr).toBe(0)
-    expect(created.stdout).toMatch(/^Created account first@example\.com \([0-9a-f-]{36}\), OWNER of workspace "First Light Labs" \([0-9a-f-]{36}, slug first-light-labs\)\.\n$/)
+    expect(created.stdout).toMatch(/^Created account first@example\.com \([0-9a-f-]{36}\), OWNER of workspace "First Light Labs" \([0-9a-f-]{36}, slug first-light-labs\)\.\nSecond factor \(TOTP, needed for administrator operations\): .*POST \/api\/v1\/me\/mfa\/totp .*\n$/)
     for (const r of [created, ...Object.values(refusals)]) {
       expect(r.stdout + r.stderr).not.toContain(password)
     }

@@ -20,5 +20,11 @@ export const operations = {
   // ours: API key management
   Accounts_CreateApiKey: { method: "post", path: "/api/v1/workspaces/{workspacePublicId}/api-keys", tag: "Accounts", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [201, 400, 401, 403, 404, 409, 500, 503] },
   Accounts_ListApiKeys: { method: "get", path: "/api/v1/workspaces/{workspacePublicId}/api-keys", tag: "Accounts", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },
-  Accounts_RevokeApiKey: { method: "delete", path: "/api/v1/workspaces/{workspacePublicId}/api-keys/{apiKeyPublicId}", tag: "Accounts", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 500, 503] }
+  Accounts_RevokeApiKey: { method: "delete", path: "/api/v1/workspaces/{workspacePublicId}/api-keys/{apiKeyPublicId}", tag: "Accounts", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 500, 503] },
+  // ours: the second factor (src/accounts/mfa)
+  Accounts_VerifyMfa: { method: "post", path: "/api/v1/auth/mfa", tag: "Accounts", auth: "required-user", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 409, 429, 500, 503] },
+  Accounts_EnrollTotp: { method: "post", path: "/api/v1/me/mfa/totp", tag: "Accounts", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 409, 500, 503] },
+  Accounts_ConfirmTotp: { method: "post", path: "/api/v1/me/mfa/totp/confirm", tag: "Accounts", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 409, 429, 500, 503] },
+  Accounts_DisableTotp: { method: "post", path: "/api/v1/me/mfa/totp/disable", tag: "Accounts", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 409, 429, 500, 503] },
+  Accounts_RegenerateRecoveryCodes: { method: "post", path: "/api/v1/me/mfa/recovery-codes", tag: "Accounts", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 409, 429, 500, 503] }
 } as const satisfies OperationExpectations

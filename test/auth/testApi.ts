@@ -4,6 +4,7 @@
  * optional-user). Sessions are opened through the Auth service on the server's clock.
  */
 import { type HttpApi, HttpApiBuilder } from "@effect/platform"
+import { SqlClient } from "@effect/sql"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, Logger, LogLevel, Redacted } from "effect"
 import { Auth, AuthLive } from "../../layers/Auth.js"
@@ -38,12 +39,20 @@ export const serveTestApi = <E, R>(api: HttpApi.HttpApi.Any, apiLive: Layer.Laye
     Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
   )
 
-  /** Opens a session for a demo account through the Auth service, on the server's clock. */
+  /**
+   * Opens a session for a demo account through the Auth service, on the server's clock. The
+   * test API has no Accounts_VerifyMfa: a half signed-in session (the demo admin has TOTP) is
+   * completed in the database, as that operation would.
+   */
   const sessionOf = (account: DemoAccountName) =>
     Effect.gen(function*() {
       const auth = yield* Auth
       const { email, password } = DemoAccounts[account]
       const signed = yield* auth.signIn({ email, password, userAgent: null }).pipe(Effect.withClock(clock), Effect.orDie)
+      if (signed.mfaRequired) {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`UPDATE sessions SET mfa_pending = false WHERE id = ${signed.sessionId}`.pipe(Effect.orDie)
+      }
       return {
         cookie: `session=${Redacted.value(signed.token)}`,
         csrf: signed.csrfToken,

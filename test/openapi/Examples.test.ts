@@ -12,6 +12,7 @@
  * the generator writes them. Each example also decodes with its endpoint's success Schema,
  * and the served `/openapi.json` carries it as the `example` of the operation's success response.
  */
+import { isDeepStrictEqual } from "node:util"
 import { HttpApi } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { Context, Effect, Option, Schema } from "effect"
@@ -35,7 +36,7 @@ const placeholder = (operationId: string, path: string): Rule => () => `<${opera
 /**
  * The values that change per request (or per seeding), where they are (`*` is any key or
  * index), each with its rule. Besides these, every id the test server mints while
- * answering (its Ids sequence, `0000000b-…`) is `<minted id>`, and a value a rule
+ * answering (its Ids sequence, `0000000b-…`), alone or inside a string, is `<minted id>`, and a value a rule
  * replaced is replaced wherever it comes back in a later answer (the new API key's prefix
  * in Accounts_ListApiKeys). Timestamps the requests take are the test clock's (fixed),
  * so they are compared as they are.
@@ -45,6 +46,11 @@ const PerRequest: Record<string, ReadonlyArray<readonly [string, Rule]>> = {
   "*": [["meta.requestId", placeholder("*", "meta.requestId")], ["meta.generatedAt", placeholder("*", "meta.generatedAt")]],
   // random secrets minted by the request
   Accounts_SignIn: [["data.csrfToken", placeholder("Accounts_SignIn", "data.csrfToken")]],
+  Accounts_EnrollTotp: [
+    ["data.secret", placeholder("Accounts_EnrollTotp", "data.secret")],
+    ["data.otpauthUri", placeholder("Accounts_EnrollTotp", "data.otpauthUri")],
+    ["data.qrSvg", placeholder("Accounts_EnrollTotp", "data.qrSvg")]
+  ],
   // the challenge's nonce is random; the rest of the message is compared
   Agents_CreateIdentityChallenge: [["data.message", (m) => m.replace(/\nNonce: [0-9a-f]+\n/, "\nNonce: <nonce>\n")]],
   Accounts_CreateApiKey: [
@@ -61,7 +67,7 @@ const PerRequest: Record<string, ReadonlyArray<readonly [string, Rule]>> = {
   Accounts_RevokeApiKey: [["data.createdAt", placeholder("Accounts_RevokeApiKey", "createdAt")]]
 }
 
-const MintedId = /^0000000b-0000-7000-8000-[0-9a-f]{12}$/
+const MintedId = /0000000b-0000-7000-8000-[0-9a-f]{12}/g
 
 const matches = (pattern: ReadonlyArray<string>, path: ReadonlyArray<string>) =>
   pattern.length === path.length && pattern.every((p, i) => p === "*" || p === path[i])
@@ -87,8 +93,7 @@ const normalise = (answers: Record<string, { status: number; body: unknown }>) =
         if (replaced !== value && !path.includes("meta")) seen.set(value, replaced)
         return replaced
       }
-      if (MintedId.test(value)) return "<minted id>"
-      return seen.get(value) ?? value
+      return seen.get(value) ?? value.replace(MintedId, "<minted id>")
     }
     out[operationId] = { status, body: go(body, []) }
   }
@@ -129,7 +134,16 @@ layer(server.layer)("success examples", (it) => {
         answers[operationId] = { status: reply.status, body: first === undefined ? reply.body : { kind: first.event, data: first.data } }
       }
       if (writing) {
-        writeExamples(renderExamples(answers))
+        // an answer that only differs from the stored one in per-request values keeps the stored text, so a
+        // new operation does not rewrite every other example (their request ids come from one sequence)
+        const stored = normalise(successExamples as Record<string, { status: number; body: unknown }>)
+        const got = normalise(answers)
+        writeExamples(renderExamples(Object.fromEntries(Object.entries(answers).map(([operationId, answer]) => [
+          operationId,
+          operationId in successExamples && isDeepStrictEqual(stored[operationId], got[operationId])
+            ? (successExamples as Record<string, { status: number; body: unknown }>)[operationId]!
+            : answer
+        ]))))
         return
       }
       // a failure here: the demo data or an answer changed; `npm run docs:examples` writes the new examples

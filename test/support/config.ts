@@ -58,7 +58,8 @@ export const testConfig = (overrides: Partial<TestConfigShape> = {}): TestConfig
     analyticsContext: deriveKey(DevelopmentSecret, "analytics-context"),
     analyticsDownload: deriveKey(DevelopmentSecret, "analytics-download"),
     // the demo manifest's ad-serving token too (src/db/demo/ads.ts)
-    adServing: deriveKey(DevelopmentSecret, "ad-serving")
+    adServing: deriveKey(DevelopmentSecret, "ad-serving"),
+    mfaTotp: key("mfa-totp-secrets")
   },
   insecureDevelopmentSecret: false,
   // one runner, reading committed work often so tests wait little

@@ -6,7 +6,8 @@ import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { expect } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { DemoAccounts, type DemoAccountName } from "../../demo/accounts/seed.js"
+import { DemoAccounts, DemoAdminMfa, type DemoAccountName } from "../../demo/accounts/seed.js"
+import { totpCode } from "../../src/accounts/mfa/Totp.js"
 
 /** A signed-in browser session. */
 export interface Session {
@@ -73,20 +74,48 @@ export const call = (method: "GET" | "POST" | "DELETE" | "PATCH" | "PUT", path: 
 export const signIn = (account: DemoAccountName) =>
   signInWith(DemoAccounts[account].email, DemoAccounts[account].password)
 
-/** Signs in with `email` and `password` (200 expected); returns the session with its CSRF token. */
-export const signInWith = (email: string, password: string) =>
+/**
+ * Signs in with `email` and `password` (200 expected); returns the session with its CSRF token.
+ * An account with a second factor (the demo admin, `DemoAdminMfa`) is completed with
+ * {@link completeMfa}; `{ mfa: false }` leaves the session half signed in.
+ */
+export const signInWith = (email: string, password: string, options: { readonly mfa?: boolean } = {}) =>
   Effect.gen(function*() {
     const reply = yield* call("POST", "/api/v1/auth/sign-in", { body: { email, password } })
     expect(reply.status, reply.text).toBe(200)
     const setCookie = reply.headers["set-cookie"] ?? ""
     const cookie = setCookie.split(";")[0]!
     expect(cookie).toMatch(/^session=[A-Za-z0-9_-]{43}$/)
-    return {
+    const session = {
       cookie,
       csrf: reply.body.data.csrfToken,
       accountId: reply.body.data.accountPublicId,
       sessionId: reply.body.data.sessionId
     } satisfies Session
+    if (reply.body.data.mfaRequired === true && options.mfa !== false) {
+      yield* completeMfa(session, new Date(reply.body.meta.generatedAt))
+    }
+    return session
+  })
+
+/**
+ * Completes the demo admin's second factor on `session` (Accounts_VerifyMfa) at the server's
+ * time `at`: a TOTP code of the demo secret for the previous, current or next time step (each
+ * step is accepted once per database), else the first unused demo recovery code.
+ */
+export const completeMfa = (session: Session, at: Date) =>
+  Effect.gen(function*() {
+    expect(session.accountId, "only the demo admin has a known second factor").toBe(DemoAccounts[DemoAdminMfa.account].id)
+    const codes = [
+      ...[-1, 0, 1].map((step) => totpCode(DemoAdminMfa.secret, new Date(at.getTime() + step * 30_000))),
+      ...DemoAdminMfa.recoveryCodes
+    ]
+    for (const code of codes) {
+      const verified = yield* call("POST", "/api/v1/auth/mfa", { session, body: { code } })
+      if (verified.status === 200) return
+      expect(verified.status, verified.text).toBe(400)
+    }
+    expect.fail("every TOTP step and demo recovery code of the demo admin is used up on this database")
   })
 
 /**
