@@ -1,9 +1,10 @@
 /**
  * The workspaces area's entries of the demo manifest (`demo/manifest.ts`): for each of its
  * operations, one request that succeeds on a freshly seeded database (the example of
- * `/docs`, checked by test/demo/Manifest.test.ts). Requests run in this order: the lifecycle
- * entries act on the outsider's workspace (version 1 → 2 update → 3 suspend → 4 resume →
- * CLOSING), which no other area's demo request uses.
+ * `/docs`, checked by test/demo/Manifest.test.ts). The lifecycle entries act on workspaces no
+ * other area's demo request uses, so that they succeed in this order and in the order of
+ * `/openapi.json`'s paths alike: the outsider's (update at version 1, then suspend and resume,
+ * which need no version) and Frozen Holdings (closed by its owner at version 1).
  */
 import type { ManifestOperation } from "../DemoArea.js"
 import { DemoWorkspaces } from "./seed.js"
@@ -23,5 +24,10 @@ export const WorkspacesManifest = {
     body: { reason: "Suspected abuse reported; under review." }
   },
   Workspaces_ResumeWorkspace: { as: "admin", path: outsiderLab, query: {}, body: { reason: "Review finished: no abuse." } },
-  Workspaces_CloseWorkspace: { as: "outsider", path: outsiderLab, query: {}, body: { expectedVersion: 4 } }
+  Workspaces_CloseWorkspace: {
+    as: "owner",
+    path: { workspacePublicId: DemoWorkspaces.locked.id },
+    query: {},
+    body: { expectedVersion: 1 }
+  }
 } satisfies Record<string, ManifestOperation>
