@@ -27,7 +27,7 @@ export interface DemoArea {
  * POST/PUT/PATCH/DELETE requests also need a fresh Idempotency-Key, which the caller supplies.
  */
 export interface ManifestOperation {
-  readonly as: "admin" | "owner" | "member" | "anonymous" | "apiKey:public"
+  readonly as: "admin" | "owner" | "member" | "outsider" | "anonymous" | "apiKey:public"
   readonly path: Readonly<Record<string, string>>
   readonly query: Readonly<Record<string, string | number>>
   readonly body: unknown

@@ -1,13 +1,16 @@
-/** The workspaces area: workspaces. Listed in `src/areas.ts`. */
+/** The workspaces area: workspaces and their lifecycle. Listed in `src/areas.ts`. */
 import { Layer } from "effect"
+import { AuditLive } from "../../layers/Audit.js"
 import type { Area } from "../Area.js"
+import { WorkspaceCloseLive } from "./CloseWorkflow.js"
 import { WorkspacesHttpLive } from "./Http.js"
 import { migrations } from "./Migrations.js"
 import { Workspaces } from "./Workspaces.js"
 
-/** The workspaces area's handlers (see `src/Area.ts`). */
+/** The workspaces area's handlers, workflows (the end of a closing) and migrations (see `src/Area.ts`). */
 export const WorkspacesArea = {
   name: "workspaces",
   http: WorkspacesHttpLive.pipe(Layer.provide([Workspaces.Default])),
+  workflows: WorkspaceCloseLive.pipe(Layer.provide(AuditLive)),
   migrations
 } satisfies Area

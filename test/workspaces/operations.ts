@@ -8,5 +8,12 @@ import type { OperationExpectations } from "../openapi/operations.js"
 
 /** The workspaces area's operations, by operationId. */
 export const operations = {
-  Workspaces_GetWorkspace: { method: "get", path: "/api/v1/workspaces/{workspacePublicId}", tag: "Workspaces", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 423, 500] }
+  Workspaces_GetWorkspace: { method: "get", path: "/api/v1/workspaces/{workspacePublicId}", tag: "Workspaces", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 423, 500] },
+  // ours: the workspace lifecycle
+  Workspaces_CreateWorkspace: { method: "post", path: "/api/v1/workspaces", tag: "Workspaces", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [201, 400, 401, 403, 409, 500] },
+  Workspaces_ListWorkspaces: { method: "get", path: "/api/v1/workspaces", tag: "Workspaces", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 500] },
+  Workspaces_UpdateWorkspace: { method: "patch", path: "/api/v1/workspaces/{workspacePublicId}", tag: "Workspaces", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 500] },
+  Workspaces_CloseWorkspace: { method: "post", path: "/api/v1/workspaces/{workspacePublicId}/close", tag: "Workspaces", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 500] },
+  Workspaces_SuspendWorkspace: { method: "post", path: "/api/v1/admin/workspaces/{workspacePublicId}/suspend", tag: "Workspaces", auth: "required-admin", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 500] },
+  Workspaces_ResumeWorkspace: { method: "post", path: "/api/v1/admin/workspaces/{workspacePublicId}/resume", tag: "Workspaces", auth: "required-admin", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 500] }
 } as const satisfies OperationExpectations
