@@ -8,14 +8,12 @@ import { Effect, Option, Redacted } from "effect"
 import type { ApiKey, ApiKeyScope, CreatedApiKey } from "../Schemas.js"
 import { InvalidRequest, WorkspaceNotFound, WorkspaceRoleRequired } from "../../../schema/errors.js"
 import { ApiKeyNotFound } from "../Errors.js"
-import type { WorkspaceRole } from "../../../schema/workspaces.js"
 import { AppConfig } from "../../../layers/AppConfig.js"
 import { Auth } from "../../../layers/Auth.js"
 import { now } from "../../../layers/Clock.js"
 import { Ids } from "../../../layers/Ids.js"
 import { ApiKeysRepo } from "./Repo.js"
-
-const managers: ReadonlySet<WorkspaceRole> = new Set(["OWNER", "ADMIN"])
+import { can } from "../../../schema/roles.js"
 
 /** API keys of workspaces. Requires `SqlClient`, `Auth`, `AppConfig`, `Ids`. */
 export class ApiKeys extends Effect.Service<ApiKeys>()("agent-directory/ApiKeys", {
@@ -25,14 +23,14 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("agent-directory/ApiKeys"
     const ids = yield* Ids
     const config = yield* AppConfig
 
-    /** Fails unless the account is an ACTIVE OWNER/ADMIN: `WorkspaceNotFound` for non-members (existence hidden), else `WorkspaceRoleRequired`. */
+    /** Fails unless the account is an ACTIVE member holding `apiKeys.manage` (OWNER, ADMIN): `WorkspaceNotFound` for non-members (existence hidden), else `WorkspaceRoleRequired`. */
     const requireManager = (workspaceId: string, accountId: string) =>
       Effect.gen(function*() {
         const role = yield* repo.role(workspaceId, accountId)
         if (Option.isNone(role)) {
           return yield* new WorkspaceNotFound({ detail: `No workspace ${workspaceId}.` })
         }
-        if (!managers.has(role.value)) {
+        if (!can(role.value, "apiKeys.manage")) {
           return yield* new WorkspaceRoleRequired({
             detail: "Managing API keys needs the OWNER or ADMIN role in the workspace."
           })

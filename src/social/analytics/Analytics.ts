@@ -25,13 +25,12 @@ import { downloadTokenOf, exportIdOfDownloadToken } from "./DownloadToken.js"
 import { AnalyticsExportWorkflow, ExportRetentionMs } from "./ExportWorkflow.js"
 import { AnalyticsRepo } from "./Repo.js"
 import { dieOnStorageFailure } from "../../db/storageFailure.js"
+import { can } from "../../../schema/roles.js"
 
 /** How far `occurredAt` may lie before the server's now (ms, 7 days); older → TIMESTAMP_SKEW. */
 export const MaxEventAgeMs = 7 * 24 * 3600 * 1000
 /** How far `occurredAt` may lie after the server's now (ms, 5 minutes: client clock drift); later → TIMESTAMP_SKEW. */
 export const MaxEventLeadMs = 5 * 60 * 1000
-/** Workspace roles that may export an agent's analytics. */
-export const ExportRoles: ReadonlyArray<string> = ["OWNER", "ADMIN", "EDITOR", "OPERATOR", "ANALYST"]
 
 const decodeEvent = Schema.decodeUnknownEither(ProductEvent)
 const decodeEventId = Schema.decodeUnknownOption(ProductEvent.fields.eventId)
@@ -116,7 +115,7 @@ export class Analytics extends Effect.Service<Analytics>()("agent-directory/Anal
         if (Option.isNone(access) || access.value.role === null) {
           return yield* new AgentNotFound({ detail: `No agent ${agentId} operated by your workspaces.` })
         }
-        if (!ExportRoles.includes(access.value.role)) {
+        if (!can(access.value.role, "analytics.export")) {
           return yield* new RoleRequired({ detail: "Exports need the OWNER, ADMIN, EDITOR, OPERATOR or ANALYST role." })
         }
       })
