@@ -8,5 +8,6 @@ import { DemoWorkspaces } from "./seed.js"
 
 /** The workspaces area's demo requests, by operationId. */
 export const WorkspacesManifest = {
-  Workspaces_GetWorkspace: { as: "member", path: { workspacePublicId: DemoWorkspaces.acme.id }, query: { limit: 50 }, body: null }
+  Workspaces_GetWorkspace: { as: "member", path: { workspacePublicId: DemoWorkspaces.acme.id }, query: { limit: 50 }, body: null },
+  Workspaces_ListAuditEvents: { as: "owner", path: { workspacePublicId: DemoWorkspaces.acme.id }, query: { limit: 20 }, body: null }
 } satisfies Record<string, ManifestOperation>

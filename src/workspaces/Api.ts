@@ -8,6 +8,7 @@ import { Data } from "../../schema/envelope.js"
 import { GetWorkspaceQuery, Workspace } from "../../schema/workspaces.js"
 import { operation } from "../api/operation.js"
 import { InvalidCursor, PolicyLocked, WorkspaceNotFound } from "../../schema/errors.js"
+import { listAuditEvents } from "./audit/Api.js"
 
 export class WorkspacesApi extends HttpApiGroup.make("Workspaces")
   .add(
@@ -29,5 +30,6 @@ export class WorkspacesApi extends HttpApiGroup.make("Workspaces")
         })
       )
   )
+  .add(listAuditEvents)
   .annotate(OpenApi.Description, "Workspaces: members and invitations")
 {}

@@ -4,10 +4,11 @@ import type { Area } from "../Area.js"
 import { WorkspacesHttpLive } from "./Http.js"
 import { migrations } from "./Migrations.js"
 import { Workspaces } from "./Workspaces.js"
+import { AuditEvents } from "./audit/AuditEvents.js"
 
 /** The workspaces area's handlers (see `src/Area.ts`). */
 export const WorkspacesArea = {
   name: "workspaces",
-  http: WorkspacesHttpLive.pipe(Layer.provide([Workspaces.Default])),
+  http: WorkspacesHttpLive.pipe(Layer.provide([Workspaces.Default, AuditEvents.Default])),
   migrations
 } satisfies Area

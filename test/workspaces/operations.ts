@@ -8,5 +8,6 @@ import type { OperationExpectations } from "../openapi/operations.js"
 
 /** The workspaces area's operations, by operationId. */
 export const operations = {
-  Workspaces_GetWorkspace: { method: "get", path: "/api/v1/workspaces/{workspacePublicId}", tag: "Workspaces", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 423, 500] }
+  Workspaces_GetWorkspace: { method: "get", path: "/api/v1/workspaces/{workspacePublicId}", tag: "Workspaces", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 423, 500] },
+  Workspaces_ListAuditEvents: { method: "get", path: "/api/v1/workspaces/{workspacePublicId}/audit-events", tag: "Workspaces", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 500] }
 } as const satisfies OperationExpectations
