@@ -30,7 +30,7 @@ const guarded = [...operationTable(Api).byRoute.entries()]
 /** The 403 causes a role check answers with. */
 const roleRefusals = ["role-required", "workspace-role-required"].map((slug) => `https://agent-directory.dev/problems/${slug}`)
 
-layer(server.layer, { timeout: 300_000 })("the role table, walked", (it) => {
+layer(server.layer, { timeout: 120_000 })("the role table, walked", (it) => {
   it("every operation declaring a permission has a demo request signed in as a workspace member", () => {
     expect(guarded.length).toBeGreaterThan(20)
     for (const op of guarded) {
@@ -40,14 +40,12 @@ layer(server.layer, { timeout: 300_000 })("the role table, walked", (it) => {
     }
   })
 
-  it.effect("each role lacking the permission gets 403 role-required; each holding it does not", () =>
-    Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
-      const sessions = new Map<string, Session>()
-      const failures: Array<string> = []
-      const original = yield* sql<{ accountId: string; workspaceId: string; role: string }>`
-        SELECT account_id AS "accountId", workspace_id AS "workspaceId", role FROM workspace_members`
-      for (const op of guarded) {
+  const sessions = new Map<string, Session>()
+  for (const op of guarded) {
+    it.effect(`${op.id} (${op.permission}): lacking roles 403 role-required, holding roles not`, () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const failures: Array<string> = []
         const manifest = demoManifest.operations[op.id]!
         const as = manifest.as as "owner" | "member" | "outsider"
         if (!sessions.has(as)) sessions.set(as, yield* signIn(as))
@@ -56,19 +54,23 @@ layer(server.layer, { timeout: 300_000 })("the role table, walked", (it) => {
         const query = new URLSearchParams(Object.entries(manifest.query).map(([k, v]): [string, string] => [k, String(v)]))
           .toString()
         const options: CallOptions = { ...(manifest.body !== null ? { body: manifest.body } : {}), headers: { ...manifest.headers }, session }
+        const original = yield* sql<{ workspaceId: string; role: string }>`
+          SELECT workspace_id AS "workspaceId", role FROM workspace_members WHERE account_id = ${DemoAccounts[as].id}`
+        const restore = Effect.forEach(original, (m) =>
+          sql`UPDATE workspace_members SET role = ${m.role}
+            WHERE account_id = ${DemoAccounts[as].id} AND workspace_id = ${m.workspaceId}`, { discard: true }).pipe(Effect.orDie)
         const ordered = [...Roles].sort((a, b) => Number(can(a, op.permission)) - Number(can(b, op.permission)))
-        for (const role of ordered) {
-          yield* sql`UPDATE workspace_members SET role = ${role} WHERE account_id = ${DemoAccounts[as].id}`
-          const reply = yield* call(op.method, query === "" ? path : `${path}?${query}`, options)
-          const refused = reply.status === 403 && roleRefusals.includes(reply.body?.type)
-          if (can(role, op.permission) ? refused : !refused) {
-            failures.push(`${op.id} (${op.permission}) as ${role}: ${reply.status} ${reply.text.slice(0, 200)}`)
+        yield* Effect.gen(function*() {
+          for (const role of ordered) {
+            yield* sql`UPDATE workspace_members SET role = ${role} WHERE account_id = ${DemoAccounts[as].id}`
+            const reply = yield* call(op.method, query === "" ? path : `${path}?${query}`, options)
+            const refused = reply.status === 403 && roleRefusals.includes(reply.body?.type)
+            if (can(role, op.permission) ? refused : !refused) {
+              failures.push(`${role}: ${reply.status} ${reply.text.slice(0, 200)}`)
+            }
           }
-        }
-        for (const m of original) {
-          yield* sql`UPDATE workspace_members SET role = ${m.role} WHERE account_id = ${m.accountId} AND workspace_id = ${m.workspaceId}`
-        }
-      }
-      expect(failures).toEqual([])
-    }))
+        }).pipe(Effect.ensuring(restore))
+        expect(failures).toEqual([])
+      }), 180_000)
+  }
 })
