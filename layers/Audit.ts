@@ -5,9 +5,10 @@
  * Never a secret: `details` holds identifiers, roles and states only.
  *
  * Actions are dotted names, `<subject>.<verb>`: `api_key.created`, `member.role_changed`,
- * `workspace.ownership_transferred`, `mfa.totp_enabled`, … (docs/audit.md lists them).
+ * `workspace.ownership_transferred`, `mfa.totp_enabled`, …
  * Workspaces_ListAuditEvents reads a workspace's events; account-level events (MFA,
- * sign-up) have no workspace and are kept for operators.
+ * sign-up) have no workspace and are kept for operators. docs/audit.md is the reference:
+ * what is recorded, what never is, who may read it.
  */
 import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer } from "effect"

@@ -29,5 +29,6 @@ export const WorkspacesManifest = {
     path: { workspacePublicId: DemoWorkspaces.locked.id },
     query: {},
     body: { expectedVersion: 1 }
-  }
+  },
+  Workspaces_ListAuditEvents: { as: "owner", path: { workspacePublicId: DemoWorkspaces.acme.id }, query: { limit: 20 }, body: null }
 } satisfies Record<string, ManifestOperation>

@@ -4,6 +4,7 @@ import { Uuid } from "../../schema/common.js"
 import { OriginNotAllowed } from "../../schema/errors.js"
 import { SessionNotFound, SignInThrottled } from "./Errors.js"
 import { AppConfig } from "../../layers/AppConfig.js"
+import { Audit } from "../../layers/Audit.js"
 import { Auth } from "../../layers/Auth.js"
 import { now } from "../../layers/Clock.js"
 import { RateBudget } from "../../layers/RateBudget.js"
@@ -17,6 +18,7 @@ export class Accounts extends Effect.Service<Accounts>()("agent-directory/Accoun
   effect: Effect.gen(function*() {
     const repo = yield* AccountsRepo
     const auth = yield* Auth
+    const audit = yield* Audit
     const config = yield* AppConfig
     const budgets = yield* RateBudget
 
@@ -83,7 +85,18 @@ export class Accounts extends Effect.Service<Accounts>()("agent-directory/Accoun
         if (!isUuid(id) || Option.isNone(yield* repo.owned(id, accountId))) {
           return yield* new SessionNotFound({ detail: `No session ${sessionId} of yours.` })
         }
-        return { revoked: yield* repo.revoke({ sessionId: id, accountId, at: yield* now }) }
+        const revoked = yield* repo.revoke({ sessionId: id, accountId, at: yield* now })
+        // revoking another of one's sessions (a device one no longer holds) is audited; signing out is not
+        if (revoked > 0 && id !== caller.sessionId) {
+          yield* audit.record({
+            workspaceId: null,
+            actorAccountId: accountId,
+            action: "session.revoked",
+            target: { type: "session", id },
+            details: {}
+          })
+        }
+        return { revoked }
       })
 
     /** Accounts_GetMe: the caller's account, workspaces and roles. */

@@ -106,6 +106,7 @@ export class AccountsApi extends HttpApiGroup.make("Accounts")
       .pipe(
         operation({
           id: "Accounts_CreateApiKey",
+          permission: "apiKeys.manage",
           auth: "required-user",
           cache: "none",
           sensitive: true,
@@ -115,8 +116,8 @@ export class AccountsApi extends HttpApiGroup.make("Accounts")
             "(`public:read`, `agents:read`), optional `expiresAt` and optional `allowedOrigins` (exact " +
             "`http(s)://host[:port]` origins; browsers may use the key only from these, spec §5.4). The 201 carries the " +
             "plaintext `key` exactly once (`keyDelivery: SHOWN_ONCE`); a replay of the same Idempotency-Key returns the " +
-            "metadata with `key: null` and `keyDelivery: ALREADY_SHOWN`. Needs the OWNER or ADMIN role and a recent " +
-            "sign-in (sensitive). Rotation: create the new key, move traffic, revoke the old one.",
+            "metadata with `key: null` and `keyDelivery: ALREADY_SHOWN`. Needs a recent sign-in (sensitive). " +
+            "Rotation: create the new key, move traffic, revoke the old one.",
           errors: [WorkspaceRoleRequired, ReauthenticationRequired, WorkspaceNotFound, InvalidRequest]
         })
       )
@@ -128,13 +129,13 @@ export class AccountsApi extends HttpApiGroup.make("Accounts")
       .pipe(
         operation({
           id: "Accounts_ListApiKeys",
+          permission: "apiKeys.manage",
           auth: "required-user",
           cache: "private",
           statuses: [400, 401, 403, 404, 500, 503],
           summary: "List the workspace's API keys: metadata only, never a secret (OWNER or ADMIN)",
           description: "Every API key of the workspace, newest first: prefix, name, scopes, environment, state, " +
-            "createdAt, lastUsedAt (updated at most once a minute), expiresAt and allowedOrigins. Never a secret. " +
-            "Needs the OWNER or ADMIN role.",
+            "createdAt, lastUsedAt (updated at most once a minute), expiresAt and allowedOrigins. Never a secret.",
           errors: [WorkspaceRoleRequired, WorkspaceNotFound]
         })
       )
@@ -147,13 +148,14 @@ export class AccountsApi extends HttpApiGroup.make("Accounts")
       .pipe(
         operation({
           id: "Accounts_RevokeApiKey",
+          permission: "apiKeys.manage",
           auth: "required-user",
           cache: "none",
           sensitive: true,
           statuses: [400, 401, 403, 404, 409, 500, 503],
           summary: "Revoke an API key (rotation: create the new key, move traffic, revoke the old one)",
           description: "Revokes the key at once: every later request with it gets the identical 401 of spec §5.3. " +
-            "Revoking a revoked key returns it unchanged. Needs the OWNER or ADMIN role and a recent sign-in (sensitive).",
+            "Revoking a revoked key returns it unchanged. Needs a recent sign-in (sensitive).",
           errors: [WorkspaceRoleRequired, ReauthenticationRequired, WorkspaceNotFound, ApiKeyNotFound]
         })
       )

@@ -1,6 +1,7 @@
 /** HTTP handlers of the Admin area: the workflow executions view (Admin_ListJobRuns) and their retry (Admin_RetryJobRun). */
 import { Effect } from "effect"
 import { Api } from "../api/Api.js"
+import { currentSession } from "../api/security.js"
 import { Envelope } from "../http/Envelope.js"
 import { group } from "../http/group.js"
 import { WorkflowExecutions } from "./Executions.js"
@@ -14,5 +15,9 @@ export const AdminHttpLive = group(Api, "Admin", (handlers) =>
     return handlers
       .handle("listJobRuns", ({ urlParams }) =>
         executions.recent({ limit: urlParams.limit, state: urlParams.state }).pipe(Effect.orDie, Effect.flatMap(envelope.data)))
-      .handle("retryJobRun", ({ path }) => jobRetry.retry(path.executionId).pipe(Effect.flatMap(envelope.data)))
+      .handle("retryJobRun", ({ path }) =>
+        currentSession.pipe(
+          Effect.flatMap((session) => jobRetry.retry(path.executionId, session.accountId)),
+          Effect.flatMap(envelope.data)
+        ))
   }))

@@ -10,6 +10,7 @@
 import { Sharding, Snowflake } from "@effect/cluster"
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
+import { Audit } from "../../layers/Audit.js"
 import type { WorkflowExecution } from "./Schemas.js"
 import { InvalidState } from "../../schema/errors.js"
 import { WorkflowExecutionNotFound } from "./Errors.js"
@@ -25,14 +26,16 @@ export class JobRetry extends Effect.Service<JobRetry>()("agent-directory/JobRet
     const sql = yield* SqlClient.SqlClient
     const maybeSharding = yield* Effect.serviceOption(Sharding.Sharding)
     const executions = yield* WorkflowExecutions
+    const audit = yield* Audit
 
     /**
      * Starts FAILED execution `executionId` again from its failed step; returns it as
      * Admin_ListJobRuns shows it (RUNNING or QUEUED, no `lastError`). Fails with
      * `WorkflowExecutionNotFound` (no such execution) or `InvalidState` (it is not FAILED:
-     * nothing to retry, or already retried); dies on a storage failure.
+     * nothing to retry, or already retried); dies on a storage failure. Writes the
+     * account-level audit event `job_run.retried` (actor `adminAccountId`).
      */
-    const retry = (executionId: string): Effect.Effect<WorkflowExecution, WorkflowExecutionNotFound | InvalidState> =>
+    const retry = (executionId: string, adminAccountId: string): Effect.Effect<WorkflowExecution, WorkflowExecutionNotFound | InvalidState> =>
       Effect.gen(function*() {
         if (Option.isNone(maybeSharding)) return yield* Effect.dieMessage("no durable engine (Sharding) to retry on")
         const sharding = maybeSharding.value
@@ -50,6 +53,13 @@ export class JobRetry extends Effect.Service<JobRetry>()("agent-directory/JobRet
               return yield* Effect.dieMessage("the engine could not reset a request of the execution")
             }
           }
+          yield* audit.record({
+            workspaceId: null,
+            actorAccountId: adminAccountId,
+            action: "job_run.retried",
+            target: { type: "workflow_execution", id: executionId },
+            details: {}
+          })
         })).pipe(Effect.catchTag("SqlError", Effect.die))
         yield* sharding.pollStorage
         return yield* executions.byId(executionId).pipe(Effect.orDie, Effect.map(Option.getOrThrow))

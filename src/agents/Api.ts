@@ -218,6 +218,7 @@ export class AgentsApi extends HttpApiGroup.make("Agents")
       .pipe(
         operation({
           id: "Agents_CreateAgent",
+          permission: "agents.write",
           auth: "required-user",
           cache: "none",
           statuses: [400, 401, 403, 404, 409, 500, 503],
@@ -245,6 +246,7 @@ export class AgentsApi extends HttpApiGroup.make("Agents")
       .pipe(
         operation({
           id: "Agents_UpdateAgent",
+          permission: "agents.write",
           auth: "required-user",
           cache: "none",
           statuses: [400, 401, 403, 404, 409, 500, 503],
@@ -267,6 +269,7 @@ export class AgentsApi extends HttpApiGroup.make("Agents")
       .pipe(
         operation({
           id: "Agents_RetireAgent",
+          permission: "agents.write",
           auth: "required-user",
           cache: "none",
           statuses: [400, 401, 403, 404, 409, 500, 503],

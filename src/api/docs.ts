@@ -20,6 +20,7 @@ import { JSONSchema, Option } from "effect"
 import type * as AST from "effect/SchemaAST"
 import { CsrfTokenHeader } from "../../schema/accounts.js"
 import * as Errors from "../../schema/errors.js"
+import { rolesInWords } from "../../schema/roles.js"
 import { fieldsOf } from "../../schema/fields.js"
 import { type ProblemClass, problemCauseOf, type ProblemStatus, ProblemTitles } from "../../schema/problem.js"
 import type { OperationPolicy } from "./operation.js"
@@ -138,6 +139,15 @@ const { $schema: _, ...csrfSchema } = JSONSchema.make(CsrfTokenHeader) as unknow
  * case, the description with its problem types, per-status problem descriptions
  * and the `X-CSRF-Token` parameter of session commands.
  */
+/**
+ * `description` followed by the sentence naming the operation's permission and its roles
+ * ("Needs the `agents.write` permission: the OWNER, ADMIN or EDITOR role (docs/roles.md)."),
+ * when it declares one.
+ */
+export const withPermission = (description: string, policy: OperationPolicy): string =>
+  policy.permission === undefined ? description :
+    `${description.trimEnd()} Needs the \`${policy.permission}\` permission: ${rolesInWords(policy.permission)} (docs/roles.md).`
+
 export const documentOperation = (
   endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps,
   policy: OperationPolicy,
@@ -180,7 +190,7 @@ export const documentOperation = (
   }
   return {
     ...op,
-    description: [description, problemSection(causes)].join("\n\n"),
+    description: [withPermission(description, policy), problemSection(causes)].join("\n\n"),
     parameters,
     responses
   }

@@ -10,6 +10,7 @@
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { Context } from "effect"
+import type { Permission } from "../../schema/roles.js"
 import { type ProblemClass, problemSchema, type ProblemStatus } from "../../schema/problem.js"
 import { causesByStatus, documentOperation, mechanismCauses } from "./docs.js"
 import { BudgetCharging, BudgetRefusing } from "./budget.js"
@@ -31,6 +32,12 @@ export interface OperationPolicy {
   readonly cost: number
   /** Sensitive action (spec §5.2): needs a recently authenticated session. */
   readonly sensitive: boolean
+  /**
+   * The workspace permission (schema/roles.ts) the caller's role must hold, if the
+   * operation acts in a workspace; the handler checks it (403 `role-required`), the docs
+   * name it and test/architecture/Roles.test.ts walks it.
+   */
+  readonly permission?: Permission
 }
 
 /** Annotation holding an endpoint's {@link OperationPolicy}. */
@@ -51,8 +58,10 @@ type WithAuth<E extends HttpApiEndpoint.HttpApiEndpoint.Any, M extends AuthMode>
  * Makes `endpoint` the spec operation `id`.
  *
  * @param options.statuses the error statuses spec §4 lists for the operation (success excluded)
+ * @param options.permission the workspace permission (schema/roles.ts) the operation needs;
+ *   the docs append a sentence naming it and its roles
  * @param options.description what the operation does and its rules (markdown); the
- *   problem types of each status are appended to it
+ *   permission sentence and the problem types of each status are appended to it
  * @param options.errors the problem causes the operation's handler can fail with; each one's
  *   status must be in `statuses` (checked by the type, and again here). The endpoint's
  *   error type is their union. The causes of the shared mechanisms (decoding, body,
@@ -71,6 +80,7 @@ export const operation = <
   readonly scopes?: ReadonlyArray<string>
   readonly cost?: number
   readonly sensitive?: boolean
+  readonly permission?: Permission
   readonly statuses: S
   readonly summary?: string
   readonly description: string
@@ -92,7 +102,8 @@ export const operation = <
     cache: options.cache,
     scopes: options.scopes ?? [],
     cost: options.cost ?? 1,
-    sensitive: options.sensitive ?? false
+    sensitive: options.sensitive ?? false,
+    ...(options.permission !== undefined ? { permission: options.permission } : {})
   }
   const session = options.auth === "required-user" || options.auth === "required-admin"
   const extensions = {

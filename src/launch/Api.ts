@@ -21,6 +21,7 @@ export class LaunchApi extends HttpApiGroup.make("Launch")
       .pipe(
         operation({
           id: "Launch_MaterializeLaunchTransaction",
+          permission: "launch.operate",
           auth: "required-user",
           cache: "none",
           statuses: [400, 401, 403, 404, 409, 500, 503],

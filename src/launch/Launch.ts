@@ -6,8 +6,9 @@ import { now } from "../../layers/Clock.js"
 import { Ids } from "../../layers/Ids.js"
 import { LaunchRunNotFound } from "./Errors.js"
 import { runVersioned } from "../db/versioned.js"
-import { LaunchOperatorRoles, LaunchRepo, MaterializableStates } from "./Repo.js"
+import { LaunchRepo, MaterializableStates } from "./Repo.js"
 import { dieOnStorageFailure } from "../db/storageFailure.js"
+import { rolesFor } from "../../schema/roles.js"
 
 /** Launch runs: materializing their transaction intents. Requires `SqlClient` and `Ids`. */
 export class Launch extends Effect.Service<Launch>()("agent-directory/Launch", {
@@ -37,7 +38,7 @@ export class Launch extends Effect.Service<Launch>()("agent-directory/Launch", {
           resource: "launch run",
           expectedVersion: input.expectedVersion,
           fromStates: MaterializableStates,
-          roles: LaunchOperatorRoles,
+          roles: rolesFor("launch.operate"),
           update: repo.materialize({ id: input.runId, expectedVersion: input.expectedVersion, accountId: input.accountId, intentId, at }),
           current: repo.access({ id: input.runId, accountId: input.accountId }),
           notFound: () => new LaunchRunNotFound({ detail: `No launch run ${input.runId}.` })

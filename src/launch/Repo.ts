@@ -5,9 +5,8 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
 import { LaunchRun } from "./Schemas.js"
+import { rolesFor } from "../../schema/roles.js"
 
-/** Roles that may drive a workspace's launch runs. */
-export const LaunchOperatorRoles = ["OWNER", "ADMIN", "EDITOR", "OPERATOR"] as const
 
 /** States a transaction intent can be materialized from. */
 export const MaterializableStates = ["PREPARING", "AWAITING_FUNDING", "RETRYABLE_FAILURE"] as const
@@ -70,7 +69,7 @@ const make = Effect.gen(function*() {
       WHERE l.id = ${r.id} AND l.version = ${r.expectedVersion}
         AND l.state IN ${sql.in(MaterializableStates)}
         AND EXISTS (SELECT 1 FROM workspace_members m WHERE m.workspace_id = l.workspace_id AND m.account_id = ${r.accountId}
-                    AND m.state = 'ACTIVE' AND m.role IN ${sql.in(LaunchOperatorRoles)})
+                    AND m.state = 'ACTIVE' AND m.role IN ${sql.in(rolesFor("launch.operate"))})
       RETURNING l.attempt_count AS attempt`.pipe(Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (row) => row.attempt)))
   }
 

@@ -56,6 +56,7 @@ export class McpApi extends HttpApiGroup.make("MCP")
       .pipe(
         operation({
           id: "MCP_BeginMcpOAuth",
+          permission: "mcp.connect",
           auth: "required-user",
           cache: "none",
           statuses: [400, 401, 403, 404, 409, 422, 500],

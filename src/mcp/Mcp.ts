@@ -5,7 +5,7 @@ import type { ParseError } from "effect/ParseResult"
 import { ConfigurationMissing } from "../../schema/errors.js"
 import { ConnectionNotFound } from "./Errors.js"
 import type { McpCatalog } from "./Schemas.js"
-import { AgentOperators, type WorkspaceRole } from "../agentAccess/Operators.js"
+import { AgentOperators } from "../agentAccess/Operators.js"
 import { catalogDigest } from "./catalog/Digest.js"
 import { McpRepo } from "./Repo.js"
 import { WorkflowEngine } from "@effect/workflow"
@@ -16,8 +16,6 @@ import { startCatalogRefresh } from "./catalog/Refresh.js"
 /** How long a begun OAuth authorization stays valid: 10 minutes (OAuth 2.1 §4.1.2 recommends short-lived codes). */
 export const OAuthFlowTtlMs = 10 * 60_000
 
-/** Roles that may connect an agent to an MCP server. */
-export const McpConnectRoles: ReadonlyArray<WorkspaceRole> = ["OWNER", "ADMIN", "EDITOR", "OPERATOR"]
 
 /** Infrastructure failures are defects (rendered as 500/503 by the request middleware). */
 const orDie = <A, R>(effect: Effect.Effect<A, SqlError | ParseError, R>): Effect.Effect<A, never, R> => Effect.orDie(effect)

@@ -24,6 +24,7 @@ export class ProcurementApi extends HttpApiGroup.make("Procurement")
       .pipe(
         operation({
           id: "Procurement_ResumeProcurementIntent",
+          permission: "procurement.manage",
           auth: "required-user",
           cache: "none",
           statuses: [400, 401, 403, 404, 409, 422, 500],

@@ -6,8 +6,9 @@ import { now } from "../../layers/Clock.js"
 import { ProcurementProviders } from "../../layers/ProcurementProvider.js"
 import { InvalidState, RoleRequired } from "../../schema/errors.js"
 import { IntentExpired, ProcurementIntentNotFound, ProcurementProviderMissing, ProviderUnavailable } from "./Errors.js"
-import { ProcurementRepo, ProcurementRoles } from "./Repo.js"
+import { ProcurementRepo } from "./Repo.js"
 import { dieOnStorageFailure } from "../db/storageFailure.js"
+import { can, rolesFor } from "../../schema/roles.js"
 
 /** The state of an intent waiting for the buyer (the only one that can be resumed). */
 export const AwaitingBuyer = "AWAITING_BUYER"
@@ -44,9 +45,9 @@ export class Procurement extends Effect.Service<Procurement>()("agent-directory/
           return yield* new ProcurementIntentNotFound({ detail: `No procurement intent ${input.intentId} of this agent.` })
         }
         const { configuredProvider, intent, role } = found.value
-        if (!(ProcurementRoles as ReadonlyArray<string>).includes(role)) {
+        if (!can(role, "procurement.manage")) {
           return yield* new RoleRequired({
-            detail: `Resuming needs one of the roles ${ProcurementRoles.join(", ")} in the intent's workspace.`
+            detail: `Resuming needs one of the roles ${rolesFor("procurement.manage").join(", ")} in the intent's workspace.`
           })
         }
         if (intent.state === "EXPIRED" || intent.expiresAt.getTime() <= at.getTime()) {

@@ -6,8 +6,6 @@ import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { ProcurementContinuation, ProcurementInstrument, ProcurementIntent } from "../../schema/procurement.js"
 
-/** Roles that may spend through a workspace's procurement intents. */
-export const ProcurementRoles = ["OWNER", "ADMIN", "BILLING", "OPERATOR"] as const
 
 /** An intent as seen by one account, locked for the command; `role` null: not an ACTIVE member. */
 export const IntentForUpdate = Schema.Struct({

@@ -21,13 +21,14 @@ export class ServicesApi extends HttpApiGroup.make("Services")
       .pipe(
         operation({
           id: "Services_PublishServiceOffer",
+          permission: "services.offers.write",
           auth: "required-user",
           cache: "none",
           statuses: [400, 401, 403, 404, 409, 500, 503],
           summary: "Publish a service offer (from DRAFT, REVIEW or PAUSED) at the version the caller saw",
           description: "Moves an offer from DRAFT, REVIEW or PAUSED to PUBLISHED, stamping `publishedAt` and " +
-            "incrementing `version`. `version` is the version the caller read (optimistic concurrency). The caller " +
-            "needs the OWNER, ADMIN or EDITOR role in the offer's workspace; the offer needs a current price and a " +
+            "incrementing `version`. `version` is the version the caller read (optimistic concurrency). The offer " +
+            "needs a current price and a " +
             "terms revision. An offer outside the caller's workspaces is not found.",
           errors: [OfferNotFound, RoleRequired, VersionConflict, InvalidState, OfferIncomplete, Conflict]
         })

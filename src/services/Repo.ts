@@ -6,6 +6,7 @@ import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { ServiceOffer } from "./Schemas.js"
 import { updateVersioned } from "../db/versioned.js"
+import { rolesFor } from "../../schema/roles.js"
 
 /** What the publish rules need to know about an offer, as seen by one account. */
 export const OfferAccess = Schema.Struct({
@@ -20,8 +21,6 @@ export type OfferAccess = typeof OfferAccess.Type
 /** States an offer can be published from. */
 export const PublishableFrom: ReadonlyArray<string> = ["DRAFT", "REVIEW", "PAUSED"]
 
-/** Roles that may change a workspace's offers. */
-export const OfferEditorRoles = ["OWNER", "ADMIN", "EDITOR"] as const
 
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -78,7 +77,7 @@ const make = Effect.gen(function*() {
         sql`EXISTS (SELECT 1 FROM service_offers o WHERE o.id = service_offers.id AND ${currentPrice(r.at)} AND ${hasTerms})`,
         sql`EXISTS (SELECT 1 FROM services s JOIN workspace_members m ON m.workspace_id = s.workspace_id
                     WHERE s.id = service_offers.service_id AND m.account_id = ${r.accountId} AND m.state = 'ACTIVE'
-                      AND m.role IN ${sql.in(OfferEditorRoles)})`
+                      AND m.role IN ${sql.in(rolesFor("services.offers.write"))})`
       ]
     })
 

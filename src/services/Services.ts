@@ -5,8 +5,9 @@ import { Effect } from "effect"
 import { OfferIncomplete, OfferNotFound } from "./Errors.js"
 import { now } from "../../layers/Clock.js"
 import { runVersioned } from "../db/versioned.js"
-import { OfferEditorRoles, PublishableFrom, ServicesRepo } from "./Repo.js"
+import { PublishableFrom, ServicesRepo } from "./Repo.js"
 import { dieOnStorageFailure } from "../db/storageFailure.js"
+import { rolesFor } from "../../schema/roles.js"
 
 /** Service offers: publication. Requires `SqlClient`. */
 export class Services extends Effect.Service<Services>()("agent-directory/Services", {
@@ -32,7 +33,7 @@ export class Services extends Effect.Service<Services>()("agent-directory/Servic
           resource: "service offer",
           expectedVersion: input.version,
           fromStates: PublishableFrom,
-          roles: OfferEditorRoles,
+          roles: rolesFor("services.offers.write"),
           update: repo.publish({ id: input.offerId, version: input.version, accountId: input.accountId, at }),
           current: repo.access({ id: input.offerId, accountId: input.accountId, at }),
           notFound: () => new OfferNotFound({ detail: `No service offer ${input.offerId}.` }),

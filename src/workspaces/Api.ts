@@ -51,6 +51,7 @@ const states = "States (spec §3): ACTIVE ↔ SUSPENDED (platform administrators
 const refusals = "Refusals come in this order: 404 (no such workspace, or the caller is not an active member: its " +
   "existence is not revealed), 403 `role-required`, 409 `version-conflict` (`expectedVersion` is not the current " +
   "version), 409 `workspace-not-active`."
+import { listAuditEvents } from "./audit/Api.js"
 
 export class WorkspacesApi extends HttpApiGroup.make("Workspaces")
   .add(
@@ -125,13 +126,14 @@ export class WorkspacesApi extends HttpApiGroup.make("Workspaces")
       .pipe(
         operation({
           id: "Workspaces_UpdateWorkspace",
+          permission: "workspace.update",
           auth: "required-user",
           cache: "none",
           statuses: [400, 401, 403, 404, 409, 500],
           summary: "Rename a workspace or change its slug",
           description: "Extension of ours (not in the spec). Changes `name` and/or `slug` (same rules as at creation; a " +
             "slug of another workspace is 409 `slug-taken`) at `expectedVersion`; answers the workspace (version + 1). " +
-            "Needs the OWNER or ADMIN role (`workspace.update`). " + refusals + " " + states,
+            refusals + " " + states,
           errors: [WorkspaceNotFound, RoleRequired, VersionConflict, WorkspaceNotActive, SlugTaken, Conflict]
         })
       )
@@ -145,6 +147,7 @@ export class WorkspacesApi extends HttpApiGroup.make("Workspaces")
       .pipe(
         operation({
           id: "Workspaces_CloseWorkspace",
+          permission: "workspace.close",
           auth: "required-user",
           cache: "none",
           sensitive: true,
@@ -153,8 +156,8 @@ export class WorkspacesApi extends HttpApiGroup.make("Workspaces")
           description: "Extension of ours (not in the spec). At `expectedVersion`, ACTIVE → CLOSING (version + 1) at " +
             "once: every API key of the workspace is revoked (a revoked key gets the one 401 of every bad key) and " +
             "every schedule of its agents stopped. After `WORKSPACE_CLOSE_GRACE_HOURS` (default 168) the durable " +
-            "engine makes it CLOSED, read-only history. Needs the OWNER role (`workspace.close`) and a recent sign-in " +
-            "(sensitive action). " + refusals,
+            "engine makes it CLOSED, read-only history. Needs a recent sign-in or second-factor step-up (sensitive action). " +
+            refusals,
           errors: [WorkspaceNotFound, RoleRequired, VersionConflict, WorkspaceNotActive, Conflict]
         })
       )
@@ -200,5 +203,6 @@ export class WorkspacesApi extends HttpApiGroup.make("Workspaces")
         })
       )
   )
+  .add(listAuditEvents)
   .annotate(OpenApi.Description, "Workspaces: their lifecycle, members and invitations")
 {}

@@ -6,11 +6,12 @@ import { WorkspaceCloseLive } from "./CloseWorkflow.js"
 import { WorkspacesHttpLive } from "./Http.js"
 import { migrations } from "./Migrations.js"
 import { Workspaces } from "./Workspaces.js"
+import { AuditEvents } from "./audit/AuditEvents.js"
 
 /** The workspaces area's handlers, workflows (the end of a closing) and migrations (see `src/Area.ts`). */
 export const WorkspacesArea = {
   name: "workspaces",
-  http: WorkspacesHttpLive.pipe(Layer.provide([Workspaces.Default])),
+  http: WorkspacesHttpLive.pipe(Layer.provide([Workspaces.Default, AuditEvents.Default])),
   workflows: WorkspaceCloseLive.pipe(Layer.provide(AuditLive)),
   migrations
 } satisfies Area

@@ -4,12 +4,14 @@ import { Api } from "../api/Api.js"
 import { currentSession } from "../api/security.js"
 import { Envelope } from "../http/Envelope.js"
 import { Workspaces } from "./Workspaces.js"
+import { AuditEvents } from "./audit/AuditEvents.js"
 import { group } from "../http/group.js"
 
 export const WorkspacesHttpLive = group(Api, "Workspaces", (handlers) =>
   Effect.gen(function*() {
     const workspaces = yield* Workspaces
     const envelope = yield* Envelope
+    const auditEvents = yield* AuditEvents
     return handlers
       .handle("getWorkspace", ({ path, urlParams }) =>
         currentSession.pipe(
@@ -60,4 +62,11 @@ export const WorkspacesHttpLive = group(Api, "Workspaces", (handlers) =>
             suspend: false,
             reason: payload.reason
           })).pipe(Effect.flatMap(envelope.data)))
+      .handle("listAuditEvents", ({ path, urlParams }) =>
+        currentSession.pipe(
+          Effect.flatMap((session) =>
+            auditEvents.list({ workspaceId: path.workspacePublicId, accountId: session.accountId, ...urlParams })
+          ),
+          Effect.flatMap((page) => envelope.page(page.rows, page.nextCursor))
+        ))
   }))

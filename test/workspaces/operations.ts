@@ -15,5 +15,6 @@ export const operations = {
   Workspaces_UpdateWorkspace: { method: "patch", path: "/api/v1/workspaces/{workspacePublicId}", tag: "Workspaces", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 500] },
   Workspaces_CloseWorkspace: { method: "post", path: "/api/v1/workspaces/{workspacePublicId}/close", tag: "Workspaces", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 500] },
   Workspaces_SuspendWorkspace: { method: "post", path: "/api/v1/admin/workspaces/{workspacePublicId}/suspend", tag: "Workspaces", auth: "required-admin", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 500] },
-  Workspaces_ResumeWorkspace: { method: "post", path: "/api/v1/admin/workspaces/{workspacePublicId}/resume", tag: "Workspaces", auth: "required-admin", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 500] }
+  Workspaces_ResumeWorkspace: { method: "post", path: "/api/v1/admin/workspaces/{workspacePublicId}/resume", tag: "Workspaces", auth: "required-admin", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 500] },
+  Workspaces_ListAuditEvents: { method: "get", path: "/api/v1/workspaces/{workspacePublicId}/audit-events", tag: "Workspaces", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 500] }
 } as const satisfies OperationExpectations

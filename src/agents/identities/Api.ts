@@ -27,7 +27,6 @@ import {
   ProvenIdentity
 } from "./Schemas.js"
 
-const writers = " Needs the OWNER, ADMIN or EDITOR role in that workspace (403 `role-required` otherwise)."
 
 export class AgentIdentitiesApi extends HttpApiGroup.make("AgentIdentities")
   .add(
@@ -39,6 +38,7 @@ export class AgentIdentitiesApi extends HttpApiGroup.make("AgentIdentities")
       .pipe(
         operation({
           id: "Agents_CreateIdentityChallenge",
+          permission: "agents.write",
           auth: "required-user",
           cache: "none",
           statuses: [400, 401, 403, 404, 409, 422, 500, 503],
@@ -57,7 +57,7 @@ export class AgentIdentitiesApi extends HttpApiGroup.make("AgentIdentities")
             "201 `{challengeId, message, expiresAt}`: `message` is an EIP-4361-like text naming this service's origin, " +
             "the agent, the canonical locator, the CAIP-2 chain id, a random nonce and the issue and expiry times; sign it " +
             "exactly and send the signature to Agents_ProveIdentity before `expiresAt` (10 minutes). A challenge proves " +
-            "once; expired challenges are purged (every 15 minutes). " + agentVisibility + writers,
+            "once; expired challenges are purged (every 15 minutes). " + agentVisibility,
           errors: [InvalidRequest, RoleRequired, AgentNotFound, InvalidState, ConfigurationMissing]
         })
       )
@@ -71,6 +71,7 @@ export class AgentIdentitiesApi extends HttpApiGroup.make("AgentIdentities")
       .pipe(
         operation({
           id: "Agents_ProveIdentity",
+          permission: "agents.write",
           auth: "required-user",
           cache: "none",
           statuses: [400, 401, 403, 404, 409, 410, 422, 500, 503],
@@ -92,7 +93,7 @@ export class AgentIdentitiesApi extends HttpApiGroup.make("AgentIdentities")
             "Wallet-agent relation (Wallets_ListAgentWallets): a proven address gets the relation its " +
             "challenge named, proof SIGNATURE referencing the locator's `publicId`; a proven registry token makes its " +
             "signer the agent's OWNER, proof REGISTRY referencing the token's CAIP-19 id. Other kinds of identity make no " +
-            "relation. A refused proof leaves the challenge usable until it expires. " + agentVisibility + writers,
+            "relation. A refused proof leaves the challenge usable until it expires. " + agentVisibility,
           errors: [
             RoleRequired,
             AgentNotFound,

@@ -63,18 +63,18 @@ import {
   type SignerNotTokenOwner
 } from "../Errors.js"
 import type { IdentityChallenge, ProofMethod, ProvenIdentity } from "./Schemas.js"
-import { requireActiveAgent, AgentOperators, type WorkspaceRole } from "../../agentAccess/Operators.js"
+import { requireActiveAgent, AgentOperators } from "../../agentAccess/Operators.js"
 import { didKeyKey, didWebKeys } from "./proofs/DidWeb.js"
 import { proveEd25519, svmKey } from "./proofs/Ed25519.js"
 import { proveAddress, proveTokenOwner } from "./proofs/Evm.js"
 import { challengeMessage, relationLine } from "./ChallengeMessage.js"
 import type { WalletRelation } from "../../../schema/walletRelations.js"
 import { WalletRelationProofs } from "../../wallets/index.js"
+import { rolesFor } from "../../../schema/roles.js"
 
 /** How long a challenge can be used, in milliseconds (10 minutes). */
 export const ChallengeTtlMs = 10 * 60_000
 
-const writers: ReadonlyArray<WorkspaceRole> = ["OWNER", "ADMIN", "EDITOR"]
 
 /** The rule each normalisation reason stands for (the 400's `errors[].detail`; never the value). */
 const reasonRules: Record<string, string> = {
@@ -125,7 +125,7 @@ export class Identities extends Effect.Service<Identities>()("agent-directory/Id
     const relations = yield* WalletRelationProofs
 
     const access = (entityPublicId: string, accountId: string, action: string) =>
-      operators.access({ entityPublicId, accountId, roles: { allowed: writers, action } }).pipe(
+      operators.access({ entityPublicId, accountId, roles: { allowed: rolesFor("agents.write"), action } }).pipe(
         Effect.tap((a) => requireActiveAgent(a, action))
       )
 

@@ -27,6 +27,7 @@ export class AgentImportsApi extends HttpApiGroup.make("AgentImports")
       .pipe(
         operation({
           id: "Agents_ImportAgentSource",
+          permission: "agents.import",
           auth: "required-user",
           cache: "none",
           statuses: [400, 401, 403, 404, 409, 429, 500, 503],

@@ -8,14 +8,13 @@ import { now } from "../../../layers/Clock.js"
 import { Ids } from "../../../layers/Ids.js"
 import { Outbound } from "../../../layers/Outbound.js"
 import type { AgentImport, ImportAgentSourceRequest } from "../../../schema/agentImports.js"
-import { requireActiveAgent, AgentOperators, type WorkspaceRole } from "../../agentAccess/Operators.js"
+import { requireActiveAgent, AgentOperators } from "../../agentAccess/Operators.js"
 import { dieOnStorageFailure } from "../../db/storageFailure.js"
 import { AgentImportNotFound } from "./Errors.js"
 import { AgentImportWorkflow } from "./ImportWorkflow.js"
 import { AgentImportsRepo } from "./Repo.js"
+import { rolesFor } from "../../../schema/roles.js"
 
-/** Workspace roles that may import into an agent. */
-export const ImportRoles: ReadonlyArray<WorkspaceRole> = ["OWNER", "ADMIN", "EDITOR"]
 
 export class AgentImports extends Effect.Service<AgentImports>()("agent-directory/AgentImports", {
   effect: Effect.gen(function*() {
@@ -39,7 +38,7 @@ export class AgentImports extends Effect.Service<AgentImports>()("agent-director
         const access = yield* operators.access({
           entityPublicId: input.agentId,
           accountId: input.accountId,
-          roles: { allowed: ImportRoles, action: "Importing into an agent" }
+          roles: { allowed: rolesFor("agents.import"), action: "Importing into an agent" }
         })
         yield* requireActiveAgent(access, "Importing into an agent")
         yield* outbound.checkField(input.url, "/url")

@@ -15,9 +15,8 @@ import { runVersioned } from "../../db/versioned.js"
 import { Agents } from "../Agents.js"
 import { SlugTaken } from "../Errors.js"
 import { type CommandRow, RegistrationRepo } from "./Repo.js"
+import { can, rolesFor } from "../../../schema/roles.js"
 
-/** Workspace roles that may register and edit the workspace's agents (the editing roles). */
-export const AgentEditorRoles: ReadonlyArray<string> = ["OWNER", "ADMIN", "EDITOR"]
 
 const slugTaken = () => new SlugTaken({ detail: "canonicalSlug: another agent already has this slug; choose another." })
 
@@ -45,9 +44,9 @@ export class Registration extends Effect.Service<Registration>()("agent-director
         if (Option.isNone(found) || found.value.role === null) {
           return yield* new WorkspaceNotFound({ detail: `No workspace ${workspaceId} of yours.` })
         }
-        if (!AgentEditorRoles.includes(found.value.role)) {
+        if (!can(found.value.role, "agents.write")) {
           return yield* new RoleRequired({
-            detail: `Registering agents needs one of the roles ${AgentEditorRoles.join(", ")} in the workspace.`
+            detail: `Registering agents needs one of the roles ${rolesFor("agents.write").join(", ")} in the workspace.`
           })
         }
         const id = yield* ids.next
@@ -78,7 +77,7 @@ export class Registration extends Effect.Service<Registration>()("agent-director
         resource: "agent",
         expectedVersion,
         fromStates: ["ACTIVE"],
-        roles: AgentEditorRoles,
+        roles: rolesFor("agents.write"),
         update,
         current: repo.current(entityId, accountId, slug),
         notFound: () => new AgentNotFound({ detail: `No agent ${entityId} operated by a workspace of yours.` }),
@@ -105,7 +104,7 @@ export class Registration extends Effect.Service<Registration>()("agent-director
           })
         }
         const id = input.entityPublicId.toLowerCase()
-        const command = { id, accountId: input.accountId, expectedVersion, roles: AgentEditorRoles, at: yield* now }
+        const command = { id, accountId: input.accountId, expectedVersion, roles: rolesFor("agents.write"), at: yield* now }
         return yield* versioned(id, input.accountId, expectedVersion, changes.canonicalSlug ?? null, repo.edit({ ...command, changes }), (row) =>
           row.slugTaken ? slugTaken() : undefined)
       }).pipe(dieOnStorageFailure)
@@ -119,7 +118,7 @@ export class Registration extends Effect.Service<Registration>()("agent-director
       Effect.gen(function*() {
         const id = input.entityPublicId.toLowerCase()
         const { expectedVersion } = input.body
-        const command = { id, accountId: input.accountId, expectedVersion, roles: AgentEditorRoles, at: yield* now }
+        const command = { id, accountId: input.accountId, expectedVersion, roles: rolesFor("agents.write"), at: yield* now }
         return yield* versioned<never>(id, input.accountId, expectedVersion, null, repo.retire(command), () => undefined)
       }).pipe(dieOnStorageFailure)
 

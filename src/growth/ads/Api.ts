@@ -51,6 +51,7 @@ export class AdsApi extends HttpApiGroup.make("Ads")
       .pipe(
         operation({
           id: "Growth_CreateAdCampaign",
+          permission: "ads.write",
           auth: "required-user",
           cache: "none",
           statuses: [400, 401, 403, 404, 409, 500, 503],

@@ -13,9 +13,8 @@ import { AdCampaignNotActive, AdCampaignNotFound, AdPackageVersionNotFound, Orde
 import { AdsRepo } from "./Repo.js"
 import { verify } from "./ServingToken.js"
 import { dieOnStorageFailure } from "../../db/storageFailure.js"
+import { can, rolesFor } from "../../../schema/roles.js"
 
-/** Workspace roles that may create the workspace's campaigns (the editing roles). */
-export const AdEditorRoles: ReadonlyArray<string> = ["OWNER", "ADMIN", "EDITOR"]
 
 /**
  * The state a new campaign starts in, by its order's state (spec §3), or null when
@@ -76,9 +75,9 @@ export class Campaigns extends Effect.Service<Campaigns>()("agent-directory/AdCa
         if (ctx.role === null) {
           return yield* new WorkspaceNotFound({ detail: `No workspace ${workspaceId} of yours.` })
         }
-        if (!AdEditorRoles.includes(ctx.role)) {
+        if (!can(ctx.role, "ads.write")) {
           return yield* new RoleRequired({
-            detail: `Creating ad campaigns needs one of the roles ${AdEditorRoles.join(", ")} in the workspace.`
+            detail: `Creating ad campaigns needs one of the roles ${rolesFor("ads.write").join(", ")} in the workspace.`
           })
         }
         if (ctx.packageCode === null || ctx.durationDays === null) {

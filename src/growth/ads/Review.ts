@@ -5,6 +5,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
+import { Audit } from "../../../layers/Audit.js"
 import { now } from "../../../layers/Clock.js"
 import { Ids } from "../../../layers/Ids.js"
 import type { AdCampaign, AdCampaignReview, AdCampaignState, ReviewAdCampaignRequest, ReviewDecision } from "./Schemas.js"
@@ -41,6 +42,7 @@ export class Review extends Effect.Service<Review>()("agent-directory/AdCampaign
     const repo = yield* AdsRepo
     const sql = yield* SqlClient.SqlClient
     const ids = yield* Ids
+    const audit = yield* Audit
 
     const refuse = (campaignId: string, decision: ReviewDecision, found: Option.Option<AdCampaign>, expectedVersion: number) =>
       explainRefusal({
@@ -59,7 +61,8 @@ export class Review extends Effect.Service<Review>()("agent-directory/AdCampaign
      * the campaign unchanged and the `confirmation` text (`<decision> <campaignId>`).
      * Apply (`dryRun: false`, `confirmation` = that text) → the move of
      * {@link reviewTarget} (version + 1), the creative APPROVED/REJECTED on approve/reject,
-     * an `admin_audit_events` record and a review row holding `privateDecision`.
+     * an `admin_audit_events` record, the workspace's audit event `ad_campaign.reviewed`
+     * (decision and states, never `privateDecision`) and a review row holding `privateDecision`.
      *
      * Fails with `AdCampaignNotFound` (`ad-campaign-not-found`), `InvalidRequest`
      * (`confirmation-required`, `confirmation-mismatch`), `VersionConflict` (`version-conflict`,
@@ -109,6 +112,19 @@ export class Review extends Effect.Service<Review>()("agent-directory/AdCampaign
           toState,
           version: version.value,
           at
+        })
+        // the workspace's own trail (docs/audit.md): the public decision only, never the private one
+        yield* audit.record({
+          workspaceId: campaign.workspaceId,
+          actorAccountId: input.reviewerAccountId,
+          action: "ad_campaign.reviewed",
+          target: { type: "ad_campaign", id: campaignId },
+          details: {
+            decision: body.decision,
+            decisionCode: body.decisionCode,
+            fromState: campaign.state,
+            toState
+          }
         })
         const updated = yield* repo.findById(campaignId).pipe(Effect.map(Option.getOrThrow))
         return { applied: true, confirmation, campaign: updated } satisfies AdCampaignReview

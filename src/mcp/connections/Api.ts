@@ -41,6 +41,7 @@ export const createMcpConnection = HttpApiEndpoint.post("createMcpConnection", "
   .pipe(
     operation({
       id: "MCP_CreateMcpConnection",
+      permission: "mcp.connections.write",
       auth: "required-user",
       cache: "none",
       statuses: [400, 401, 403, 404, 409, 422, 500],
@@ -53,7 +54,7 @@ export const createMcpConnection = HttpApiEndpoint.post("createMcpConnection", "
         "carries credentials, or names a loopback, private, link-local, metadata or other non-public address (not " +
         "in `OUTBOUND_ALLOWED_HOSTS`) is a 400 `outbound-target-refused` naming `/serverUrl`; a second connection " +
         "of the agent to the same URL is a 409 `connection-exists`. " + fetchDescription + " " + connectionShape +
-        " " + agentVisibility + " Needs the OWNER, ADMIN or EDITOR role (403 `role-required` otherwise). Replaying " +
+        " " + agentVisibility + " Replaying " +
         "the Idempotency-Key returns the same 201 and starts no second fetch.",
       errors: [RoleRequired, AgentNotFound, InvalidState, OutboundTargetRefused, ConnectionExists]
     })
@@ -109,6 +110,7 @@ export const refreshMcpCatalog = HttpApiEndpoint.post(
   .pipe(
     operation({
       id: "MCP_RefreshMcpCatalog",
+      permission: "mcp.connect",
       auth: "required-user",
       cache: "none",
       statuses: [400, 401, 403, 404, 409, 422, 500],
@@ -118,8 +120,8 @@ export const refreshMcpCatalog = HttpApiEndpoint.post(
         "`observedAt` and, when the server's offer changed, a new `digest`; or the connection AUTH_REQUIRED or " +
         "UNREACHABLE with its `lastFailure`, the last catalog kept). " + fetchDescription + " The body is an empty " +
         "object. " + agentVisibility + " A connection that is not the agent's is not found (404 " +
-        "`connection-not-found`); a DISABLED one is a 409 `invalid-state`. Needs the OWNER, ADMIN, EDITOR or " +
-        "OPERATOR role (403 `role-required` otherwise). Replaying the Idempotency-Key returns the same 202 and " +
+        "`connection-not-found`); a DISABLED one is a 409 `invalid-state`. " +
+        "Replaying the Idempotency-Key returns the same 202 and " +
         "starts no second fetch.",
       errors: [RoleRequired, AgentNotFound, ConnectionNotFound, InvalidState]
     })

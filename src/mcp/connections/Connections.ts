@@ -9,17 +9,15 @@ import { InvalidState } from "../../../schema/errors.js"
 import { now } from "../../../layers/Clock.js"
 import { Ids } from "../../../layers/Ids.js"
 import { Outbound } from "../../../layers/Outbound.js"
-import { requireActiveAgent, AgentOperators, type WorkspaceRole } from "../../agentAccess/Operators.js"
+import { requireActiveAgent, AgentOperators } from "../../agentAccess/Operators.js"
 import { dieOnStorageFailure } from "../../db/storageFailure.js"
 import { startCatalogRefresh } from "../catalog/Refresh.js"
 import type { McpTransport } from "../Client.js"
 import type { CreateMcpConnectionRequest, McpCatalogRefresh, McpConnection } from "../Schemas.js"
 import { McpConnectionsRepo } from "./Repo.js"
 import { ConnectionExists, ConnectionNotFound } from "../Errors.js"
-import { McpConnectRoles } from "../Mcp.js"
+import { rolesFor } from "../../../schema/roles.js"
 
-/** Roles that may add an MCP connection to an agent. */
-export const McpCreateRoles: ReadonlyArray<WorkspaceRole> = ["OWNER", "ADMIN", "EDITOR"]
 
 /** A connection's default name: its server URL's host. */
 const defaultName = (serverUrl: string) => new URL(serverUrl).host
@@ -110,7 +108,7 @@ export class McpConnections extends Effect.Service<McpConnections>()("agent-dire
      */
     const create = (input: { readonly entityPublicId: string; readonly accountId: string; readonly body: CreateMcpConnectionRequest }) =>
       Effect.gen(function*() {
-        const access = yield* operators.access({ ...input, roles: { allowed: McpCreateRoles, action: "Adding an MCP connection" } })
+        const access = yield* operators.access({ ...input, roles: { allowed: rolesFor("mcp.connections.write"), action: "Adding an MCP connection" } })
         yield* requireActiveAgent(access, "Adding an MCP connection")
         yield* outbound.checkField(input.body.serverUrl, "/serverUrl")
         return yield* createForAgent({
@@ -145,7 +143,7 @@ export class McpConnections extends Effect.Service<McpConnections>()("agent-dire
      */
     const refresh = (input: { readonly entityPublicId: string; readonly accountId: string; readonly connectionId: string }) =>
       Effect.gen(function*() {
-        yield* operators.access({ ...input, roles: { allowed: McpConnectRoles, action: "Refreshing an MCP catalog" } })
+        yield* operators.access({ ...input, roles: { allowed: rolesFor("mcp.connect"), action: "Refreshing an MCP catalog" } })
         const at = yield* now
         const connection = yield* findOrFail({ ...input, at })
         if (connection.state === "DISABLED") {

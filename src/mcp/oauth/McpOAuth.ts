@@ -22,7 +22,7 @@ import { Outbound, outboundFailureOf } from "../../../layers/Outbound.js"
 import { ConfigurationMissing, InvalidState } from "../../../schema/errors.js"
 import type { CompleteMcpOAuthQuery, McpOAuthAuthorization, McpOAuthCompletion } from "../Schemas.js"
 import { AgentOperators } from "../../agentAccess/Operators.js"
-import { McpConnectRoles, OAuthFlowTtlMs } from "../Mcp.js"
+import { OAuthFlowTtlMs } from "../Mcp.js"
 import { authorizationRequest } from "./OAuth.js"
 import { clientAuthentication, clientFor } from "./Client.js"
 import {
@@ -51,6 +51,7 @@ import { type OAuthConnection, McpOAuthRepo } from "./Repo.js"
 import { startCatalogRefresh } from "../catalog/Refresh.js"
 import { McpRepo } from "../Repo.js"
 import { authorizationServerOf, McpTokens } from "./Tokens.js"
+import { rolesFor } from "../../../schema/roles.js"
 
 /** How long discovered OAuth metadata and a registered client are reused: 24 hours. */
 export const DiscoveryTtlMs = 24 * 3600_000
@@ -174,7 +175,7 @@ export class McpOAuth extends Effect.Service<McpOAuth>()("agent-directory/McpOAu
       readonly scopes: ReadonlyArray<string>
     }) =>
       Effect.gen(function*() {
-        yield* operators.access({ ...input, roles: { allowed: McpConnectRoles, action: "Connecting an MCP server" } })
+        yield* operators.access({ ...input, roles: { allowed: rolesFor("mcp.connect"), action: "Connecting an MCP server" } })
         const connection = yield* findConnection(input)
         if (connection.state === "DISABLED") {
           return yield* new InvalidState({ detail: "The connection is DISABLED; enable it before authorizing." })

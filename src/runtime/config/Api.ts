@@ -39,6 +39,7 @@ export const configureAgentRuntime = HttpApiEndpoint.put("configureAgentRuntime"
   .pipe(
     operation({
       id: "Runtime_ConfigureAgentRuntime",
+      permission: "runtime.configure",
       auth: "required-user",
       cache: "none",
       statuses: [400, 401, 403, 404, 409, 422, 500],

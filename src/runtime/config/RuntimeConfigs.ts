@@ -15,9 +15,8 @@ import { dieOnStorageFailure } from "../../db/storageFailure.js"
 import { ModelProfileUnknown } from "../Errors.js"
 import { RuntimeConfigsRepo } from "./Repo.js"
 import { ensureBuiltinTools } from "../tools/BuiltinTools.js"
+import { rolesFor } from "../../../schema/roles.js"
 
-/** Workspace roles that may configure an agent's runtime. */
-export const ConfigureRoles = ["OWNER", "ADMIN", "EDITOR"] as const
 
 /** Runtime configurations. Requires `SqlClient`, `AppConfig`. */
 export class RuntimeConfigs extends Effect.Service<RuntimeConfigs>()("agent-directory/RuntimeConfigs", {
@@ -48,7 +47,7 @@ export class RuntimeConfigs extends Effect.Service<RuntimeConfigs>()("agent-dire
         const access = yield* operators.access({
           entityPublicId: input.entityPublicId,
           accountId: input.accountId,
-          roles: { allowed: ConfigureRoles, action: "Configuring the agent's runtime" }
+          roles: { allowed: rolesFor("runtime.configure"), action: "Configuring the agent's runtime" }
         })
         yield* requireActiveAgent(access, "Configuring the agent's runtime")
         const { request } = input

@@ -32,6 +32,7 @@ export const decideToolApproval = HttpApiEndpoint.post("decideToolApproval", "/a
   .pipe(
     operation({
       id: "Runtime_DecideToolApproval",
+      permission: "runtime.control",
       auth: "required-user",
       cache: "none",
       statuses: [400, 401, 403, 404, 409, 500],
@@ -59,6 +60,7 @@ export const cancelRun = HttpApiEndpoint.post("cancelRun", "/api/v1/runs/:runId/
   .pipe(
     operation({
       id: "Runtime_CancelRun",
+      permission: "runtime.control",
       auth: "required-user",
       cache: "none",
       statuses: [400, 401, 403, 404, 409, 500],

@@ -18,9 +18,8 @@ import { signalApproval } from "../loop/AgentRunWorkflow.js"
 import { ApprovalNotPending, RunNotFound, ToolCallNotFound } from "../Errors.js"
 import { seesRun } from "../conversations/Conversations.js"
 import { RunLoopRepo } from "../loop/Repo.js"
+import { rolesFor } from "../../../schema/roles.js"
 
-/** Workspace roles that may decide approvals and cancel runs. */
-export const RunControlRoles = ["OWNER", "ADMIN", "EDITOR", "OPERATOR"] as const
 
 const isFinished = (state: string) => (FinishedRunStates as ReadonlyArray<string>).includes(state)
 
@@ -45,7 +44,7 @@ export class RunControl extends Effect.Service<RunControl>()("agent-directory/Ru
           Effect.catchTag("AgentNotFound", () => Effect.fail(notFound()))
         )
         if (!seesRun(access, accountId, found.value.authorAccountId)) return yield* notFound()
-        yield* requireRole(access, { allowed: RunControlRoles, action })
+        yield* requireRole(access, { allowed: rolesFor("runtime.control"), action })
         return found.value
       })
 

@@ -54,6 +54,7 @@ export const createConversation = HttpApiEndpoint.post("createConversation", "/a
   .pipe(
     operation({
       id: "Runtime_CreateConversation",
+      permission: "runtime.converse",
       auth: "required-user",
       cache: "none",
       statuses: [400, 401, 403, 404, 409, 500],

@@ -15,20 +15,15 @@ import { Cursor } from "../../../layers/Cursor.js"
 import { now } from "../../../layers/Clock.js"
 import { Ids } from "../../../layers/Ids.js"
 import type { ConversationKind } from "./Schemas.js"
-import { type AgentAccess, AgentOperators, requireActiveAgent, type WorkspaceRole } from "../../agentAccess/Operators.js"
+import { type AgentAccess, AgentOperators, requireActiveAgent } from "../../agentAccess/Operators.js"
 import { dieOnStorageFailure } from "../../db/storageFailure.js"
 import { ConversationPosition, ConversationsRepo, MessagePosition } from "./Repo.js"
 import { ConversationNotFound } from "../Errors.js"
-
-/** Workspace roles that may start a conversation with the agent (the roles that may run it). */
-export const ConversationStartRoles = ["OWNER", "ADMIN", "EDITOR", "OPERATOR"] as const satisfies ReadonlyArray<WorkspaceRole>
-
-/** Workspace roles that see every conversation of the agent, not only their own. */
-export const ConversationOverseerRoles = ["OWNER", "ADMIN"] as const satisfies ReadonlyArray<WorkspaceRole>
+import { can, rolesFor } from "../../../schema/roles.js"
 
 /** Whether `access` (the caller's standing on the agent) sees every conversation of the agent. */
 export const seesAllConversations = (access: AgentAccess): boolean =>
-  (ConversationOverseerRoles as ReadonlyArray<string>).includes(access.role)
+  can(access.role, "runtime.oversee")
 
 /**
  * Whether the caller (`accountId`, with `access` on the conversation's agent) sees a
@@ -72,7 +67,7 @@ export class Conversations extends Effect.Service<Conversations>()("agent-direct
         const access = yield* operators.access({
           entityPublicId: input.entityPublicId,
           accountId: input.accountId,
-          roles: { allowed: ConversationStartRoles, action: "Starting a conversation" }
+          roles: { allowed: rolesFor("runtime.converse"), action: "Starting a conversation" }
         })
         yield* requireActiveAgent(access, "Starting a conversation")
         return yield* repo.insert({

@@ -22,6 +22,7 @@ export const sendMessage = HttpApiEndpoint.post("sendMessage", "/api/v1/conversa
   .pipe(
     operation({
       id: "Runtime_SendMessage",
+      permission: "runtime.converse",
       auth: "required-user",
       cache: "none",
       statuses: [400, 401, 403, 404, 409, 422, 500],
@@ -59,6 +60,7 @@ export const clearPlaygroundRunData = HttpApiEndpoint.del("clearPlaygroundRunDat
   .pipe(
     operation({
       id: "Runtime_ClearPlaygroundRunData",
+      permission: "runtime.control",
       auth: "required-user",
       cache: "none",
       statuses: [400, 401, 403, 404, 409, 422, 500],

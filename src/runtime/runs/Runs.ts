@@ -15,14 +15,13 @@ import { AgentRun } from "../loop/AgentRunWorkflow.js"
 import { RunsRepo } from "./Repo.js"
 import { appendRunEvent } from "../events/RunEventLog.js"
 import { type AccessInput, AgentOperators, requireRole } from "../../agentAccess/Operators.js"
-import { ConversationStartRoles, seesConversation, seesRun } from "../conversations/Conversations.js"
+import { seesConversation, seesRun } from "../conversations/Conversations.js"
 import { dieOnStorageFailure } from "../../db/storageFailure.js"
+import { rolesFor } from "../../../schema/roles.js"
 
 /** How long a run's data is kept (ms, 30 days) before retention may purge it (`retentionExpiresAt`). */
 export const RunRetentionMs = 30 * 24 * 60 * 60 * 1000
 
-/** Workspace roles that may clear playground data. */
-const ClearRoles = ["OWNER", "ADMIN", "EDITOR", "OPERATOR"] as const
 
 const isFinished = (state: string) => (FinishedRunStates as ReadonlyArray<string>).includes(state)
 
@@ -122,7 +121,7 @@ export class Runs extends Effect.Service<Runs>()("agent-directory/Runs", {
      *
      * Who may send: whoever sees the conversation (`seesConversation`, the rule of
      * Runtime_ListMessages and Runtime_GetRun) with a role that may start a conversation
-     * (`ConversationStartRoles`: OWNER, ADMIN, EDITOR, OPERATOR), and only its author.
+     * (the `runtime.converse` permission: OWNER, ADMIN, EDITOR, OPERATOR), and only its author.
      *
      * Fails with `ConversationNotFound` (`conversation-not-found`: absent, or not visible to
      * the caller), `RoleRequired` (`role-required`: visible, but not OWNER, ADMIN, EDITOR or
@@ -146,7 +145,7 @@ export class Runs extends Effect.Service<Runs>()("agent-directory/Runs", {
         // who may not read the conversation (Runtime_ListMessages' rule) is told it does not exist, before any role is asked
         if (!seesConversation(access, input.accountId, authorId)) return yield* notFound()
         // sending starts a run: the roles that may start a conversation (Runtime_CreateConversation)
-        yield* requireRole(access, { allowed: ConversationStartRoles, action: "Sending a message (starting a run)" })
+        yield* requireRole(access, { allowed: rolesFor("runtime.converse"), action: "Sending a message (starting a run)" })
         if (authorId !== input.accountId) {
           return yield* new ConversationAuthorRequired({
             detail: "Only the account that started the conversation may send messages in it."
@@ -202,7 +201,7 @@ export class Runs extends Effect.Service<Runs>()("agent-directory/Runs", {
           accountId: input.accountId
         })
         if (!seesRun(access, input.accountId, run.authorAccountId)) return yield* new RunNotFound({ detail: notFound })
-        yield* requireRole(access, { allowed: ClearRoles, action: "Clearing playground data" })
+        yield* requireRole(access, { allowed: rolesFor("runtime.control"), action: "Clearing playground data" })
         if (!run.isPlayground || run.conversationId === null) {
           return yield* new PlaygroundRunRequired({
             detail: "Only a playground run's data can be cleared; this run is not one."

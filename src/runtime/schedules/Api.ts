@@ -27,7 +27,7 @@ const AgentPath = Schema.Struct({ entityPublicId: Uuid })
 
 const visibility = agentVisibility
 
-const writers = "Only the OWNER, ADMIN and EDITOR roles may create and delete schedules (403 `role-required`); a " +
+const writers = "A " +
   "retired agent's schedules cannot be changed (409 `invalid-state`)."
 
 /** The `Location` of a created schedule: its agent's schedule list entry. */
@@ -48,6 +48,7 @@ export const createAgentSchedule = HttpApiEndpoint.post("createAgentSchedule", "
   .pipe(
     operation({
       id: "Runtime_CreateAgentSchedule",
+      permission: "runtime.schedules.write",
       auth: "required-user",
       cache: "none",
       statuses: [400, 401, 403, 404, 409, 422, 500],
@@ -107,6 +108,7 @@ export const deleteAgentSchedule = HttpApiEndpoint.del(
   .pipe(
     operation({
       id: "Runtime_DeleteAgentSchedule",
+      permission: "runtime.schedules.write",
       auth: "required-user",
       cache: "none",
       statuses: [400, 401, 403, 404, 409, 500],

@@ -9,15 +9,14 @@ import { Cursor } from "../../../layers/Cursor.js"
 import { Ids } from "../../../layers/Ids.js"
 import { ConfigurationMissing } from "../../../schema/errors.js"
 import type { CreateAgentScheduleRequest } from "./Schemas.js"
-import { AgentOperators, requireActiveAgent, type WorkspaceRole } from "../../agentAccess/Operators.js"
+import { AgentOperators, requireActiveAgent } from "../../agentAccess/Operators.js"
 import { dieOnStorageFailure } from "../../db/storageFailure.js"
 import { explainRefusal } from "../../db/versioned.js"
 import { ScheduleNotFound } from "../Errors.js"
 import { nextOccurrence, parseSchedule } from "./Schedule.js"
 import { SchedulePosition, SchedulesRepo } from "./Repo.js"
+import { rolesFor } from "../../../schema/roles.js"
 
-/** Workspace roles that may create and delete schedules (as for the agent's other runtime writes). */
-export const ScheduleWriteRoles: ReadonlyArray<WorkspaceRole> = ["OWNER", "ADMIN", "EDITOR"]
 
 /** Agent schedules. Requires `SqlClient`, `Ids`, `Cursor`. */
 export class Schedules extends Effect.Service<Schedules>()("agent-directory/Schedules", {
@@ -28,7 +27,7 @@ export class Schedules extends Effect.Service<Schedules>()("agent-directory/Sche
     const cursor = yield* Cursor
 
     const writer = (input: { readonly entityPublicId: string; readonly accountId: string }, action: string) =>
-      operators.access({ ...input, roles: { allowed: ScheduleWriteRoles, action } })
+      operators.access({ ...input, roles: { allowed: rolesFor("runtime.schedules.write"), action } })
 
     /**
      * Runtime_CreateAgentSchedule: validates the expression and zone as the preview does,

@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto"
 import { Effect, Either, Option, Redacted, Schema } from "effect"
 import { AppConfig } from "../../../layers/AppConfig.js"
+import { Audit } from "../../../layers/Audit.js"
 import { canonicalJson } from "../../../layers/CanonicalJson.js"
 import { now } from "../../../layers/Clock.js"
 import { Ids } from "../../../layers/Ids.js"
@@ -25,13 +26,12 @@ import { downloadTokenOf, exportIdOfDownloadToken } from "./DownloadToken.js"
 import { AnalyticsExportWorkflow, ExportRetentionMs } from "./ExportWorkflow.js"
 import { AnalyticsRepo } from "./Repo.js"
 import { dieOnStorageFailure } from "../../db/storageFailure.js"
+import { can } from "../../../schema/roles.js"
 
 /** How far `occurredAt` may lie before the server's now (ms, 7 days); older → TIMESTAMP_SKEW. */
 export const MaxEventAgeMs = 7 * 24 * 3600 * 1000
 /** How far `occurredAt` may lie after the server's now (ms, 5 minutes: client clock drift); later → TIMESTAMP_SKEW. */
 export const MaxEventLeadMs = 5 * 60 * 1000
-/** Workspace roles that may export an agent's analytics. */
-export const ExportRoles: ReadonlyArray<string> = ["OWNER", "ADMIN", "EDITOR", "OPERATOR", "ANALYST"]
 
 const decodeEvent = Schema.decodeUnknownEither(ProductEvent)
 const decodeEventId = Schema.decodeUnknownOption(ProductEvent.fields.eventId)
@@ -42,6 +42,7 @@ export class Analytics extends Effect.Service<Analytics>()("agent-directory/Anal
   effect: Effect.gen(function*() {
     const repo = yield* AnalyticsRepo
     const ids = yield* Ids
+    const audit = yield* Audit
     const engine = yield* WorkflowEngine.WorkflowEngine
     const config = yield* AppConfig
     const contextKey = Redacted.value(config.keys.analyticsContext)
@@ -109,16 +110,17 @@ export class Analytics extends Effect.Service<Analytics>()("agent-directory/Anal
         return { accepted, rejected, receipt: { id: receiptId, durable: true as const, receivedAt: at } }
       }).pipe(Effect.catchTag("SqlError", Effect.die))
 
-    /** The agent, when the account may export its analytics; else NotFound / Forbidden. */
+    /** The agent's operating workspace, when the account may export its analytics; else NotFound / Forbidden. */
     const authorize = (agentId: string, accountId: string) =>
       Effect.gen(function*() {
         const access = yield* repo.agentAccess(agentId, accountId)
         if (Option.isNone(access) || access.value.role === null) {
           return yield* new AgentNotFound({ detail: `No agent ${agentId} operated by your workspaces.` })
         }
-        if (!ExportRoles.includes(access.value.role)) {
+        if (!can(access.value.role, "analytics.export")) {
           return yield* new RoleRequired({ detail: "Exports need the OWNER, ADMIN, EDITOR, OPERATOR or ANALYST role." })
         }
+        return access.value.workspaceId
       })
 
     const present = (e: AnalyticsExport, at: Date): AnalyticsExport => {
@@ -155,10 +157,23 @@ export class Analytics extends Effect.Service<Analytics>()("agent-directory/Anal
             errors: [{ in: "body", pointer: "/to", detail: `must be a date on or after from, at most ${MaxExportRangeDays} days later` }]
           })
         }
-        yield* authorize(input.agentId, input.accountId)
+        const workspaceId = yield* authorize(input.agentId, input.accountId)
         const at = yield* now
         const id = yield* ids.next
         yield* repo.insertExport({ ...input, id, at, expiresAt: new Date(at.getTime() + ExportRetentionMs) })
+        yield* audit.record({
+          workspaceId,
+          actorAccountId: input.accountId,
+          action: "analytics_export.created",
+          target: { type: "analytics_export", id },
+          details: {
+            agentId: input.agentId,
+            exportType: input.exportType,
+            from: input.from,
+            to: input.to,
+            format: input.format
+          }
+        })
         // in this transaction: a rolled-back request starts no build (layers/Engine.ts)
         yield* AnalyticsExportWorkflow.execute({ exportId: id }, { discard: true }).pipe(
           Effect.provideService(WorkflowEngine.WorkflowEngine, engine)

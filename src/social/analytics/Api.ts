@@ -75,6 +75,7 @@ export class AnalyticsApi extends HttpApiGroup.make("Analytics")
       .pipe(
         operation({
           id: "Social_CreateAnalyticsExport",
+          permission: "analytics.export",
           auth: "required-user",
           cache: "none",
           sensitive: true,
@@ -104,6 +105,7 @@ export class AnalyticsApi extends HttpApiGroup.make("Analytics")
       .pipe(
         operation({
           id: "Social_GetAnalyticsExport",
+          permission: "analytics.export",
           auth: "required-user",
           cache: "none",
           statuses: [400, 401, 403, 404, 500, 503],

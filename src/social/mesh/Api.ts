@@ -23,6 +23,7 @@ export class MeshApi extends HttpApiGroup.make("Mesh")
       .pipe(
         operation({
           id: "Social_CreateMeshPublisher",
+          permission: "mesh.publish",
           auth: "required-user",
           cache: "none",
           statuses: [400, 401, 403, 404, 409, 429, 500, 503],

@@ -7,8 +7,9 @@ import { Ids } from "../../../layers/Ids.js"
 import { type CreateMeshPublisherRequest, publicKeyFingerprint } from "./Schemas.js"
 import { AgentNotFound, RoleRequired, WorkspaceNotFound } from "../../../schema/errors.js"
 import { PublicKeyRegistered, PublisherQuotaExceeded } from "./Errors.js"
-import { MeshPublisherRoles, MeshRepo } from "./Repo.js"
+import { MeshRepo } from "./Repo.js"
 import { dieOnStorageFailure } from "../../db/storageFailure.js"
+import { can, rolesFor } from "../../../schema/roles.js"
 
 /**
  * Publishers a workspace may hold (all states but REVOKED count) unless
@@ -42,9 +43,9 @@ export class Mesh extends Effect.Service<Mesh>()("agent-directory/Mesh", {
           return yield* new WorkspaceNotFound({ detail: `No workspace ${body.workspaceId} of yours.` })
         }
         const quota = found.value
-        if (!(MeshPublisherRoles as ReadonlyArray<string>).includes(quota.role!)) {
+        if (!can(quota.role!, "mesh.publish")) {
           return yield* new RoleRequired({
-            detail: `Registering publishers needs one of the roles ${MeshPublisherRoles.join(", ")} in the workspace.`
+            detail: `Registering publishers needs one of the roles ${rolesFor("mesh.publish").join(", ")} in the workspace.`
           })
         }
         if (body.entityPublicId !== undefined) {

@@ -5,8 +5,6 @@ import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
 import { MeshPublisher } from "./Schemas.js"
 
-/** Roles that may register a workspace's publishers. */
-export const MeshPublisherRoles = ["OWNER", "ADMIN", "EDITOR", "OPERATOR"] as const
 
 /** A workspace's quota and use, as seen by one account (role null: not an ACTIVE member). */
 const WorkspaceQuota = Schema.Struct({
