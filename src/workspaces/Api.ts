@@ -8,6 +8,8 @@ import { Data } from "../../schema/envelope.js"
 import { GetWorkspaceQuery, Workspace } from "../../schema/workspaces.js"
 import { operation } from "../api/operation.js"
 import { InvalidCursor, PolicyLocked, WorkspaceNotFound } from "../../schema/errors.js"
+import { acceptInvitation, createInvitation, revokeInvitation } from "./invitations/Api.js"
+import { leaveWorkspace, removeMember, transferOwnership, updateMember } from "./members/Api.js"
 
 export class WorkspacesApi extends HttpApiGroup.make("Workspaces")
   .add(
@@ -29,5 +31,12 @@ export class WorkspacesApi extends HttpApiGroup.make("Workspaces")
         })
       )
   )
+  .add(createInvitation)
+  .add(revokeInvitation)
+  .add(acceptInvitation)
+  .add(updateMember)
+  .add(removeMember)
+  .add(leaveWorkspace)
+  .add(transferOwnership)
   .annotate(OpenApi.Description, "Workspaces: members and invitations")
 {}

@@ -3,6 +3,9 @@
  * HTTP layers, so `src/db/migrate.ts` imports this module too.
  */
 import type { Migrations } from "../Area.js"
+import workspaceMembership from "./migrations/0034_workspace_membership.js"
 
 /** The workspaces area's own migrations (the core tables are in src/db/migrations/0001_init.ts). */
-export const migrations: Migrations = {}
+export const migrations: Migrations = {
+  "0034_workspace_membership": workspaceMembership
+}
