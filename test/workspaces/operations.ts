@@ -8,5 +8,12 @@ import type { OperationExpectations } from "../openapi/operations.js"
 
 /** The workspaces area's operations, by operationId. */
 export const operations = {
-  Workspaces_GetWorkspace: { method: "get", path: "/api/v1/workspaces/{workspacePublicId}", tag: "Workspaces", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 423, 500] }
+  Workspaces_GetWorkspace: { method: "get", path: "/api/v1/workspaces/{workspacePublicId}", tag: "Workspaces", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 423, 500] },
+  Workspaces_CreateInvitation: { method: "post", path: "/api/v1/workspaces/{workspacePublicId}/invitations", tag: "Workspaces", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [201, 400, 401, 403, 404, 409, 423, 429, 500, 503] },
+  Workspaces_RevokeInvitation: { method: "delete", path: "/api/v1/workspaces/{workspacePublicId}/invitations/{invitationPublicId}", tag: "Workspaces", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 423, 500] },
+  Workspaces_AcceptInvitation: { method: "post", path: "/api/v1/invitations/accept", tag: "Workspaces", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 410, 423, 500] },
+  Workspaces_UpdateMember: { method: "patch", path: "/api/v1/workspaces/{workspacePublicId}/members/{accountPublicId}", tag: "Workspaces", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 423, 500] },
+  Workspaces_RemoveMember: { method: "delete", path: "/api/v1/workspaces/{workspacePublicId}/members/{accountPublicId}", tag: "Workspaces", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 423, 500] },
+  Workspaces_LeaveWorkspace: { method: "post", path: "/api/v1/workspaces/{workspacePublicId}/leave", tag: "Workspaces", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 423, 500] },
+  Workspaces_TransferOwnership: { method: "post", path: "/api/v1/workspaces/{workspacePublicId}/ownership", tag: "Workspaces", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 423, 500] }
 } as const satisfies OperationExpectations
