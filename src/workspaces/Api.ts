@@ -36,7 +36,7 @@ export class WorkspacesApi extends HttpApiGroup.make("Workspaces")
   .add(acceptInvitation)
   .add(updateMember)
   .add(removeMember)
-  .add(leaveWorkspace)
   .add(transferOwnership)
+  .add(leaveWorkspace)
   .annotate(OpenApi.Description, "Workspaces: members and invitations")
 {}
