@@ -4,14 +4,16 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { Auth } from "../../layers/Auth.js"
+import { Auth, tokenHash } from "../../layers/Auth.js"
 import { DemoAccounts, DemoApiKeys } from "../accounts/seed.js"
 import { demoTime, demoId as id } from "../common.js"
 
 export const DemoWorkspaces = {
   acme: { id: id(2, 1), name: "Acme Agents", slug: "acme-agents", locked: false },
   outsider: { id: id(2, 2), name: "Outsider Lab", slug: "outsider-lab", locked: false },
-  locked: { id: id(2, 3), name: "Frozen Holdings", slug: "frozen-holdings", locked: true }
+  locked: { id: id(2, 3), name: "Frozen Holdings", slug: "frozen-holdings", locked: true },
+  /** Mel Member's own small team: the demo manifest's member, invitation and ownership examples change it. */
+  team: { id: id(2, 4), name: "Mel's Team", slug: "mels-team", locked: false }
 } as const
 
 /** Memberships: [workspace, account, role, isWorkspaceOwner, isDefault]. */
@@ -20,7 +22,9 @@ export const DemoMemberships = [
   ["acme", "member", "EDITOR", false, true],
   ["acme", "admin", "VIEWER", false, true],
   ["outsider", "outsider", "OWNER", true, true],
-  ["locked", "owner", "OWNER", true, false]
+  ["locked", "owner", "OWNER", true, false],
+  ["team", "member", "OWNER", true, false],
+  ["team", "outsider", "EDITOR", false, false]
 ] as const
 
 export const DemoInvitations = [
@@ -29,6 +33,18 @@ export const DemoInvitations = [
   { id: id(3, 3), workspace: "acme", email: null, role: "VIEWER", state: "REVOKED", days: 12 }
 ] as const
 
+/** The plaintext token of {@link DemoTeamInvitations}' invitation of Ada Admin (its link's `#token=`); stored only hashed. */
+export const DemoInvitationToken = "DemoInvitationTokenForAdaAdminToJoinMelsTeam0"
+
+/**
+ * PENDING invitations to Mel's Team (invited by Mel Member) with a far expiry: one to an
+ * address without an account (revoked by the demo manifest) and one to Ada Admin, with the
+ * known token {@link DemoInvitationToken} (accepted by the demo manifest).
+ */
+export const DemoTeamInvitations = [
+  { id: id(3, 4), email: "invitee@example.com", role: "EDITOR", token: null },
+  { id: id(3, 5), email: DemoAccounts.admin.email, role: "VIEWER", token: DemoInvitationToken }
+] as const
 
 /**
  * Inserts the demo workspaces, memberships and invitations, then the workspaces' demo API keys (issued as `layers/Auth.ts` issues them: stored as verifiers only), inside the seed's transaction. Fails with `SqlError`.
@@ -73,6 +89,20 @@ export const seedWorkspaces = Effect.gen(function*() {
       revoked_at: inv.state === "REVOKED" ? demoTime(inv.days + 1) : null,
       version: inv.state === "PENDING" ? 1 : 2,
       created_at: demoTime(inv.days)
+    })))
+  }`
+  yield* sql`INSERT INTO workspace_invitations ${
+    sql.insert(DemoTeamInvitations.map((inv, i) => ({
+      id: inv.id,
+      workspace_id: DemoWorkspaces.team.id,
+      recipient_email: inv.email,
+      role: inv.role,
+      state: "PENDING",
+      invited_by: DemoAccounts.member.id,
+      token_hash: inv.token === null ? null : tokenHash(inv.token),
+      expires_at: demoTime(3650),
+      version: 1,
+      created_at: demoTime(20, i)
     })))
   }`
   for (const [name, k] of Object.entries(DemoApiKeys)) {

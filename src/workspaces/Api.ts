@@ -52,6 +52,8 @@ const refusals = "Refusals come in this order: 404 (no such workspace, or the ca
   "existence is not revealed), 403 `role-required`, 409 `version-conflict` (`expectedVersion` is not the current " +
   "version), 409 `workspace-not-active`."
 import { listAuditEvents } from "./audit/Api.js"
+import { acceptInvitation, createInvitation, revokeInvitation } from "./invitations/Api.js"
+import { leaveWorkspace, removeMember, transferOwnership, updateMember } from "./members/Api.js"
 
 export class WorkspacesApi extends HttpApiGroup.make("Workspaces")
   .add(
@@ -204,5 +206,12 @@ export class WorkspacesApi extends HttpApiGroup.make("Workspaces")
       )
   )
   .add(listAuditEvents)
+  .add(createInvitation)
+  .add(revokeInvitation)
+  .add(acceptInvitation)
+  .add(updateMember)
+  .add(removeMember)
+  .add(transferOwnership)
+  .add(leaveWorkspace)
   .annotate(OpenApi.Description, "Workspaces: their lifecycle, members and invitations")
 {}

@@ -7,11 +7,14 @@ import { WorkspacesHttpLive } from "./Http.js"
 import { migrations } from "./Migrations.js"
 import { Workspaces } from "./Workspaces.js"
 import { AuditEvents } from "./audit/AuditEvents.js"
+import { Invitations } from "./invitations/Invitations.js"
+import { InvitationExpiryLive } from "./invitations/ExpiryWorkflow.js"
+import { Members } from "./members/Members.js"
 
 /** The workspaces area's handlers, workflows (the end of a closing) and migrations (see `src/Area.ts`). */
 export const WorkspacesArea = {
   name: "workspaces",
-  http: WorkspacesHttpLive.pipe(Layer.provide([Workspaces.Default, AuditEvents.Default])),
-  workflows: WorkspaceCloseLive.pipe(Layer.provide(AuditLive)),
+  http: WorkspacesHttpLive.pipe(Layer.provide([Workspaces.Default, AuditEvents.Default, Invitations.Default, Members.Default])),
+  workflows: Layer.mergeAll(WorkspaceCloseLive, InvitationExpiryLive).pipe(Layer.provide(AuditLive)),
   migrations
 } satisfies Area

@@ -5,12 +5,16 @@ import { currentSession } from "../api/security.js"
 import { Envelope } from "../http/Envelope.js"
 import { Workspaces } from "./Workspaces.js"
 import { AuditEvents } from "./audit/AuditEvents.js"
+import { Invitations } from "./invitations/Invitations.js"
+import { Members } from "./members/Members.js"
 import { group } from "../http/group.js"
 
 export const WorkspacesHttpLive = group(Api, "Workspaces", (handlers) =>
   Effect.gen(function*() {
     const workspaces = yield* Workspaces
     const envelope = yield* Envelope
+    const invitations = yield* Invitations
+    const members = yield* Members
     const auditEvents = yield* AuditEvents
     return handlers
       .handle("getWorkspace", ({ path, urlParams }) =>
@@ -69,4 +73,47 @@ export const WorkspacesHttpLive = group(Api, "Workspaces", (handlers) =>
           ),
           Effect.flatMap((page) => envelope.page(page.rows, page.nextCursor))
         ))
+      .handle("createInvitation", ({ path, payload }) =>
+        Effect.flatMap(currentSession, (s) =>
+          invitations.create({ workspaceId: path.workspacePublicId, accountId: s.accountId, ...payload }))
+          .pipe(Effect.flatMap(envelope.data)))
+      .handle("revokeInvitation", ({ path, payload }) =>
+        Effect.flatMap(currentSession, (s) =>
+          invitations.revoke({
+            workspaceId: path.workspacePublicId,
+            invitationId: path.invitationPublicId,
+            accountId: s.accountId,
+            expectedVersion: payload.expectedVersion
+          })).pipe(Effect.flatMap(envelope.data)))
+      .handle("acceptInvitation", ({ payload }) =>
+        Effect.flatMap(currentSession, (s) => invitations.accept({ accountId: s.accountId, token: payload.token }))
+          .pipe(Effect.flatMap(envelope.data)))
+      .handle("updateMember", ({ path, payload }) =>
+        Effect.flatMap(currentSession, (s) =>
+          members.update({
+            workspaceId: path.workspacePublicId,
+            memberId: path.accountPublicId,
+            accountId: s.accountId,
+            ...payload
+          })).pipe(Effect.flatMap(envelope.data)))
+      .handle("removeMember", ({ path, payload }) =>
+        Effect.flatMap(currentSession, (s) =>
+          members.remove({
+            workspaceId: path.workspacePublicId,
+            memberId: path.accountPublicId,
+            accountId: s.accountId,
+            expectedVersion: payload.expectedVersion
+          })).pipe(Effect.flatMap(envelope.data)))
+      .handle("leaveWorkspace", ({ path, payload }) =>
+        Effect.flatMap(currentSession, (s) =>
+          members.leave({ workspaceId: path.workspacePublicId, accountId: s.accountId, expectedVersion: payload.expectedVersion }))
+          .pipe(Effect.flatMap(envelope.data)))
+      .handle("transferOwnership", ({ path, payload }) =>
+        Effect.flatMap(currentSession, (s) =>
+          members.transfer({
+            workspaceId: path.workspacePublicId,
+            newOwnerId: payload.accountPublicId,
+            accountId: s.accountId,
+            expectedVersion: payload.expectedVersion
+          })).pipe(Effect.flatMap(envelope.data)))
   }))
