@@ -79,7 +79,7 @@ export const validateNewAccount = (input: NewAccount) =>
   })
 
 /**
- * Creates the account, the workspace (ACTIVE, version 1) and the OWNER membership
+ * Creates the account (a platform administrator: the bootstrap of an empty deployment), the workspace (ACTIVE, version 1) and the OWNER membership
  * (workspace owner, default workspace) in one transaction. Returns their ids. Fails with
  * `InvalidAccountField`, `WeakPassword`, `EmailTaken`, `WorkspaceSlugTaken`; `SqlError` otherwise.
  */
@@ -100,7 +100,8 @@ export const createAccount = (input: NewAccount) =>
           email: input.email,
           display_name: input.displayName ?? input.email.split("@")[0]!,
           password_hash: passwordHash,
-          is_admin: false,
+          // the bootstrap of an empty deployment: its first platform administrator (everyone else signs up)
+          is_admin: true,
           created_at: at,
           // made by an operator: verified from the start (sign-up over the API verifies by mail)
           email_verified_at: at

@@ -1,6 +1,6 @@
 /**
  * `npm run accounts:create -- --email <email> --workspace <name> [--workspace-slug <slug>] [--display-name <name>]`
- * (built: `node dist/src/cli/accounts-create.js …`): creates an account and a workspace
+ * (built: `node dist/src/cli/accounts-create.js …`): creates a platform administrator (is_admin) and a workspace
  * it OWNs in DATABASE_URL (or the embedded database in DATA_DIR), after migrating: the
  * way into an empty deployment. Rules: src/accounts/AccountCreation.ts.
  *
@@ -100,7 +100,7 @@ Effect.gen(function*() {
     displayName: args["display-name"]
   })
   process.stdout.write(
-    `Created account ${email} (${created.accountId}), OWNER of workspace "${workspace}" ` +
+    `Created administrator account ${email} (${created.accountId}), OWNER of workspace "${workspace}" ` +
       `(${created.workspaceId}, slug ${created.workspaceSlug}).\n` +
       // administrator operations need a confirmed second factor (403 mfa-required): say how to get one
       "Second factor (TOTP, needed for administrator operations): sign in (POST /api/v1/auth/sign-in), then " +

@@ -76,7 +76,7 @@ const server = makeTestServer({}, { db: target.db })
 layer(server.layer, { timeout: 120_000 })("accounts:create", (it) => {
   it("creates the account and its workspace; prints their ids, never the password", () => {
     expect(created.code, created.stderr).toBe(0)
-    expect(created.stdout).toMatch(/^Created account first@example\.com \([0-9a-f-]{36}\), OWNER of workspace "First Light Labs" \([0-9a-f-]{36}, slug first-light-labs\)\.\nSecond factor \(TOTP, needed for administrator operations\): .*POST \/api\/v1\/me\/mfa\/totp .*\n$/)
+    expect(created.stdout).toMatch(/^Created administrator account first@example\.com \([0-9a-f-]{36}\), OWNER of workspace "First Light Labs" \([0-9a-f-]{36}, slug first-light-labs\)\.\nSecond factor \(TOTP, needed for administrator operations\): .*POST \/api\/v1\/me\/mfa\/totp .*\n$/)
     for (const r of [created, ...Object.values(refusals)]) {
       expect(r.stdout + r.stderr).not.toContain(password)
     }
@@ -105,7 +105,7 @@ layer(server.layer, { timeout: 120_000 })("accounts:create", (it) => {
       const session = yield* signInWith(email, password)
       const me = yield* call("GET", "/api/v1/me", { session })
       expect(me.status, me.text).toBe(200)
-      expect(me.body.data).toMatchObject({ email, displayName: "first", isAdmin: false })
+      expect(me.body.data).toMatchObject({ email, displayName: "first", isAdmin: true })
       expect(me.body.data.workspaces).toEqual([
         expect.objectContaining({ name: "First Light Labs", slug: "first-light-labs", role: "OWNER", isWorkspaceOwner: true, isDefault: true })
       ])
