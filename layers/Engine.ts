@@ -30,7 +30,7 @@ import {
 } from "@effect/cluster"
 import { NodeClusterSocket } from "@effect/platform-node"
 import type { SqlClient } from "@effect/sql"
-import type { WorkflowEngine } from "@effect/workflow"
+import { DurableClock, type WorkflowEngine } from "@effect/workflow"
 import { Cause, Cron, Duration, Effect, Layer, Metric, Option, Schedule } from "effect"
 import { now } from "./Clock.js"
 
@@ -142,6 +142,19 @@ export const EngineLive = (
  * outage shorter than this delays the work instead of failing it.
  */
 export const TransientRetryMs = 120_000
+
+/**
+ * A workflow's durable sleep until the instant `deadline` (epoch milliseconds), named `name`:
+ * the duration is taken when the workflow first reaches it, so a workflow that starts late
+ * (the engine was busy, or the clock moved meanwhile) still wakes at the deadline; a deadline
+ * already past does not sleep. For deadlines fixed by the request that started the workflow
+ * (an invitation's expiry, the end of a grace period).
+ */
+export const sleepUntil = (name: string, deadline: number): Effect.Effect<void, never, WorkflowEngine.WorkflowEngine | WorkflowEngine.WorkflowInstance> =>
+  Effect.flatMap(now, (at) =>
+    deadline <= at.getTime()
+      ? Effect.void
+      : DurableClock.sleep({ name, duration: Duration.millis(deadline - at.getTime()), inMemoryThreshold: Duration.zero }))
 
 /**
  * `self`, retried while it fails with an `SqlError` (a database that is down or a

@@ -1,35 +1,35 @@
 /**
  * The end of a workspace's closing (spec §3 Workspace: CLOSING → CLOSED), started by
  * Workspaces_CloseWorkspace in its transaction, one execution per workspace:
- * 1. a durable sleep of the grace period (`WORKSPACE_CLOSE_GRACE_HOURS`, fixed in the
- *    payload when the closing started; `DurableClock`: it survives restarts and moves with
- *    the test clock);
+ * 1. a durable sleep until the end of the grace period (`WORKSPACE_CLOSE_GRACE_HOURS` from
+ *    when the closing started, fixed in the payload; `DurableClock`: it survives restarts and
+ *    moves with the test clock);
  * 2. activity `close`: CLOSING → CLOSED (version + 1) with the `workspace.closed` audit
  *    event (actor: the platform), in one transaction; a workspace no longer CLOSING is left
  *    as it is.
  */
 import { SqlClient } from "@effect/sql"
-import { Activity, DurableClock, Workflow } from "@effect/workflow"
-import { Duration, Effect, Schema } from "effect"
+import { Activity, Workflow } from "@effect/workflow"
+import { Effect, Schema } from "effect"
 import { Audit } from "../../layers/Audit.js"
 import { now } from "../../layers/Clock.js"
-import { retryTransient, survivingStorageErrors } from "../../layers/Engine.js"
+import { retryTransient, sleepUntil, survivingStorageErrors } from "../../layers/Engine.js"
 import { WorkspacesRepo } from "./Repo.js"
 
-/** The workflow: close workspace `workspaceId` after `graceMs` milliseconds (execution id from `workspaceId`). */
+/** The workflow: close workspace `workspaceId` at `closesAtMs` (epoch ms; execution id from `workspaceId`). */
 export const WorkspaceCloseWorkflow = Workflow.make({
   name: "WorkspaceClose",
-  payload: { workspaceId: Schema.String, graceMs: Schema.Number },
+  payload: { workspaceId: Schema.String, closesAtMs: Schema.Number },
   idempotencyKey: ({ workspaceId }) => workspaceId
 })
 
 /** The workflow's implementation, registered on the engine. Requires `SqlClient`, `Audit` (plus the engine). */
-export const WorkspaceCloseLive = WorkspaceCloseWorkflow.toLayer(({ graceMs, workspaceId }) =>
+export const WorkspaceCloseLive = WorkspaceCloseWorkflow.toLayer(({ closesAtMs, workspaceId }) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const repo = yield* WorkspacesRepo
     const audit = yield* Audit
-    yield* DurableClock.sleep({ name: "grace", duration: Duration.millis(graceMs) })
+    yield* sleepUntil("grace", closesAtMs)
     yield* Activity.make({
       name: "close",
       execute: sql.withTransaction(Effect.gen(function*() {

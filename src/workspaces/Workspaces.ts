@@ -252,8 +252,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("agent-directory/Wo
     const close = (input: { readonly workspaceId: string; readonly accountId: string; readonly expectedVersion: number }) =>
       Effect.gen(function*() {
         const at = yield* now
-        const graceMs = settings.workspaces.closeGraceHours * 3_600_000
-        const closesAt = new Date(at.getTime() + graceMs)
+        const closesAt = new Date(at.getTime() + settings.workspaces.closeGraceHours * 3_600_000)
         const changed = yield* repo.startClosing({
           workspaceId: input.workspaceId,
           accountId: input.accountId,
@@ -275,7 +274,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("agent-directory/Wo
           details: { keysRevoked, schedulesStopped, closesAt: closesAt.toISOString() }
         })
         // in this transaction: a rolled-back close starts nothing (layers/Engine.ts)
-        yield* WorkspaceCloseWorkflow.execute({ workspaceId: input.workspaceId, graceMs }, { discard: true }).pipe(
+        yield* WorkspaceCloseWorkflow.execute({ workspaceId: input.workspaceId, closesAtMs: closesAt.getTime() }, { discard: true }).pipe(
           Effect.provideService(WorkflowEngine.WorkflowEngine, engine),
           Effect.orDie
         )

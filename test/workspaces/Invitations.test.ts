@@ -5,25 +5,20 @@
  */
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
-import { Effect, Layer, Option, Redacted } from "effect"
+import { Effect } from "effect"
 import { DemoAccounts } from "../../demo/accounts/seed.js"
 import { DemoWorkspaces } from "../../demo/workspaces/seed.js"
-import { testConfig } from "../support/config.js"
 import { call, expectProblem, signIn } from "../support/http.js"
-import { SmtpInbox, SmtpInboxLive } from "../support/smtp.js"
-import { makeTestServer, TestEpoch } from "../support/TestServer.js"
+import { SmtpInbox } from "../support/smtp.js"
+import { makeMailTestServer, TestEpoch } from "../support/TestServer.js"
 import { until, waitFor } from "../support/waitFor.js"
 
 const acme = DemoWorkspaces.acme.id
 const invitationsPath = `/api/v1/workspaces/${acme}/invitations`
 const dayMs = 86_400_000
 
-let advance: (ms: number) => void = () => {}
-const server = Layer.unwrapEffect(Effect.map(SmtpInbox, (inbox) => {
-  const s = makeTestServer({ mail: { ...testConfig().mail, smtpUrl: Option.some(Redacted.make(inbox.url)) } })
-  advance = (ms) => s.clock.advance(ms)
-  return s.layer
-})).pipe(Layer.provideMerge(SmtpInboxLive))
+const server = makeMailTestServer()
+const advance = (ms: number) => server.clock.advance(ms)
 
 /** The token of the invitation link of the `skip`-th later mail to `to`. */
 const tokenFromMail = (to: string, skip = 0) =>
@@ -50,7 +45,7 @@ const auditActions = (target: string) =>
     return rows.map((r) => r.action)
   }).pipe(Effect.orDie)
 
-layer(server, { timeout: 120_000 })("Workspace invitations", (it) => {
+layer(server.layer, { timeout: 120_000 })("Workspace invitations", (it) => {
   it.effect("an invitation expires on the durable clock; its token is refused; a new one is accepted by the invited account", () =>
     Effect.gen(function*() {
       const owner = yield* signIn("owner")

@@ -90,7 +90,7 @@ export class Invitations extends Effect.Service<Invitations>()("agent-directory/
         }
         const id = yield* ids.next
         const token = randomBytes(32).toString("base64url")
-        const ttlMs = settings.workspaces.invitationTtlDays * dayMs
+        const expiresAt = new Date(at.getTime() + settings.workspaces.invitationTtlDays * dayMs)
         yield* repo.insert({
           id,
           workspaceId: input.workspaceId,
@@ -98,11 +98,11 @@ export class Invitations extends Effect.Service<Invitations>()("agent-directory/
           role: input.role,
           invitedBy: input.accountId,
           tokenHash: tokenHash(token),
-          expiresAt: new Date(at.getTime() + ttlMs),
+          expiresAt,
           at
         })
         // in this transaction: a rolled-back invitation starts no expiry (layers/Engine.ts)
-        yield* InvitationExpiryWorkflow.execute({ invitationId: id, ttlMs }, { discard: true }).pipe(
+        yield* InvitationExpiryWorkflow.execute({ invitationId: id, expiresAtMs: expiresAt.getTime() }, { discard: true }).pipe(
           Effect.provideService(WorkflowEngine.WorkflowEngine, engine)
         )
         yield* audit.record({
