@@ -100,6 +100,39 @@ const normalise = (answers: Record<string, { status: number; body: unknown }>) =
   return out
 }
 
+/**
+ * The answers to write: an answer that differs from the stored example only in per-request
+ * values keeps the stored text, so a new operation does not rewrite every other example (their
+ * request and minted ids come from one sequence). The values a kept example holds in place of
+ * this run's (ids, key prefixes) are put in the rewritten answers too, so an example that
+ * repeats an earlier one's value (the audit event of a created key) stays consistent with it.
+ */
+const keepStored = (answers: Record<string, { status: number; body: unknown }>) => {
+  const storedExamples = successExamples as Record<string, { status: number; body: unknown }>
+  const stored = normalise(storedExamples)
+  const got = normalise(answers)
+  const kept = new Set(Object.keys(answers).filter((id) => id in storedExamples && isDeepStrictEqual(stored[id], got[id])))
+  const renames = new Map<string, string>()
+  const pair = (now: unknown, before: unknown): void => {
+    if (typeof now === "string" && typeof before === "string") {
+      if (now !== before) renames.set(now, before)
+    } else if (typeof now === "object" && now !== null && typeof before === "object" && before !== null) {
+      for (const [k, v] of Object.entries(now)) pair(v, (before as Record<string, unknown>)[k])
+    }
+  }
+  for (const id of kept) pair(answers[id]!.body, storedExamples[id]!.body)
+  const rename = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(rename)
+    if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rename(v)]))
+    if (typeof value !== "string") return value
+    return renames.get(value) ?? value.replace(MintedId, (id) => renames.get(id) ?? id)
+  }
+  return Object.fromEntries(Object.entries(answers).map(([id, answer]) => [
+    id,
+    kept.has(id) ? storedExamples[id]! : { status: answer.status, body: rename(answer.body) }
+  ]))
+}
+
 const server = makeTestServer()
 
 /** The operations the manifest documents with a problem on the demo data (`ManifestOperation.problem`): no success example. */
@@ -134,16 +167,7 @@ layer(server.layer)("success examples", (it) => {
         answers[operationId] = { status: reply.status, body: first === undefined ? reply.body : { kind: first.event, data: first.data } }
       }
       if (writing) {
-        // an answer that only differs from the stored one in per-request values keeps the stored text, so a
-        // new operation does not rewrite every other example (their request ids come from one sequence)
-        const stored = normalise(successExamples as Record<string, { status: number; body: unknown }>)
-        const got = normalise(answers)
-        writeExamples(renderExamples(Object.fromEntries(Object.entries(answers).map(([operationId, answer]) => [
-          operationId,
-          operationId in successExamples && isDeepStrictEqual(stored[operationId], got[operationId])
-            ? (successExamples as Record<string, { status: number; body: unknown }>)[operationId]!
-            : answer
-        ]))))
+        writeExamples(renderExamples(keepStored(answers)))
         return
       }
       // a failure here: the demo data or an answer changed; `npm run docs:examples` writes the new examples

@@ -142,7 +142,10 @@ layer(makeTestServer().layer)("Workspaces_ListWorkspaces", (it) => {
       })
       expectProblem(stolen, 400, "invalid-cursor")
       const mine = yield* call("GET", "/api/v1/workspaces", { session: member })
-      expect(mine.body.data).toEqual([expect.objectContaining({ publicId: acme.id, role: "EDITOR" })])
+      expect(mine.body.data).toEqual([
+        expect.objectContaining({ publicId: acme.id, role: "EDITOR", isDefault: true }),
+        expect.objectContaining({ publicId: DemoWorkspaces.team.id, role: "OWNER", isDefault: false })
+      ])
       expectProblem(yield* call("GET", "/api/v1/workspaces?limit=0", { session: member }), 400)
       expectProblem(yield* call("GET", "/api/v1/workspaces"), 401)
     }))
