@@ -146,9 +146,19 @@ layer(server.layer)("idempotency from the operation's policy", (it) => {
 })
 
 describe("the contract declares an idempotency policy on every command", () => {
-  // Accounts_SignIn is not a §4 operation (spec §5.2 sign-in): no key; Agents_ResolveAgentIdentities
-  // (spec §9, not §4) is a read-only POST: nothing to make idempotent
-  const withoutKey = new Set(["Accounts_SignIn", "Agents_ResolveAgentIdentities"])
+  // Accounts_SignIn is not a §4 operation (spec §5.2 sign-in): no key, and neither do the other steps of
+  // coming in (sign-up, email verification, password reset, the second factor): their bodies hold passwords,
+  // tokens and codes that an idempotency record's fingerprint would keep, and each is safe to repeat.
+  // Agents_ResolveAgentIdentities (spec §9, not §4) is a read-only POST: nothing to make idempotent
+  const withoutKey = new Set([
+    "Accounts_SignIn",
+    "Accounts_SignUp",
+    "Accounts_VerifyEmail",
+    "Accounts_RequestPasswordReset",
+    "Accounts_CompletePasswordReset",
+    "Accounts_VerifyMfa",
+    "Agents_ResolveAgentIdentities"
+  ])
   // spec §4.1: "required on every POST or DELETE except where stated optional"
   const optional = new Set(["Social_IngestProductEvent"])
   const commands: Array<{ id: string; policy: string }> = []
@@ -161,7 +171,7 @@ describe("the contract declares an idempotency policy on every command", () => {
     }
   })
 
-  it("every POST/DELETE requires Idempotency-Key, except the spec's optional ones and sign-in", () => {
+  it("every POST/DELETE requires Idempotency-Key, except the spec's optional ones and the steps of signing in", () => {
     expect(commands.length).toBeGreaterThan(0)
     for (const { id, policy } of commands) {
       const expected = withoutKey.has(id) ? "none" : optional.has(id) ? "optional" : "required"

@@ -95,7 +95,9 @@ const mountAlone = (group: HttpApiGroup.HttpApiGroup.AnyWithProps, area: Library
       Library.RateBudgetLive,
       Library.OperationsLive(api),
       Library.EdgeCacheLive,
-      Library.OutboundConfigLive
+      Library.OutboundConfigLive,
+      Library.MailLive,
+      Library.AuditLive
     ]),
     Layer.provideMerge(NodeHttpServer.layerTest)
   )
