@@ -18,6 +18,7 @@ import {
 import { IdempotencyKeyRequired } from "../../../schema/idempotency.js"
 import { WorkspaceInvitation } from "../../../schema/workspaces.js"
 import { operation } from "../../api/operation.js"
+import { access } from "../members/Api.js"
 import {
   AlreadyMember,
   InvitationExpired,
@@ -27,9 +28,6 @@ import {
   InvitationPending
 } from "./Errors.js"
 import { AcceptedInvitation, AcceptInvitationRequest, CreateInvitationRequest, RevokeInvitationRequest } from "./Schemas.js"
-
-const access = "The caller must be an ACTIVE member (else 404 `workspace-not-found`: existence is not revealed); a " +
-  "policy lock answers 423, a workspace that is not ACTIVE 409 `invalid-state`."
 
 /** POST /api/v1/workspaces/{workspacePublicId}/invitations. */
 export const createInvitation = HttpApiEndpoint.post("createInvitation", "/api/v1/workspaces/:workspacePublicId/invitations")

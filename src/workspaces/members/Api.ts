@@ -17,7 +17,8 @@ import { MemberVersionRequest, OwnershipTransfer, TransferOwnershipRequest, Upda
 const MemberPath = Schema.Struct({ workspacePublicId: Uuid, accountPublicId: Uuid })
 const WorkspacePath = Schema.Struct({ workspacePublicId: Uuid })
 
-const access = "The caller must be an ACTIVE member (else 404 `workspace-not-found`: existence is not revealed); a " +
+/** What every member and invitation command asks of the caller and the workspace first (its description's words). */
+export const access = "The caller must be an ACTIVE member (else 404 `workspace-not-found`: existence is not revealed); a " +
   "policy lock answers 423, a workspace that is not ACTIVE 409 `invalid-state`."
 
 const admins = "Only the OWNER changes or removes an ADMIN: an ADMIN acts on the members below ADMIN and on itself " +
