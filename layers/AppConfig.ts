@@ -2,6 +2,7 @@
  * Service configuration, read once from the environment through Effect `Config`
  * and validated at start-up (a bad value stops the server with a clear message).
  */
+import { type ChainOptions, chainOptions } from "./ChainConfig.js"
 import { hkdfSync } from "node:crypto"
 import { Config, ConfigError, Context, Effect, Either, Layer, LogLevel, Option, Redacted } from "effect"
 import { ExactOriginRule, isExactOrigin } from "../schema/origin.js"
@@ -129,6 +130,8 @@ export interface AppConfigShape {
    * empty by default): where registry tokens' `ownerOf` is read when an identity is proven.
    */
   readonly chainRpcUrls: ReadonlyMap<string, string>
+  /** The chain layer (layers/Chain.ts): `CHAIN_CONFIRMATIONS`, `CHAIN_EXPLORER_URLS`, `CHAIN_CONTRACTS`, `CHAIN_SIGNER_PRIVATE_KEY`, `CHAIN_POLL_INTERVAL_MS`. */
+  readonly chain: ChainOptions
   /**
    * The model profiles an agent's runtime may name as its `provider` (layers/ModelProfiles.ts):
    * `MODEL_PROFILES` (JSON) and the file `MODEL_PROFILES_FILE` names; none by default
@@ -375,6 +378,7 @@ export const loadAppConfig = Effect.gen(function*() {
           : Either.right(parsed)
       })
     ),
+    chain: yield* chainOptions,
     outbound: {
       allowedHosts: yield* Config.array(AllowedHost, "OUTBOUND_ALLOWED_HOSTS").pipe(Config.withDefault([])),
       timeoutMs: yield* millis("OUTBOUND_TIMEOUT_MS", DefaultOutboundOptions.timeoutMs),

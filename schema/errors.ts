@@ -189,6 +189,10 @@ export class ConfigurationMissing extends Problem<ConfigurationMissing>()("Confi
 export class ProofInvalid extends Problem<ProofInvalid>()("ProofInvalid", {
   status: 422, type: "proof-invalid", meaning: "the confirmation is not the expected phrase"
 }) {}
+/** 422 `policy-violation`: a wallet's policy (spec §2.8) refuses the transaction; `detail` names the rule. */
+export class PolicyViolation extends Problem<PolicyViolation>()("PolicyViolation", {
+  status: 422, type: "policy-violation", meaning: "the wallet's policy refuses the transaction (the rule is named)"
+}) {}
 /** 423 `policy-locked`: a policy lock prevents the operation (workspace read, session revoke). */
 export class PolicyLocked extends Problem<PolicyLocked>()("PolicyLocked", {
   status: 423, type: "policy-locked", meaning: "a policy lock prevents the operation"
@@ -196,6 +200,10 @@ export class PolicyLocked extends Problem<PolicyLocked>()("PolicyLocked", {
 
 // ---- 429, 500, 503
 
+/** 503 `chain-rpc-unavailable`: the chain's JSON-RPC endpoint did not answer in time (`Retry-After`). */
+export class ChainRpcUnavailable extends Problem<ChainRpcUnavailable>()("ChainRpcUnavailable", {
+  status: 503, type: "chain-rpc-unavailable", meaning: "the chain's JSON-RPC endpoint did not answer in time"
+}) {}
 /** 429 `rate-limited`: the request budget is exhausted (`Retry-After`). */
 export class RateLimited extends Problem<RateLimited>()("RateLimited", {
   status: 429, type: "rate-limited", meaning: "the request budget is exhausted (`Retry-After`)"

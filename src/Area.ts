@@ -6,6 +6,7 @@
  */
 import type { SqlClient } from "@effect/sql"
 import type { Effect, Layer } from "effect"
+import type { IntentOutcomeHandler } from "../layers/TransactionIntents.js"
 
 /** One area of the service. */
 export interface Area {
@@ -35,6 +36,11 @@ export interface Area {
    * needs none of the area's HTTP layers.
    */
   readonly migrations?: Migrations
+  /**
+   * The area's reactions to its transaction intents' changes, by purpose kind
+   * (layers/TransactionIntents.ts): each kind belongs to one area.
+   */
+  readonly intentOutcomes?: Readonly<Record<string, IntentOutcomeHandler>>
 }
 
 /**

@@ -12,6 +12,7 @@ import { OutboundConfigLive } from "../layers/AppConfig.js"
 import { AuthLive } from "../layers/Auth.js"
 import { AuditLive } from "../layers/Audit.js"
 import { MailLive } from "../layers/Mail.js"
+import { ChainServicesLive } from "../layers/Chain.js"
 import { CursorLive } from "../layers/Cursor.js"
 import { IdempotencyLive } from "../layers/Idempotency.js"
 import { RateBudgetLive } from "../layers/RateBudget.js"
@@ -86,7 +87,8 @@ export const makeApiLive = (describe?: DescribeApi) => HttpApiBuilder.api(descri
     EdgeCacheLive,
     OutboundConfigLive,
     MailLive,
-    AuditLive
+    AuditLive,
+    ChainServicesLive
   ])
 )
 

@@ -10,6 +10,8 @@ import { AppConfig, OutboundConfigLive } from "../layers/AppConfig.js"
 import { AgentRuntimeLive } from "../layers/models/AgentRuntimeLive.js"
 import type { Outbound } from "../layers/Outbound.js"
 import { EngineLive } from "../layers/Engine.js"
+import { ChainServicesLive } from "../layers/Chain.js"
+import { type IntentOutcomeHandler, IntentOutcomes } from "../layers/TransactionIntents.js"
 import type { Area } from "./Area.js"
 import { areas } from "./areas.js"
 
@@ -29,6 +31,21 @@ export const WorkflowsLive = Layer.mergeAll(
 ) as Layer.Layer<never, never, Needs<AreaWorkflows>>
 
 /**
+ * Every area's transaction-intent outcome handlers by purpose kind (`Area.intentOutcomes`); a kind
+ * claimed by two areas is a defect at start-up.
+ */
+export const IntentOutcomesLive: Layer.Layer<IntentOutcomes> = Layer.sync(IntentOutcomes, () => {
+  const handlers = new Map<string, IntentOutcomeHandler>()
+  for (const area of areas as ReadonlyArray<Area>) {
+    for (const [kind, handler] of Object.entries(area.intentOutcomes ?? {})) {
+      if (handlers.has(kind)) throw new Error(`two areas handle the intent purpose ${kind}`)
+      handlers.set(kind, handler)
+    }
+  }
+  return handlers
+})
+
+/**
  * The engine of `AppConfig.engine` on the configured database (`ENGINE_*`, docs/configuration.md): the
  * in-memory runner registry on the embedded database. Requires `SqlClient`, `AppConfig`.
  */
@@ -44,6 +61,7 @@ export const ServiceEngineLive = Layer.unwrapEffect(
 export const backgroundLive = (runtime: Layer.Layer<AgentRuntime, never, AppConfig | Outbound>) =>
   WorkflowsLive.pipe(
     Layer.provide(Layer.provideMerge(runtime, OutboundConfigLive)),
+    Layer.provide(ChainServicesLive),
     Layer.provideMerge(ServiceEngineLive)
   )
 

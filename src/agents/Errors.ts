@@ -31,7 +31,5 @@ export class SignerNotTokenOwner extends Problem<SignerNotTokenOwner>()("SignerN
 export class DidNotResolvable extends Problem<DidNotResolvable>()("DidNotResolvable", {
   status: 422, type: "did-not-resolvable", meaning: "the DID document could not be read or names no Ed25519 key"
 }) {}
-/** 503 `chain-rpc-unavailable`: the chain's JSON-RPC endpoint did not answer in time (`Retry-After`). */
-export class ChainRpcUnavailable extends Problem<ChainRpcUnavailable>()("ChainRpcUnavailable", {
-  status: 503, type: "chain-rpc-unavailable", meaning: "the chain's JSON-RPC endpoint did not answer in time"
-}) {}
+/** 503 `chain-rpc-unavailable` (schema/errors.ts). */
+export { ChainRpcUnavailable } from "../../schema/errors.js"

@@ -26,6 +26,7 @@ import mcpConnections from "./migrations/0018_mcp_connections.js"
 import reputationEvidence from "./migrations/0026_reputation_evidence.js"
 import agentWalletRelations from "./migrations/0029_agent_wallet_relations.js"
 import auditEvents from "./migrations/0031_audit_events.js"
+import transactionIntents from "./migrations/0036_transaction_intents.js"
 import { migrations as accounts } from "../accounts/Migrations.js"
 import { migrations as agents } from "../agents/Migrations.js"
 import { migrations as agentImports } from "../agents/imports/Migrations.js"
@@ -52,7 +53,8 @@ export const sharedMigrations: Migrations = {
   "0018_mcp_connections": mcpConnections,
   "0026_reputation_evidence": reputationEvidence,
   "0029_agent_wallet_relations": agentWalletRelations,
-  "0031_audit_events": auditEvents
+  "0031_audit_events": auditEvents,
+  "0036_transaction_intents": transactionIntents
 }
 
 /** Every area's own migrations (the areas of `src/areas.ts` that have any), each by id. */

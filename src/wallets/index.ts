@@ -5,3 +5,5 @@
  *   (src/agents/identities); requires `SqlClient`.
  */
 export { WalletRelationProofs } from "./relations/RelationProofs.js"
+/** `IntentPolicyLive`: the wallet policies the platform's signer enforces (layers/TransactionIntents.ts `IntentPolicy`). */
+export { IntentPolicyLive } from "./policies/Enforcement.js"

@@ -8,6 +8,7 @@ import { hkdfSync } from "node:crypto"
 import { tmpdir } from "node:os"
 import { DefaultEngineOptions } from "../../layers/Engine.js"
 import { DefaultOutboundOptions } from "../../layers/Outbound.js"
+import { DefaultChainOptions } from "../../layers/ChainConfig.js"
 import { AppConfig, type AppConfigShape, DefaultDbLimits, deriveKey, DevelopmentSecret } from "../../layers/AppConfig.js"
 import type { AreaSettingsShape } from "../../src/config.js"
 import { EndpointProbeSettings } from "../../src/endpointHealth/Config.js"
@@ -75,6 +76,7 @@ export const testConfig = (overrides: Partial<TestConfigShape> = {}): TestConfig
   // MCP OAuth tokens sealed with a key of the test secret; no clients registered by hand
   mcpOAuth: { tokenKeys: [{ kid: "test", key: key("mcp-oauth-tokens") }], clients: {} },
   chainRpcUrls: new Map(),
+  chain: { ...DefaultChainOptions, pollIntervalMs: 100 },
   // run event streams read often, so tests wait little
   runEvents: { ...DefaultRunEventsOptions, pollMs: 100, fallbackPollMs: 1000 },
   runs: { maxSteps: 8, timeoutSeconds: 600 },
