@@ -36,6 +36,7 @@ import { migrations as runtime } from "../runtime/Migrations.js"
 import { migrations as trust } from "../trust/Migrations.js"
 import { migrations as reputation } from "../trust/reputation/Migrations.js"
 import { migrations as stats } from "../stats/Migrations.js"
+import { migrations as wallets } from "../wallets/Migrations.js"
 import { migrations as workspaces } from "../workspaces/Migrations.js"
 
 /** The migrations that span several areas (or none: the job queue's), by id. */
@@ -68,7 +69,8 @@ export const areaMigrations: ReadonlyArray<Migrations> = [
   runtime,
   trust,
   reputation,
-  stats
+  stats,
+  wallets
 ]
 
 /**
