@@ -31,6 +31,8 @@ import { migrations as accounts } from "../accounts/Migrations.js"
 import { migrations as agents } from "../agents/Migrations.js"
 import { migrations as agentImports } from "../agents/imports/Migrations.js"
 import { migrations as ads } from "../growth/ads/Migrations.js"
+import { migrations as launch } from "../launch/Migrations.js"
+import { migrations as bounties } from "../jobs/bounties/Migrations.js"
 import { migrations as mcp } from "../mcp/Migrations.js"
 import { migrations as runtime } from "../runtime/Migrations.js"
 import { migrations as trust } from "../trust/Migrations.js"
@@ -65,6 +67,8 @@ export const areaMigrations: ReadonlyArray<Migrations> = [
   agents,
   agentImports,
   ads,
+  launch,
+  bounties,
   mcp,
   runtime,
   trust,
