@@ -39,6 +39,7 @@ import { migrations as trust } from "../trust/Migrations.js"
 import { migrations as reputation } from "../trust/reputation/Migrations.js"
 import { migrations as stats } from "../stats/Migrations.js"
 import { migrations as networks } from "../networks/Migrations.js"
+import { migrations as wallets } from "../wallets/Migrations.js"
 import { migrations as workspaces } from "../workspaces/Migrations.js"
 
 /** The migrations that span several areas (or none: the job queue's), by id. */
@@ -74,7 +75,8 @@ export const areaMigrations: ReadonlyArray<Migrations> = [
   trust,
   reputation,
   stats,
-  networks
+  networks,
+  wallets
 ]
 
 /**
