@@ -5,6 +5,7 @@ import { AgentRelations } from "./relations/AgentRelations.js"
 import { WalletAgentRelationsHttpLive } from "./relations/Http.js"
 import { WalletsHttpLive } from "./Http.js"
 import { Wallets } from "./Wallets.js"
+import { IntentSenderLive } from "./intents/Sender.js"
 
 /** The wallets area's handlers: policies and profiles, wallet-agent relations (see `src/Area.ts`). */
 export const WalletsArea = {
@@ -12,5 +13,7 @@ export const WalletsArea = {
   http: Layer.mergeAll(
     WalletsHttpLive.pipe(Layer.provide([Wallets.Default])),
     WalletAgentRelationsHttpLive.pipe(Layer.provide(AgentRelations.Default))
-  )
+  ),
+  // the platform's transaction sender (./intents/Sender.ts)
+  workflows: IntentSenderLive
 } satisfies Area
