@@ -24,6 +24,7 @@ import { ProtocolsApi } from "../protocols/Api.js"
 import { RuntimeApi } from "../runtime/Api.js"
 import { ServicesApi } from "../services/Api.js"
 import { StatsApi } from "../stats/Api.js"
+import { NetworksApi } from "../networks/Api.js"
 import { TrustApi } from "../trust/Api.js"
 import { ReputationApi } from "../trust/reputation/Api.js"
 import { WalletsApi } from "../wallets/Api.js"
@@ -93,6 +94,7 @@ export class Api extends withoutFrameworkErrors(HttpApi.make("AgentDirectoryApi"
   .add(MeshApi)
   .add(ProcurementApi)
   .add(McpApi)
+  .add(NetworksApi)
   .add(PartnerJobSourcesApi)
   .add(ProtocolsApi)
   .add(RuntimeApi)
