@@ -31,6 +31,7 @@ import { migrations as accounts } from "../accounts/Migrations.js"
 import { migrations as agents } from "../agents/Migrations.js"
 import { migrations as agentImports } from "../agents/imports/Migrations.js"
 import { migrations as ads } from "../growth/ads/Migrations.js"
+import { migrations as tokenOperations } from "../growth/tokenOperations/Migrations.js"
 import { migrations as mcp } from "../mcp/Migrations.js"
 import { migrations as runtime } from "../runtime/Migrations.js"
 import { migrations as trust } from "../trust/Migrations.js"
@@ -64,6 +65,7 @@ export const areaMigrations: ReadonlyArray<Migrations> = [
   agents,
   agentImports,
   ads,
+  tokenOperations,
   mcp,
   runtime,
   trust,
