@@ -62,6 +62,7 @@ export const backgroundLive = (runtime: Layer.Layer<AgentRuntime, never, AppConf
   WorkflowsLive.pipe(
     Layer.provide(Layer.provideMerge(runtime, OutboundConfigLive)),
     Layer.provide(ChainServicesLive),
+    Layer.provide(IntentOutcomesLive),
     Layer.provideMerge(ServiceEngineLive)
   )
 
