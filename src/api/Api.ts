@@ -28,6 +28,7 @@ import { TrustApi } from "../trust/Api.js"
 import { ReputationApi } from "../trust/reputation/Api.js"
 import { WalletsApi } from "../wallets/Api.js"
 import { WalletAgentRelationsApi } from "../wallets/relations/Api.js"
+import { WalletIntentsApi } from "../wallets/intents/Api.js"
 import { TokenOperationsApi } from "../growth/tokenOperations/Api.js"
 import { WorkspacesApi } from "../workspaces/Api.js"
 
@@ -100,6 +101,7 @@ export class Api extends withoutFrameworkErrors(HttpApi.make("AgentDirectoryApi"
   .add(ReputationApi)
   .add(WalletsApi)
   .add(WalletAgentRelationsApi)
+  .add(WalletIntentsApi)
   .add(TokenOperationsApi)
   .add(AdsApi)
   .add(WorkspacesApi)

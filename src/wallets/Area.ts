@@ -6,13 +6,16 @@ import { WalletAgentRelationsHttpLive } from "./relations/Http.js"
 import { WalletsHttpLive } from "./Http.js"
 import { Wallets } from "./Wallets.js"
 import { IntentSenderLive } from "./intents/Sender.js"
+import { WalletIntentsHttpLive } from "./intents/Http.js"
+import { WalletIntents } from "./intents/WalletIntents.js"
 
 /** The wallets area's handlers: policies and profiles, wallet-agent relations (see `src/Area.ts`). */
 export const WalletsArea = {
   name: "wallets",
   http: Layer.mergeAll(
     WalletsHttpLive.pipe(Layer.provide([Wallets.Default])),
-    WalletAgentRelationsHttpLive.pipe(Layer.provide(AgentRelations.Default))
+    WalletAgentRelationsHttpLive.pipe(Layer.provide(AgentRelations.Default)),
+    WalletIntentsHttpLive.pipe(Layer.provide(WalletIntents.Default))
   ),
   // the platform's transaction sender (./intents/Sender.ts)
   workflows: IntentSenderLive
