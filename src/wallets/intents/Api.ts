@@ -61,7 +61,7 @@ export class WalletIntentsApi extends HttpApiGroup.make("WalletIntents")
             "transaction byte for byte (chainId, nonce, maxPriorityFeePerGas, maxFeePerGas, gas, to, value, data, an " +
             "empty accessList), signed by the intent's `from` → else 422 `signed-transaction-mismatch`, its detail " +
             "naming the first differing field (or `signer`), never a value.\n" +
-            "- Past `expiresAt` → 410 `transaction-intent-expired` (the intent is recorded EXPIRED).\n" +
+            "- Past `expiresAt`, or already EXPIRED → 410 `transaction-intent-expired` (the intent is recorded EXPIRED).\n" +
             "- The node refuses it (nonce already used, fees too low, funds missing) → 422 `transaction-rejected` " +
             "with the node's reason; the intent stays AWAITING_SIGNATURE. The node does not answer → 503 " +
             "`chain-rpc-unavailable`; the network is no longer configured → 422 `configuration-missing`.\n" +

@@ -98,6 +98,7 @@ export class WalletIntents extends Effect.Service<WalletIntents>()("agent-direct
             return yield* Effect.fail(new Forbidden({ detail: "Only the intent's owner account may submit its signed transaction." }))
           }
           const intent = record.intent
+          if (intent.state === "EXPIRED") return { _tag: "Expired" } as Outcome
           if (intent.state !== "AWAITING_SIGNATURE") {
             if (["SUBMITTED", "OBSERVED", "CONFIRMED"].includes(intent.state) && record.signedTransaction === signed) {
               return { _tag: "Ok", intent } as Outcome
@@ -112,7 +113,7 @@ export class WalletIntents extends Effect.Service<WalletIntents>()("agent-direct
           if (Option.isSome(mismatch)) {
             return yield* Effect.fail(new SignedTransactionMismatch({
               detail: mismatch.value === "signer"
-                ? "signedTransaction: not signed by the intent's `from`."
+                ? "signedTransaction: its `signer` is not the intent's `from`."
                 : mismatch.value === "type" || mismatch.value === "signature"
                 ? `signedTransaction: not a signed EIP-1559 transaction (${mismatch.value}).`
                 : `signedTransaction: its \`${mismatch.value}\` differs from the intent's unsigned transaction.`
