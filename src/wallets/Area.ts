@@ -11,6 +11,8 @@ import { WalletRegistrationHttpLive } from "./registration/Http.js"
 import { WalletRegistration } from "./registration/Registration.js"
 import { Wallets } from "./Wallets.js"
 import { IntentSenderLive } from "./intents/Sender.js"
+import { WalletIntentsHttpLive } from "./intents/Http.js"
+import { WalletIntents } from "./intents/WalletIntents.js"
 
 /** The wallets area's handlers (policies and profiles, registration, wallet-agent relations) and migrations (see `src/Area.ts`). */
 export const WalletsArea = {
@@ -19,7 +21,8 @@ export const WalletsArea = {
     WalletsHttpLive.pipe(Layer.provide([Wallets.Default])),
     WalletRegistrationHttpLive.pipe(Layer.provide(WalletRegistration.Default)),
     WalletProfilesHttpLive.pipe(Layer.provide(WalletProfiles.Default)),
-    WalletAgentRelationsHttpLive.pipe(Layer.provide(AgentRelations.Default))
+    WalletAgentRelationsHttpLive.pipe(Layer.provide(AgentRelations.Default)),
+    WalletIntentsHttpLive.pipe(Layer.provide(WalletIntents.Default))
   ),
   migrations,
   // the platform's transaction sender (./intents/Sender.ts)
