@@ -8,6 +8,7 @@ import { migrations } from "./Migrations.js"
 import { WalletRegistrationHttpLive } from "./registration/Http.js"
 import { WalletRegistration } from "./registration/Registration.js"
 import { Wallets } from "./Wallets.js"
+import { IntentSenderLive } from "./intents/Sender.js"
 
 /** The wallets area's handlers (policies and profiles, registration, wallet-agent relations) and migrations (see `src/Area.ts`). */
 export const WalletsArea = {
@@ -17,5 +18,7 @@ export const WalletsArea = {
     WalletRegistrationHttpLive.pipe(Layer.provide(WalletRegistration.Default)),
     WalletAgentRelationsHttpLive.pipe(Layer.provide(AgentRelations.Default))
   ),
-  migrations
+  migrations,
+  // the platform's transaction sender (./intents/Sender.ts)
+  workflows: IntentSenderLive
 } satisfies Area
