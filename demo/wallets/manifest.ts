@@ -5,7 +5,8 @@
  */
 import type { ManifestOperation } from "../DemoArea.js"
 import { DemoAgents } from "../agents/seed.js"
-import { DemoWalletPolicies, DemoWallets } from "./seed.js"
+import { DemoWorkspaces } from "../workspaces/seed.js"
+import { DemoWalletPolicies, DemoWalletRegistration, DemoWallets } from "./seed.js"
 
 /** The wallets area's demo requests, by operationId. */
 export const WalletsManifest = {
@@ -20,6 +21,14 @@ export const WalletsManifest = {
     }
   },
   Wallets_GetWalletProfileConfiguration: { as: "owner", path: { walletPublicId: DemoWallets.ownerBase.id }, query: {}, body: null },
+  Wallets_RegisterWallet: {
+    as: "owner",
+    path: {},
+    query: {},
+    body: { workspaceId: DemoWorkspaces.acme.id, ...DemoWalletRegistration },
+    note: "Development account 5 proves its Base address with a Sign-In with Ethereum message for directory.test."
+  },
+  Wallets_ListWallets: { as: "owner", path: {}, query: { workspaceId: DemoWorkspaces.acme.id, limit: 10 }, body: null },
   Wallets_ListAgentWallets: {
     as: "anonymous",
     path: { entityPublicId: DemoAgents[1].id },

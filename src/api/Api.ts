@@ -24,10 +24,12 @@ import { ProtocolsApi } from "../protocols/Api.js"
 import { RuntimeApi } from "../runtime/Api.js"
 import { ServicesApi } from "../services/Api.js"
 import { StatsApi } from "../stats/Api.js"
+import { NetworksApi } from "../networks/Api.js"
 import { TrustApi } from "../trust/Api.js"
 import { ReputationApi } from "../trust/reputation/Api.js"
 import { WalletsApi } from "../wallets/Api.js"
 import { WalletAgentRelationsApi } from "../wallets/relations/Api.js"
+import { WalletRegistrationApi } from "../wallets/registration/Api.js"
 import { TokenOperationsApi } from "../growth/tokenOperations/Api.js"
 import { WorkspacesApi } from "../workspaces/Api.js"
 
@@ -91,6 +93,7 @@ export class Api extends withoutFrameworkErrors(HttpApi.make("AgentDirectoryApi"
   .add(MeshApi)
   .add(ProcurementApi)
   .add(McpApi)
+  .add(NetworksApi)
   .add(PartnerJobSourcesApi)
   .add(ProtocolsApi)
   .add(RuntimeApi)
@@ -100,6 +103,7 @@ export class Api extends withoutFrameworkErrors(HttpApi.make("AgentDirectoryApi"
   .add(ReputationApi)
   .add(WalletsApi)
   .add(WalletAgentRelationsApi)
+  .add(WalletRegistrationApi)
   .add(TokenOperationsApi)
   .add(AdsApi)
   .add(WorkspacesApi)

@@ -27,16 +27,20 @@ import reputationEvidence from "./migrations/0026_reputation_evidence.js"
 import agentWalletRelations from "./migrations/0029_agent_wallet_relations.js"
 import auditEvents from "./migrations/0031_audit_events.js"
 import transactionIntents from "./migrations/0036_transaction_intents.js"
+import transactionIntentSubmission from "./migrations/0037_transaction_intent_submission.js"
 import { migrations as accounts } from "../accounts/Migrations.js"
 import { migrations as agents } from "../agents/Migrations.js"
 import { migrations as agentImports } from "../agents/imports/Migrations.js"
 import { migrations as ads } from "../growth/ads/Migrations.js"
 import { migrations as launch } from "../launch/Migrations.js"
+import { migrations as bounties } from "../jobs/bounties/Migrations.js"
 import { migrations as mcp } from "../mcp/Migrations.js"
 import { migrations as runtime } from "../runtime/Migrations.js"
 import { migrations as trust } from "../trust/Migrations.js"
 import { migrations as reputation } from "../trust/reputation/Migrations.js"
 import { migrations as stats } from "../stats/Migrations.js"
+import { migrations as networks } from "../networks/Migrations.js"
+import { migrations as wallets } from "../wallets/Migrations.js"
 import { migrations as workspaces } from "../workspaces/Migrations.js"
 
 /** The migrations that span several areas (or none: the job queue's), by id. */
@@ -55,7 +59,8 @@ export const sharedMigrations: Migrations = {
   "0026_reputation_evidence": reputationEvidence,
   "0029_agent_wallet_relations": agentWalletRelations,
   "0031_audit_events": auditEvents,
-  "0036_transaction_intents": transactionIntents
+  "0036_transaction_intents": transactionIntents,
+  "0037_transaction_intent_submission": transactionIntentSubmission
 }
 
 /** Every area's own migrations (the areas of `src/areas.ts` that have any), each by id. */
@@ -66,11 +71,14 @@ export const areaMigrations: ReadonlyArray<Migrations> = [
   agentImports,
   ads,
   launch,
+  bounties,
   mcp,
   runtime,
   trust,
   reputation,
-  stats
+  stats,
+  networks,
+  wallets
 ]
 
 /**

@@ -4,13 +4,21 @@ import type { Area } from "../Area.js"
 import { AgentRelations } from "./relations/AgentRelations.js"
 import { WalletAgentRelationsHttpLive } from "./relations/Http.js"
 import { WalletsHttpLive } from "./Http.js"
+import { migrations } from "./Migrations.js"
+import { WalletRegistrationHttpLive } from "./registration/Http.js"
+import { WalletRegistration } from "./registration/Registration.js"
 import { Wallets } from "./Wallets.js"
+import { IntentSenderLive } from "./intents/Sender.js"
 
-/** The wallets area's handlers: policies and profiles, wallet-agent relations (see `src/Area.ts`). */
+/** The wallets area's handlers (policies and profiles, registration, wallet-agent relations) and migrations (see `src/Area.ts`). */
 export const WalletsArea = {
   name: "wallets",
   http: Layer.mergeAll(
     WalletsHttpLive.pipe(Layer.provide([Wallets.Default])),
+    WalletRegistrationHttpLive.pipe(Layer.provide(WalletRegistration.Default)),
     WalletAgentRelationsHttpLive.pipe(Layer.provide(AgentRelations.Default))
-  )
+  ),
+  migrations,
+  // the platform's transaction sender (./intents/Sender.ts)
+  workflows: IntentSenderLive
 } satisfies Area
