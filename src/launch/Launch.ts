@@ -100,6 +100,7 @@ export class Launch extends Effect.Service<Launch>()("agent-directory/Launch", {
     const operators = yield* AgentOperators
     const adapters = yield* LaunchVenueAdapters
     const sql = yield* SqlClient.SqlClient
+    const intents = yield* TransactionIntents
 
     const draftOf = (d: Omit<DraftRow, "role">): LaunchDraft => ({
       id: d.id,
@@ -351,10 +352,8 @@ export class Launch extends Effect.Service<Launch>()("agent-directory/Launch", {
         if (d.venue !== "REGISTRY_GENESIS") {
           return yield* unavailable(`The ${d.venue} venue prepares no transaction on this server (no adapter is configured).`)
         }
-        const intents = yield* Effect.serviceOption(TransactionIntents)
-        if (Option.isNone(intents)) return yield* unavailable("Transaction intents are not available on this server.")
         const registry = yield* registryOf(d.network).pipe(Effect.mapError((e) => unavailable(e.detail ?? "")))
-        const intent = yield* intents.value.prepare({
+        const intent = yield* intents.prepare({
           network: d.network,
           signer: "OWNER",
           from: getAddress(d.signerAddress),
