@@ -5,6 +5,8 @@ import { AgentRelations } from "./relations/AgentRelations.js"
 import { WalletAgentRelationsHttpLive } from "./relations/Http.js"
 import { WalletsHttpLive } from "./Http.js"
 import { migrations } from "./Migrations.js"
+import { WalletProfilesHttpLive } from "./profiles/Http.js"
+import { WalletProfiles } from "./profiles/Profiles.js"
 import { WalletRegistrationHttpLive } from "./registration/Http.js"
 import { WalletRegistration } from "./registration/Registration.js"
 import { Wallets } from "./Wallets.js"
@@ -16,6 +18,7 @@ export const WalletsArea = {
   http: Layer.mergeAll(
     WalletsHttpLive.pipe(Layer.provide([Wallets.Default])),
     WalletRegistrationHttpLive.pipe(Layer.provide(WalletRegistration.Default)),
+    WalletProfilesHttpLive.pipe(Layer.provide(WalletProfiles.Default)),
     WalletAgentRelationsHttpLive.pipe(Layer.provide(AgentRelations.Default))
   ),
   migrations,
