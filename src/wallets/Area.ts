@@ -14,6 +14,7 @@ import { WalletProfiles } from "./profiles/Profiles.js"
 import { WalletRegistrationHttpLive } from "./registration/Http.js"
 import { WalletRegistration } from "./registration/Registration.js"
 import { Wallets } from "./Wallets.js"
+import { IntentSenderLive } from "./intents/Sender.js"
 
 /** The wallets area's handlers (policies and profiles, registration, wallet-agent relations), the policies' provisioning workflow and migrations (see `src/Area.ts`). */
 export const WalletsArea = {
@@ -25,6 +26,7 @@ export const WalletsArea = {
     WalletPoliciesHttpLive.pipe(Layer.provide(WalletPolicies.Default), Layer.provide(SignerCustodyLive)),
     WalletAgentRelationsHttpLive.pipe(Layer.provide(AgentRelations.Default))
   ),
-  workflows: WalletPolicyProvisionLive.pipe(Layer.provide(SignerCustodyLive)),
+  // the policies' provisioning and the platform's transaction sender (./intents/Sender.ts)
+  workflows: Layer.mergeAll(WalletPolicyProvisionLive.pipe(Layer.provide(SignerCustodyLive)), IntentSenderLive),
   migrations
 } satisfies Area
