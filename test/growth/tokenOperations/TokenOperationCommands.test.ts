@@ -88,10 +88,14 @@ layer(server.layer, { timeout: 60_000 })("Token operation commands", (it) => {
     Effect.gen(function*() {
       const admin = yield* signIn("admin")
       const planned = yield* created(admin, { units: Threshold.toString() })
+      const sql = yield* SqlClient.SqlClient
+      // the directory's row of the configured network (its key, as every operation shows it)
+      const [network] = yield* sql<{ id: string; key: string }>`SELECT id, key FROM networks WHERE caip2 = ${anvil.network}`
       expect(planned).toMatchObject({
         kind: "REWARD",
         state: "PLANNED",
-        network: anvil.network,
+        networkId: network!.id,
+        network: network!.key,
         symbol: "TT",
         decimals: 18,
         units: "1000",
@@ -106,10 +110,9 @@ layer(server.layer, { timeout: 60_000 })("Token operation commands", (it) => {
       })
       // the asset by its id on the second request; above the threshold
       const above = yield* created(admin, { assetId: planned.assetId, network: planned.networkId, units: "1001", source: "treasury:hot" })
-      expect(above).toMatchObject({ state: "APPROVAL_REQUIRED", assetId: planned.assetId, source: "treasury:hot", network: anvil.network })
+      expect(above).toMatchObject({ state: "APPROVAL_REQUIRED", assetId: planned.assetId, source: "treasury:hot", networkId: network!.id })
       const burn = yield* created(admin, { kind: "BURN", destination: undefined })
       expect(burn.destination).toBe("0x000000000000000000000000000000000000dEaD")
-      const sql = yield* SqlClient.SqlClient
       const audits = yield* sql<{ action: string }>`SELECT action FROM audit_events WHERE target_id = ${planned.id}`
       expect(audits).toEqual([{ action: "token_operation.created" }])
       const listed = yield* call("GET", Path, { session: admin })
