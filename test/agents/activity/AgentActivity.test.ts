@@ -3,8 +3,8 @@
  * Agents_GetPublicAgentActivity), through the real HTTP stack and the run engine: a new agent
  * registered, proving an identity, publishing an offer, completing a run and receiving feedback
  * lists exactly those items, newest first, with their source kinds, network and evidence; an
- * idempotent replay of each action records nothing twice; playground runs and edits record
- * nothing; the read path's filters (sourceKinds, networks by key or CAIP-2, activityKeys) apply.
+ * idempotent replay of each action records nothing twice; refused actions (rolled back),
+ * playground runs and feedback edits record nothing; the read path's filters (sourceKinds, networks by key or CAIP-2, activityKeys) apply.
  */
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
@@ -172,9 +172,28 @@ layer(server.layer)("public activity of an agent that acts", (it) => {
       yield* proveAddress(id, owner, account)
       expect(keys(yield* activity(id))).toEqual(["identity.proven", "agent.registered"])
 
-      // an offer of the agent's service published
+      // a refused proof (a signature by another key) rolls back: no item
+      const stranger = privateKeyToAccount(generatePrivateKey())
+      const refused = yield* call("POST", `/api/v1/agents/${id}/identity-challenges`, {
+        body: { networkFamily: "EVM", network: "base", protocol: null, registry: null, locatorKind: "ADDRESS", nativeId: account.address },
+        session: owner
+      })
+      expectStatus(refused, 201)
+      const badProof = yield* call("POST", `/api/v1/agents/${id}/identities`, {
+        body: {
+          challengeId: refused.body.data.challengeId,
+          signature: yield* Effect.promise(() => stranger.signMessage({ message: refused.body.data.message }))
+        },
+        session: owner
+      })
+      expect(badProof.status, badProof.text).toBe(422)
+      expect(keys(yield* activity(id))).toEqual(["identity.proven", "agent.registered"])
+
+      // an offer of the agent's service published; a refused publish (stale version) first records nothing
       server.clock.advance(minute)
       const offerId = yield* insertOffer(id)
+      expectStatus(yield* call("POST", `/api/v1/offers/${offerId}/publish`, { body: { version: 7 }, session: owner }), 409)
+      expect(keys(yield* activity(id))).toEqual(["identity.proven", "agent.registered"])
       expectStatus(yield* twice("POST", `/api/v1/offers/${offerId}/publish`, { version: 1 }, owner), 200)
       expect((yield* activity(id))[0]).toMatchObject({
         activityKey: "offer.published",
