@@ -66,6 +66,12 @@ export const TransactionIntent = Schema.Struct({
   fees: FeeEstimate,
   /** The sender's nonce the transaction must use (null until known). */
   nonce: Schema.NullOr(Schema.Int),
+  /**
+   * The serialized unsigned EIP-1559 transaction (hex): what the owner's wallet signs for an OWNER
+   * intent (chain id, nonce, fees, gas limit, recipient, value, data, empty access list); null
+   * while the nonce is not known (a PLATFORM intent before it is signed).
+   */
+  unsignedTransaction: Schema.NullOr(Hex),
   /** EIP-712 typed data to sign beside the transaction (an arbiter's decision), or null. */
   typedData: Schema.NullOr(Schema.Unknown),
   transactionHash: Schema.NullOr(Hex),

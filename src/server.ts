@@ -12,13 +12,13 @@ import { OutboundConfigLive } from "../layers/AppConfig.js"
 import { AuthLive } from "../layers/Auth.js"
 import { AuditLive } from "../layers/Audit.js"
 import { MailLive } from "../layers/Mail.js"
-import { ChainServicesLive } from "../layers/Chain.js"
 import { CursorLive } from "../layers/Cursor.js"
 import { IdempotencyLive } from "../layers/Idempotency.js"
 import { RateBudgetLive } from "../layers/RateBudget.js"
 import { Api } from "./api/Api.js"
 import { OperationsLive } from "./api/policies.js"
 import { areas } from "./areas.js"
+import { ChainIntentsLive } from "./workflows.js"
 import { PublicAuthLive, SessionAuthLive } from "./http/AuthMiddleware.js"
 import { accessLog, accessWriter } from "./http/AccessLog.js"
 import { CorsLive } from "./http/Cors.js"
@@ -88,7 +88,7 @@ export const makeApiLive = (describe?: DescribeApi) => HttpApiBuilder.api(descri
     OutboundConfigLive,
     MailLive,
     AuditLive,
-    ChainServicesLive
+    ChainIntentsLive
   ])
 )
 

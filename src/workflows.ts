@@ -12,6 +12,8 @@ import type { Outbound } from "../layers/Outbound.js"
 import { EngineLive } from "../layers/Engine.js"
 import { ChainServicesLive } from "../layers/Chain.js"
 import { type IntentOutcomeHandler, IntentOutcomes } from "../layers/TransactionIntents.js"
+import { TransactionIntentsLive } from "../layers/TransactionIntentsLive.js"
+import { IntentPolicyLive } from "./wallets/index.js"
 import type { Area } from "./Area.js"
 import { areas } from "./areas.js"
 
@@ -46,6 +48,17 @@ export const IntentOutcomesLive: Layer.Layer<IntentOutcomes> = Layer.sync(Intent
 })
 
 /**
+ * The chain layer (`Chain`, `PlatformSigner`) and the transaction intents service on it, with the
+ * wallets' policy check (`IntentPolicyLive`) and every area's outcome handlers
+ * ({@link IntentOutcomesLive}). Requires `AppConfig`. Provided to the HTTP handlers
+ * (src/server.ts) and to the background work ({@link backgroundLive}).
+ */
+export const ChainIntentsLive = TransactionIntentsLive.pipe(
+  Layer.provide([IntentPolicyLive, IntentOutcomesLive]),
+  Layer.provideMerge(ChainServicesLive)
+)
+
+/**
  * The engine of `AppConfig.engine` on the configured database (`ENGINE_*`, docs/configuration.md): the
  * in-memory runner registry on the embedded database. Requires `SqlClient`, `AppConfig`.
  */
@@ -61,7 +74,7 @@ export const ServiceEngineLive = Layer.unwrapEffect(
 export const backgroundLive = (runtime: Layer.Layer<AgentRuntime, never, AppConfig | Outbound>) =>
   WorkflowsLive.pipe(
     Layer.provide(Layer.provideMerge(runtime, OutboundConfigLive)),
-    Layer.provide(ChainServicesLive),
+    Layer.provide(ChainIntentsLive),
     Layer.provide(IntentOutcomesLive),
     Layer.provideMerge(ServiceEngineLive)
   )

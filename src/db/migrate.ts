@@ -27,10 +27,12 @@ import reputationEvidence from "./migrations/0026_reputation_evidence.js"
 import agentWalletRelations from "./migrations/0029_agent_wallet_relations.js"
 import auditEvents from "./migrations/0031_audit_events.js"
 import transactionIntents from "./migrations/0036_transaction_intents.js"
+import transactionIntentSubmission from "./migrations/0037_transaction_intent_submission.js"
 import { migrations as accounts } from "../accounts/Migrations.js"
 import { migrations as agents } from "../agents/Migrations.js"
 import { migrations as agentImports } from "../agents/imports/Migrations.js"
 import { migrations as ads } from "../growth/ads/Migrations.js"
+import { migrations as tokenOperations } from "../growth/tokenOperations/Migrations.js"
 import { migrations as launch } from "../launch/Migrations.js"
 import { migrations as bounties } from "../jobs/bounties/Migrations.js"
 import { migrations as mcp } from "../mcp/Migrations.js"
@@ -58,7 +60,8 @@ export const sharedMigrations: Migrations = {
   "0026_reputation_evidence": reputationEvidence,
   "0029_agent_wallet_relations": agentWalletRelations,
   "0031_audit_events": auditEvents,
-  "0036_transaction_intents": transactionIntents
+  "0036_transaction_intents": transactionIntents,
+  "0037_transaction_intent_submission": transactionIntentSubmission
 }
 
 /** Every area's own migrations (the areas of `src/areas.ts` that have any), each by id. */
@@ -68,6 +71,7 @@ export const areaMigrations: ReadonlyArray<Migrations> = [
   agents,
   agentImports,
   ads,
+  tokenOperations,
   launch,
   bounties,
   mcp,

@@ -205,4 +205,53 @@ layer(server.layer, { timeout: 120_000 })("block watcher on anvil", (it) => {
       const items = (yield* call("GET", `/api/v1/agents/${atlas}/activity?sourceKinds=CHAIN_OBSERVATION`)).body.data as Array<any>
       expect(items.some((i) => i.transactionReference === other.hash)).toBe(false)
     }))
+
+  it.effect("an ERC-721 Transfer of an agent's registry token: chain.token_transfer, deduplicated by hash and log index", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      // a registry whose code emits Transfer(0, caller, 42) (LOG4, no data) on any call
+      const registry = "0x00000000000000000000000000000000000E8004" as const
+      const code = `0x602a336000${"7f"}ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef60006000a400` as const
+      yield* Effect.promise(() => anvil.testClient.setCode({ address: registry, bytecode: code }))
+      const [row] = yield* sql<{ key: string }>`SELECT key FROM networks WHERE caip2 = ${network}`
+      yield* sql`INSERT INTO agent_identities (id, agent_id, family, kind, network, scope, native_id, locator, binding, created_at)
+        VALUES (${randomUUID()}, ${atlas}, 'EVM', 'REGISTRY_TOKEN', ${row!.key}, ${registry}, '42',
+          ${`evm:${row!.key}:${registry}:42`}, 'REGISTRY_BOUND', now())`
+      yield* caughtUp
+      const tx = yield* send(2, registry, 100_000n)
+      yield* mine()
+      const receipt = yield* Effect.promise(() => anvil.publicClient.getTransactionReceipt({ hash: tx.hash }))
+      expect(receipt.status).toBe("success")
+      const item = yield* waitFor(
+        "the token transfer in the agent's activity",
+        call("GET", `/api/v1/agents/${atlas}/activity?activityKeys=chain.token_transfer`).pipe(
+          Effect.map((r) => (r.body.data as Array<any>).find((i) => i.transactionReference === tx.hash))
+        ),
+        20_000
+      )
+      expect(item).toMatchObject({ sourceKind: "CHAIN_OBSERVATION", explorerUrl: `${explorer}/tx/${tx.hash}` })
+      expect(item.summary).toContain("#42")
+      const [stored] = yield* sql<{ dedupeKey: string }>`SELECT dedupe_key AS "dedupeKey" FROM agent_activity
+        WHERE agent_id = ${atlas} AND transaction_reference = ${tx.hash}`
+      expect(stored!.dedupeKey).toBe(`${network}:${tx.hash}:${receipt.logs[0]!.logIndex}`)
+    }))
+
+  it.effect("a reorg drops the CHAIN_OBSERVATION items of its blocks; the transaction re-observed records it again", () =>
+    Effect.gen(function*() {
+      // accounts[6] was proven for Atlas by the test above
+      const activity = (hash: string) =>
+        call("GET", `/api/v1/agents/${atlas}/activity?sourceKinds=CHAIN_OBSERVATION`).pipe(
+          Effect.map((r) => (r.body.data as Array<any>).filter((i) => i.transactionReference === hash))
+        )
+      yield* caughtUp
+      const tx = yield* send(6, addr(7))
+      yield* mine()
+      yield* waitFor("the item", Effect.map(activity(tx.hash), (items) => items.length === 1 ? items : undefined), 20_000)
+      yield* caughtUp
+      yield* Effect.promise(() => anvil.testClient.request({ method: "anvil_reorg", params: [1, []] } as never))
+      yield* waitFor("the item gone", Effect.map(activity(tx.hash), (items) => items.length === 0 ? true : undefined), 20_000)
+      yield* Effect.promise(() => anvil.publicClient.sendRawTransaction({ serializedTransaction: tx.raw }).catch(() => undefined))
+      yield* mine()
+      yield* waitFor("the item again", Effect.map(activity(tx.hash), (items) => items.length === 1 ? items : undefined), 20_000)
+    }))
 })

@@ -30,13 +30,13 @@
 import { SqlClient } from "@effect/sql"
 import { Data, Effect } from "effect"
 import { type Block, type Hash, parseAbi, parseEventLogs, type PublicClient, type Transaction, type TransactionReceipt } from "viem"
-import { recordActivity } from "../../../layers/Activity.js"
 import { Chain, type NetworkInfo } from "../../../layers/Chain.js"
 import { now } from "../../../layers/Clock.js"
 import { Ids } from "../../../layers/Ids.js"
 import { IntentOutcomes } from "../../../layers/TransactionIntents.js"
 import type { TransactionIntentState } from "../../../schema/transactionIntents.js"
 import { intentRows, type WatchedIntent } from "./IntentRows.js"
+import { recordObservations } from "./Observations.js"
 import { loadWatched, type WatchedSet } from "./Watched.js"
 
 /** Most blocks one tick processes (the rest wait for the next tick, which then follows at once). */
@@ -281,21 +281,15 @@ export const makeWatcher = (networkId: string) =>
             else yield* moveIntent(i.watched.intent.id, "SUBMITTED", "FAILED", i.receipt, at, "reverted")
           }
           for (const c of confirming) yield* moveIntent(c.id, "OBSERVED", "CONFIRMED", c.receipt, at)
-          for (const item of items) {
-            yield* recordActivity({
-              agentId: item.agentId,
-              activityKey: item.key,
-              dedupeKey: item.dedupe,
-              sourceKind: "CHAIN_OBSERVATION",
-              summary: item.summary,
-              network: networkId,
-              transactionReference: item.hash,
-              explorerUrl: chain.transactionUrl(networkId, item.hash),
-              occurredAt
-            })
-            yield* sql`UPDATE agent_activity SET chain_block_number = ${number.toString()}::numeric
-                        WHERE agent_id = ${item.agentId} AND dedupe_key = ${item.dedupe}`
-          }
+          yield* recordObservations(items.map((item) => ({
+            agentId: item.agentId,
+            activityKey: item.key,
+            dedupeKey: item.dedupe,
+            summary: item.summary,
+            transactionReference: item.hash,
+            explorerUrl: chain.transactionUrl(networkId, item.hash),
+            occurredAt
+          })), networkId, number)
           return true
         })).pipe(Effect.orDie)
         if (advanced) for (const i of included) pending.delete(i.watched.intent.transactionHash!.toLowerCase())
@@ -341,7 +335,8 @@ export const makeWatcher = (networkId: string) =>
       }
       const r = yield* rows
       const pending = new Map((yield* r.submitted(networkId, 10_000)).map((w) => [w.intent.transactionHash!.toLowerCase(), w] as const))
-      const watched = yield* loadWatched(networkId)
+      // the watched set, once per tick that has blocks to process
+      const watched = cursor.number < head ? yield* loadWatched(networkId) : { addresses: new Map(), tokens: new Map() }
       let blocks = 0
       while (cursor.number < head && blocks < MaxBlocksPerTick) {
         const block: FullBlock = yield* blockAt(cursor.number + 1n)
