@@ -52,6 +52,7 @@ import { AnalyticsManifest } from "./social/analytics/manifest.js"
 import { seedAds } from "./growth/ads/seed.js"
 import { AdsManifest } from "./growth/ads/manifest.js"
 import { StatsManifest } from "./stats/manifest.js"
+import { NetworksManifest } from "./networks/manifest.js"
 
 /** Every demo area, in seed order (the order of `src/areas.ts`). */
 export const demoAreas: ReadonlyArray<DemoArea> = [
@@ -78,5 +79,6 @@ export const demoAreas: ReadonlyArray<DemoArea> = [
   { name: "social/analytics", seed: seedAnalytics, manifest: AnalyticsManifest },
   { name: "growth/ads", seed: seedAds, manifest: AdsManifest },
   { name: "endpointHealth" },
-  { name: "stats", manifest: StatsManifest }
+  { name: "stats", manifest: StatsManifest },
+  { name: "networks", manifest: NetworksManifest }
 ]

@@ -35,6 +35,7 @@ export const Permissions = {
   "services.offers.write": { roles: OAE, description: "create, publish and retire service offers (sell)" },
   "commerce.buy": { roles: ["OWNER", "ADMIN", "BILLING"], description: "place orders and pay (buy)" },
   "procurement.manage": { roles: ["OWNER", "ADMIN", "BILLING", "OPERATOR"], description: "manage procurement requests" },
+  "wallets.register": { roles: OAE, description: "register wallets for the workspace (an address proven by a signed message)" },
   "launch.operate": { roles: OAEO, description: "prepare and run launch runs" },
   "ads.write": { roles: OAE, description: "create and change ad campaigns" },
   "apiKeys.manage": { roles: OA, description: "create, list and revoke the workspace's API keys" },

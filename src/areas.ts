@@ -32,6 +32,7 @@ import { AnalyticsArea } from "./social/analytics/Area.js"
 import { AdsArea } from "./growth/ads/Area.js"
 import { EndpointHealthArea } from "./endpointHealth/Area.js"
 import { StatsArea } from "./stats/Area.js"
+import { NetworksArea } from "./networks/Area.js"
 
 /** Every area of the service. */
 export const areas = [
@@ -58,5 +59,6 @@ export const areas = [
   AnalyticsArea,
   AdsArea,
   EndpointHealthArea,
-  StatsArea
+  StatsArea,
+  NetworksArea
 ] as const

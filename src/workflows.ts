@@ -76,6 +76,7 @@ export const backgroundLive = (runtime: Layer.Layer<AgentRuntime, never, AppConf
   WorkflowsLive.pipe(
     Layer.provide(Layer.provideMerge(runtime, OutboundConfigLive)),
     Layer.provide(ChainIntentsLive),
+    Layer.provide(IntentOutcomesLive),
     Layer.provideMerge(ServiceEngineLive)
   )
 

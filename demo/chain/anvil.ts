@@ -10,6 +10,7 @@ import { createServer } from "node:net"
 import { dirname, join } from "node:path"
 import {
   type Account,
+  type Chain,
   createPublicClient,
   createTestClient,
   createWalletClient,
@@ -33,6 +34,8 @@ export interface Anvil {
   readonly chainId: number
   /** CAIP-2: `eip155:<chainId>`. */
   readonly network: string
+  /** viem's description of the chain. */
+  readonly chain: Chain
   /** The development accounts (index 0..9), each with 10 000 ETH. */
   readonly accounts: ReadonlyArray<Account>
   /** Their private keys, in the same order. */
@@ -111,6 +114,7 @@ export const startAnvil = async (options: { readonly chainId?: number; readonly 
     host: `127.0.0.1:${port}`,
     chainId,
     network: `eip155:${chainId}`,
+    chain,
     accounts,
     privateKeys,
     publicClient,

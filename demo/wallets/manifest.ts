@@ -5,7 +5,8 @@
  */
 import type { ManifestOperation } from "../DemoArea.js"
 import { DemoAgents } from "../agents/seed.js"
-import { DemoWalletPolicies, DemoWallets } from "./seed.js"
+import { DemoWorkspaces } from "../workspaces/seed.js"
+import { DemoWalletPolicies, DemoWalletRegistration, DemoWallets } from "./seed.js"
 
 /** The wallets area's demo requests, by operationId. */
 export const WalletsManifest = {
@@ -20,6 +21,40 @@ export const WalletsManifest = {
     }
   },
   Wallets_GetWalletProfileConfiguration: { as: "owner", path: { walletPublicId: DemoWallets.ownerBase.id }, query: {}, body: null },
+  Wallets_RegisterWallet: {
+    as: "owner",
+    path: {},
+    query: {},
+    body: { workspaceId: DemoWorkspaces.acme.id, ...DemoWalletRegistration },
+    note: "Development account 5 proves its Base address with a Sign-In with Ethereum message for directory.test."
+  },
+  Wallets_ListWallets: { as: "owner", path: {}, query: { workspaceId: DemoWorkspaces.acme.id, limit: 10 }, body: null },
+  Wallets_UpdateWalletProfile: {
+    as: "owner",
+    path: { walletPublicId: DemoWallets.ownerBare.id },
+    query: {},
+    body: { displayName: "Olive's spare", bio: null, visibility: "PUBLIC", favoriteCollectionVisibility: "PRIVATE" },
+    note: "The owner's second Base wallet has no profile yet: it is created (version 1) and published."
+  },
+  Wallets_GetWalletPublicProfile: {
+    as: "anonymous",
+    path: { network: "base", address: DemoWallets.ownerBase.address },
+    query: {},
+    body: null
+  },
+  Wallets_FollowWallet: {
+    as: "member",
+    path: { network: "eip155:8453", address: DemoWallets.outsider.address },
+    query: {},
+    body: null,
+    note: "Mel Member follows Otto's public Base wallet profile."
+  },
+  Wallets_UnfollowWallet: {
+    as: "owner",
+    path: { network: "base", address: DemoWallets.outsider.address },
+    query: {},
+    body: null
+  },
   Wallets_ListAgentWallets: {
     as: "anonymous",
     path: { entityPublicId: DemoAgents[1].id },

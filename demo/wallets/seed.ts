@@ -31,6 +31,19 @@ export const DemoWallets = {
   beaconPayout: { id: id(0xa1, 5), owner: "owner", network: "base", address: DemoProvenPayout.address }
 } as const
 
+/**
+ * A wallet registration proof (Wallets_RegisterWallet): anvil/Hardhat development account 5 on Base
+ * signed this EIP-4361 message for the test and docs origin `https://directory.test`, valid until 2036
+ * (its nonce proves once per database). Public development key: never use it anywhere real.
+ */
+export const DemoWalletRegistration = {
+  account: "eip155:8453:0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc",
+  message: "directory.test wants you to sign in with your Ethereum account:\n0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc\n\n" +
+    "Register this wallet with the Agent Directory.\n\nURI: https://directory.test/wallets\nVersion: 1\nChain ID: 8453\n" +
+    "Nonce: DemoWalletNonce0001\nIssued At: 2026-01-01T00:00:00.000Z\nExpiration Time: 2036-01-01T00:00:00.000Z",
+  signature: "0x101fa3986e0d0f97712d7479155bbde3fb7a9f48c40030bd3a95e58cc1e8b2cb011132c6b9d30d146c9b4d9a10ba1fe3e8e69b01962505619eb16246d579d52e1c"
+} as const
+
 /** Wallet policies: one per state, one whose cancellation challenge expired, one of the outsider. */
 export const DemoWalletPolicies = {
   prepared: { id: id(0xa2, 1), wallet: "ownerBase", phase: "CREATE", state: "PREPARED", version: 1, challengeExpiresAt: farFuture },

@@ -6,3 +6,11 @@
  */
 export { Agents } from "./Agents.js"
 export { AgentsApi } from "./Api.js"
+/**
+ * `recordProvenRegistryToken`: binds a registry token the chain shows the agent's owner holds as the agent's proven
+ * REGISTRY_TOKEN identity (src/launch's runs), in the caller's transaction; requires `SqlClient`, `Ids`.
+ * `proveTokenOwner`, `SignatureInvalid`, `SignerNotTokenOwner`: the EIP-191 + `ownerOf` proof of a registry token.
+ */
+export { recordProvenRegistryToken, type ProvenRegistryToken } from "./identities/RegistryTokens.js"
+export { proveTokenOwner } from "./identities/proofs/Evm.js"
+export { SignatureInvalid, SignerNotTokenOwner } from "./Errors.js"

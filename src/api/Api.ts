@@ -24,11 +24,14 @@ import { ProtocolsApi } from "../protocols/Api.js"
 import { RuntimeApi } from "../runtime/Api.js"
 import { ServicesApi } from "../services/Api.js"
 import { StatsApi } from "../stats/Api.js"
+import { NetworksApi } from "../networks/Api.js"
 import { TrustApi } from "../trust/Api.js"
 import { ReputationApi } from "../trust/reputation/Api.js"
 import { WalletsApi } from "../wallets/Api.js"
 import { WalletAgentRelationsApi } from "../wallets/relations/Api.js"
 import { WalletIntentsApi } from "../wallets/intents/Api.js"
+import { WalletRegistrationApi } from "../wallets/registration/Api.js"
+import { WalletProfilesApi } from "../wallets/profiles/Api.js"
 import { TokenOperationsApi } from "../growth/tokenOperations/Api.js"
 import { WorkspacesApi } from "../workspaces/Api.js"
 
@@ -92,6 +95,7 @@ export class Api extends withoutFrameworkErrors(HttpApi.make("AgentDirectoryApi"
   .add(MeshApi)
   .add(ProcurementApi)
   .add(McpApi)
+  .add(NetworksApi)
   .add(PartnerJobSourcesApi)
   .add(ProtocolsApi)
   .add(RuntimeApi)
@@ -102,6 +106,8 @@ export class Api extends withoutFrameworkErrors(HttpApi.make("AgentDirectoryApi"
   .add(WalletsApi)
   .add(WalletAgentRelationsApi)
   .add(WalletIntentsApi)
+  .add(WalletRegistrationApi)
+  .add(WalletProfilesApi)
   .add(TokenOperationsApi)
   .add(AdsApi)
   .add(WorkspacesApi)

@@ -32,11 +32,16 @@ import { migrations as accounts } from "../accounts/Migrations.js"
 import { migrations as agents } from "../agents/Migrations.js"
 import { migrations as agentImports } from "../agents/imports/Migrations.js"
 import { migrations as ads } from "../growth/ads/Migrations.js"
+import { migrations as tokenOperations } from "../growth/tokenOperations/Migrations.js"
+import { migrations as launch } from "../launch/Migrations.js"
+import { migrations as bounties } from "../jobs/bounties/Migrations.js"
 import { migrations as mcp } from "../mcp/Migrations.js"
 import { migrations as runtime } from "../runtime/Migrations.js"
 import { migrations as trust } from "../trust/Migrations.js"
 import { migrations as reputation } from "../trust/reputation/Migrations.js"
 import { migrations as stats } from "../stats/Migrations.js"
+import { migrations as networks } from "../networks/Migrations.js"
+import { migrations as wallets } from "../wallets/Migrations.js"
 import { migrations as workspaces } from "../workspaces/Migrations.js"
 
 /** The migrations that span several areas (or none: the job queue's), by id. */
@@ -66,11 +71,16 @@ export const areaMigrations: ReadonlyArray<Migrations> = [
   agents,
   agentImports,
   ads,
+  tokenOperations,
+  launch,
+  bounties,
   mcp,
   runtime,
   trust,
   reputation,
-  stats
+  stats,
+  networks,
+  wallets
 ]
 
 /**

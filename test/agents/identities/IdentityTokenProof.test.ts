@@ -1,7 +1,7 @@
 /**
  * Agents_ProveIdentity for a registry token (ERC-8004 identity / ERC-721): the signer of the
  * challenge must be `ownerOf(tokenId)` on the token's chain, read through `CHAIN_RPC_URLS`.
- * The chain is ganache in-process (chain id 8453, so `eip155:8453` = the Base network of the
+ * The chain is a local anvil (chain id 8453, so `eip155:8453` = the Base network of the
  * directory) with a tiny ERC-721 compiled by solc at test time (fixtures/TestToken.sol),
  * minted to one account; the proof by its key succeeds, another key's is 422, a token never
  * minted is 422, an unreachable endpoint 503.
@@ -13,56 +13,36 @@ import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { readFileSync } from "node:fs"
 import { createRequire } from "node:module"
-import { createServer } from "node:net"
 import { join } from "node:path"
-import { createPublicClient, createWalletClient, defineChain, getAddress, http } from "viem"
+import { createWalletClient, getAddress, http, parseEther } from "viem"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { DemoAgents } from "../../../demo/agents/seed.js"
+import { startAnvil } from "../../../demo/chain/anvil.js"
 import { call, expectProblem, type Session, signIn } from "../../support/http.js"
 import { testConfig } from "../../support/config.js"
 import { makeTestServer } from "../../support/TestServer.js"
 
 const require = createRequire(import.meta.url)
 
-/** A free TCP port on 127.0.0.1 (ganache's `listen` wants a number). */
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port
-      s.close(() => resolve(port))
-    })
-  })
-
-// the owner's and a stranger's keys, funded on the chain
+// the owner's and a stranger's keys, the owner funded on the chain
 const ownerKey = generatePrivateKey()
 const owner = privateKeyToAccount(ownerKey)
 const stranger = privateKeyToAccount(generatePrivateKey())
 
-const port = await freePort()
-const ganache = require("ganache").server({
-  chain: { chainId: 8453, hardfork: "merge" },
-  wallet: { accounts: [{ secretKey: ownerKey, balance: "0x56bc75e2d63100000" }] },
-  logging: { quiet: true }
-})
-await ganache.listen(port, "127.0.0.1")
-const rpcUrl = `http://127.0.0.1:${port}`
+const anvil = await startAnvil({ chainId: 8453 })
+await anvil.testClient.setBalance({ address: owner.address, value: parseEther("100") })
+const rpcUrl = anvil.rpcUrl
 
-// compile the test ERC-721 (paris: no PUSH0, which the chain's hardfork would refuse)
+// compile the test ERC-721
 const solc = require("solc")
 const compiled = JSON.parse(solc.compile(JSON.stringify({
   language: "Solidity",
   sources: { "TestToken.sol": { content: readFileSync(join(import.meta.dirname, "fixtures", "TestToken.sol"), "utf8") } },
-  settings: { evmVersion: "paris", outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } } }
+  settings: { outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } } }
 })))
 const artifact = compiled.contracts["TestToken.sol"]["TestToken"]
-const chain = defineChain({
-  id: 8453,
-  name: "ganache",
-  nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-  rpcUrls: { default: { http: [rpcUrl] } }
-})
-const wallet = createWalletClient({ account: owner, chain, transport: http(rpcUrl) })
-const reader = createPublicClient({ chain, transport: http(rpcUrl) })
+const wallet = createWalletClient({ account: owner, chain: anvil.chain, transport: http(rpcUrl) })
+const reader = anvil.publicClient
 const deployHash = await wallet.deployContract({ abi: artifact.abi, bytecode: `0x${artifact.evm.bytecode.object}` })
 const registry = getAddress((await reader.waitForTransactionReceipt({ hash: deployHash })).contractAddress!)
 await reader.waitForTransactionReceipt({
@@ -72,7 +52,7 @@ await reader.waitForTransactionReceipt({
 // the chain's endpoints are reached through the outbound client, which allows these local hosts only
 const server = makeTestServer({
   chainRpcUrls: new Map([["eip155:8453", rpcUrl], ["eip155:1", "http://127.0.0.1:9/"]]),
-  outbound: { ...testConfig().outbound, allowedHosts: [`127.0.0.1:${port}`, "127.0.0.1:9"] }
+  outbound: { ...testConfig().outbound, allowedHosts: [anvil.host, "127.0.0.1:9"] }
 })
 const atlas = DemoAgents[0].id
 
@@ -136,4 +116,4 @@ layer(server.layer)("Agents_ProveIdentity: ERC-721 ownerOf on an in-process chai
 })
 
 // the chain stops with the test file
-process.once("beforeExit", () => void ganache.close())
+process.once("beforeExit", () => void anvil.stop())

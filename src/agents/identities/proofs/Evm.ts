@@ -76,8 +76,8 @@ export const proveTokenOwner = (input: {
         }),
       catch: (error) => {
         const e = error as BaseError
-        // the node answered that the call reverts (viem's decoded revert, or a node such as ganache that only says
-        // "revert" in its JSON-RPC error) or that no contract is there: the token has no owner to match
+        // the node answered that the call reverts (viem's decoded revert, or a node that only says "revert" in its
+        // JSON-RPC error) or that no contract is there: the token has no owner to match
         const reverted = typeof e.walk === "function" &&
           e.walk((c) =>
             c instanceof ContractFunctionRevertedError || c instanceof ContractFunctionZeroDataError ||
