@@ -23,5 +23,8 @@ export const operations = {
   Wallets_GetWalletPolicy: { method: "get", path: "/api/v1/wallet-policies/{policyId}", tag: "Wallets", auth: "required-user", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },
   // wallet-agent relations (spec §9, ours in the spec's conventions)
   Wallets_ListAgentWallets: { method: "get", path: "/api/v1/agents/{entityPublicId}/wallets", tag: "Wallets", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },
-  Wallets_ListWalletAgents: { method: "get", path: "/api/v1/wallets/{walletPublicId}/agents", tag: "Wallets", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] }
+  Wallets_ListWalletAgents: { method: "get", path: "/api/v1/wallets/{walletPublicId}/agents", tag: "Wallets", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },
+  // transaction intents (ours in the spec's conventions, docs/chains.md)
+  Wallets_GetTransactionIntent: { method: "get", path: "/api/v1/transaction-intents/{intentId}", tag: "Wallets", auth: "required-user", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },
+  Wallets_SubmitTransactionIntent: { method: "post", path: "/api/v1/transaction-intents/{intentId}/submit", tag: "Wallets", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 410, 422, 500, 503] }
 } as const satisfies OperationExpectations

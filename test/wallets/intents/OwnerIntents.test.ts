@@ -46,7 +46,18 @@ const prepareTransfer = (amount: bigint) =>
     }))
   })
 
-layer(Layer.provideMerge(intents, server.layer), { timeout: 60_000 })("transaction intents: OWNER", (it) => {
+
+/** Signs an intent's unsigned transaction with `key`, `tamper` changing fields first. */
+const sign = (unsigned: string, key: Hex, tamper: Record<string, unknown> = {}) =>
+  Effect.promise(() => {
+    const { r: _r, s: _s, v: _v, yParity: _y, ...tx } = parseTransaction(unsigned as Hex) as Record<string, unknown>
+    return privateKeyToAccount(key).signTransaction({ ...tx, ...tamper } as never)
+  })
+
+const submit = (session: Session, intentId: string, signedTransaction: string) =>
+  call("POST", `/api/v1/transaction-intents/${intentId}/submit`, { body: { signedTransaction }, session })
+
+layer(Layer.provideMerge(intents, server.layer), { timeout: 180_000 })("transaction intents: OWNER", (it) => {
   it.effect("prepare encodes the call, estimates fees and gas, reads the pending nonce; find reads it back", () =>
     Effect.gen(function*() {
       const intent = yield* prepareTransfer(25n)
@@ -74,19 +85,6 @@ layer(Layer.provideMerge(intents, server.layer), { timeout: 60_000 })("transacti
       expect(yield* service.find(intent.id)).toEqual(intent)
       expect((yield* service.forPurpose({ kind: "test-transfer", id: "0000000c-0000-7000-8000-00000000ffff" }))[0]).toEqual(intent)
     }))
-})
-
-/** Signs an intent's unsigned transaction with `key`, `tamper` changing fields first. */
-const sign = (unsigned: string, key: Hex, tamper: Record<string, unknown> = {}) =>
-  Effect.promise(() => {
-    const { r: _r, s: _s, v: _v, yParity: _y, ...tx } = parseTransaction(unsigned as Hex) as Record<string, unknown>
-    return privateKeyToAccount(key).signTransaction({ ...tx, ...tamper } as never)
-  })
-
-const submit = (session: Session, intentId: string, signedTransaction: string) =>
-  call("POST", `/api/v1/transaction-intents/${intentId}/submit`, { body: { signedTransaction }, session })
-
-layer(Layer.provideMerge(intents, server.layer), { timeout: 60_000 })("transaction intents over HTTP", (it) => {
   it.effect("the owner reads and submits a signed intent: broadcast once, SUBMITTED, its receipt on anvil", () =>
     Effect.gen(function*() {
       const intent = yield* prepareTransfer(40n)

@@ -68,7 +68,7 @@ const balance = Effect.promise(() =>
 )
 const platformNonce = Effect.promise(() => anvil.publicClient.getTransactionCount({ address: platform, blockTag: "pending" }))
 
-layer(server.layer, { timeout: 60_000 })("transaction intents: PLATFORM", (it) => {
+layer(server.layer, { timeout: 180_000 })("transaction intents: PLATFORM", (it) => {
   it.effect("two concurrent sender rounds send a PREPARED intent once: one broadcast, one nonce", () =>
     Effect.gen(function*() {
       const intent = yield* prepare(payout(7n))
