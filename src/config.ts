@@ -11,6 +11,11 @@ import { endpointProbeSettings, EndpointProbeSettingsLive, type EndpointProbeSet
 import { mcpSettings, McpSettingsLive, type McpSettingsShape } from "./mcp/Config.js"
 import { mcpServerSettings, McpServerSettingsLive, type McpServerSettingsShape } from "./mcpServer/Config.js"
 import { runtimeSettings, RuntimeSettingsLive, type RuntimeSettingsShape } from "./runtime/Config.js"
+import {
+  tokenOperationSettings,
+  TokenOperationSettingsLive,
+  type TokenOperationSettingsShape
+} from "./growth/tokenOperations/Config.js"
 
 /** Every area's settings as `Config` values (what each reads), for docs and checks. */
 export const areaSettingsConfigs: ReadonlyArray<Config.Config<unknown>> = [
@@ -19,12 +24,13 @@ export const areaSettingsConfigs: ReadonlyArray<Config.Config<unknown>> = [
   mcpServerSettings,
   endpointProbeSettings,
   accountSettings,
-  workspaceSettings
+  workspaceSettings,
+  tokenOperationSettings
 ]
 
 /**
  * Every area's settings, from the environment: `RuntimeSettings`, `McpSettings`, `McpServerSettings`,
- * `EndpointProbeSettings`, `AccountSettings`, `WorkspaceSettings`.
+ * `EndpointProbeSettings`, `AccountSettings`, `WorkspaceSettings`, `TokenOperationSettings`.
  */
 export const AreaSettingsLive = Layer.mergeAll(
   RuntimeSettingsLive,
@@ -32,7 +38,8 @@ export const AreaSettingsLive = Layer.mergeAll(
   McpServerSettingsLive,
   EndpointProbeSettingsLive,
   AccountSettingsLive,
-  WorkspaceSettingsLive
+  WorkspaceSettingsLive,
+  TokenOperationSettingsLive
 )
 
 /** Every area's settings in one object (each area's tag holds its part). */
@@ -43,3 +50,4 @@ export type AreaSettingsShape =
   & EndpointProbeSettingsShape
   & AccountSettingsShape
   & WorkspaceSettingsShape
+  & TokenOperationSettingsShape

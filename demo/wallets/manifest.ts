@@ -29,6 +29,49 @@ export const WalletsManifest = {
     note: "Development account 5 proves its Base address with a Sign-In with Ethereum message for directory.test."
   },
   Wallets_ListWallets: { as: "owner", path: {}, query: { workspaceId: DemoWorkspaces.acme.id, limit: 10 }, body: null },
+  Wallets_UpdateWalletProfile: {
+    as: "owner",
+    path: { walletPublicId: DemoWallets.ownerBare.id },
+    query: {},
+    body: { displayName: "Olive's spare", bio: null, visibility: "PUBLIC", favoriteCollectionVisibility: "PRIVATE" },
+    note: "The owner's second Base wallet has no profile yet: it is created (version 1) and published."
+  },
+  Wallets_GetWalletPublicProfile: {
+    as: "anonymous",
+    path: { network: "base", address: DemoWallets.ownerBase.address },
+    query: {},
+    body: null
+  },
+  Wallets_FollowWallet: {
+    as: "member",
+    path: { network: "eip155:8453", address: DemoWallets.outsider.address },
+    query: {},
+    body: null,
+    note: "Mel Member follows Otto's public Base wallet profile."
+  },
+  Wallets_UnfollowWallet: {
+    as: "owner",
+    path: { network: "base", address: DemoWallets.outsider.address },
+    query: {},
+    body: null
+  },
+  Wallets_CreateWalletPolicy: {
+    as: "owner",
+    path: { walletPublicId: DemoWallets.ownerBase.id },
+    query: {},
+    body: {
+      phase: "CREATE",
+      rules: {
+        allowedNetworks: ["eip155:8453"],
+        allowedContracts: ["0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"],
+        allowedMethods: ["transfer(address,uint256)", "0x095ea7b3"],
+        perTransactionLimit: "1000000000",
+        perDayLimit: "5000000000"
+      }
+    },
+    note: "The owner's Base wallet may send USDC on Base only: transfer and approve, up to 1 000 USDC a transaction, 5 000 a day."
+  },
+  Wallets_GetWalletPolicy: { as: "owner", path: { policyId: DemoWalletPolicies.complete.id }, query: {}, body: null },
   Wallets_ListAgentWallets: {
     as: "anonymous",
     path: { entityPublicId: DemoAgents[1].id },

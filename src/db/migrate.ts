@@ -32,6 +32,7 @@ import { migrations as accounts } from "../accounts/Migrations.js"
 import { migrations as agents } from "../agents/Migrations.js"
 import { migrations as agentImports } from "../agents/imports/Migrations.js"
 import { migrations as ads } from "../growth/ads/Migrations.js"
+import { migrations as tokenOperations } from "../growth/tokenOperations/Migrations.js"
 import { migrations as launch } from "../launch/Migrations.js"
 import { migrations as bounties } from "../jobs/bounties/Migrations.js"
 import { migrations as mcp } from "../mcp/Migrations.js"
@@ -70,6 +71,7 @@ export const areaMigrations: ReadonlyArray<Migrations> = [
   agents,
   agentImports,
   ads,
+  tokenOperations,
   launch,
   bounties,
   mcp,

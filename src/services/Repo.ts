@@ -81,7 +81,16 @@ const make = Effect.gen(function*() {
       ]
     })
 
-  return { findById, access, publish } as const
+  /** The agent an offer's service belongs to (none for a service of no agent, or no such offer). */
+  const agentOf = SqlSchema.findOne({
+    Request: Schema.String,
+    Result: Schema.Struct({ agentId: Schema.String }),
+    execute: (id) =>
+      sql`SELECT s.agent_id AS "agentId" FROM service_offers o JOIN services s ON s.id = o.service_id
+          WHERE o.id = ${id} AND s.agent_id IS NOT NULL`
+  })
+
+  return { findById, access, publish, agentOf } as const
 })
 
 /** SQL of the Services area. */

@@ -6,6 +6,7 @@
 import { Effect, Option } from "effect"
 import { SqlClient } from "@effect/sql"
 import { AuthorRequired, FeedbackExists, FeedbackNotFound, OwnFeedbackVote } from "./Errors.js"
+import { recordActivity } from "../../layers/Activity.js"
 import { now } from "../../layers/Clock.js"
 import { Ids } from "../../layers/Ids.js"
 import { AgentNotFound, InvalidState, WorkspaceNotFound } from "../../schema/errors.js"
@@ -35,7 +36,9 @@ export class Trust extends Effect.Service<Trust>()("agent-directory/Trust", {
      * that agent and category (rating, title, body; revision + 1; state kept). Either way
      * `authenticityState` is (re-)evaluated: VERIFIED_INTERACTION when the workspace has an
      * order of the agent or a run of it (`TrustRepo.interacted`), else UNVERIFIED. Any ACTIVE
-     * member of the workspace may edit its feedback; the author stays who created it.
+     * member of the workspace may edit its feedback; the author stays who created it. A creation
+     * records the agent's public activity item PRODUCT_EVIDENCE `feedback.published` (spec §2.21,
+     * `evidencePublicId` = the feedback's id) in the same transaction; an edit records nothing.
      *
      * Fails, in this order, with `WorkspaceNotFound` (not an ACTIVE member), `AgentNotFound`
      * (unknown or never listed), `InvalidState` (RETIRED agent), then `FeedbackExists` (create while one is live),
@@ -81,6 +84,15 @@ export class Trust extends Effect.Service<Trust>()("agent-directory/Trust", {
                 "expectedRevision to edit it."
             })
           }
+          yield* recordActivity({
+            agentId,
+            activityKey: "feedback.published",
+            dedupeKey: `feedback.published:${id}`,
+            sourceKind: "PRODUCT_EVIDENCE",
+            summary: `Received published feedback on ${body.category.toLowerCase()}.`,
+            evidencePublicId: id,
+            occurredAt: at
+          }).pipe(Effect.provideService(SqlClient.SqlClient, sql), Effect.provideService(Ids, ids))
         } else {
           const expectedRevision = body.expectedRevision
           const edited = yield* repo.edit({ ...fields, expectedRevision })

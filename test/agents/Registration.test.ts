@@ -101,10 +101,15 @@ layer(server.layer)("Agents registration", (it) => {
       expect(unverified.body.data.map((a: { publicId: string }) => a.publicId)).toContain(data.entityId)
       const byName = yield* call("GET", `/api/v1/agents?sort=name&q=iris`)
       expect(byName.status).toBe(200)
-      // its (empty) public activity, and its runtime area sees the operating workspace
+      // its public activity: the registration only; and its runtime area sees the operating workspace
       const activity = yield* call("GET", `/api/v1/agents/${data.entityId}/activity`)
       expect(activity.status, activity.text).toBe(200)
-      expect(activity.body.data).toEqual([])
+      expect(activity.body.data).toEqual([expect.objectContaining({
+        activityKey: "agent.registered",
+        sourceKind: "DOMAIN_EVENT",
+        summary: `Registered as ${body.name} and listed in the directory.`,
+        occurredAt: data.listedAt
+      })])
       const tools = yield* call("GET", `/api/v1/agents/${data.entityId}/tools`, { session: owner })
       expectProblem(tools, 422, "configuration-missing") // a member sees the agent: no runtime yet, not 404
     }))

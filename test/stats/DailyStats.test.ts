@@ -124,7 +124,7 @@ layer(server.layer, { timeout: 120_000 })("Daily statistics", (it) => {
         feedback: { created: "2", meanRatingPpm: 700_000 },
         stars: "1",
         endpointProbes: { ok: "2", total: "3" },
-        activityItems: "1"
+        activityItems: "2" // its registration (agent.registered, recorded by Agents_CreateAgent) and the inserted item
       })
       const bReply = yield* agentDay(b, Day)
       expect(bReply.body.data.runs).toEqual({ started: "2", succeeded: "1", failed: "1", latencyP50Ms: 120_000 })

@@ -14,6 +14,7 @@ import type { AreaSettingsShape } from "../../src/config.js"
 import { EndpointProbeSettings } from "../../src/endpointHealth/Config.js"
 import { AccountSettings } from "../../src/accounts/Config.js"
 import { WorkspaceSettings } from "../../src/workspaces/Config.js"
+import { TokenOperationSettings } from "../../src/growth/tokenOperations/Config.js"
 import { McpSettings } from "../../src/mcp/Config.js"
 import { McpServerSettings } from "../../src/mcpServer/Config.js"
 import { DefaultRunEventsOptions, RuntimeSettings } from "../../src/runtime/Config.js"
@@ -86,6 +87,7 @@ export const testConfig = (overrides: Partial<TestConfigShape> = {}): TestConfig
   mail: { smtpUrl: Option.none(), from: "Agent Directory <no-reply@directory.test>", outboxDir: `${tmpdir()}/adapi-test-mail` },
   accounts: { signUp: "open", emailVerificationTtlHours: 48, passwordResetTtlMinutes: 60 },
   workspaces: { invitationTtlDays: 14, closeGraceHours: 168 },
+  tokenOperations: { approvalThresholdUnits: 0n },
   ...overrides
 })
 
@@ -98,7 +100,8 @@ export const configLayer = (config: TestConfigShape) =>
     Layer.succeed(McpServerSettings, config),
     Layer.succeed(EndpointProbeSettings, config),
     Layer.succeed(AccountSettings, config),
-    Layer.succeed(WorkspaceSettings, config)
+    Layer.succeed(WorkspaceSettings, config),
+    Layer.succeed(TokenOperationSettings, config)
   )
 
 /** {@link configLayer} of `testConfig(overrides)`. */

@@ -8,9 +8,9 @@ import { DemoAccounts } from "../../accounts/seed.js"
 import { DemoAssets, demoId, demoId as id, demoTime } from "../../common.js"
 import { DemoWorkspaces } from "../../workspaces/seed.js"
 
-/** Escrow contract and custody wallet of the demo bounties (Base). */
+/** Escrow contract and custody wallet of the demo bounties (Base, CAIP-2 `eip155:8453`). */
 export const DemoEscrow = {
-  network: "base",
+  network: "eip155:8453",
   contractAddress: "0x5b1e5c0ffee0000000000000000000000000b0a7",
   walletId: id(0x91, 100)
 } as const

@@ -30,10 +30,14 @@
  *   projector): a locator bound to several agents makes them all CONFLICTED (the resolver's rule);
  *   otherwise a proven identity makes the agent VERIFIED (REVOKED agents keep their state). Their
  *   evidence is marked for the projector (`markAgentEvidence`).
+ * - Public activity (spec §2.21): the first proof of a bound identity records one DOMAIN_EVENT
+ *   `identity.proven` of the agent in the proof's transaction (summary naming the public locator,
+ *   network = the identity's CAIP-2 network when it has one); proving it again records nothing more.
  */
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import { randomBytes } from "node:crypto"
+import { recordActivity } from "../../../layers/Activity.js"
 import { AppConfig } from "../../../layers/AppConfig.js"
 import { now } from "../../../layers/Clock.js"
 import { Ids } from "../../../layers/Ids.js"
@@ -325,6 +329,15 @@ export class Identities extends Effect.Service<Identities>()("agent-directory/Id
           Effect.provideService(SqlClient.SqlClient, sqlClient),
           dieOnStorageFailure
         )
+        yield* recordActivity({
+          agentId,
+          activityKey: "identity.proven",
+          dedupeKey: `identity.proven:${bound.publicId}`,
+          sourceKind: "DOMAIN_EVENT",
+          summary: `Proved control of the identity ${bound.locator}.`,
+          network: bound.caip2,
+          occurredAt: at
+        }).pipe(Effect.provideService(SqlClient.SqlClient, sqlClient), Effect.provideService(Ids, ids))
         return { ...bound, proofMethod: method, verificationState: yield* repo.verificationState(agentId) }
       })
 

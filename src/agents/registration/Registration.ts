@@ -4,8 +4,10 @@
  * (`agents.workspace_id`); its OWNER, ADMIN and EDITOR members write it. Every command
  * answers with the canonical profile of Agents_GetAgent.
  */
+import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect, Option } from "effect"
+import { recordActivity } from "../../../layers/Activity.js"
 import { now } from "../../../layers/Clock.js"
 import { Ids } from "../../../layers/Ids.js"
 import type { AgentProfile, CreateAgentRequest, RetireAgentRequest, UpdateAgentRequest } from "../../../schema/agents.js"
@@ -26,6 +28,7 @@ export class Registration extends Effect.Service<Registration>()("agent-director
     const repo = yield* RegistrationRepo
     const agents = yield* Agents
     const ids = yield* Ids
+    const sql = yield* SqlClient.SqlClient
 
     /** The profile of an agent the command just wrote (it exists in this transaction). */
     const written = (id: string): Effect.Effect<AgentProfile> => Effect.orDie(agents.profile(id))
@@ -34,7 +37,8 @@ export class Registration extends Effect.Service<Registration>()("agent-director
      * Agents_CreateAgent: a listed (`listedAt` = now), UNVERIFIED, ACTIVE agent at version 1,
      * unranked with no stars, operated by `workspaceId`. Fails with `WorkspaceNotFound` (no
      * such workspace, or the caller is not an ACTIVE member: its existence is not revealed),
-     * `RoleRequired` (not OWNER, ADMIN or EDITOR), `SlugTaken`.
+     * `RoleRequired` (not OWNER, ADMIN or EDITOR), `SlugTaken`. Records the agent's first public
+     * activity item in the same transaction (DOMAIN_EVENT `agent.registered`, spec §2.21).
      */
     const create = (input: { readonly body: CreateAgentRequest; readonly accountId: string }) =>
       Effect.gen(function*() {
@@ -50,6 +54,7 @@ export class Registration extends Effect.Service<Registration>()("agent-director
           })
         }
         const id = yield* ids.next
+        const at = yield* now
         const inserted = yield* repo.insert({
           id,
           workspaceId,
@@ -58,9 +63,17 @@ export class Registration extends Effect.Service<Registration>()("agent-director
           tagline: body.tagline,
           description: body.description,
           links: body.links,
-          at: yield* now
+          at
         })
         if (!inserted) return yield* slugTaken()
+        yield* recordActivity({
+          agentId: id,
+          activityKey: "agent.registered",
+          dedupeKey: "agent.registered",
+          sourceKind: "DOMAIN_EVENT",
+          summary: `Registered as ${body.name} and listed in the directory.`,
+          occurredAt: at
+        }).pipe(Effect.provideService(SqlClient.SqlClient, sql), Effect.provideService(Ids, ids))
         return yield* written(id)
       }).pipe(dieOnStorageFailure)
 

@@ -1,6 +1,7 @@
 /**
  * The canonical dispute resolution command (spec §4.2): what an operator previews
- * and approves. Pure functions, no I/O.
+ * and approves. Pure functions, no I/O. (The `decisionDigest` the escrow contract verifies is
+ * the EIP-712 digest of the payout: src/jobs/bounties/Escrow.ts.)
  */
 import { createHash } from "node:crypto"
 import { canonicalJson } from "../../../layers/CanonicalJson.js"
@@ -30,18 +31,6 @@ export const commandHash = (c: DisputeCommand): string =>
     unitsToProvider: c.unitsToProvider.toString(),
     unitsToClient: c.unitsToClient.toString()
   })).toString("base64url")
-
-/** `decisionDigest`: 0x + SHA-256 hex of the payout the escrow contract executes (who gets what from which escrow). */
-export const decisionDigest = (c: DisputeCommand): string =>
-  "0x" + sha256(canonicalJson({
-    network: c.network,
-    contractAddress: c.contractAddress.toLowerCase(),
-    walletPublicId: c.walletPublicId,
-    bountyId: c.bountyId,
-    disputeId: c.disputeId,
-    unitsToProvider: c.unitsToProvider.toString(),
-    unitsToClient: c.unitsToClient.toString()
-  })).toString("hex")
 
 /** The text an operator echoes as `confirmation` to apply. */
 export const confirmationText = (c: Pick<DisputeCommand, "disputeId" | "resolution">): string =>

@@ -7,10 +7,15 @@ import { Effect, Option } from "effect"
 import { now } from "../../../layers/Clock.js"
 import { Ids } from "../../../layers/Ids.js"
 import type { DisputeResolutionResult, ResolveBountyDisputeRequest } from "./Schemas.js"
+import { getAddress } from "viem"
+import { PlatformSigner } from "../../../layers/Chain.js"
+import { TransactionIntents } from "../../../layers/TransactionIntents.js"
 import { ConfirmationMismatch, InvalidState, VersionConflict } from "../../../schema/errors.js"
-import { ApprovalRequired, CommandHashMismatch, DisputeNotFound, UnitsRule } from "./Errors.js"
+import { ApprovalRequired, CommandHashMismatch, DisputeNotFound, EscrowUnavailable, UnitsRule } from "./Errors.js"
 import { explainRefusal, updateVersioned } from "../../db/versioned.js"
-import { commandHash, confirmationText, decisionDigest, type DisputeCommand, unitsRuleBroken } from "./DisputeCommand.js"
+import { commandHash, confirmationText, type DisputeCommand, unitsRuleBroken } from "./DisputeCommand.js"
+import { BountyEscrowAbi, decisionTypedData, escrowDecisionDigest, evmChainId } from "./Escrow.js"
+import { BountyEscrowPurpose } from "./EscrowOutcomes.js"
 import { BountiesRepo, type DisputeRow } from "./Repo.js"
 import { dieOnStorageFailure } from "../../db/storageFailure.js"
 
@@ -23,12 +28,17 @@ const bodyProblem = <C extends typeof UnitsRule | typeof ApprovalRequired | type
   detail: string
 ): InstanceType<C> => new Cause({ detail: `${pointer.slice(1)} ${detail}.`, errors: [{ in: "body", pointer, detail }] }) as InstanceType<C>
 
-/** Bounty dispute resolution. Requires `SqlClient` and `Ids`. */
+/**
+ * Bounty dispute resolution. Requires `SqlClient`, `Ids`, `TransactionIntents` (the escrow's
+ * payout transaction) and `PlatformSigner` (the arbiter who signs the decision).
+ */
 export class Disputes extends Effect.Service<Disputes>()("agent-directory/Disputes", {
   effect: Effect.gen(function*() {
     const repo = yield* BountiesRepo
     const sql = yield* SqlClient.SqlClient
     const ids = yield* Ids
+    const intents = yield* TransactionIntents
+    const signer = yield* PlatformSigner
 
     const refuse = (disputeId: string, row: Option.Option<DisputeRow>, expectedVersion: number) =>
       explainRefusal({
@@ -45,11 +55,16 @@ export class Disputes extends Effect.Service<Disputes>()("agent-directory/Disput
      * Jobs_ResolveBountyDispute. `dryRun` → PREVIEW (nothing written); otherwise
      * checks `approvedCommandHash` and `confirmation` against the preview of the same
      * inputs and applies: dispute RESOLVED, bounty RELEASE_PENDING/REFUND_PENDING (both
-     * versions +1), escrow transaction intent, audit event, resolution row.
+     * versions +1), audit event, resolution row, and the escrow's payout as a PLATFORM
+     * transaction intent (purpose `bounty-escrow`, id = the bounty): `resolve(decision,
+     * signature)` on the bounty's escrow contract, the decision (EIP-712, src/jobs/bounties/Escrow.ts)
+     * signed by the platform's signer (the contract's arbiter) and stored on the intent. The
+     * platform's sender broadcasts it; its outcome moves the bounty (EscrowOutcomes.ts).
      *
      * Fails with `DisputeNotFound` (`dispute-not-found`), `UnitsRule` (`units-rule`,
      * `approval-required`, `confirmation-mismatch`), `VersionConflict` (`version-conflict`,
-     * `invalid-state`, `command-hash-mismatch`).
+     * `invalid-state` (also: the escrow's network is not an `eip155` one), `command-hash-mismatch`),
+     * `EscrowUnavailable` (503: network or signer not configured), `ChainRpcUnavailable` (503).
      */
     const resolve = (input: {
       readonly bountyId: string
@@ -82,8 +97,13 @@ export class Disputes extends Effect.Service<Disputes>()("agent-directory/Disput
           contractAddress: row.contractAddress,
           walletPublicId: row.walletId
         }
+        const chainId = evmChainId(row.network)
+        if (chainId === null) {
+          return yield* new InvalidState({ detail: "The bounty's escrow network is not an EVM network (eip155:<chain id>)." })
+        }
+        const decision = { bountyId, disputeId, toProvider: body.unitsToProvider, toClient: body.unitsToClient }
         const hash = commandHash(command)
-        const digest = decisionDigest(command)
+        const digest = escrowDecisionDigest(chainId, row.contractAddress, decision)
         const confirmation = confirmationText(command)
         if (body.dryRun) {
           return {
@@ -140,9 +160,29 @@ export class Disputes extends Effect.Service<Disputes>()("agent-directory/Disput
         if (Option.isNone(bountyVersion)) {
           return yield* new VersionConflict({ detail: "The bounty changed; reload it and retry." })
         }
+        // the arbiter's decision, and the transaction that hands it to the escrow contract
+        const typedData = decisionTypedData(chainId, row.contractAddress, decision)
+        const unavailable = (e: { readonly detail?: string | undefined }) => new EscrowUnavailable({ detail: e.detail ?? "" })
+        const signature = yield* signer.signTypedData(typedData).pipe(Effect.mapError(unavailable))
+        const intent = yield* intents.prepare({
+          network: row.network,
+          signer: "PLATFORM",
+          to: getAddress(row.contractAddress),
+          abi: BountyEscrowAbi,
+          functionName: "resolve",
+          args: [typedData.message, signature],
+          typedData,
+          purpose: { kind: BountyEscrowPurpose, id: bountyId },
+          workspaceId: row.workspaceId,
+          ownerAccountId: null
+        }).pipe(
+          Effect.catchTag("ConfigurationMissing", (e) => Effect.fail(unavailable(e))),
+          Effect.provideService(SqlClient.SqlClient, sql),
+          Effect.provideService(Ids, ids)
+        )
+        const transactionIntentId = intent.id
         const commandId = yield* ids.next
         const auditEventId = yield* ids.next
-        const transactionIntentId = yield* ids.next
         yield* repo.record({
           commandId,
           auditEventId,
@@ -157,7 +197,6 @@ export class Disputes extends Effect.Service<Disputes>()("agent-directory/Disput
           unitsToClient: body.unitsToClient,
           reason: body.reason,
           state,
-          escrow: { network: row.network, contractAddress: row.contractAddress, walletId: row.walletId },
           at
         })
         return {

@@ -20,3 +20,11 @@ export class ApprovalRequired extends Problem<ApprovalRequired>()("ApprovalRequi
 export class CommandHashMismatch extends Problem<CommandHashMismatch>()("CommandHashMismatch", {
   status: 409, type: "command-hash-mismatch", meaning: "`approvedCommandHash` is not the hash of this command; preview again"
 }) {}
+/**
+ * 503 `escrow-unavailable`: the escrow cannot be paid out now: its network is not configured
+ * (`CHAIN_RPC_URLS`) or the platform's arbiter signer is not (`CHAIN_SIGNER_PRIVATE_KEY`).
+ * Nothing is applied; retry once configured.
+ */
+export class EscrowUnavailable extends Problem<EscrowUnavailable>()("EscrowUnavailable", {
+  status: 503, type: "escrow-unavailable", meaning: "the escrow's network or the platform's arbiter signer is not configured"
+}) {}

@@ -8,6 +8,7 @@ export const DisputeRow = Schema.Struct({
   disputeVersion: Schema.Number,
   bountyState: Schema.String,
   bountyVersion: Schema.Number,
+  workspaceId: Schema.String,
   escrowUnits: Schema.BigInt,
   network: Schema.String,
   contractAddress: Schema.String,
@@ -30,7 +31,6 @@ export interface ResolutionRecord {
   readonly unitsToClient: bigint
   readonly reason: string
   readonly state: "RELEASE_PENDING" | "REFUND_PENDING"
-  readonly escrow: { readonly network: string; readonly contractAddress: string; readonly walletId: string }
   readonly at: Date
 }
 
@@ -43,13 +43,13 @@ const make = Effect.gen(function*() {
     Result: DisputeRow,
     execute: ({ bountyId, disputeId }) =>
       sql`SELECT d.state AS "disputeState", d.version::float8 AS "disputeVersion", b.state AS "bountyState",
-            b.version::float8 AS "bountyVersion", b.escrow_units::text AS "escrowUnits", b.escrow_network AS network,
+            b.version::float8 AS "bountyVersion", b.workspace_id AS "workspaceId", b.escrow_units::text AS "escrowUnits", b.escrow_network AS network,
             b.escrow_contract_address AS "contractAddress", b.escrow_wallet_id AS "walletId"
           FROM bounty_disputes d JOIN bounties b ON b.id = d.bounty_id
           WHERE d.id = ${disputeId} AND b.id = ${bountyId}`
   })
 
-  /** Writes the audit event, the escrow transaction intent and the resolution row. */
+  /** Writes the audit event and the resolution row (the escrow transaction intent is `transactionIntentId`, already prepared). */
   const record = (r: ResolutionRecord) =>
     Effect.gen(function*() {
       const payout = { unitsToProvider: r.unitsToProvider.toString(), unitsToClient: r.unitsToClient.toString() }
@@ -62,18 +62,6 @@ const make = Effect.gen(function*() {
           subject_id: r.disputeId,
           reason: r.reason,
           detail: JSON.stringify({ bountyId: r.bountyId, resolution: r.resolution, commandHash: r.commandHash, ...payout }),
-          created_at: r.at
-        })
-      }`
-      yield* sql`INSERT INTO escrow_transaction_intents ${
-        sql.insert({
-          id: r.transactionIntentId,
-          purpose: "BOUNTY_DISPUTE_RESOLUTION",
-          network: r.escrow.network,
-          contract_address: r.escrow.contractAddress,
-          wallet_id: r.escrow.walletId,
-          payload: JSON.stringify({ bountyId: r.bountyId, disputeId: r.disputeId, decisionDigest: r.decisionDigest, ...payout }),
-          state: "PREPARED",
           created_at: r.at
         })
       }`

@@ -34,7 +34,8 @@
  *
  * Every activity first checks the run is still active (a cancelled run stops at the
  * next boundary) and its deadline (past it: TIMED_OUT, answer FAILED, unfinished tool
- * calls CANCELLED); every final move is conditional on the run still being active. A
+ * calls CANCELLED); every final move is conditional on the run still being active. A run
+ * that SUCCEEDED records its public activity item in the same transaction (./RunActivity.ts). A
  * run still asking for tools after its last step ends FAILED {@link MaxStepsCode}.
  */
 import { SqlClient } from "@effect/sql"
@@ -47,6 +48,7 @@ import { retryTransient, survivingStorageErrors } from "../../../layers/Engine.j
 import { Ids } from "../../../layers/Ids.js"
 import { Uuid } from "../../../schema/common.js"
 import { FinishedRunStates } from "../Schemas.js"
+import { recordRunCompleted } from "./RunActivity.js"
 import { type CallRow, type ContentPart, FinishedToolCallStates, RunLoopRepo, RunWork } from "./Repo.js"
 import { validateArguments } from "../tools/ArgumentValidator.js"
 import { modelToolName, modelToolNames } from "../tools/ModelToolNames.js"
@@ -353,7 +355,9 @@ export const AgentRunLive = AgentRun.toLayer(({ runId }) =>
             at
           })
           if (answer.toolCalls.length === 0) {
-            yield* repo.finish({ runId, state: "SUCCEEDED", failureCode: null, messageState: "COMPLETE", at })
+            const finished = yield* repo.finish({ runId, state: "SUCCEEDED", failureCode: null, messageState: "COMPLETE", at })
+            // the run's public trace (./RunActivity.ts: not for playground runs), in the finishing transaction
+            if (finished) yield* recordRunCompleted(runId, at).pipe(Effect.provideService(Ids, ids))
             return ended
           }
           const byName = new Map(answer.offered.map((t) => [answer.names.toModel.get(t.stableName)!, t]))

@@ -1,14 +1,22 @@
 /**
  * Jobs_ResolveBountyDispute (POST /api/v1/admin/bounties/{bountyId}/disputes/{disputeId}/resolution,
  * spec §3, §4.2) through the HTTP stack: preview → apply → replay → stale apply, units rules, every status.
+ * The demo escrows are on Base (`eip155:8453`), served here by anvil with that chain id and the
+ * platform's signer an anvil account; an accepted resolution prepares the real escrow intent
+ * (the payout itself, on a deployed escrow, is test/jobs/bounties/EscrowRelease.test.ts). The
+ * confirmation depth is out of reach, so no intent of this file ever confirms.
  */
 import { SqlClient } from "@effect/sql"
-import { expect, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { afterAll, expect, layer } from "@effect/vitest"
+import { Effect, Option, Redacted } from "effect"
 import { randomUUID } from "node:crypto"
+import { getAddress } from "viem"
+import { startAnvil } from "../../../demo/chain/anvil.js"
 import { DemoBounties, DemoDisputes, DemoEscrow } from "../../../demo/jobs/bounties/seed.js"
 import { commandHash } from "../../../src/jobs/bounties/DisputeCommand.js"
+import { BountyEscrowAbi, escrowDecisionDigest, escrowId } from "../../../src/jobs/bounties/Escrow.js"
 import { call, expectMeta, expectProblem, type Session, signIn } from "../../support/http.js"
+import { testConfig } from "../../support/config.js"
 import { makeTestServer } from "../../support/TestServer.js"
 import { DemoAccounts } from "../../../demo/accounts/seed.js"
 
@@ -28,7 +36,18 @@ const readDispute = (name: Name) =>
     return row!
   })
 
-const server = makeTestServer()
+const anvil = await startAnvil({ chainId: 8453 })
+afterAll(() => anvil.stop())
+const arbiter = anvil.accounts[1]!.address
+const server = makeTestServer({
+  chainRpcUrls: new Map([[anvil.network, anvil.rpcUrl]]),
+  outbound: { ...testConfig().outbound, allowedHosts: [anvil.host] },
+  chain: {
+    ...testConfig().chain,
+    confirmations: new Map([[anvil.network, 1_000_000]]),
+    signerKey: Option.some(Redacted.make(anvil.privateKeys[1]!))
+  }
+})
 
 layer(server.layer)("Jobs_ResolveBountyDispute", (it) => {
   it.effect("preview → apply → replay → stale apply (SPLIT: RELEASE_PENDING, versions +1, intent and audit event)", () =>
@@ -70,7 +89,13 @@ layer(server.layer)("Jobs_ResolveBountyDispute", (it) => {
         contractAddress: DemoEscrow.contractAddress,
         walletPublicId: DemoEscrow.walletId
       }))
-      expect(p.decisionDigest).toMatch(/^0x[0-9a-f]{64}$/)
+      // the EIP-712 digest of the payout in the escrow contract's domain (BountyEscrow, 1, chain 8453, the escrow)
+      expect(p.decisionDigest).toBe(escrowDecisionDigest(8453, DemoEscrow.contractAddress, {
+        bountyId: DemoBounties.release.id,
+        disputeId: DemoDisputes.release.id,
+        toProvider: 150000000n,
+        toClient: 100000000n
+      }))
       // a preview changes nothing and is repeatable
       expect(yield* readDispute("release")).toEqual({ disputeState: "OPEN", disputeVersion: 1, bountyState: "DISPUTED", bountyVersion: 3 })
       expect((yield* resolve(admin, "release", input)).body.data.commandHash).toBe(p.commandHash)
@@ -102,9 +127,33 @@ layer(server.layer)("Jobs_ResolveBountyDispute", (it) => {
       const [audit] = yield* sql<{ actor: string; action: string; subject: string; reason: string }>`
         SELECT actor_account_id AS actor, action, subject_id AS subject, reason FROM admin_audit_events WHERE id = ${a.auditEventId}`
       expect(audit).toEqual({ actor: DemoAccounts.admin.id, action: "Jobs_ResolveBountyDispute", subject: DemoDisputes.release.id, reason })
-      const [intent] = yield* sql<{ network: string; contract: string; state: string }>`
-        SELECT network, contract_address AS contract, state FROM escrow_transaction_intents WHERE id = ${a.transactionIntentId}`
-      expect(intent).toEqual({ network: "base", contract: DemoEscrow.contractAddress, state: "PREPARED" })
+      // the escrow's payout: a PLATFORM intent calling resolve(decision, signature) on the escrow, signed by the arbiter
+      const [intent] = yield* sql<{ network: string; signer: string; from: string; to: string; kind: string; purpose: string; call: unknown; typedData: unknown }>`
+        SELECT network, signer, from_address AS "from", to_address AS "to", purpose_kind AS kind, purpose_id AS purpose, call,
+          typed_data AS "typedData"
+        FROM transaction_intents WHERE id = ${a.transactionIntentId}`
+      expect(intent).toMatchObject({
+        network: "eip155:8453",
+        signer: "PLATFORM",
+        from: arbiter,
+        to: getAddress(DemoEscrow.contractAddress),
+        kind: "bounty-escrow",
+        purpose: DemoBounties.release.id
+      })
+      const decoded = (typeof intent!.call === "string" ? JSON.parse(intent!.call) : intent!.call) as { functionName: string; args: Array<any> }
+      expect(decoded.functionName).toBe("resolve")
+      expect(decoded.args[0]).toMatchObject({
+        bountyId: escrowId(DemoBounties.release.id),
+        disputeId: escrowId(DemoDisputes.release.id),
+        toProvider: "150000000",
+        toClient: "100000000"
+      })
+      const typedData = (typeof intent!.typedData === "string" ? JSON.parse(intent!.typedData) : intent!.typedData) as { primaryType: string; domain: unknown }
+      expect(typedData).toMatchObject({
+        primaryType: "Decision",
+        domain: { name: "BountyEscrow", version: "1", chainId: 8453, verifyingContract: getAddress(DemoEscrow.contractAddress) }
+      })
+      expect(BountyEscrowAbi.some((item) => item.type === "function" && item.name === decoded.functionName)).toBe(true)
       const [command] = yield* sql<{ id: string; hash: string; provider: string; client: string }>`
         SELECT id, command_hash AS hash, units_to_provider::text AS provider, units_to_client::text AS client
         FROM dispute_resolutions WHERE dispute_id = ${DemoDisputes.release.id}`
@@ -200,6 +249,22 @@ layer(server.layer)("Jobs_ResolveBountyDispute", (it) => {
       expectProblem(yield* resolve(admin, "split", { ...body, unitsToProvider: "1000000", expectedVersion: 1 }), 409, "version-conflict")
     }))
 
+  it.effect("503 escrow-unavailable on a network that is not configured, 409 on one that is not EVM: nothing applied", () =>
+    Effect.gen(function*() {
+      const admin = yield* signIn("admin")
+      const sql = yield* SqlClient.SqlClient
+      const input = { resolution: "SPLIT", unitsToProvider: "600000", unitsToClient: "400000", reason, expectedVersion: 2 }
+      yield* sql`UPDATE bounties SET escrow_network = 'eip155:1' WHERE id = ${DemoBounties.split.id}`
+      const p = (yield* resolve(admin, "split", input)).body.data
+      expect(p).toMatchObject({ kind: "PREVIEW", network: "eip155:1" })
+      const apply = { ...input, dryRun: false, approvedCommandHash: p.commandHash, confirmation: p.confirmation }
+      expectProblem(yield* resolve(admin, "split", apply), 503, "escrow-unavailable")
+      expect(yield* readDispute("split")).toEqual({ disputeState: "OPEN", disputeVersion: 2, bountyState: "DISPUTED", bountyVersion: 2 })
+      yield* sql`UPDATE bounties SET escrow_network = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp' WHERE id = ${DemoBounties.split.id}`
+      expectProblem(yield* resolve(admin, "split", input), 409, "invalid-state")
+      yield* sql`UPDATE bounties SET escrow_network = ${DemoEscrow.network} WHERE id = ${DemoBounties.split.id}`
+    }))
+
   it.effect("concurrent applies of one approved command with different keys: exactly one ACCEPTED, the rest 409", () =>
     Effect.gen(function*() {
       const admin = yield* signIn("admin")
@@ -213,6 +278,9 @@ layer(server.layer)("Jobs_ResolveBountyDispute", (it) => {
       const sql = yield* SqlClient.SqlClient
       const [{ n }] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM dispute_resolutions WHERE dispute_id = ${DemoDisputes.split.id}`
       expect(n).toBe(1)
+      const [{ intents }] = yield* sql<{ intents: number }>`
+        SELECT count(*)::int AS intents FROM transaction_intents WHERE purpose_kind = 'bounty-escrow' AND purpose_id = ${DemoBounties.split.id}`
+      expect(intents).toBe(1)
     }))
 
   it.effect("401 without a session, 403 for a non-admin", () =>
