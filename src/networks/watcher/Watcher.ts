@@ -144,7 +144,7 @@ export const makeWatcher = (networkId: string) =>
      * Undoes the blocks above the common ancestor of the stored chain and the node's: answers
      * the new cursor.
      */
-    const undoReorg = (cursor: { number: bigint; hash: string }) =>
+    const undoReorg = (cursor: { number: bigint; hash: string }, head: bigint) =>
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
         const stored = yield* sql<{ blockNumber: string; blockHash: string }>`
@@ -154,6 +154,7 @@ export const makeWatcher = (networkId: string) =>
         let ancestor: { number: bigint; hash: string } | undefined
         for (const row of stored) {
           const n = BigInt(row.blockNumber)
+          if (n > head) continue // the node's chain is shorter now
           const hash = yield* hashAt(n)
           if (hash === row.blockHash) {
             ancestor = { number: n, hash }
@@ -163,7 +164,8 @@ export const makeWatcher = (networkId: string) =>
         if (ancestor === undefined) {
           // deeper than the kept blocks: restart below the oldest one the watcher knew
           const oldest = stored.length === 0 ? cursor.number : BigInt(stored[stored.length - 1]!.blockNumber)
-          const n = oldest > 0n ? oldest - 1n : 0n
+          const below = oldest > 0n ? oldest - 1n : 0n
+          const n = below < head ? below : head
           ancestor = { number: n, hash: yield* hashAt(n) }
         }
         const base = ancestor
@@ -320,9 +322,9 @@ export const makeWatcher = (networkId: string) =>
         if (cursor === undefined) return { blocks: 0, reorgs: 0, behind: false, cursor: head }
       }
       let reorgs = 0
-      // a reorg at the tip (same height, another block)
-      if ((yield* hashAt(cursor.number <= head ? cursor.number : head)) !== cursor.hash || cursor.number > head) {
-        cursor = yield* undoReorg(cursor)
+      // a reorg at the tip: the cursor's block replaced, or the node's chain now shorter than the cursor
+      if (cursor.number > head || (yield* hashAt(cursor.number)) !== cursor.hash) {
+        cursor = yield* undoReorg(cursor, head)
         reorgs++
       }
       const r = yield* rows
@@ -333,7 +335,7 @@ export const makeWatcher = (networkId: string) =>
       while (cursor.number < head && blocks < MaxBlocksPerTick) {
         const block: FullBlock = yield* blockAt(cursor.number + 1n)
         if (block.parentHash !== cursor.hash) {
-          cursor = yield* undoReorg(cursor)
+          cursor = yield* undoReorg(cursor, head)
           reorgs++
           if (reorgs > 3) break
           // the intents moved back to SUBMITTED are followed again
