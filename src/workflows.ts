@@ -50,11 +50,12 @@ export const IntentOutcomesLive: Layer.Layer<IntentOutcomes> = Layer.sync(Intent
 /**
  * The chain layer (`Chain`, `PlatformSigner`) and the transaction intents service on it, with the
  * wallets' policy check (`IntentPolicyLive`) and every area's outcome handlers
- * ({@link IntentOutcomesLive}). Requires `AppConfig`. Provided to the HTTP handlers
+ * ({@link IntentOutcomesLive}, provided too). Requires `AppConfig`. Provided to the HTTP handlers
  * (src/server.ts) and to the background work ({@link backgroundLive}).
  */
 export const ChainIntentsLive = TransactionIntentsLive.pipe(
-  Layer.provide([IntentPolicyLive, IntentOutcomesLive]),
+  Layer.provide(IntentPolicyLive),
+  Layer.provideMerge(IntentOutcomesLive),
   Layer.provideMerge(ChainServicesLive)
 )
 

@@ -31,6 +31,8 @@ import { WalletsApi } from "../wallets/Api.js"
 import { WalletAgentRelationsApi } from "../wallets/relations/Api.js"
 import { WalletRegistrationApi } from "../wallets/registration/Api.js"
 import { WalletProfilesApi } from "../wallets/profiles/Api.js"
+import { WalletIntentsApi } from "../wallets/intents/Api.js"
+import { WalletPoliciesApi } from "../wallets/policies/Api.js"
 import { TokenOperationsApi } from "../growth/tokenOperations/Api.js"
 import { WorkspacesApi } from "../workspaces/Api.js"
 
@@ -106,6 +108,8 @@ export class Api extends withoutFrameworkErrors(HttpApi.make("AgentDirectoryApi"
   .add(WalletAgentRelationsApi)
   .add(WalletRegistrationApi)
   .add(WalletProfilesApi)
+  .add(WalletIntentsApi)
+  .add(WalletPoliciesApi)
   .add(TokenOperationsApi)
   .add(AdsApi)
   .add(WorkspacesApi)
