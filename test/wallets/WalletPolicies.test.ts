@@ -77,6 +77,7 @@ const intentOf = (from: string, to: string, data: Hex, options: { network?: stri
     value: String(options.value ?? 0n),
     fees: { gasLimit: "100000", maxFeePerGas: "1", maxPriorityFeePerGas: "1" },
     nonce: null,
+    unsignedTransaction: null,
     typedData: null,
     transactionHash: null,
     blockNumber: null,
