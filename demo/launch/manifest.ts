@@ -13,6 +13,9 @@ export const LaunchManifest = {
     as: "owner",
     path: { runId: DemoLaunchRuns.preparing.id },
     query: {},
-    body: { expectedVersion: DemoLaunchRuns.preparing.version }
+    body: { expectedVersion: DemoLaunchRuns.preparing.version },
+    note: "The demo configures no chain, so the run's registry transaction cannot be prepared: 503 launch-venue-unavailable " +
+      "(`npm run demo:chain` runs the service on a local chain with the registry deployed).",
+    problem: { status: 503, type: "launch-venue-unavailable" }
   }
 } satisfies Record<string, ManifestOperation>

@@ -2,12 +2,21 @@
  * Demo launch runs (spec §2.4) in the states Launch_MaterializeLaunchTransaction
  * meets: the ones it starts from (PREPARING, AWAITING_FUNDING, RETRYABLE_FAILURE),
  * ones it refuses (CREATED, AWAITING_SIGNATURE, COMPLETED), and one in the outsider's
- * workspace (invisible to Acme members).
+ * workspace (invisible to Acme members). Each has its draft (Atlas for Acme's runs, Cobalt
+ * for the outsider's) on the local chain `eip155:31337` (anvil, demo/chain/anvil.ts), signed by
+ * anvil's account 1 ({@link DemoLaunchSigner}).
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { demoId, demoTime } from "../common.js"
+import { DemoAccounts } from "../accounts/seed.js"
 import { DemoWorkspaces } from "../workspaces/seed.js"
+import { DemoAgents } from "../agents/seed.js"
+
+/** The network of the demo drafts: a local anvil chain. */
+export const DemoLaunchNetwork = "eip155:31337"
+/** The owner's wallet of the demo drafts: anvil's account 1 (demo/chain/anvil.ts `AnvilMnemonic`). */
+export const DemoLaunchSigner = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
 
 type Step = readonly [step: string, state: string]
 
@@ -27,10 +36,10 @@ export const DemoLaunchRuns = {
   /** PREPARING at version 1: the demo manifest materializes it. */
   preparing: run(1, { workspace: "acme", venue: "REGISTRY_GENESIS", state: "PREPARING", version: 1, attemptCount: 1, intent: null, failure: null, steps: [["PREPARE", "RUNNING"]] }),
   /** AWAITING_FUNDING at version 3. */
-  funding: run(2, { workspace: "acme", venue: "LAUNCHPAD_FUN", state: "AWAITING_FUNDING", version: 3, attemptCount: 1, intent: null, failure: null, steps: [["PREPARE", "COMPLETED"], ["FUNDING", "PENDING"]] }),
+  funding: run(2, { workspace: "acme", venue: "REGISTRY_GENESIS", state: "AWAITING_FUNDING", version: 3, attemptCount: 1, intent: null, failure: null, steps: [["PREPARE", "COMPLETED"], ["FUNDING", "PENDING"]] }),
   /** RETRYABLE_FAILURE at version 5: attempt 1's intent failed; materializing starts attempt 2. */
   retryable: run(3, {
-    workspace: "acme", venue: "BROKER_CHAIN", state: "RETRYABLE_FAILURE", version: 5, attemptCount: 1, intent: 1,
+    workspace: "acme", venue: "REGISTRY_GENESIS", state: "RETRYABLE_FAILURE", version: 5, attemptCount: 1, intent: 1,
     failure: ["SIGNATURE_EXPIRED", "The signature request expired before the wallet signed it."],
     steps: [["PREPARE", "COMPLETED"], ["TRANSACTION_INTENT", "COMPLETED"], ["SIGNATURE", "FAILED"]]
   }),
@@ -41,7 +50,7 @@ export const DemoLaunchRuns = {
   /** CREATED (not yet prepared): refused. */
   created: run(6, { workspace: "acme", venue: "LAUNCHPAD_FUN", state: "CREATED", version: 1, attemptCount: 0, intent: null, failure: null, steps: [] }),
   /** AWAITING_FUNDING at version 2; spare for tests. */
-  spare: run(7, { workspace: "acme", venue: "BROKER_CHAIN", state: "AWAITING_FUNDING", version: 2, attemptCount: 1, intent: null, failure: null, steps: [["PREPARE", "COMPLETED"], ["FUNDING", "PENDING"]] }),
+  spare: run(7, { workspace: "acme", venue: "REGISTRY_GENESIS", state: "AWAITING_FUNDING", version: 2, attemptCount: 1, intent: null, failure: null, steps: [["PREPARE", "COMPLETED"], ["FUNDING", "PENDING"]] }),
   /** In the outsider's workspace. */
   foreign: run(8, { workspace: "outsider", venue: "REGISTRY_GENESIS", state: "PREPARING", version: 1, attemptCount: 1, intent: null, failure: null, steps: [["PREPARE", "RUNNING"]] })
 } as const
@@ -53,6 +62,20 @@ const isDone = (state: string) => state === "COMPLETED" || state === "FAILED"
 export const seedLaunchRuns = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const runs = Object.values(DemoLaunchRuns)
+  const agentOf = (r: (typeof runs)[number]) => r.workspace === "acme" ? DemoAgents[0].id : DemoAgents[2].id
+  yield* sql`INSERT INTO launch_drafts ${
+    sql.insert(runs.map((r) => ({
+      id: r.launchDraftId,
+      workspace_id: DemoWorkspaces[r.workspace].id,
+      agent_id: agentOf(r),
+      venue: r.venue,
+      network: DemoLaunchNetwork,
+      signer_address: DemoLaunchSigner,
+      token_id: r.venue === "EXTERNAL_IMPORT" ? String(r.day) : null,
+      created_by: DemoAccounts[r.workspace === "acme" ? "owner" : "outsider"].id,
+      created_at: demoTime(r.day)
+    })))
+  }`
   yield* sql`INSERT INTO launch_runs ${
     sql.insert(runs.map((r) => {
       const at = demoTime(r.day)
@@ -61,6 +84,7 @@ export const seedLaunchRuns = Effect.gen(function*() {
         id: r.id,
         workspace_id: DemoWorkspaces[r.workspace].id,
         launch_draft_id: r.launchDraftId,
+        agent_id: agentOf(r),
         venue: r.venue,
         state: r.state,
         transaction_intent_id: r.intent,
@@ -93,6 +117,7 @@ export const seedLaunchRuns = Effect.gen(function*() {
     sql.insert(runs.flatMap((r) =>
       r.intent === null ? [] : [{
         id: r.intent,
+        transaction_intent_id: r.intent,
         launch_run_id: r.id,
         attempt: r.attemptCount,
         state: r.state === "RETRYABLE_FAILURE" ? "FAILED" : r.state === "COMPLETED" ? "SIGNED" : "AWAITING_SIGNATURE",

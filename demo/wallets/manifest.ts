@@ -55,6 +55,23 @@ export const WalletsManifest = {
     query: {},
     body: null
   },
+  Wallets_CreateWalletPolicy: {
+    as: "owner",
+    path: { walletPublicId: DemoWallets.ownerBase.id },
+    query: {},
+    body: {
+      phase: "CREATE",
+      rules: {
+        allowedNetworks: ["eip155:8453"],
+        allowedContracts: ["0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"],
+        allowedMethods: ["transfer(address,uint256)", "0x095ea7b3"],
+        perTransactionLimit: "1000000000",
+        perDayLimit: "5000000000"
+      }
+    },
+    note: "The owner's Base wallet may send USDC on Base only: transfer and approve, up to 1 000 USDC a transaction, 5 000 a day."
+  },
+  Wallets_GetWalletPolicy: { as: "owner", path: { policyId: DemoWalletPolicies.complete.id }, query: {}, body: null },
   Wallets_ListAgentWallets: {
     as: "anonymous",
     path: { entityPublicId: DemoAgents[1].id },

@@ -33,7 +33,7 @@ import {
   WorkspaceNotFound
 } from "../../schema/errors.js"
 import { SlugTaken } from "./Errors.js"
-import { A2aAgentCardDocument } from "./Schemas.js"
+import { A2aAgentCardDocument, Erc8004RegistrationDocument } from "./Schemas.js"
 import { favoriteAgent, unfavoriteAgent } from "./favorites/Api.js"
 
 /** The profile's canonical path, from a profile envelope (decoded or on the wire). */
@@ -158,6 +158,35 @@ export class AgentsApi extends HttpApiGroup.make("Agents")
             "invents one): its detail links the agent's profile and the endpoints it declared, such as its MCP " +
             "server. Anonymous, or an API key with `agents:read`.",
           errors: [AgentNotFound, AgentCardNotAvailable]
+        })
+      )
+  )
+  .add(
+    // A protocol document too: the URL is an ERC-8004 token's agentURI, read at the top level (not enveloped)
+    HttpApiEndpoint.get("getErc8004Registration", "/api/v1/agents/:entityPublicId/erc8004-registration.json")
+      .setPath(AgentPath)
+      .addSuccess(Erc8004RegistrationDocument)
+      .pipe(
+        operation({
+          id: "Agents_GetErc8004Registration",
+          auth: "public",
+          cache: "none",
+          scopes: ["agents:read"],
+          statuses: [400, 401, 403, 404, 500, 503],
+          summary: "The agent's ERC-8004 registration file (the file itself, not enveloped)",
+          description: "The JSON an ERC-8004 Identity Registry token's `agentURI` points at: a launch run " +
+            "(Launch_MaterializeLaunchTransaction) registers the agent with this URL. Not enveloped (the 200 body is " +
+            "the file, `application/json`). Members: `type` " +
+            "(`https://eips.ethereum.org/EIPS/eip-8004#registration-v1`), `name`, `description` (else the tagline, " +
+            "else the name), `services` (`{name, endpoint, version?}`: the A2A Agent Card the directory serves for the " +
+            "agent, Agents_GetAgentCard, when it has an A2A interface; then the endpoints the agent declared, such as " +
+            "its MCP server), `x402Support` (a PUBLISHED offer's current price has an x402 resource), `active` (the " +
+            "agent is not retired), `registrations` (`{agentId, agentRegistry}`: each registry token proven to be the " +
+            "agent's, `agentId` the token id, a JSON number when exact, else a decimal string, and `agentRegistry` the " +
+            "registry's CAIP-10 id `eip155:<chainId>:<address>`) and `supportedTrust` (`reputation`). The directory " +
+            "holds no image of an agent, so `image` is absent. Any agent of the directory has one (unlisted ones " +
+            "too); an unknown agent is 404 `agent-not-found`. Anonymous, or an API key with `agents:read`.",
+          errors: [AgentNotFound]
         })
       )
   )

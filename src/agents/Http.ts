@@ -16,6 +16,8 @@ import { group } from "../http/group.js"
 import { Registration } from "./registration/Registration.js"
 import { Favorites } from "./favorites/Favorites.js"
 import { FavoriteAdded } from "../../schema/agents.js"
+import { AppConfig } from "../../layers/AppConfig.js"
+import { erc8004RegistrationFile } from "./registration/Erc8004File.js"
 
 export const AgentsHttpLive = group(Api, "Agents", (handlers) =>
   Effect.gen(function*() {
@@ -27,6 +29,7 @@ export const AgentsHttpLive = group(Api, "Agents", (handlers) =>
     const registration = yield* Registration
     const cards = yield* AgentCards
     const favorites = yield* Favorites
+    const config = yield* AppConfig
     return handlers.handle("listFavoriteAgents", ({ urlParams }) =>
       Effect.gen(function*() {
         const session = yield* currentSession
@@ -59,6 +62,14 @@ export const AgentsHttpLive = group(Api, "Agents", (handlers) =>
           // the exact text (a published card's signatures cover it), not re-encoded through the Schema
           return HttpServerResponse.text(card.body, { contentType: "application/json", headers: { etag: card.etag } })
         }))
+      .handle("getErc8004Registration", ({ path }) =>
+        agents.profile(path.entityPublicId).pipe(
+          // the exact JSON of the file (not re-encoded through the Schema: `version` stays absent when none)
+          Effect.map((profile) =>
+            HttpServerResponse.text(JSON.stringify(erc8004RegistrationFile(profile, config.publicBaseUrl)), {
+              contentType: "application/json"
+            }))
+        ))
       .handle("createAgent", ({ payload }) =>
         Effect.flatMap(currentSession, (s) =>
           registration.create({ body: payload, accountId: s.accountId }).pipe(Effect.flatMap(envelope.data))))

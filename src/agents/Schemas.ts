@@ -146,3 +146,19 @@ export const A2aAgentCard = Schema.Struct(A2aAgentCardFields).pipe(
   )
 )
 export type A2aAgentCard = typeof A2aAgentCard.Type
+
+/**
+ * The directory's ERC-8004 registration file of an agent (Agents_GetErc8004Registration,
+ * src/agents/registration/Erc8004File.ts): `type` registration-v1, `services` by name
+ * (A2A, MCP, …), `registrations` the agent's proven registry tokens (`agentRegistry` CAIP-10).
+ */
+export const Erc8004RegistrationDocument = Schema.Struct({
+  type: Schema.String,
+  name: Schema.String,
+  description: Schema.String,
+  services: Schema.Array(Schema.Struct({ name: Schema.String, endpoint: Schema.String, version: optional(Schema.String) })),
+  x402Support: Schema.Boolean,
+  active: Schema.Boolean,
+  registrations: Schema.Array(Schema.Struct({ agentId: Schema.Union(Schema.Int, Schema.String), agentRegistry: Schema.String })),
+  supportedTrust: Schema.Array(Schema.String)
+}).annotations({ identifier: "Erc8004Registration", description: "An ERC-8004 registration file (type registration-v1)." })

@@ -29,9 +29,10 @@ import { TrustApi } from "../trust/Api.js"
 import { ReputationApi } from "../trust/reputation/Api.js"
 import { WalletsApi } from "../wallets/Api.js"
 import { WalletAgentRelationsApi } from "../wallets/relations/Api.js"
-import { WalletIntentsApi } from "../wallets/intents/Api.js"
 import { WalletRegistrationApi } from "../wallets/registration/Api.js"
 import { WalletProfilesApi } from "../wallets/profiles/Api.js"
+import { WalletIntentsApi } from "../wallets/intents/Api.js"
+import { WalletPoliciesApi } from "../wallets/policies/Api.js"
 import { TokenOperationsApi } from "../growth/tokenOperations/Api.js"
 import { WorkspacesApi } from "../workspaces/Api.js"
 
@@ -105,9 +106,10 @@ export class Api extends withoutFrameworkErrors(HttpApi.make("AgentDirectoryApi"
   .add(ReputationApi)
   .add(WalletsApi)
   .add(WalletAgentRelationsApi)
-  .add(WalletIntentsApi)
   .add(WalletRegistrationApi)
   .add(WalletProfilesApi)
+  .add(WalletIntentsApi)
+  .add(WalletPoliciesApi)
   .add(TokenOperationsApi)
   .add(AdsApi)
   .add(WorkspacesApi)

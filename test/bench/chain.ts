@@ -3,6 +3,10 @@
  * `DATABASE_URL`, a scratch PostgreSQL database created and dropped here), each figure beside a
  * reference that does only the unavoidable part:
  *
+ * - **intents prepared per second**: `BENCH_PREPARES` (200) `TransactionIntents.prepare` of an ERC-20
+ *   `transfer` (layers/TransactionIntentsLive.ts: viem encoding, EIP-1559 fees, gas estimate, the
+ *   owner's pending nonce, the row written and read back) — reference: the same viem encoding and
+ *   RPC reads (`encodeFunctionData`, `estimateFeesPerGas`, `estimateGas`, `getTransactionCount`) alone.
  * - **blocks watched per second**: `BENCH_BLOCKS` (20) blocks of `BENCH_TRANSFERS` (100)
  *   transfers each, every one to one of `BENCH_WATCHED` (1,000) addresses proven for listed
  *   agents, processed by the watcher's ticks (src/networks/watcher/Watcher.ts: block fetch,
@@ -20,14 +24,16 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Fiber, Layer, Logger, LogLevel, Redacted } from "effect"
 import { randomBytes, randomUUID } from "node:crypto"
 import pg from "pg"
-import type { Hash } from "viem"
+import { encodeFunctionData, type Hash } from "viem"
 import { startAnvil } from "../../demo/chain/anvil.js"
-import { ChainServicesLive } from "../../layers/Chain.js"
+import { compileContracts, deployContract } from "../../demo/chain/contracts.js"
+import { Chain } from "../../layers/Chain.js"
 import { DbEmbedded, DbServer } from "../../layers/Db.js"
 import { IdsLive } from "../../layers/Ids.js"
 import { migrate } from "../../src/db/migrate.js"
 import { makeWatcher } from "../../src/networks/index.js"
-import { IntentOutcomesLive } from "../../src/workflows.js"
+import { TransactionIntents } from "../../layers/TransactionIntents.js"
+import { ChainIntentsLive, IntentOutcomesLive } from "../../src/workflows.js"
 import { ensureNetworkRows } from "../../src/networks/Networks.js"
 import { testConfig, testConfigLayer } from "../support/config.js"
 
@@ -37,6 +43,7 @@ const transfers = Number(process.env["BENCH_TRANSFERS"] ?? 100)
 const watchedCount = Number(process.env["BENCH_WATCHED"] ?? 1000)
 const pollMs = Number(process.env["BENCH_POLL_MS"] ?? 100)
 const confirms = Number(process.env["BENCH_CONFIRMS"] ?? 10)
+const prepares = Number(process.env["BENCH_PREPARES"] ?? 200)
 
 const admin = async (text: string) => {
   const client = new pg.Client({ connectionString: serverUrl })
@@ -52,6 +59,15 @@ const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math
 
 const main = async () => {
   const anvil = await startAnvil()
+  // an ERC-20 the prepared intents transfer, minted to the sender (automine still on)
+  const token = await deployContract({ wallet: anvil.wallet(0), publicClient: anvil.publicClient }, "TestToken", ["Bench", "BNC", 18])
+  const abi = compileContracts()["TestToken"]!.abi
+  await anvil.publicClient.waitForTransactionReceipt({
+    hash: await anvil.wallet(0).writeContract({
+      address: token, abi, functionName: "mint", args: [anvil.accounts[0]!.address, 10n ** 24n], account: anvil.accounts[0]!, chain: anvil.wallet(0).chain
+    }),
+    pollingInterval: 50
+  })
   await anvil.testClient.setAutomine(false)
   let scratch: string | undefined
   try {
@@ -69,8 +85,8 @@ const main = async () => {
       outbound: { ...testConfig().outbound, allowedHosts: [anvil.host] },
       chain: { ...testConfig().chain, confirmations: new Map([[anvil.network, 2]]), pollIntervalMs: pollMs }
     })
-    const layer = Layer.mergeAll(ChainServicesLive, IntentOutcomesLive, IdsLive, db).pipe(Layer.provideMerge(config))
-    const rows = await Effect.runPromise(run(anvil).pipe(Effect.provide(layer), Effect.scoped, Logger.withMinimumLogLevel(LogLevel.Error)))
+    const layer = Layer.mergeAll(ChainIntentsLive, IntentOutcomesLive, IdsLive, db).pipe(Layer.provideMerge(config))
+    const rows = await Effect.runPromise(run(anvil, token, abi).pipe(Effect.provide(layer), Effect.scoped, Logger.withMinimumLogLevel(LogLevel.Error)))
     console.log(`\nbench:chain on ${serverUrl === "" ? "the embedded database" : "PostgreSQL"}, anvil ${anvil.network}`)
     console.table(rows)
   } finally {
@@ -81,12 +97,44 @@ const main = async () => {
 
 type Anvil = Awaited<ReturnType<typeof startAnvil>>
 
-const run = (anvil: Anvil) =>
+const run = (anvil: Anvil, token: `0x${string}`, abi: import("viem").Abi) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const network = anvil.network
     const client = anvil.publicClient
     yield* ensureNetworkRows
+
+    // intents prepared, beside the bare viem encoding and RPC reads
+    const intents = yield* TransactionIntents
+    const viemClient = yield* (yield* Chain).client(network)
+    const from = anvil.accounts[0]!.address
+    const args = [anvil.accounts[1]!.address, 1n] as const
+    const p0 = performance.now()
+    for (let i = 0; i < prepares; i++) {
+      yield* intents.prepare({
+        network,
+        signer: "OWNER",
+        from,
+        to: token,
+        abi,
+        functionName: "transfer",
+        args,
+        purpose: { kind: "bench", id: randomUUID() },
+        workspaceId: null,
+        ownerAccountId: null
+      })
+    }
+    const prepareMs = performance.now() - p0
+    const q0 = performance.now()
+    for (let i = 0; i < prepares; i++) {
+      yield* Effect.promise(async () => {
+        const data = encodeFunctionData({ abi, functionName: "transfer", args })
+        await viemClient.estimateFeesPerGas()
+        await viemClient.estimateGas({ account: from, to: token, data })
+        await viemClient.getTransactionCount({ address: from, blockTag: "pending" })
+      })
+    }
+    const encodeMs = performance.now() - q0
     // the watched set: listed agents, each with one proven OWNER address
     yield* sql.unsafe(`INSERT INTO agents (id, canonical_slug, name, description, star_count, verification_state, listed_at, created_at, updated_at)
       SELECT md5('bench-agent' || g)::uuid, 'bench-chain-agent-' || g, 'Bench agent ' || g, '', 0, 'UNVERIFIED', now(), now(), now()
@@ -162,6 +210,12 @@ const run = (anvil: Anvil) =>
 
     const fixed = (x: number, d = 1) => x.toFixed(d)
     return [
+      {
+        measure: `intents prepared per second (${prepares}, ERC-20 transfer)`,
+        service: fixed(prepares / (prepareMs / 1000)),
+        reference: fixed(prepares / (encodeMs / 1000)),
+        ratio: fixed(prepareMs / encodeMs, 2)
+      },
       {
         measure: `blocks watched per second (${watchedCount} watched, ${transfers} transfers a block)`,
         service: fixed(nBlocks / (watchMs / 1000)),

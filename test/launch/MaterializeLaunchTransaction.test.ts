@@ -1,14 +1,20 @@
 /**
  * Launch_MaterializeLaunchTransaction (spec §2.4, §4.3, §7):
- * POST /api/v1/launch-runs/{runId}/transaction-intent with body {expectedVersion}.
+ * POST /api/v1/launch-runs/{runId}/transaction-intent with body {expectedVersion}, on anvil
+ * with the ERC-8004 Identity Registry configured: the intent is the real `register(agentURI)`
+ * transaction of the draft's wallet.
  */
-import { expect, layer } from "@effect/vitest"
+import { afterAll, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { DemoLaunchRuns } from "../../demo/launch/seed.js"
+import { SqlClient } from "@effect/sql"
+import { getAddress } from "viem"
+import { DemoAgents } from "../../demo/agents/seed.js"
+import { DemoLaunchRuns, DemoLaunchSigner } from "../../demo/launch/seed.js"
+import { testConfig } from "../support/config.js"
 import { expectMeta, expectProblem, type Reply, signIn } from "../support/http.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
-import { materialize, readIntents, readRun, restoreLaunchRuns } from "./support.js"
+import { launchChainOverrides, materialize, readIntents, readRun, restoreLaunchRuns, startLaunchChain } from "./support.js"
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 const at = TestEpoch.toISOString()
@@ -38,9 +44,11 @@ const expectMaterialized = (reply: Reply, version: number, attemptCount: number)
   return data
 }
 
-const server = makeTestServer()
+const { anvil, registry } = await startLaunchChain()
+afterAll(() => anvil.stop())
+const server = makeTestServer(launchChainOverrides(anvil, registry))
 
-layer(server.layer)("Launch_MaterializeLaunchTransaction", (it) => {
+layer(server.layer, { timeout: 60_000 })("Launch_MaterializeLaunchTransaction", (it) => {
   it.effect("202 from PREPARING: AWAITING_SIGNATURE, version + 1, one intent recorded in the run and its steps", () =>
     Effect.gen(function*() {
       yield* restoreLaunchRuns
@@ -51,6 +59,24 @@ layer(server.layer)("Launch_MaterializeLaunchTransaction", (it) => {
       expect(data.steps.map((s: { step: string }) => s.step)).toEqual(["PREPARE", "TRANSACTION_INTENT", "SIGNATURE"])
       expect(yield* readRun("preparing")).toEqual({ state: "AWAITING_SIGNATURE", version: 2, attemptCount: 1, intentId: data.transactionIntentId })
       expect(yield* readIntents("preparing")).toEqual([{ id: data.transactionIntentId, attempt: 1, state: "AWAITING_SIGNATURE" }])
+      // the chain intent: the owner's register(agentURI) on the registry, for this run
+      const sql = yield* SqlClient.SqlClient
+      const [intent] = yield* sql<{ state: string; signer: string; from: string; to: string; call: unknown; purposeKind: string; purposeId: string }>`
+        SELECT state, signer, from_address AS "from", to_address AS "to", call, purpose_kind AS "purposeKind", purpose_id AS "purposeId"
+        FROM transaction_intents WHERE id = ${data.transactionIntentId}`.pipe(Effect.orDie)
+      expect({ ...intent!, call: typeof intent!.call === "string" ? JSON.parse(intent!.call) : intent!.call }).toEqual({
+        state: "AWAITING_SIGNATURE",
+        signer: "OWNER",
+        from: DemoLaunchSigner,
+        to: getAddress(registry),
+        call: {
+          functionName: "register",
+          signature: "register(string)",
+          args: [`${testConfig().publicBaseUrl}/api/v1/agents/${DemoAgents[0].id}/erc8004-registration.json`]
+        },
+        purposeKind: "launch-run",
+        purposeId: DemoLaunchRuns.preparing.id
+      })
     }))
 
   it.effect("202 from AWAITING_FUNDING for an EDITOR; a replay with the same key answers the same; another key is refused and creates no second intent", () =>

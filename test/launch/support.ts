@@ -1,8 +1,12 @@
-/** Helpers of the Launch tests: the materialize call, direct reads, and a reset to the demo runs. */
+/** Helpers of the Launch tests: the materialize call, direct reads, a reset to the demo runs, and the test chain. */
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
-import { DemoLaunchRuns, type DemoLaunchRunName, seedLaunchRuns } from "../../demo/launch/seed.js"
+import { Effect, Option, Redacted } from "effect"
+import type { Address } from "viem"
+import { type Anvil, startAnvil } from "../../demo/chain/anvil.js"
+import { compileContracts, deployContract } from "../../demo/chain/contracts.js"
+import { DemoLaunchNetwork, DemoLaunchRuns, type DemoLaunchRunName, seedLaunchRuns } from "../../demo/launch/seed.js"
 import { call, type CallOptions } from "../support/http.js"
+import { testConfig, type TestConfigShape } from "../support/config.js"
 
 /** POST /api/v1/launch-runs/{runId}/transaction-intent (a demo run name or any id). */
 export const materialize = (run: DemoLaunchRunName | string, options: CallOptions = {}) =>
@@ -26,10 +30,33 @@ export const readIntents = (run: DemoLaunchRunName) =>
       SELECT id, attempt, state FROM launch_transaction_intents WHERE launch_run_id = ${DemoLaunchRuns[run].id} ORDER BY attempt`
   }).pipe(Effect.orDie)
 
-/** Puts every demo launch run (and its intents) back as seeded. */
+/** Puts every demo launch run (and its intents and drafts) back as seeded; runs and drafts made by tests go too. */
 export const restoreLaunchRuns = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   yield* sql`DELETE FROM launch_transaction_intents`
   yield* sql`DELETE FROM launch_runs`
+  yield* sql`DELETE FROM launch_drafts`
   yield* seedLaunchRuns
 }).pipe(Effect.orDie)
+
+/** Anvil on the demo drafts' network (`eip155:31337`) with the ERC-8004 Identity Registry deployed by account 0. */
+export const startLaunchChain = async (): Promise<{ readonly anvil: Anvil; readonly registry: Address }> => {
+  const anvil = await startAnvil()
+  if (anvil.network !== DemoLaunchNetwork) throw new Error(`anvil runs ${anvil.network}, not ${DemoLaunchNetwork}`)
+  compileContracts()
+  const registry = await deployContract({ wallet: anvil.wallet(0), publicClient: anvil.publicClient }, "IdentityRegistry")
+  return { anvil, registry }
+}
+
+/** Server settings for `anvil`: its RPC allowed, `confirmations` (default 2), the registry as `identityRegistry`. */
+export const launchChainOverrides = (anvil: Anvil, registry: Address, confirmations = 2): Partial<TestConfigShape> => ({
+  chainRpcUrls: new Map([[anvil.network, anvil.rpcUrl]]),
+  outbound: { ...testConfig().outbound, allowedHosts: [anvil.host] },
+  chain: {
+    ...testConfig().chain,
+    confirmations: new Map([[anvil.network, confirmations]]),
+    contracts: new Map([[anvil.network, new Map([["identityRegistry", registry]])]]),
+    signerKey: Option.some(Redacted.make(anvil.privateKeys[0]!)),
+    pollIntervalMs: 100
+  }
+})

@@ -13,6 +13,7 @@ import { operations as growth } from "../growth/operations.js"
 import { operations as jobs } from "../jobs/operations.js"
 import { operations as launch } from "../launch/operations.js"
 import { operations as mcp } from "../mcp/operations.js"
+import { operations as networks } from "../networks/operations.js"
 import { operations as procurement } from "../procurement/operations.js"
 import { operations as protocols } from "../protocols/operations.js"
 import { operations as runtime } from "../runtime/operations.js"
@@ -57,6 +58,7 @@ export const areaOperations: Readonly<Record<string, OperationExpectations>> = {
   jobs,
   launch,
   mcp,
+  networks,
   procurement,
   protocols,
   runtime,

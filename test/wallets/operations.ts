@@ -18,6 +18,9 @@ export const operations = {
   Wallets_GetWalletPublicProfile: { method: "get", path: "/api/v1/wallet-profiles/{network}/{address}", tag: "Wallets", auth: "optional-user", cache: "none", scopes: ["public:read"], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },
   Wallets_FollowWallet: { method: "put", path: "/api/v1/wallet-profiles/{network}/{address}/follow", tag: "Wallets", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 500, 503] },
   Wallets_UnfollowWallet: { method: "delete", path: "/api/v1/wallet-profiles/{network}/{address}/follow", tag: "Wallets", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 500, 503] },
+  // wallet policies' creation and reading (ours in the spec's conventions)
+  Wallets_CreateWalletPolicy: { method: "post", path: "/api/v1/wallets/{walletPublicId}/policies", tag: "Wallets", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 500, 503] },
+  Wallets_GetWalletPolicy: { method: "get", path: "/api/v1/wallet-policies/{policyId}", tag: "Wallets", auth: "required-user", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },
   // wallet-agent relations (spec §9, ours in the spec's conventions)
   Wallets_ListAgentWallets: { method: "get", path: "/api/v1/agents/{entityPublicId}/wallets", tag: "Wallets", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },
   Wallets_ListWalletAgents: { method: "get", path: "/api/v1/wallets/{walletPublicId}/agents", tag: "Wallets", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },

@@ -52,7 +52,10 @@ const UuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 const badField = (pointer: string, rule: string) =>
   new InvalidRequest({ detail: `The body is not valid: ${pointer} ${rule}.`, errors: [{ in: "body", pointer, detail: rule }] })
 
-/** Token operations (admin). Requires `SqlClient`, `Ids`, `Audit`, `Chain`, `PlatformSigner`, `TokenOperationSettings`. */
+/**
+ * Token operations (admin). Requires `SqlClient`, `Ids`, `Audit`, `Chain`, `PlatformSigner`,
+ * `TransactionIntents`, `TokenOperationSettings`.
+ */
 export class TokenOperations extends Effect.Service<TokenOperations>()("agent-directory/TokenOperations", {
   effect: Effect.gen(function*() {
     const repo = yield* TokenOperationsRepo
@@ -62,6 +65,7 @@ export class TokenOperations extends Effect.Service<TokenOperations>()("agent-di
     const chain = yield* Chain
     const signer = yield* PlatformSigner
     const settings = yield* TokenOperationSettings
+    const intents = yield* TransactionIntents
 
     const signerAddress = Option.match(signer.address, {
       onNone: () => Effect.fail(new ConfigurationMissing({ detail: "No platform signer is configured (CHAIN_SIGNER_PRIVATE_KEY)." })),
@@ -195,10 +199,6 @@ export class TokenOperations extends Effect.Service<TokenOperations>()("agent-di
     /** Prepares the operation's ERC-20 transfer as a PLATFORM intent and moves it APPROVED → BUILD_PENDING. */
     const build = (op: TokenOperationRow, at: Date) =>
       Effect.gen(function*() {
-        const intents = yield* Effect.flatMap(Effect.serviceOption(TransactionIntents), Option.match({
-          onNone: () => Effect.fail(new ConfigurationMissing({ detail: "The transaction intents service is not running." })),
-          onSome: Effect.succeed
-        }))
         const network = op.network ?? ""
         const token = yield* chain.contract(network, TreasuryTokenRole)
         const from = yield* signerAddress

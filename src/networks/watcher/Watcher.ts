@@ -33,7 +33,7 @@ import { type Block, type Hash, parseAbi, parseEventLogs, type PublicClient, typ
 import { Chain, type NetworkInfo } from "../../../layers/Chain.js"
 import { now } from "../../../layers/Clock.js"
 import { Ids } from "../../../layers/Ids.js"
-import { IntentOutcomes } from "../../../layers/TransactionIntents.js"
+import { IntentOutcomes, transitionIntent } from "../../../layers/TransactionIntents.js"
 import type { TransactionIntentState } from "../../../schema/transactionIntents.js"
 import { intentRows, type WatchedIntent } from "./IntentRows.js"
 import { recordObservations } from "./Observations.js"
@@ -81,7 +81,7 @@ export const makeWatcher = (networkId: string) =>
     const outcomes = yield* IntentOutcomes
     const network = yield* chain.network(networkId)
     const client: PublicClient = yield* chain.client(networkId)
-    const rows = intentRows(chain.transactionUrl)
+    const rows = intentRows
 
     const rpc = <A>(what: string, f: () => Promise<A>) =>
       Effect.tryPromise({
@@ -96,35 +96,28 @@ export const makeWatcher = (networkId: string) =>
         Effect.catchIf((e) => /not be found|not found/i.test(e.detail), () => Effect.succeed(undefined))
       )
 
-    /** Calls the purpose's handler of a moved intent (none registered: logged, nothing else). */
-    const dispatch = (watched: WatchedIntent, state: TransactionIntentState, receipt: TransactionReceipt | null) => {
-      const handler = outcomes.get(watched.purpose.kind)
-      return handler === undefined
-        ? Effect.logWarning("chain watcher: no outcome handler for the intent's purpose").pipe(
-          Effect.annotateLogs({ kind: watched.purpose.kind, intent: watched.intent.id, state })
-        )
-        : handler({ intent: watched.intent, purpose: watched.purpose, state, receipt })
-    }
-
-    /** Moves an intent and calls its handler when the move happened. */
+    /** Moves an intent (if still in `from`) and calls its purpose's handler, in the caller's transaction. */
     const moveIntent = (
       id: string,
       from: TransactionIntentState,
       to: TransactionIntentState,
       receipt: TransactionReceipt | null,
-      at: Date,
-      failureCode: string | null = null
+      failureCode?: string
     ) =>
-      Effect.gen(function*() {
-        const r = yield* rows
-        const moved = yield* r.move(id, from, {
-          to,
-          at,
-          failureCode,
-          ...(receipt === null ? {} : { blockNumber: receipt.blockNumber, blockHash: receipt.blockHash })
-        })
-        if (moved !== undefined) yield* dispatch(moved, to, receipt)
-      })
+      transitionIntent({
+        id,
+        from: [from],
+        to,
+        receipt,
+        changes: {
+          ...(to === "SUBMITTED"
+            ? { blockNumber: null, blockHash: null }
+            : receipt === null
+            ? {}
+            : { blockNumber: receipt.blockNumber, blockHash: receipt.blockHash }),
+          ...(failureCode === undefined ? {} : { failureCode })
+        }
+      }).pipe(Effect.provideService(IntentOutcomes, outcomes))
 
     const cursorRow = Effect.flatMap(SqlClient.SqlClient, (sql) =>
       sql<{ blockNumber: string; blockHash: string }>`SELECT block_number::text AS "blockNumber", block_hash AS "blockHash"
@@ -151,7 +144,7 @@ export const makeWatcher = (networkId: string) =>
      * Undoes the blocks above the common ancestor of the stored chain and the node's: answers
      * the new cursor.
      */
-    const undoReorg = (cursor: { number: bigint; hash: string }) =>
+    const undoReorg = (cursor: { number: bigint; hash: string }, head: bigint) =>
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
         const stored = yield* sql<{ blockNumber: string; blockHash: string }>`
@@ -161,6 +154,7 @@ export const makeWatcher = (networkId: string) =>
         let ancestor: { number: bigint; hash: string } | undefined
         for (const row of stored) {
           const n = BigInt(row.blockNumber)
+          if (n > head) continue // the node's chain is shorter now
           const hash = yield* hashAt(n)
           if (hash === row.blockHash) {
             ancestor = { number: n, hash }
@@ -170,7 +164,8 @@ export const makeWatcher = (networkId: string) =>
         if (ancestor === undefined) {
           // deeper than the kept blocks: restart below the oldest one the watcher knew
           const oldest = stored.length === 0 ? cursor.number : BigInt(stored[stored.length - 1]!.blockNumber)
-          const n = oldest > 0n ? oldest - 1n : 0n
+          const below = oldest > 0n ? oldest - 1n : 0n
+          const n = below < head ? below : head
           ancestor = { number: n, hash: yield* hashAt(n) }
         }
         const base = ancestor
@@ -178,7 +173,7 @@ export const makeWatcher = (networkId: string) =>
         yield* sql.withTransaction(Effect.gen(function*() {
           const r = yield* rows
           for (const dropped of yield* r.observedAbove(networkId, base.number)) {
-            yield* moveIntent(dropped.intent.id, "OBSERVED", "SUBMITTED", null, at)
+            yield* moveIntent(dropped.intent.id, "OBSERVED", "SUBMITTED", null)
           }
           yield* sql`DELETE FROM agent_activity WHERE source_kind = 'CHAIN_OBSERVATION'
                        AND network_id = (SELECT id FROM networks WHERE caip2 = ${networkId})
@@ -277,10 +272,10 @@ export const makeWatcher = (networkId: string) =>
           yield* sql`DELETE FROM chain_blocks WHERE network = ${networkId}
                        AND block_number <= ${(number - BigInt(KeptBlocks)).toString()}::numeric`
           for (const i of included) {
-            if (i.receipt.status === "success") yield* moveIntent(i.watched.intent.id, "SUBMITTED", "OBSERVED", i.receipt, at)
-            else yield* moveIntent(i.watched.intent.id, "SUBMITTED", "FAILED", i.receipt, at, "reverted")
+            if (i.receipt.status === "success") yield* moveIntent(i.watched.intent.id, "SUBMITTED", "OBSERVED", i.receipt)
+            else yield* moveIntent(i.watched.intent.id, "SUBMITTED", "FAILED", i.receipt, "reverted")
           }
-          for (const c of confirming) yield* moveIntent(c.id, "OBSERVED", "CONFIRMED", c.receipt, at)
+          for (const c of confirming) yield* moveIntent(c.id, "OBSERVED", "CONFIRMED", c.receipt)
           yield* recordObservations(items.map((item) => ({
             agentId: item.agentId,
             activityKey: item.key,
@@ -303,16 +298,15 @@ export const makeWatcher = (networkId: string) =>
         for (const w of [...pending.values()].slice(0, SweepPerTick)) {
           const receipt = yield* receiptOf(w.intent.transactionHash as Hash)
           if (receipt === undefined || receipt.blockNumber > cursor) continue
-          const at = yield* now
           yield* sql.withTransaction(Effect.gen(function*() {
             const [stored] = yield* sql<{ blockHash: string }>`SELECT block_hash AS "blockHash" FROM chain_blocks
               WHERE network = ${networkId} AND block_number = ${receipt.blockNumber.toString()}::numeric`
             // a block the watcher no longer keeps (or never saw) is trusted only below the kept window
             if (stored !== undefined && stored.blockHash !== receipt.blockHash) return
-            if (receipt.status !== "success") return yield* moveIntent(w.intent.id, "SUBMITTED", "FAILED", receipt, at, "reverted")
-            yield* moveIntent(w.intent.id, "SUBMITTED", "OBSERVED", receipt, at)
+            if (receipt.status !== "success") return yield* moveIntent(w.intent.id, "SUBMITTED", "FAILED", receipt, "reverted")
+            yield* moveIntent(w.intent.id, "SUBMITTED", "OBSERVED", receipt)
             if (cursor - receipt.blockNumber + 1n >= BigInt(network.confirmations)) {
-              yield* moveIntent(w.intent.id, "OBSERVED", "CONFIRMED", receipt, at)
+              yield* moveIntent(w.intent.id, "OBSERVED", "CONFIRMED", receipt)
             }
           })).pipe(Effect.orDie)
         }
@@ -328,9 +322,9 @@ export const makeWatcher = (networkId: string) =>
         if (cursor === undefined) return { blocks: 0, reorgs: 0, behind: false, cursor: head }
       }
       let reorgs = 0
-      // a reorg at the tip (same height, another block)
-      if ((yield* hashAt(cursor.number <= head ? cursor.number : head)) !== cursor.hash || cursor.number > head) {
-        cursor = yield* undoReorg(cursor)
+      // a reorg at the tip: the cursor's block replaced, or the node's chain now shorter than the cursor
+      if (cursor.number > head || (yield* hashAt(cursor.number)) !== cursor.hash) {
+        cursor = yield* undoReorg(cursor, head)
         reorgs++
       }
       const r = yield* rows
@@ -341,7 +335,7 @@ export const makeWatcher = (networkId: string) =>
       while (cursor.number < head && blocks < MaxBlocksPerTick) {
         const block: FullBlock = yield* blockAt(cursor.number + 1n)
         if (block.parentHash !== cursor.hash) {
-          cursor = yield* undoReorg(cursor)
+          cursor = yield* undoReorg(cursor, head)
           reorgs++
           if (reorgs > 3) break
           // the intents moved back to SUBMITTED are followed again

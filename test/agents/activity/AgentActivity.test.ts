@@ -3,8 +3,8 @@
  * Agents_GetPublicAgentActivity), through the real HTTP stack and the run engine: a new agent
  * registered, proving an identity, publishing an offer, completing a run and receiving feedback
  * lists exactly those items, newest first, with their source kinds, network and evidence; an
- * idempotent replay of each action records nothing twice; playground runs and edits record
- * nothing; the read path's filters (sourceKinds, networks by key or CAIP-2, activityKeys) apply.
+ * idempotent replay of each action records nothing twice; refused actions (rolled back),
+ * playground runs and feedback edits record nothing; the read path's filters (sourceKinds, networks by key or CAIP-2, activityKeys) apply.
  */
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
@@ -17,6 +17,8 @@ import { DemoWorkspaces } from "../../../demo/workspaces/seed.js"
 import { call, type CallOptions, type Reply, type Session, signIn } from "../../support/http.js"
 import { makeTestServer } from "../../support/TestServer.js"
 import { awaitRun } from "../../runtime/support.js"
+import { IdsLive } from "../../../layers/Ids.js"
+import { recordRunCompleted } from "../../../src/runtime/loop/RunActivity.js"
 
 const server = makeTestServer()
 const minute = 60_000
@@ -172,9 +174,28 @@ layer(server.layer)("public activity of an agent that acts", (it) => {
       yield* proveAddress(id, owner, account)
       expect(keys(yield* activity(id))).toEqual(["identity.proven", "agent.registered"])
 
-      // an offer of the agent's service published
+      // a refused proof (a signature by another key) rolls back: no item
+      const stranger = privateKeyToAccount(generatePrivateKey())
+      const refused = yield* call("POST", `/api/v1/agents/${id}/identity-challenges`, {
+        body: { networkFamily: "EVM", network: "base", protocol: null, registry: null, locatorKind: "ADDRESS", nativeId: account.address },
+        session: owner
+      })
+      expectStatus(refused, 201)
+      const badProof = yield* call("POST", `/api/v1/agents/${id}/identities`, {
+        body: {
+          challengeId: refused.body.data.challengeId,
+          signature: yield* Effect.promise(() => stranger.signMessage({ message: refused.body.data.message }))
+        },
+        session: owner
+      })
+      expect(badProof.status, badProof.text).toBe(422)
+      expect(keys(yield* activity(id))).toEqual(["identity.proven", "agent.registered"])
+
+      // an offer of the agent's service published; a refused publish (stale version) first records nothing
       server.clock.advance(minute)
       const offerId = yield* insertOffer(id)
+      expectStatus(yield* call("POST", `/api/v1/offers/${offerId}/publish`, { body: { version: 7 }, session: owner }), 409)
+      expect(keys(yield* activity(id))).toEqual(["identity.proven", "agent.registered"])
       expectStatus(yield* twice("POST", `/api/v1/offers/${offerId}/publish`, { version: 1 }, owner), 200)
       expect((yield* activity(id))[0]).toMatchObject({
         activityKey: "offer.published",
@@ -254,5 +275,40 @@ layer(server.layer)("public activity of an agent that acts", (it) => {
 
       // the demo agents' activity is untouched by all this
       expect(keys(yield* activity(DemoAgents[1].id))).not.toContain("feedback.published")
+    }))
+
+  it.effect("run.completed: a SUCCEEDED scheduled run once however often its finish is retried; playground and failed runs never", () =>
+    Effect.gen(function*() {
+      const owner = yield* signIn("owner")
+      const { publicId: agent } = yield* register(owner)
+      const sql = yield* SqlClient.SqlClient
+      const at = new Date(server.clock.unsafeCurrentTimeMillis())
+      const insertRun = (trigger: string, state: string, playground: boolean) =>
+        Effect.gen(function*() {
+          const id = randomUUID()
+          const conversation = playground ? randomUUID() : null
+          if (conversation !== null) {
+            yield* sql`INSERT INTO conversations (id, agent_id, account_id, kind, title, created_at, updated_at)
+                       SELECT ${conversation}, ${agent}, id, 'PLAYGROUND', NULL, ${at}, ${at} FROM accounts LIMIT 1`
+          }
+          yield* sql`INSERT INTO runs (id, conversation_id, agent_id, trigger_type, state, version, is_playground,
+                       retention_expires_at, created_at, started_at, completed_at, updated_at)
+                     VALUES (${id}, ${conversation}, ${agent}, ${trigger}, ${state}, 3, ${playground}, ${at}, ${at}, ${at}, ${at}, ${at})`
+          return id
+        }).pipe(Effect.orDie)
+      const scheduled = yield* insertRun("SCHEDULE", "SUCCEEDED", false)
+      const playground = yield* insertRun("PLAYGROUND", "SUCCEEDED", true)
+      const failed = yield* insertRun("MESSAGE", "FAILED", false)
+      // the finishing step run again (an engine retry after a crash): still one item
+      for (const run of [scheduled, scheduled, playground, failed]) {
+        yield* sql.withTransaction(recordRunCompleted(run, at)).pipe(Effect.orDie, Effect.provide(IdsLive))
+      }
+      const items = yield* activity(agent, "&sourceKinds=PRODUCT_EVIDENCE")
+      expect(items).toEqual([expect.objectContaining({
+        activityKey: "run.completed",
+        summary: "Completed a scheduled run.",
+        evidencePublicId: scheduled,
+        network: null
+      })])
     }))
 })

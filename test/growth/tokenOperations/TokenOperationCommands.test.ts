@@ -7,7 +7,7 @@
 import { SqlClient } from "@effect/sql"
 import { afterAll, expect, layer } from "@effect/vitest"
 import { Effect, Option, Redacted } from "effect"
-import { getAddress } from "viem"
+import { erc20Abi, getAddress } from "viem"
 import { DemoAccounts } from "../../../demo/accounts/seed.js"
 import { startAnvil } from "../../../demo/chain/anvil.js"
 import { deployContract } from "../../../demo/chain/contracts.js"
@@ -17,11 +17,12 @@ import { tokenOperationOutcome } from "../../../src/growth/tokenOperations/Outco
 import { call, expectProblem, type Session, signIn, signInWith } from "../../support/http.js"
 import { testConfig } from "../../support/config.js"
 import { makeTestServer } from "../../support/TestServer.js"
+import { waitFor } from "../../support/waitFor.js"
 
 const anvil = await startAnvil()
 afterAll(() => anvil.stop())
 const signer = anvil.accounts[0]!.address
-const token = await deployContract({ wallet: anvil.wallet(0), publicClient: anvil.publicClient }, "TestToken", ["Treasury Token", "TT", 18])
+const token = getAddress(await deployContract({ wallet: anvil.wallet(0), publicClient: anvil.publicClient }, "TestToken", ["Treasury Token", "TT", 18]))
 await anvil.publicClient.waitForTransactionReceipt({
   hash: await anvil.wallet(0).writeContract({
     address: token, abi: [{ type: "function", name: "mint", stateMutability: "nonpayable", inputs: [{ name: "to", type: "address" }, { name: "amount", type: "uint256" }], outputs: [] }],
@@ -83,15 +84,74 @@ const event = (id: string, state: TransactionIntent["state"], intent: Partial<Tr
 
 const outcome = (e: ReturnType<typeof event>) => tokenOperationOutcome(e).pipe(Effect.provide(IdsSequence("000000c1")))
 
-layer(server.layer, { timeout: 60_000 })("Token operation commands", (it) => {
+const balanceOf = (address: `0x${string}`) =>
+  Effect.promise(() => anvil.publicClient.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [address] }))
+
+layer(server.layer, { timeout: 120_000 })("Token operation commands", (it) => {
+  it.effect("end to end: a second admin approves, the platform sends, the watcher confirms at depth 2, RECONCILED with the recipient paid", () =>
+    Effect.gen(function*() {
+      const admin = yield* signIn("admin")
+      const other = yield* secondAdmin
+      const sql = yield* SqlClient.SqlClient
+      const payee = getAddress(anvil.accounts[6]!.address)
+      const before = yield* balanceOf(payee)
+      const op = yield* created(admin, { kind: "DISTRIBUTION", units: "5000", destination: payee, publicSummary: "Season one distribution" })
+      expect(op.state).toBe("APPROVAL_REQUIRED")
+      const approved = yield* command(other, op.id, "approve", 1)
+      expect(approved.status, approved.text).toBe(202)
+      expect(approved.body.data).toMatchObject({ id: op.id, state: "BUILD_PENDING", version: 3, approvedAt: expect.any(String) })
+      const intentId = approved.body.data.transactionIntentPublicId as string
+      expect(intentId).toMatch(/^[0-9a-f-]{36}$/)
+      const [intent] = yield* sql<{ signer: string; purposeKind: string; purposeId: string; to: string; from: string; functionName: string }>`
+        SELECT signer, purpose_kind AS "purposeKind", purpose_id AS "purposeId", to_address AS "to", from_address AS "from",
+          call->>'functionName' AS "functionName" FROM transaction_intents WHERE id = ${intentId}`
+      expect(intent).toEqual({ signer: "PLATFORM", purposeKind: "token-operation", purposeId: op.id, to: token, from: signer, functionName: "transfer" })
+      const audits = yield* sql<{ action: string; actor: string }>`SELECT action, actor_account_id AS actor FROM audit_events
+        WHERE target_id = ${op.id} AND action = 'token_operation.approved'`
+      expect(audits).toEqual([{ action: "token_operation.approved", actor: DemoAccounts.owner.id }])
+      const read = Effect.map(call("GET", Path, { session: admin }), (r) => (r.body.data as Array<any>).find((o) => o.id === op.id))
+      // the platform's sender broadcasts it (anvil mines it at once); each poll mines one more block for the depth
+      const reconciled = yield* waitFor(
+        "the operation RECONCILED",
+        Effect.gen(function*() {
+          const now = yield* read
+          if (now.state === "RECONCILED") return now
+          expect(["BUILD_PENDING", "SUBMITTED", "CONFIRMED"]).toContain(now.state)
+          if (now.state !== "BUILD_PENDING") yield* Effect.promise(() => anvil.testClient.mine({ blocks: 1 }))
+          return undefined
+        }),
+        60_000,
+        300
+      )
+      expect(reconciled).toMatchObject({ transactionIntentPublicId: intentId, failureCode: null, reconciledAt: expect.any(String) })
+      expect(reconciled.version).toBeGreaterThanOrEqual(6)
+      expect((yield* balanceOf(payee)) - before).toBe(5000n)
+      const [entry] = yield* sql<{ id: string; hash: string }>`SELECT e.id, e.transaction_hash AS hash FROM journal_entries e
+        WHERE e.token_operation_id = ${op.id}`
+      expect(entry!.id).toBe(reconciled.journalEntryId)
+      const receipt = yield* Effect.promise(() => anvil.publicClient.getTransactionReceipt({ hash: entry!.hash as `0x${string}` }))
+      expect(receipt.status).toBe("success")
+      expect(getAddress(receipt.to!)).toBe(token)
+      const lines = yield* sql<{ account: string; side: string; units: string }>`SELECT account, side, units::text AS units
+        FROM journal_entry_lines WHERE journal_entry_id = ${entry!.id} ORDER BY line_no`
+      expect(lines).toEqual([
+        { account: `distributions:${anvil.network}:${payee}`, side: "DEBIT", units: "5000" },
+        { account: `treasury:${anvil.network}:${signer}`, side: "CREDIT", units: "5000" }
+      ])
+    }))
+
   it.effect("create: PLANNED up to the threshold, APPROVAL_REQUIRED above, the treasury token's asset row, audit", () =>
     Effect.gen(function*() {
       const admin = yield* signIn("admin")
       const planned = yield* created(admin, { units: Threshold.toString() })
+      const sql = yield* SqlClient.SqlClient
+      // the directory's row of the configured network (its key, as every operation shows it)
+      const [network] = yield* sql<{ id: string; key: string }>`SELECT id, key FROM networks WHERE caip2 = ${anvil.network}`
       expect(planned).toMatchObject({
         kind: "REWARD",
         state: "PLANNED",
-        network: anvil.network,
+        networkId: network!.id,
+        network: network!.key,
         symbol: "TT",
         decimals: 18,
         units: "1000",
@@ -106,10 +166,9 @@ layer(server.layer, { timeout: 60_000 })("Token operation commands", (it) => {
       })
       // the asset by its id on the second request; above the threshold
       const above = yield* created(admin, { assetId: planned.assetId, network: planned.networkId, units: "1001", source: "treasury:hot" })
-      expect(above).toMatchObject({ state: "APPROVAL_REQUIRED", assetId: planned.assetId, source: "treasury:hot", network: anvil.network })
+      expect(above).toMatchObject({ state: "APPROVAL_REQUIRED", assetId: planned.assetId, source: "treasury:hot", networkId: network!.id })
       const burn = yield* created(admin, { kind: "BURN", destination: undefined })
       expect(burn.destination).toBe("0x000000000000000000000000000000000000dEaD")
-      const sql = yield* SqlClient.SqlClient
       const audits = yield* sql<{ action: string }>`SELECT action FROM audit_events WHERE target_id = ${planned.id}`
       expect(audits).toEqual([{ action: "token_operation.created" }])
       const listed = yield* call("GET", Path, { session: admin })

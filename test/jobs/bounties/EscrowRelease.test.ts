@@ -122,17 +122,21 @@ const readBounty = (bountyId: string) =>
   })
 
 /** Mines a block now and then (the watcher's confirmation depth) until `done` holds for the bounty. */
-const untilBounty = (what: string, bountyId: string, done: (row: Effect.Effect.Success<ReturnType<typeof readBounty>>) => boolean) =>
-  waitFor(
+const untilBounty = (what: string, bountyId: string, done: (row: Effect.Effect.Success<ReturnType<typeof readBounty>>) => boolean) => {
+  let last: unknown
+  return waitFor(
     what,
     Effect.gen(function*() {
       yield* Effect.promise(() => anvil.testClient.mine({ blocks: 1 }))
       const row = yield* readBounty(bountyId)
+      last = row
       return done(row) ? row : undefined
     }),
-    60_000,
-    300
+    45_000,
+    300,
+    () => JSON.stringify(last)
   )
+}
 
 layer(server.layer, { timeout: 120_000 })("bounty escrow on chain", (it) => {
   it.effect("RELEASE: the platform pays the escrow out to the provider; the bounty is RELEASED with the units", () =>
@@ -170,7 +174,7 @@ layer(server.layer, { timeout: 120_000 })("bounty escrow on chain", (it) => {
         anvil.publicClient.readContract({ address: escrow, abi: BountyEscrowAbi, functionName: "escrows", args: [escrowId(ids.bountyId)] })
       )
       expect(resolved).toBe(true)
-    }))
+    }), 120_000)
 
   it.effect("REFUND of an escrow never funded: the transaction reverts, the intent FAILED, the bounty stays REFUND_PENDING", () =>
     Effect.gen(function*() {
@@ -180,5 +184,5 @@ layer(server.layer, { timeout: 120_000 })("bounty escrow on chain", (it) => {
       const row = yield* untilBounty("the escrow intent FAILED", ids.bountyId, (r) => r.outcome === "FAILED")
       expect(row).toMatchObject({ state: "REFUND_PENDING", toProvider: null, toClient: null, intentState: "FAILED" })
       expect(row.failureCode).not.toBeNull()
-    }))
+    }), 120_000)
 })
