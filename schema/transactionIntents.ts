@@ -32,13 +32,15 @@ export type TransactionIntentSigner = typeof TransactionIntentSigner.Type
 
 const Address = Schema.String.pipe(Schema.pattern(/^0x[0-9a-fA-F]{40}$/))
 const Hex = Schema.String.pipe(Schema.pattern(/^0x[0-9a-fA-F]*$/))
+/** Any JSON value (described as `{}` in the OpenAPI document: one `$id` per schema there). */
+const AnyJson = Schema.Unknown.annotations({ jsonSchema: {} })
 
 /** The decoded call beside the calldata: the function, its signature and its arguments (integers as decimal strings). */
 export const DecodedCall = Schema.Struct({
   functionName: Schema.String,
   /** The canonical signature, e.g. `register(string)`. */
   signature: Schema.String,
-  args: Schema.Array(Schema.Unknown)
+  args: Schema.Array(AnyJson)
 }).annotations({ identifier: "DecodedCall" })
 export type DecodedCall = typeof DecodedCall.Type
 
@@ -73,7 +75,7 @@ export const TransactionIntent = Schema.Struct({
    */
   unsignedTransaction: Schema.NullOr(Hex),
   /** EIP-712 typed data to sign beside the transaction (an arbiter's decision), or null. */
-  typedData: Schema.NullOr(Schema.Unknown),
+  typedData: Schema.NullOr(AnyJson),
   transactionHash: Schema.NullOr(Hex),
   blockNumber: Schema.NullOr(Units),
   blockHash: Schema.NullOr(Hex),
