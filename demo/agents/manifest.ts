@@ -17,6 +17,7 @@ export const AgentsManifest = {
   },
   Agents_GetAgent: { as: "anonymous", path: { entityPublicId: DemoAgents[0].id }, query: {}, body: null },
   // Atlas Research published an A2A card (imported by the demo seed): it is served as published
+  Agents_GetErc8004Registration: { as: "anonymous", path: { entityPublicId: DemoAgents[0].id }, query: {}, body: null },
   Agents_GetAgentCard: {
     as: "anonymous",
     path: { entityPublicId: DemoAgents[0].id },
