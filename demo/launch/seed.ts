@@ -6,6 +6,8 @@
  * for the outsider's) on the local chain `eip155:31337` (anvil, demo/chain/anvil.ts), signed by
  * anvil's account 1 ({@link DemoLaunchSigner}).
  */
+import { encodeFunctionData } from "viem"
+import { IdentityRegistryAbi } from "../../src/launch/IdentityRegistryAbi.js"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { demoId, demoTime } from "../common.js"
@@ -17,6 +19,9 @@ import { DemoAgents } from "../agents/seed.js"
 export const DemoLaunchNetwork = "eip155:31337"
 /** The owner's wallet of the demo drafts: anvil's account 1 (demo/chain/anvil.ts `AnvilMnemonic`). */
 export const DemoLaunchSigner = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
+
+/** The Identity Registry the demo's local chain would have (the first contract anvil's account 0 deploys). */
+export const DemoLaunchRegistry = "0x5FbDB2315678afecb367f032d93F642f64180aa3"
 
 type Step = readonly [step: string, state: string]
 
@@ -112,6 +117,36 @@ export const seedLaunchRuns = Effect.gen(function*() {
         updated_at: demoTime(r.day, r.steps.length)
       }
     }))
+  }`
+  // the signing run's intent as the owner's wallet reads it (Wallets_GetTransactionIntent): register(agentURI) on the
+  // local chain's registry, waiting for the signature of the draft's wallet
+  const signing = DemoLaunchRuns.signing
+  const agentUri = `https://directory.test/api/v1/agents/${DemoAgents[0].id}/erc8004-registration.json`
+  yield* sql`INSERT INTO transaction_intents ${
+    sql.insert({
+      id: signing.intent,
+      network: DemoLaunchNetwork,
+      workspace_id: DemoWorkspaces.acme.id,
+      owner_account_id: DemoAccounts.owner.id,
+      state: "AWAITING_SIGNATURE",
+      signer: "OWNER",
+      purpose_kind: "launch-run",
+      purpose_id: signing.id,
+      from_address: DemoLaunchSigner,
+      to_address: DemoLaunchRegistry,
+      data: encodeFunctionData({ abi: IdentityRegistryAbi, functionName: "register", args: [agentUri] }),
+      call: JSON.stringify({ functionName: "register", signature: "register(string)", args: [agentUri] }),
+      value: "0",
+      gas_limit: "180000",
+      max_fee_per_gas: "2000000000",
+      max_priority_fee_per_gas: "1000000000",
+      nonce: 0,
+      typed_data: null,
+      expires_at: new Date("2030-01-01T00:00:00.000Z"),
+      created_at: demoTime(signing.day, 1),
+      updated_at: demoTime(signing.day, 1),
+      version: 1
+    })
   }`
   yield* sql`INSERT INTO launch_transaction_intents ${
     sql.insert(runs.flatMap((r) =>

@@ -3,6 +3,7 @@
  * operations, one request that succeeds on a freshly seeded database (the example of
  * `/docs`, checked by test/demo/Manifest.test.ts).
  */
+import { DemoLaunchRuns } from "../launch/seed.js"
 import type { ManifestOperation } from "../DemoArea.js"
 import { DemoAgents } from "../agents/seed.js"
 import { DemoWorkspaces } from "../workspaces/seed.js"
@@ -70,6 +71,15 @@ export const WalletsManifest = {
       }
     },
     note: "The owner's Base wallet may send USDC on Base only: transfer and approve, up to 1 000 USDC a transaction, 5 000 a day."
+  },
+  Wallets_GetTransactionIntent: { as: "owner", path: { intentId: DemoLaunchRuns.signing.intent! }, query: {}, body: null },
+  Wallets_SubmitTransactionIntent: {
+    as: "owner",
+    path: { intentId: DemoLaunchRuns.signing.intent! },
+    query: {},
+    body: { signedTransaction: "0x02" },
+    note: "The demo cannot hold the signature of a local chain's wallet: these bytes are not an EIP-1559 transaction, so the answer names the field.",
+    problem: { status: 422, type: "signed-transaction-mismatch" }
   },
   Wallets_GetWalletPolicy: { as: "owner", path: { policyId: DemoWalletPolicies.complete.id }, query: {}, body: null },
   Wallets_ListAgentWallets: {
