@@ -7,16 +7,19 @@
  * so its transactions never interleave and a read-then-write would pass too.
  */
 import { SqlClient } from "@effect/sql"
-import { describe, expect, layer } from "@effect/vitest"
+import { afterAll, describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { DemoProcurementIntents } from "../../demo/procurement/seed.js"
 import { call, expectProblem, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
-import { materialize, readIntents, readRun } from "./support.js"
+import { launchChainOverrides, materialize, readIntents, readRun, startLaunchChain } from "./support.js"
 import { DemoAgents } from "../../demo/agents/seed.js"
 import { onPostgres } from "../support/database.js"
 
-const server = makeTestServer()
+// materializing prepares a real intent: anvil with the Identity Registry
+const { anvil, registry } = await startLaunchChain()
+afterAll(() => anvil.stop())
+const server = makeTestServer(launchChainOverrides(anvil, registry))
 
 describe.skipIf(!onPostgres)("needs PostgreSQL: the embedded database serializes every transaction on its one connection", () => {
   layer(server.layer)("concurrent commands", (it) => {
