@@ -28,6 +28,7 @@ import jobsPartnerJobs from "./jobs/partnerJobs.json" with { type: "json" }
 import socialAnalytics from "./social/analytics.json" with { type: "json" }
 import growthAds from "./growth/ads.json" with { type: "json" }
 import stats from "./stats.json" with { type: "json" }
+import networks from "./networks.json" with { type: "json" }
 
 /** By operationId: the success status, and the body (none for a success with no body). */
 export const successExamples: Readonly<Record<string, { readonly status: number; readonly body?: unknown }>> = {
@@ -53,5 +54,6 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
   ...jobsPartnerJobs,
   ...socialAnalytics,
   ...growthAds,
-  ...stats
+  ...stats,
+  ...networks
 }

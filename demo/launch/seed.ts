@@ -147,7 +147,7 @@ export const seedLaunchRuns = Effect.gen(function*() {
       updated_at: demoTime(signing.day, 1),
       version: 1
     })
-  }`
+  } ON CONFLICT (id) DO NOTHING`
   yield* sql`INSERT INTO launch_transaction_intents ${
     sql.insert(runs.flatMap((r) =>
       r.intent === null ? [] : [{

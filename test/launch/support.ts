@@ -34,6 +34,7 @@ export const readIntents = (run: DemoLaunchRunName) =>
 export const restoreLaunchRuns = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   yield* sql`DELETE FROM launch_transaction_intents`
+  yield* sql`DELETE FROM transaction_intents WHERE purpose_kind = 'launch-run'`
   yield* sql`DELETE FROM launch_runs`
   yield* sql`DELETE FROM launch_drafts`
   yield* seedLaunchRuns

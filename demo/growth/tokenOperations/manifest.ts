@@ -22,7 +22,9 @@ export const TokenOperationsManifest = {
       units: "2500000",
       destination: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
       publicSummary: "Monthly reward for the top-ranked agent"
-    }
+    },
+    note: "The demo configures no chain, so an operation cannot be planned against its treasury token: 422 configuration-missing (`npm run demo:chain` runs the service on a local chain).",
+    problem: { status: 422, type: "configuration-missing" }
   },
   Growth_ApproveTokenOperation: {
     as: "admin",
