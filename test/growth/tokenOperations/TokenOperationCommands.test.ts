@@ -90,7 +90,7 @@ const balanceOf = (address: `0x${string}`) =>
   Effect.promise(() => anvil.publicClient.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [address] }))
 
 layer(server.layer, { timeout: 120_000 })("Token operation commands", (it) => {
-  it.effect("end to end: a second admin approves, the platform signs and broadcasts the transfer, the operation is SUBMITTED and the recipient paid", () =>
+  it.effect("end to end: a second admin approves, the platform signs and broadcasts the transfer, the watcher confirms it and the operation is RECONCILED", () =>
     Effect.gen(function*() {
       const admin = yield* signIn("admin")
       const other = yield* secondAdmin
@@ -121,6 +121,14 @@ layer(server.layer, { timeout: 120_000 })("Token operation commands", (it) => {
       expect(receipt.status).toBe("success")
       expect(getAddress(receipt.to!)).toBe(token)
       expect((yield* balanceOf(payee)) - before).toBe(5000n)
+      // one block on top reaches the network's depth of 2: the watcher confirms the intent and the operation is
+      // RECONCILED with its journal entry, the transfer's hash beside it
+      yield* Effect.promise(() => anvil.testClient.mine({ blocks: 1 }))
+      const reconciled = yield* waitFor("the operation RECONCILED", Effect.map(read, (o) => o.state === "RECONCILED" ? o : undefined), 30_000, 200)
+      expect(reconciled).toMatchObject({ journalEntryId: expect.stringMatching(/^[0-9a-f-]{36}$/), reconciledAt: expect.any(String) })
+      const lines = yield* sql<{ units: string }>`SELECT l.units::text AS units FROM journal_entry_lines l
+        WHERE l.journal_entry_id = ${reconciled.journalEntryId}`
+      expect(lines.map((l) => l.units).sort()).toEqual(["5000", "5000"])
     }), 90_000)
 
   it.effect("create: PLANNED up to the threshold, APPROVAL_REQUIRED above, the treasury token's asset row, audit", () =>
