@@ -193,6 +193,14 @@ export class ProofInvalid extends Problem<ProofInvalid>()("ProofInvalid", {
 export class PolicyViolation extends Problem<PolicyViolation>()("PolicyViolation", {
   status: 422, type: "policy-violation", meaning: "the wallet's policy refuses the transaction (the rule is named)"
 }) {}
+/** 422 `signature-invalid`: the signature is malformed or was not made by the locator's key over the challenge message. */
+export class SignatureInvalid extends Problem<SignatureInvalid>()("SignatureInvalid", {
+  status: 422, type: "signature-invalid", meaning: "the signature is malformed or not by the locator's key over the message"
+}) {}
+/** 422 `signer-not-token-owner`: the signer of the message is not the token's `ownerOf` on its chain (or the token has none). */
+export class SignerNotTokenOwner extends Problem<SignerNotTokenOwner>()("SignerNotTokenOwner", {
+  status: 422, type: "signer-not-token-owner", meaning: "the signer is not the registry token's ownerOf on its chain"
+}) {}
 /** 423 `policy-locked`: a policy lock prevents the operation (workspace read, session revoke). */
 export class PolicyLocked extends Problem<PolicyLocked>()("PolicyLocked", {
   status: 423, type: "policy-locked", meaning: "a policy lock prevents the operation"

@@ -5,7 +5,7 @@
  * strings (spec §1.1), networks CAIP-2 ids, addresses EIP-55.
  */
 import { Schema } from "effect"
-import { DateTimeZ, Units, Uuid, Version } from "./common.js"
+import { AnyJson, DateTimeZ, Units, Uuid, Version } from "./common.js"
 
 /**
  * Intent states: PREPARED (built, not yet offered for signature) → AWAITING_SIGNATURE →
@@ -32,8 +32,6 @@ export type TransactionIntentSigner = typeof TransactionIntentSigner.Type
 
 const Address = Schema.String.pipe(Schema.pattern(/^0x[0-9a-fA-F]{40}$/))
 const Hex = Schema.String.pipe(Schema.pattern(/^0x[0-9a-fA-F]*$/))
-/** Any JSON value (described as `{}` in the OpenAPI document: one `$id` per schema there). */
-const AnyJson = Schema.Unknown.annotations({ jsonSchema: {} })
 
 /** The decoded call beside the calldata: the function, its signature and its arguments (integers as decimal strings). */
 export const DecodedCall = Schema.Struct({

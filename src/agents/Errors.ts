@@ -19,14 +19,8 @@ export class IdentityChallengeNotFound extends Problem<IdentityChallengeNotFound
 export class IdentityChallengeUsed extends Problem<IdentityChallengeUsed>()("IdentityChallengeUsed", {
   status: 409, type: "identity-challenge-used", meaning: "the challenge was already used; a challenge proves once"
 }) {}
-/** 422 `signature-invalid`: the signature is malformed or was not made by the locator's key over the challenge message. */
-export class SignatureInvalid extends Problem<SignatureInvalid>()("SignatureInvalid", {
-  status: 422, type: "signature-invalid", meaning: "the signature is malformed or not by the locator's key over the message"
-}) {}
-/** 422 `signer-not-token-owner`: the signer of the message is not the token's `ownerOf` on its chain (or the token has none). */
-export class SignerNotTokenOwner extends Problem<SignerNotTokenOwner>()("SignerNotTokenOwner", {
-  status: 422, type: "signer-not-token-owner", meaning: "the signer is not the registry token's ownerOf on its chain"
-}) {}
+/** 422 `signature-invalid` and `signer-not-token-owner` (schema/errors.ts: launch runs raise them too). */
+export { SignatureInvalid, SignerNotTokenOwner } from "../../schema/errors.js"
 /** 422 `did-not-resolvable`: the did:web document could not be fetched or has no usable Ed25519 key. */
 export class DidNotResolvable extends Problem<DidNotResolvable>()("DidNotResolvable", {
   status: 422, type: "did-not-resolvable", meaning: "the DID document could not be read or names no Ed25519 key"

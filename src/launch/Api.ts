@@ -27,7 +27,7 @@ import {
   VersionConflict,
   WorkspaceNotFound
 } from "../../schema/errors.js"
-import { SignatureInvalid, SignerNotTokenOwner } from "../agents/index.js"
+import { SignatureInvalid, SignerNotTokenOwner } from "../../schema/errors.js"
 import { LaunchDraftNotFound, LaunchRunNotFound, LaunchVenueUnavailable } from "./Errors.js"
 
 export class LaunchApi extends HttpApiGroup.make("Launch")

@@ -10,6 +10,10 @@ import type { OperationExpectations } from "../openapi/operations.js"
 export const operations = {
   // admin operations (spec §4.2); several groups share the Growth and Jobs tags
   Growth_ListAdminTokenOperations: { method: "get", path: "/api/v1/admin/token-operations", tag: "Growth", auth: "required-admin", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 500, 503] },
+  // token operations: ours (the spec lists only the admin read)
+  Growth_CreateTokenOperation: { method: "post", path: "/api/v1/admin/token-operations", tag: "Growth", auth: "required-admin", cache: "none", scopes: [], idempotency: true, statuses: [201, 400, 401, 403, 404, 409, 422, 500, 503] },
+  Growth_ApproveTokenOperation: { method: "post", path: "/api/v1/admin/token-operations/{operationId}/approve", tag: "Growth", auth: "required-admin", cache: "none", scopes: [], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 422, 500, 503] },
+  Growth_CancelTokenOperation: { method: "post", path: "/api/v1/admin/token-operations/{operationId}/cancel", tag: "Growth", auth: "required-admin", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 500, 503] },
   // ad campaigns (spec §4.2)
   Growth_ListAdminAdCampaigns: { method: "get", path: "/api/v1/admin/ads/campaigns", tag: "Growth", auth: "required-admin", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 500, 503] },
   Growth_ReviewAdCampaign: { method: "post", path: "/api/v1/admin/ads/campaigns/{campaignId}/review", tag: "Growth", auth: "required-admin", cache: "none", scopes: [], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 500, 503] },
