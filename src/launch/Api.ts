@@ -111,7 +111,7 @@ export class LaunchApi extends HttpApiGroup.make("Launch")
           id: "Launch_GetLaunchRun",
           auth: "required-user",
           cache: "private",
-          statuses: [400, 401, 404, 500],
+          statuses: [400, 401, 403, 404, 500],
           summary: "One launch run (spec §2.4)",
           description: "Extension of ours. The run, for any active member of its workspace; a run outside the " +
             "caller's workspaces is 404 `launch-run-not-found`. The run follows its chain transaction: SUBMITTED " +
@@ -132,7 +132,7 @@ export class LaunchApi extends HttpApiGroup.make("Launch")
           id: "Launch_ListLaunchRuns",
           auth: "required-user",
           cache: "private",
-          statuses: [400, 401, 404, 500],
+          statuses: [400, 401, 403, 404, 500],
           summary: "A workspace's launch runs, newest first (cursor pages)",
           description: "Extension of ours. The runs of `workspaceId` (a workspace the caller is an active member of, " +
             "else 404 `workspace-not-found`), newest first (`requestedAt`, then `id`), `limit` per page (1-100, " +
