@@ -5,23 +5,10 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import * as knownChains from "viem/chains"
-import { Chain, type NetworkInfo } from "../../layers/Chain.js"
+import { Chain } from "../../layers/Chain.js"
 import { Ids } from "../../layers/Ids.js"
+import { ensureNetworkRow } from "../../layers/NetworkRows.js"
 import type { NetworkItem } from "./Schemas.js"
-
-/** viem's export name of each known chain id (the last export of an id wins, as in layers/Chain.ts), in kebab case. */
-const viemKeys = new Map<number, string>(
-  Object.entries(knownChains as Record<string, unknown>)
-    .filter(([, c]) => typeof c === "object" && c !== null && typeof (c as { id?: unknown }).id === "number")
-    .map(([name, c]) => [(c as { id: number }).id, name.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase()] as const)
-)
-
-/** The key a new `networks` row gets: viem's short name of the chain, else the CAIP-2 id. */
-export const networkKeyOf = (info: NetworkInfo): string => (info.chainId === null ? undefined : viemKeys.get(info.chainId)) ?? info.id
-
-/** The directory's family of a CAIP-2 namespace (`EVM` for `eip155`, as the reference rows). */
-export const familyOf = (namespace: string): string => namespace === "eip155" ? "EVM" : namespace === "solana" ? "SVM" : namespace.toUpperCase()
 
 /**
  * Inserts a `networks` row for every configured network that has none (by CAIP-2 id);
@@ -30,17 +17,7 @@ export const familyOf = (namespace: string): string => namespace === "eip155" ? 
  */
 export const ensureNetworkRows: Effect.Effect<void, never, Chain | SqlClient.SqlClient | Ids> = Effect.gen(function*() {
   const chain = yield* Chain
-  const sql = yield* SqlClient.SqlClient
-  const ids = yield* Ids
-  for (const info of chain.networks) {
-    const exists = yield* sql<{ id: string }>`SELECT id FROM networks WHERE caip2 = ${info.id}`
-    if (exists.length > 0) continue
-    const key = networkKeyOf(info)
-    const taken = yield* sql<{ id: string }>`SELECT id FROM networks WHERE key = ${key}`
-    yield* sql`INSERT INTO networks (id, key, family, display_name, caip2)
-               VALUES (${yield* ids.next}, ${taken.length > 0 ? info.id : key}, ${familyOf(info.family)}, ${info.displayName}, ${info.id})
-               ON CONFLICT DO NOTHING`
-  }
+  for (const info of chain.networks) yield* ensureNetworkRow(info)
 }).pipe(Effect.orDie)
 
 /** The Networks area's service. */

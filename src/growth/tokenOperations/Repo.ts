@@ -109,11 +109,6 @@ export const makeTokenOperationsRepo = Effect.gen(function*() {
       (rows) => Option.fromNullable(rows[0])
     )
 
-  /** Adds the directory row of a configured network that has none yet (by CAIP-2 id; nothing when one exists). */
-  const ensureNetwork = (n: { readonly id: string; readonly caip2: string; readonly family: string; readonly displayName: string }) =>
-    sql`INSERT INTO networks (id, key, family, display_name, caip2) VALUES (${n.id}, ${n.caip2}, ${n.family}, ${n.displayName}, ${n.caip2})
-        ON CONFLICT DO NOTHING`
-
   /** An asset of a network by id or CAIP-19 id, with its CAIP-19 id (null when it has none), or none. */
   const findAsset = (networkId: string, by: { readonly id: string } | { readonly caip19: string }) =>
     Effect.map(
@@ -173,7 +168,7 @@ export const makeTokenOperationsRepo = Effect.gen(function*() {
       }`
     )
 
-  return { list, findById, findRow, insert, findNetwork, ensureNetwork, findAsset, ensureAsset, move, insertJournalEntry } as const
+  return { list, findById, findRow, insert, findNetwork, findAsset, ensureAsset, move, insertJournalEntry } as const
 })
 
 /** SQL of token operations. */

@@ -17,6 +17,7 @@ import { Audit } from "../../../layers/Audit.js"
 import { Chain, PlatformSigner } from "../../../layers/Chain.js"
 import { now } from "../../../layers/Clock.js"
 import { Ids } from "../../../layers/Ids.js"
+import { ensureNetworkRow } from "../../../layers/NetworkRows.js"
 import { TransactionIntents } from "../../../layers/TransactionIntents.js"
 import { ChainRpcUnavailable, ConfigurationMissing, InvalidRequest } from "../../../schema/errors.js"
 import { dieOnStorageFailure } from "../../db/storageFailure.js"
@@ -81,15 +82,8 @@ export class TokenOperations extends Effect.Service<TokenOperations>()("agent-di
         if (UuidPattern.test(caip2) || caip2 === "") return yield* Effect.fail(notConfigured)
         const info = yield* Effect.mapError(chain.network(caip2), () => notConfigured)
         if (Option.isSome(row)) return { id: row.value.id, caip2 }
-        // a configured network the directory has no row of yet: add it (the watcher keeps the same rows)
-        yield* repo.ensureNetwork({
-          id: yield* ids.next,
-          caip2,
-          family: info.family === "eip155" ? "EVM" : info.family.toUpperCase(),
-          displayName: info.displayName
-        })
-        const added = yield* repo.findNetwork(caip2)
-        return { id: Option.getOrThrow(added).id, caip2 }
+        // a configured network the directory has no row of yet: add it (layers/NetworkRows.ts)
+        return { id: yield* Effect.provideService(ensureNetworkRow(info), Ids, ids), caip2 }
       })
 
     /** The asset row of the network's treasury token, which `assetId` must name (created on first use). */

@@ -9,6 +9,7 @@ import { Chain } from "../../../layers/Chain.js"
 import { now } from "../../../layers/Clock.js"
 import { Cursor } from "../../../layers/Cursor.js"
 import { Ids } from "../../../layers/Ids.js"
+import { ensureNetworkRow } from "../../../layers/NetworkRows.js"
 import {
   ChallengeExpired,
   ConfigurationMissing,
@@ -62,12 +63,7 @@ export class WalletRegistration extends Effect.Service<WalletRegistration>()("ag
             detail: "The account's network is neither a directory network nor configured (CHAIN_RPC_URLS)."
           })
         }
-        return yield* dieOnStorageFailure(repo.ensureNetwork({
-          id: yield* ids.next,
-          caip2,
-          family: configured.family === "eip155" ? "EVM" : configured.family.toUpperCase(),
-          displayName: configured.displayName
-        }))
+        return yield* Effect.provideService(ensureNetworkRow(configured), Ids, ids)
       })
 
     /**

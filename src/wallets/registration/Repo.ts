@@ -36,18 +36,6 @@ const make = Effect.gen(function*() {
       Effect.map((rows) => Option.fromNullable(rows[0]?.id))
     )
 
-  /**
-   * Adds the row of a configured network that has none (key = its CAIP-2 id); a concurrent or
-   * earlier insert of the same CAIP-2 id wins. Returns the row's id.
-   */
-  const ensureNetwork = (n: { id: string; caip2: string; family: string; displayName: string }) =>
-    Effect.gen(function*() {
-      yield* sql`INSERT INTO networks (id, key, family, display_name, caip2)
-                 VALUES (${n.id}, ${n.caip2}, ${n.family}, ${n.displayName}, ${n.caip2})
-                 ON CONFLICT DO NOTHING`
-      return yield* Effect.flatMap(networkId(n.caip2), Effect.orDie)
-    })
-
   /** Records a nonce as used by an address; false when it was used before (a concurrent use waits and loses). */
   const useNonce = (r: { address: string; nonce: string; at: Date; expiresAt: Date }) =>
     sql`INSERT INTO wallet_siwe_nonces (address, nonce, used_at, expires_at)
@@ -94,7 +82,7 @@ const make = Effect.gen(function*() {
             LIMIT ${take}`
     })(undefined)
 
-  return { workspaceRole, networkId, ensureNetwork, useNonce, insertWallet, findWallet, listWallets } as const
+  return { workspaceRole, networkId, useNonce, insertWallet, findWallet, listWallets } as const
 })
 
 /** SQL of wallet registration. */
