@@ -25,6 +25,7 @@ export { BountyDisputesApi } from "./jobs/bounties/Api.js"
 export { PartnerJobSourcesApi } from "./jobs/partnerJobs/Api.js"
 export { LaunchApi } from "./launch/Api.js"
 export { McpApi } from "./mcp/Api.js"
+export { NetworksApi } from "./networks/Api.js"
 export { ProcurementApi } from "./procurement/Api.js"
 export { ProtocolsApi } from "./protocols/Api.js"
 export { RuntimeApi } from "./runtime/Api.js"
@@ -36,6 +37,10 @@ export { TrustApi } from "./trust/Api.js"
 export { ReputationApi } from "./trust/reputation/Api.js"
 export { WalletAgentRelationsApi } from "./wallets/relations/Api.js"
 export { WalletsApi } from "./wallets/Api.js"
+export { WalletIntentsApi } from "./wallets/intents/Api.js"
+export { WalletPoliciesApi } from "./wallets/policies/Api.js"
+export { WalletProfilesApi } from "./wallets/profiles/Api.js"
+export { WalletRegistrationApi } from "./wallets/registration/Api.js"
 export { WorkspacesApi } from "./workspaces/Api.js"
 export { type AuthMode, type CachePolicy, operation, type OperationPolicy } from "./api/operation.js"
 export { type Operation, operationTable, Operations, OperationsLive, type OperationTable } from "./api/policies.js"
@@ -60,7 +65,7 @@ export { type CatalogSnapshot, CatalogTtlMillis, ProtocolCatalogCache } from "./
 export { RateBudgetMiddlewareLive } from "./http/RateBudgetMiddleware.js"
 export { CorsLive } from "./http/Cors.js"
 export { migrate } from "./db/migrate.js"
-export { BackgroundLive, backgroundLive, ServiceEngineLive, WorkflowsLive } from "./workflows.js"
+export { BackgroundLive, backgroundLive, ChainIntentsLive, IntentOutcomesLive, ServiceEngineLive, WorkflowsLive } from "./workflows.js"
 export { WorkflowExecutions } from "./admin/Executions.js"
 export { MetricsServer, MetricsServerLive } from "./admin/Metrics.js"
 
@@ -82,6 +87,7 @@ export { BountiesArea } from "./jobs/bounties/Area.js"
 export { PartnerJobsArea } from "./jobs/partnerJobs/Area.js"
 export { LaunchArea } from "./launch/Area.js"
 export { McpArea } from "./mcp/Area.js"
+export { NetworksArea } from "./networks/Area.js"
 export { ProcurementArea } from "./procurement/Area.js"
 export { ProtocolsArea } from "./protocols/Area.js"
 export { RuntimeArea } from "./runtime/Area.js"
@@ -170,6 +176,26 @@ export {
 } from "../layers/Outbound.js"
 export { DbEmbedded, DbLive, DbServer, type Migrations } from "../layers/Db.js"
 export { Idempotency, IdempotencyLive } from "../layers/Idempotency.js"
+export {
+  Chain,
+  ChainLive,
+  ChainServicesLive,
+  type ChainShape,
+  type NetworkInfo,
+  PlatformSigner,
+  PlatformSignerLive,
+  type PlatformSignerShape
+} from "../layers/Chain.js"
+export { type ChainOptions, DefaultChainOptions } from "../layers/ChainConfig.js"
+export {
+  type IntentEvent,
+  type IntentOutcomeHandler,
+  IntentOutcomes,
+  IntentPolicy,
+  type IntentPurpose,
+  TransactionIntents,
+  type TransactionIntentsShape
+} from "../layers/TransactionIntents.js"
 export { RateBudget, RateBudgetLive } from "../layers/RateBudget.js"
 export { Ids, IdsLive, IdsSequence } from "../layers/Ids.js"
 export { type AccessEvent, AccessLog, LoggingLive } from "../layers/Logging.js"
