@@ -105,6 +105,8 @@ export interface AppConfigShape {
     readonly adServing: Redacted.Redacted<Buffer>
     /** Seals accounts' TOTP secrets at rest (AES-256-GCM, layers/TokenCipher.ts; src/accounts/mfa). */
     readonly mfaTotp: Redacted.Redacted<Buffer>
+    /** Seals webhook subscriptions' signing secrets at rest (AES-256-GCM; src/workspaces/webhooks). */
+    readonly webhookSecrets: Redacted.Redacted<Buffer>
   }
   /**
    * The durable engine (layers/Engine.ts): `ENGINE_RUNNER`, `ENGINE_RUNNER_HOST`,
@@ -344,7 +346,8 @@ export const loadAppConfig = Effect.gen(function*() {
       analyticsContext: deriveKey(secretValue, "analytics-context"),
       analyticsDownload: deriveKey(secretValue, "analytics-download"),
       adServing: deriveKey(secretValue, "ad-serving"),
-      mfaTotp: deriveKey(secretValue, "mfa-totp-secrets")
+      mfaTotp: deriveKey(secretValue, "mfa-totp-secrets"),
+      webhookSecrets: deriveKey(secretValue, "webhook-signing-secrets")
     },
     engine: {
       runner: yield* Config.literal("single", "socket")("ENGINE_RUNNER").pipe(Config.withDefault(DefaultEngineOptions.runner)),

@@ -43,7 +43,8 @@ export const Permissions = {
   "workspace.update": { roles: OA, description: "rename the workspace, change its slug" },
   "workspace.close": { roles: ["OWNER"], description: "close the workspace" },
   "workspace.transferOwnership": { roles: ["OWNER"], description: "hand the ownership to another member" },
-  "audit.read": { roles: OA, description: "read the workspace's audit trail" }
+  "audit.read": { roles: OA, description: "read the workspace's audit trail" },
+  "webhooks.manage": { roles: OA, description: "subscribe endpoints to the workspace's events, rotate their secrets, read deliveries" }
 } as const satisfies Record<string, { readonly roles: ReadonlyArray<WorkspaceRole>; readonly description: string }>
 
 /** A permission name. */

@@ -19,10 +19,15 @@
  * | {@link confirmPayment} on an order no longer payable | → MANUAL_REVIEW | CANCELLED, EXPIRED → MANUAL_REVIEW | – |
  * | {@link revertPayment} (reorg) | OBSERVED → PENDING | PAYMENT_OBSERVED → PAYMENT_PENDING | – |
  * | {@link failPayment} | CREATED, PENDING, OBSERVED → FAILED | PAYMENT_OBSERVED → PAYMENT_PENDING | – |
+ *
+ * Each move also emits its outbound event in the same transaction (layers/Events.ts, to the
+ * buyer's workspace): `order.<state>`, `payment.<state>` and `entitlement.active`, the state in
+ * lower case (`order.payment_pending`).
  */
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import { now } from "../../layers/Clock.js"
+import { emitEvent } from "../../layers/Events.js"
 import { Ids } from "../../layers/Ids.js"
 import { OfferNotPurchasable, OrderNotPayable, PaymentReferenceUsed } from "./Errors.js"
 
@@ -104,6 +109,45 @@ const toPayment = (row: PaymentRow): PaymentRecord => ({
 const paymentColumns = "id, order_id, rail, state, units::text AS units, reference, transaction_intent_id, transaction_hash"
 
 /**
+ * Emits `order.<state>` for the order as it is now (to the buyer's workspace; layers/Events.ts):
+ * data `{orderId, orderNumber, state, version, totalUnits}`.
+ */
+const orderEvent = (orderId: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const [o] = yield* sql<{ workspaceId: string; orderNumber: string; state: string; version: number; totalUnits: string }>`
+      SELECT workspace_id AS "workspaceId", order_number AS "orderNumber", state, version::int AS version,
+        total_units::text AS "totalUnits" FROM orders WHERE id = ${orderId}`.pipe(Effect.orDie)
+    if (o === undefined) return
+    yield* emitEvent({
+      workspaceId: o.workspaceId,
+      kind: `order.${o.state.toLowerCase()}`,
+      subjectId: orderId,
+      data: { orderId, orderNumber: o.orderNumber, state: o.state, version: o.version, totalUnits: o.totalUnits }
+    })
+  })
+
+/**
+ * Emits `payment.<state>` for the payment as it is now (to its order's workspace): data
+ * `{paymentId, orderId, rail, state, units, transactionHash}`.
+ */
+const paymentEvent = (paymentId: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const [p] = yield* sql<{ workspaceId: string; orderId: string; rail: string; state: string; units: string; hash: string | null }>`
+      SELECT o.workspace_id AS "workspaceId", p.order_id AS "orderId", p.rail, p.state, p.units::text AS units,
+        p.transaction_hash AS hash
+      FROM payments p JOIN orders o ON o.id = p.order_id WHERE p.id = ${paymentId}`.pipe(Effect.orDie)
+    if (p === undefined) return
+    yield* emitEvent({
+      workspaceId: p.workspaceId,
+      kind: `payment.${p.state.toLowerCase()}`,
+      subjectId: paymentId,
+      data: { paymentId, orderId: p.orderId, rail: p.rail, state: p.state, units: p.units, transactionHash: p.hash }
+    })
+  })
+
+/**
  * Places an order for an offer price (order CREATED, version 1): the quote locks the units
  * (price units × `quantity`), network, asset, terms revision (`termsVersion`) and fulfillment
  * policy version (`policyVersion`) as they are now; unpaid, it takes payments until
@@ -174,6 +218,7 @@ export const placeOrder = (input: {
         ${quote.termsRevision}, ${quote.policyVersion}, ${quote.offerId}, ${input.offerPriceId}, ${input.quantity},
         ${input.buyerAccountId}, ${paymentDueAt}, ${at}, ${at})
       RETURNING order_number AS "orderNumber"`.pipe(Effect.orDie)
+    yield* orderEvent(id)
     return {
       id,
       orderNumber: numbered!.orderNumber,
@@ -217,6 +262,9 @@ export const openPayment = (input: {
         return yield* new PaymentReferenceUsed({ detail: "The payment reference already pays another order." })
       }
     }
+    const [before] = yield* sql<{ state: string }>`SELECT state FROM orders WHERE id = ${input.orderId} FOR UPDATE`.pipe(
+      Effect.orDie
+    )
     const [order] = yield* sql<{ total: string }>`
       UPDATE orders SET state = 'PAYMENT_PENDING', updated_at = ${at},
         version = version + CASE WHEN state = 'PAYMENT_PENDING' THEN 0 ELSE 1 END
@@ -232,6 +280,8 @@ export const openPayment = (input: {
       VALUES (${id}, ${input.orderId}, ${input.rail}, 'PENDING', ${order.total}, ${input.transactionIntentId}, NULL,
         ${input.expiresAt}, ${at}, ${at}, ${input.reference}, ${input.payer ?? null})
       RETURNING ${sql.literal(paymentColumns)}`.pipe(Effect.orDie)
+    if (before!.state !== "PAYMENT_PENDING") yield* orderEvent(input.orderId)
+    yield* paymentEvent(id)
     return toPayment(row!)
   })
 
@@ -285,8 +335,10 @@ export const observePayment = (paymentId: string, evidence: { readonly transacti
       WHERE id = ${paymentId} AND state IN ('CREATED', 'PENDING')
       RETURNING order_id AS "orderId"`
     if (moved === undefined) return
-    yield* sql`UPDATE orders SET state = 'PAYMENT_OBSERVED', version = version + 1, updated_at = ${at}
-      WHERE id = ${moved.orderId} AND state = 'PAYMENT_PENDING'`
+    yield* paymentEvent(paymentId)
+    const orders = yield* sql`UPDATE orders SET state = 'PAYMENT_OBSERVED', version = version + 1, updated_at = ${at}
+      WHERE id = ${moved.orderId} AND state = 'PAYMENT_PENDING' RETURNING id`
+    if (orders.length > 0) yield* orderEvent(moved.orderId)
   }).pipe(Effect.orDie)
 
 /**
@@ -332,6 +384,8 @@ export const confirmPayment = (
         UPDATE orders SET state = CASE WHEN state IN ('CANCELLED', 'EXPIRED') THEN 'MANUAL_REVIEW' ELSE state END,
           version = version + CASE WHEN state IN ('CANCELLED', 'EXPIRED') THEN 1 ELSE 0 END, updated_at = ${at}
         WHERE id = ${payment.order_id} RETURNING state`
+      yield* paymentEvent(paymentId)
+      if (reviewed!.state === "MANUAL_REVIEW") yield* orderEvent(payment.order_id)
       return Option.some({ orderId: payment.order_id, orderState: reviewed!.state, entitlementId: null, changed: true })
     }
     yield* sql`UPDATE payments SET state = 'CONFIRMED', transaction_hash = COALESCE(${hash}, transaction_hash),
@@ -348,6 +402,31 @@ export const confirmPayment = (
     yield* sql`UPDATE orders SET state = 'ACTIVE', version = version + 2, paid_at = ${at}, activated_at = ${at},
         expires_at = ${until}, updated_at = ${at}
       WHERE id = ${payment.order_id}`
+    yield* paymentEvent(paymentId)
+    const [order2] = yield* sql<{ workspaceId: string; orderNumber: string; version: number; totalUnits: string }>`
+      SELECT workspace_id AS "workspaceId", order_number AS "orderNumber", version::int AS version,
+        total_units::text AS "totalUnits" FROM orders WHERE id = ${payment.order_id}`
+    const orderData = { orderId: payment.order_id, orderNumber: order2!.orderNumber, totalUnits: order2!.totalUnits }
+    yield* emitEvent({
+      workspaceId: order2!.workspaceId,
+      kind: "order.paid",
+      subjectId: payment.order_id,
+      data: { ...orderData, state: "PAID", version: order2!.version - 1 }
+    })
+    yield* emitEvent({
+      workspaceId: order2!.workspaceId,
+      kind: "entitlement.active",
+      subjectId: entitlementId,
+      data: {
+        entitlementId,
+        orderId: payment.order_id,
+        code: order!.productCode,
+        state: "ACTIVE",
+        effectiveFrom: at.toISOString(),
+        effectiveUntil: until?.toISOString() ?? null
+      }
+    })
+    yield* orderEvent(payment.order_id)
     return Option.some({ orderId: payment.order_id, orderState: "ACTIVE", entitlementId, changed: true })
   }).pipe(Effect.orDie)
 
@@ -365,13 +444,18 @@ export const revertPayment = (paymentId: string) =>
     if (payment === undefined) return
     if (payment.state === "OBSERVED") {
       yield* sql`UPDATE payments SET state = 'PENDING', transaction_hash = NULL, updated_at = ${at} WHERE id = ${paymentId}`
-      yield* sql`UPDATE orders SET state = 'PAYMENT_PENDING', version = version + 1, updated_at = ${at}
+      yield* paymentEvent(paymentId)
+      const orders = yield* sql`UPDATE orders SET state = 'PAYMENT_PENDING', version = version + 1, updated_at = ${at}
         WHERE id = ${payment.order_id} AND state = 'PAYMENT_OBSERVED'
-          AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.order_id = ${payment.order_id} AND p.state = 'OBSERVED')`
+          AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.order_id = ${payment.order_id} AND p.state = 'OBSERVED')
+        RETURNING id`
+      if (orders.length > 0) yield* orderEvent(payment.order_id)
     } else if (payment.state === "CONFIRMED") {
       yield* sql`UPDATE payments SET state = 'MANUAL_REVIEW', updated_at = ${at} WHERE id = ${paymentId}`
-      yield* sql`UPDATE orders SET state = 'MANUAL_REVIEW', version = version + 1, updated_at = ${at}
-        WHERE id = ${payment.order_id} AND state <> 'MANUAL_REVIEW'`
+      yield* paymentEvent(paymentId)
+      const orders = yield* sql`UPDATE orders SET state = 'MANUAL_REVIEW', version = version + 1, updated_at = ${at}
+        WHERE id = ${payment.order_id} AND state <> 'MANUAL_REVIEW' RETURNING id`
+      if (orders.length > 0) yield* orderEvent(payment.order_id)
     }
   }).pipe(Effect.orDie)
 
@@ -389,7 +473,10 @@ export const failPayment = (paymentId: string) =>
       WHERE id = ${paymentId} AND state IN ('CREATED', 'PENDING', 'OBSERVED')
       RETURNING order_id AS "orderId"`
     if (moved === undefined) return
-    yield* sql`UPDATE orders SET state = 'PAYMENT_PENDING', version = version + 1, updated_at = ${at}
+    yield* paymentEvent(paymentId)
+    const orders = yield* sql`UPDATE orders SET state = 'PAYMENT_PENDING', version = version + 1, updated_at = ${at}
       WHERE id = ${moved.orderId} AND state = 'PAYMENT_OBSERVED'
-        AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.order_id = ${moved.orderId} AND p.state = 'OBSERVED')`
+        AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.order_id = ${moved.orderId} AND p.state = 'OBSERVED')
+      RETURNING id`
+    if (orders.length > 0) yield* orderEvent(moved.orderId)
   }).pipe(Effect.orDie)

@@ -3,6 +3,13 @@
  * (Workspaces_GetWorkspace, in the spec), and our extensions for its lifecycle: create, list,
  * update, close (its members), suspend and resume (platform administrators).
  */
+import {
+  createWebhookSubscription,
+  deleteWebhookSubscription,
+  listWebhookDeliveries,
+  listWebhookSubscriptions,
+  rotateWebhookSecret
+} from "./webhooks/Api.js"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
@@ -206,6 +213,11 @@ export class WorkspacesApi extends HttpApiGroup.make("Workspaces")
       )
   )
   .add(listAuditEvents)
+  .add(createWebhookSubscription)
+  .add(listWebhookSubscriptions)
+  .add(deleteWebhookSubscription)
+  .add(rotateWebhookSecret)
+  .add(listWebhookDeliveries)
   .add(createInvitation)
   .add(revokeInvitation)
   .add(acceptInvitation)

@@ -16,6 +16,11 @@ export interface WorkspaceSettingsShape {
      * clock (`WORKSPACE_CLOSE_GRACE_HOURS`, 0..2160, default 168: seven days).
      */
     readonly closeGraceHours: number
+    /**
+     * How often each process looks for due webhook deliveries (`WEBHOOK_POLL_INTERVAL_MS`,
+     * 50..60000, default 1000; src/workspaces/webhooks/Delivery.ts).
+     */
+    readonly webhookPollIntervalMs: number
   }
 }
 
@@ -28,7 +33,8 @@ export class WorkspaceSettings
 export const workspaceSettings: Config.Config<WorkspaceSettingsShape> = Config.all({
   workspaces: Config.all({
     invitationTtlDays: boundedInteger("INVITATION_TTL_DAYS", 1, 90, 14),
-    closeGraceHours: boundedInteger("WORKSPACE_CLOSE_GRACE_HOURS", 0, 2160, 168)
+    closeGraceHours: boundedInteger("WORKSPACE_CLOSE_GRACE_HOURS", 0, 2160, 168),
+    webhookPollIntervalMs: boundedInteger("WEBHOOK_POLL_INTERVAL_MS", 50, 60_000, 1000)
   })
 })
 

@@ -7,6 +7,7 @@ import { Workspaces } from "./Workspaces.js"
 import { AuditEvents } from "./audit/AuditEvents.js"
 import { Invitations } from "./invitations/Invitations.js"
 import { Members } from "./members/Members.js"
+import { Webhooks } from "./webhooks/Webhooks.js"
 import { group } from "../http/group.js"
 
 export const WorkspacesHttpLive = group(Api, "Workspaces", (handlers) =>
@@ -16,6 +17,7 @@ export const WorkspacesHttpLive = group(Api, "Workspaces", (handlers) =>
     const invitations = yield* Invitations
     const members = yield* Members
     const auditEvents = yield* AuditEvents
+    const webhooks = yield* Webhooks
     return handlers
       .handle("getWorkspace", ({ path, urlParams }) =>
         currentSession.pipe(
@@ -73,6 +75,38 @@ export const WorkspacesHttpLive = group(Api, "Workspaces", (handlers) =>
           ),
           Effect.flatMap((page) => envelope.page(page.rows, page.nextCursor))
         ))
+      .handle("createWebhookSubscription", ({ path, payload }) =>
+        Effect.flatMap(currentSession, (s) =>
+          webhooks.create({ workspaceId: path.workspacePublicId.toLowerCase(), accountId: s.accountId, body: payload }))
+          .pipe(Effect.flatMap(envelope.data)))
+      .handle("listWebhookSubscriptions", ({ path, urlParams }) =>
+        Effect.flatMap(currentSession, (s) =>
+          webhooks.list({ workspaceId: path.workspacePublicId.toLowerCase(), accountId: s.accountId, ...urlParams }))
+          .pipe(Effect.flatMap((page) => envelope.page(page.rows, page.nextCursor))))
+      .handle("deleteWebhookSubscription", ({ path, payload }) =>
+        Effect.flatMap(currentSession, (s) =>
+          webhooks.remove({
+            workspaceId: path.workspacePublicId.toLowerCase(),
+            subscriptionId: path.subscriptionId.toLowerCase(),
+            accountId: s.accountId,
+            expectedVersion: payload.expectedVersion
+          })).pipe(Effect.flatMap(envelope.data)))
+      .handle("rotateWebhookSecret", ({ path, payload }) =>
+        Effect.flatMap(currentSession, (s) =>
+          webhooks.rotate({
+            workspaceId: path.workspacePublicId.toLowerCase(),
+            subscriptionId: path.subscriptionId.toLowerCase(),
+            accountId: s.accountId,
+            expectedVersion: payload.expectedVersion
+          })).pipe(Effect.flatMap(envelope.data)))
+      .handle("listWebhookDeliveries", ({ path, urlParams }) =>
+        Effect.flatMap(currentSession, (s) =>
+          webhooks.deliveries({
+            workspaceId: path.workspacePublicId.toLowerCase(),
+            subscriptionId: path.subscriptionId.toLowerCase(),
+            accountId: s.accountId,
+            ...urlParams
+          })).pipe(Effect.flatMap((page) => envelope.page(page.rows, page.nextCursor))))
       .handle("createInvitation", ({ path, payload }) =>
         Effect.flatMap(currentSession, (s) =>
           invitations.create({ workspaceId: path.workspacePublicId, accountId: s.accountId, ...payload }))

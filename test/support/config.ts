@@ -61,7 +61,8 @@ export const testConfig = (overrides: Partial<TestConfigShape> = {}): TestConfig
     analyticsDownload: deriveKey(DevelopmentSecret, "analytics-download"),
     // the demo manifest's ad-serving token too (src/db/demo/ads.ts)
     adServing: deriveKey(DevelopmentSecret, "ad-serving"),
-    mfaTotp: key("mfa-totp-secrets")
+    mfaTotp: key("mfa-totp-secrets"),
+    webhookSecrets: key("webhook-signing-secrets")
   },
   insecureDevelopmentSecret: false,
   // one runner, reading committed work often so tests wait little
@@ -86,7 +87,7 @@ export const testConfig = (overrides: Partial<TestConfigShape> = {}): TestConfig
   // no SMTP server: development mail goes to a throwaway outbox; mail tests set `smtpUrl` (test/support/smtp.ts)
   mail: { smtpUrl: Option.none(), from: "Agent Directory <no-reply@directory.test>", outboxDir: `${tmpdir()}/adapi-test-mail` },
   accounts: { signUp: "open", emailVerificationTtlHours: 48, passwordResetTtlMinutes: 60 },
-  workspaces: { invitationTtlDays: 14, closeGraceHours: 168 },
+  workspaces: { invitationTtlDays: 14, closeGraceHours: 168, webhookPollIntervalMs: 100 },
   tokenOperations: { approvalThresholdUnits: 0n },
   ...overrides
 })
