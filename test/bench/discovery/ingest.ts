@@ -6,7 +6,7 @@
  *   ingested in full by one upstream sync (`runSync`: 100-server pages, one transaction each, agents,
  *   entries and server versions written) — reference: the same pages fetched and parsed, nothing written.
  * - **ERC-8004 chain**: a local anvil whose Identity Registry holds `BENCH_REGISTRATIONS` (5,000)
- *   registrations with `data:` registration files (half with an MCP endpoint), ingested by one sync
+ *   registrations (one block each) with `data:` registration files (half with an MCP endpoint), ingested by one sync
  *   (logs, files decoded, batches of 500) — reference: the same `eth_getLogs` requests alone.
  *
  * Each figure is agents per second (the aim: at least 1,000), beside its reference.
@@ -75,19 +75,17 @@ export const run = async (): Promise<ReadonlyArray<IngestFigure>> => {
   const anvil = await startAnvil()
   const identity = await deployContract({ wallet: anvil.wallet(0), publicClient: anvil.publicClient }, "IdentityRegistry")
   const abi = compileContracts()["IdentityRegistry"]!.abi
-  // the registrations, sent with explicit nonces and mined in blocks of 500
-  await anvil.testClient.setAutomine(false)
+  // the registrations, sent with explicit nonces (automine: a block each)
   const wallet = anvil.wallet(0)
   let nonce = await anvil.publicClient.getTransactionCount({ address: anvil.accounts[0]!.address })
+  let last: `0x${string}` | undefined
   for (let i = 0; i < registrations; i++) {
-    await wallet.sendTransaction({
-      to: identity as Address, data: encodeFunctionData({ abi, functionName: "register", args: [file(i)] }), gas: 400_000n,
+    last = await wallet.sendTransaction({
+      to: identity as Address, data: encodeFunctionData({ abi, functionName: "register", args: [file(i)] }), gas: 1_000_000n,
       nonce: nonce++, account: wallet.account!, chain: wallet.chain
     })
-    if (i % 500 === 499) await anvil.testClient.mine({ blocks: 1 })
   }
-  await anvil.testClient.mine({ blocks: 1 })
-  await anvil.testClient.setAutomine(true)
+  if (last !== undefined) await anvil.publicClient.waitForTransactionReceipt({ hash: last, pollingInterval: 50 })
 
   let scratch: string | undefined
   try {
