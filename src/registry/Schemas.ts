@@ -11,10 +11,10 @@
  * lifecycle status and timestamps, as the registry defines it.
  */
 import { Schema } from "effect"
-import { DateTimeZ, rule, WireString } from "../../schema/common.js"
+import { AnyJson, DateTimeZ, rule, WireString } from "../../schema/common.js"
 
 /** Any further JSON members (kept as they are). */
-const Rest = Schema.Record({ key: Schema.String, value: Schema.Unknown })
+const Rest = Schema.Record({ key: Schema.String, value: AnyJson })
 
 /** The reverse-DNS key of our evidence in a server's `_meta`. */
 export const EvidenceKey = "dev.agent-directory/evidence"

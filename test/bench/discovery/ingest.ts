@@ -6,7 +6,7 @@
  *   ingested in full by one upstream sync (`runSync`: 100-server pages, one transaction each, agents,
  *   entries and server versions written) — reference: the same pages fetched and parsed, nothing written.
  * - **ERC-8004 chain**: a local anvil whose Identity Registry holds `BENCH_REGISTRATIONS` (5,000)
- *   registrations (one block each) with `data:` registration files (half with an MCP endpoint), ingested by one sync
+ *   registrations (mined in full blocks) with `data:` registration files (half with an MCP endpoint), ingested by one sync
  *   (logs, files decoded, batches of 500) — reference: the same `eth_getLogs` requests alone.
  *
  * Each figure is agents per second (the aim: at least 1,000), beside its reference.
@@ -75,17 +75,23 @@ export const run = async (): Promise<ReadonlyArray<IngestFigure>> => {
   const anvil = await startAnvil()
   const identity = await deployContract({ wallet: anvil.wallet(0), publicClient: anvil.publicClient }, "IdentityRegistry")
   const abi = compileContracts()["IdentityRegistry"]!.abi
-  // the registrations, sent with explicit nonces (automine: a block each)
+  // the registrations, sent with explicit nonces into the pool, then mined until the pool is empty
+  await anvil.testClient.setAutomine(false)
   const wallet = anvil.wallet(0)
-  let nonce = await anvil.publicClient.getTransactionCount({ address: anvil.accounts[0]!.address })
-  let last: `0x${string}` | undefined
+  const sender = anvil.accounts[0]!.address
+  let nonce = await anvil.publicClient.getTransactionCount({ address: sender })
   for (let i = 0; i < registrations; i++) {
-    last = await wallet.sendTransaction({
-      to: identity as Address, data: encodeFunctionData({ abi, functionName: "register", args: [file(i)] }), gas: 1_000_000n,
+    await wallet.sendTransaction({
+      to: identity as Address, data: encodeFunctionData({ abi, functionName: "register", args: [file(i)] }), gas: 1_000_000n, maxFeePerGas: 20_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n,
       nonce: nonce++, account: wallet.account!, chain: wallet.chain
     })
   }
-  if (last !== undefined) await anvil.publicClient.waitForTransactionReceipt({ hash: last, pollingInterval: 50 })
+  console.error(`sent ${registrations} registrations`)
+  while (await anvil.publicClient.getTransactionCount({ address: sender, blockTag: "latest" }) < nonce) {
+    await anvil.testClient.mine({ blocks: 1 })
+  }
+  await anvil.testClient.setAutomine(true)
+  console.error("mined")
 
   let scratch: string | undefined
   try {
@@ -127,9 +133,11 @@ export const run = async (): Promise<ReadonlyArray<IngestFigure>> => {
         cursor = body.metadata.nextCursor
       } while (cursor !== undefined)
       const registryRef = (performance.now() - r0) / 1000
+      console.error("reference read")
       const t0 = performance.now()
       const mcp = yield* runSync("01900000-0000-7000-8000-00000000b001", true)
       const registrySeconds = (performance.now() - t0) / 1000
+      console.error(`registry ingested in ${registrySeconds} s`)
 
       // reference: the logs alone
       const head = yield* Effect.promise(() => anvil.publicClient.getBlockNumber())
