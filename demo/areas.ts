@@ -53,6 +53,10 @@ import { seedAds } from "./growth/ads/seed.js"
 import { AdsManifest } from "./growth/ads/manifest.js"
 import { StatsManifest } from "./stats/manifest.js"
 import { NetworksManifest } from "./networks/manifest.js"
+import { seedRegistry } from "./registry/seed.js"
+import { RegistryManifest } from "./registry/manifest.js"
+import { seedUpstreamSources } from "./registry/upstream/seed.js"
+import { UpstreamSourcesManifest } from "./registry/upstream/manifest.js"
 
 /** Every demo area, in seed order (the order of `src/areas.ts`). */
 export const demoAreas: ReadonlyArray<DemoArea> = [
@@ -80,5 +84,7 @@ export const demoAreas: ReadonlyArray<DemoArea> = [
   { name: "growth/ads", seed: seedAds, manifest: AdsManifest },
   { name: "endpointHealth" },
   { name: "stats", manifest: StatsManifest },
-  { name: "networks", manifest: NetworksManifest }
+  { name: "networks", manifest: NetworksManifest },
+  { name: "registry", seed: seedRegistry, manifest: RegistryManifest },
+  { name: "registry/upstream", seed: seedUpstreamSources, manifest: UpstreamSourcesManifest }
 ]

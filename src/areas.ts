@@ -33,6 +33,8 @@ import { AdsArea } from "./growth/ads/Area.js"
 import { EndpointHealthArea } from "./endpointHealth/Area.js"
 import { StatsArea } from "./stats/Area.js"
 import { NetworksArea } from "./networks/Area.js"
+import { RegistryArea } from "./registry/Area.js"
+import { UpstreamSourcesArea } from "./registry/upstream/Area.js"
 
 /** Every area of the service. */
 export const areas = [
@@ -60,5 +62,7 @@ export const areas = [
   AdsArea,
   EndpointHealthArea,
   StatsArea,
-  NetworksArea
+  NetworksArea,
+  RegistryArea,
+  UpstreamSourcesArea
 ] as const

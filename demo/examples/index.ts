@@ -29,6 +29,8 @@ import socialAnalytics from "./social/analytics.json" with { type: "json" }
 import growthAds from "./growth/ads.json" with { type: "json" }
 import stats from "./stats.json" with { type: "json" }
 import networks from "./networks.json" with { type: "json" }
+import registry from "./registry.json" with { type: "json" }
+import registryUpstream from "./registry/upstream.json" with { type: "json" }
 
 /** By operationId: the success status, and the body (none for a success with no body). */
 export const successExamples: Readonly<Record<string, { readonly status: number; readonly body?: unknown }>> = {
@@ -55,5 +57,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
   ...socialAnalytics,
   ...growthAds,
   ...stats,
-  ...networks
+  ...networks,
+  ...registry,
+  ...registryUpstream
 }

@@ -27,6 +27,8 @@ import { StatsApi } from "../stats/Api.js"
 import { NetworksApi } from "../networks/Api.js"
 import { TrustApi } from "../trust/Api.js"
 import { ReputationApi } from "../trust/reputation/Api.js"
+import { RegistryApi } from "../registry/Api.js"
+import { UpstreamSourcesApi } from "../registry/upstream/Api.js"
 import { WalletsApi } from "../wallets/Api.js"
 import { WalletAgentRelationsApi } from "../wallets/relations/Api.js"
 import { WalletRegistrationApi } from "../wallets/registration/Api.js"
@@ -104,6 +106,8 @@ export class Api extends withoutFrameworkErrors(HttpApi.make("AgentDirectoryApi"
   .add(StatsApi)
   .add(TrustApi)
   .add(ReputationApi)
+  .add(RegistryApi)
+  .add(UpstreamSourcesApi)
   .add(WalletsApi)
   .add(WalletAgentRelationsApi)
   .add(WalletRegistrationApi)

@@ -42,6 +42,7 @@ import { migrations as trust } from "../trust/Migrations.js"
 import { migrations as reputation } from "../trust/reputation/Migrations.js"
 import { migrations as stats } from "../stats/Migrations.js"
 import { migrations as networks } from "../networks/Migrations.js"
+import { migrations as registry } from "../registry/Migrations.js"
 import { migrations as wallets } from "../wallets/Migrations.js"
 import { migrations as workspaces } from "../workspaces/Migrations.js"
 
@@ -82,6 +83,7 @@ export const areaMigrations: ReadonlyArray<Migrations> = [
   reputation,
   stats,
   networks,
+  registry,
   wallets
 ]
 

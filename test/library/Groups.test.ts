@@ -32,12 +32,14 @@ const {
   PartnerJobsArea,
   ProcurementArea,
   ProtocolsArea,
+  RegistryArea,
   ReputationArea,
   RuntimeArea,
   ServicesArea,
   StatsArea,
   TokenOperationsArea,
   TrustArea,
+  UpstreamSourcesArea,
   WalletsArea,
   WorkspacesArea
 } = Library
@@ -72,7 +74,9 @@ const areaOf: Record<string, Library.Area> = {
   WalletRegistration: WalletsArea,
   TokenOperations: TokenOperationsArea,
   Ads: AdsArea,
-  Workspaces: WorkspacesArea
+  Workspaces: WorkspacesArea,
+  Registry: RegistryArea,
+  UpstreamSources: UpstreamSourcesArea
 }
 
 const groups = Object.values(Api.groups) as unknown as ReadonlyArray<HttpApiGroup.HttpApiGroup.AnyWithProps>

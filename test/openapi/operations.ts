@@ -16,6 +16,7 @@ import { operations as mcp } from "../mcp/operations.js"
 import { operations as networks } from "../networks/operations.js"
 import { operations as procurement } from "../procurement/operations.js"
 import { operations as protocols } from "../protocols/operations.js"
+import { operations as registry } from "../registry/operations.js"
 import { operations as runtime } from "../runtime/operations.js"
 import { operations as services } from "../services/operations.js"
 import { operations as social } from "../social/operations.js"
@@ -61,6 +62,7 @@ export const areaOperations: Readonly<Record<string, OperationExpectations>> = {
   networks,
   procurement,
   protocols,
+  registry,
   runtime,
   services,
   social,
