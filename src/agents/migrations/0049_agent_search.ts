@@ -103,7 +103,7 @@ BEGIN
            agent_search_words(tl.names), ofr.titles)), 'C')
       || setweight(to_tsvector('agent_search', COALESCE(tl.descriptions, '')), 'D'),
       left(btrim(regexp_replace(lower(unaccent(concat_ws(' ', a.name, a.tagline, agent_search_words(sk.names),
-        agent_search_words(tl.names)))), '\s+', ' ', 'g')), 2000),
+        agent_search_words(tl.names)))), '\\s+', ' ', 'g')), 2000),
       COALESCE(pr.keys, '{}'),
       ARRAY(SELECT DISTINCT i.network FROM agent_identities i
             WHERE i.agent_id = a.id AND i.binding = 'REGISTRY_BOUND' AND i.network IS NOT NULL ORDER BY 1),
