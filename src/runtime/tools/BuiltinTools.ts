@@ -95,6 +95,7 @@ export const runBuiltinTool = (stableName: string, args: Record<string, unknown>
         protocols: [],
         verificationStates: [],
         ...(typeof args["q"] === "string" ? { q: args["q"] } : {}),
+        sort: "rank",
         limit: typeof args["limit"] === "number" ? args["limit"] : 5
       }, "runtime-tool").pipe(Effect.orDie)
       // the wire shapes (JSON: decimal strings for amounts), as Agents_ListAgents answers them
