@@ -18,6 +18,8 @@
  * itself as `DbPool` (the per-request reads of `layers/SqlRows.ts` use it).
  */
 import { PGlite } from "@electric-sql/pglite"
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
+import { unaccent } from "@electric-sql/pglite/contrib/unaccent"
 import { createPgConfig } from "@electric-sql/pglite/node-postgres"
 import { SqlClient } from "@effect/sql"
 import type { MigrationError } from "@effect/sql/Migrator"
@@ -42,6 +44,13 @@ export interface EmbeddedSource {
   readonly pglite?: PGlite | undefined
 }
 
+/**
+ * The contrib extensions an embedded database loads (PGlite ships them as separate bundles): `unaccent` and
+ * `pg_trgm`, which the directory search creates (src/agents/migrations/0049_agent_search.ts). Every PGlite
+ * that opens this schema must be given them (`new PGlite({ extensions: embeddedExtensions })`).
+ */
+export const embeddedExtensions = { pg_trgm, unaccent }
+
 const makePglite = (source: EmbeddedSource): Effect.Effect<PGlite, SqlError, Scope.Scope> =>
   source.pglite !== undefined ? Effect.succeed(source.pglite) : Effect.acquireRelease(
     Effect.tryPromise({
@@ -49,6 +58,7 @@ const makePglite = (source: EmbeddedSource): Effect.Effect<PGlite, SqlError, Sco
         const inMemory = source.dataDir.startsWith("memory://")
         if (!inMemory) mkdirSync(source.dataDir, { recursive: true })
         const db = new PGlite({
+          extensions: embeddedExtensions,
           ...(inMemory ? {} : { dataDir: source.dataDir }),
           ...(source.loadDataDir ? { loadDataDir: source.loadDataDir } : {})
         })

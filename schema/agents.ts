@@ -47,8 +47,12 @@ export const ListFavoriteAgentsQuery = Schema.Struct({
   cursor: Schema.optionalWith(WireString(1, 2048), { exact: true })
 })
 
-/** Sorts of Agents_ListAgents: `rank` (best first, unranked last), `name` (A-Z), `newest` (latest listed first). */
-export const AgentSort = Schema.Literal("rank", "name", "newest")
+/**
+ * Sorts of Agents_ListAgents: `relevance` (the search blend of docs/methodology.md, best first; the default
+ * when `q` is given; without `q` it orders as `rank`), `rank` (best first, unranked last; the default without
+ * `q`), `name` (A-Z), `newest` (latest listed first).
+ */
+export const AgentSort = Schema.Literal("relevance", "rank", "name", "newest")
 export type AgentSort = typeof AgentSort.Type
 
 const KeyPattern = /^[a-z0-9][a-z0-9._-]{0,99}$/
@@ -60,14 +64,13 @@ const NetworkFilter = Schema.String.pipe(Schema.pattern(/^(?:[a-z0-9][a-z0-9._-]
 const networkRule = "must be a network key (1-100 lower-case letters, digits, '.', '_' or '-') or a CAIP-2 chain id"
 
 /**
- * Query of Agents_ListAgents (spec §9; filters shaped like spec §4.3's activity filters).
- * Repeated filters: `networks` (network keys or CAIP-2 chain ids, max 20), `protocols` (protocol catalog keys,
- * max 20), `verificationStates` (max 6); values of one filter are alternatives, filters
- * combine with AND. `q`: 1-200 characters, matched case-insensitively inside name, tagline
- * or canonical slug. `sort`: rank (default), name or newest. `limit` 1-100 (default 25),
- * `cursor` 1-2048 characters.
+ * The directory's filters (Agents_ListAgents, Agents_ListAgentFacets; spec §9, shaped like spec §4.3's
+ * activity filters). Repeated filters: `networks` (network keys or CAIP-2 chain ids, max 20), `protocols`
+ * (protocol catalog keys, max 20), `verificationStates` (max 6); values of one filter are alternatives,
+ * filters combine with AND. `q`: 1-200 characters, the relevance search of docs/search.md (every word, or
+ * its nearest spelling, in the agent's search document).
  */
-export const ListAgentsQuery = Schema.Struct({
+export const AgentDirectoryFilters = Schema.Struct({
   networks: QueryList(NetworkFilter, 20, networkRule),
   protocols: QueryList(KeyFilter, 20, keyRule),
   verificationStates: QueryList(
@@ -75,15 +78,50 @@ export const ListAgentsQuery = Schema.Struct({
     6,
     "must be one of UNVERIFIED, PARTIAL, VERIFIED, EXPIRED, REVOKED, CONFLICTED"
   ),
-  q: Schema.optionalWith(WireString(1, 200), { exact: true }),
-  sort: Schema.optionalWith(AgentSort.annotations(rule("must be one of rank, name, newest")), {
-    default: () => "rank" as const,
-    exact: true
-  }),
+  q: Schema.optionalWith(WireString(1, 200), { exact: true })
+})
+
+/** Query of Agents_ListAgentFacets: the list's filters ({@link AgentDirectoryFilters}). */
+export const ListAgentFacetsQuery = AgentDirectoryFilters
+export type ListAgentFacetsQuery = typeof ListAgentFacetsQuery.Type
+
+/**
+ * Query of Agents_ListAgents: the directory's filters ({@link AgentDirectoryFilters}), `sort` (relevance,
+ * rank, name or newest; absent: relevance with `q`, else rank), `limit` 1-100 (default 25), `cursor`
+ * 1-2048 characters.
+ */
+export const ListAgentsQuery = Schema.Struct({
+  ...AgentDirectoryFilters.fields,
+  sort: Schema.optionalWith(AgentSort.annotations(rule("must be one of relevance, rank, name, newest")), { exact: true }),
   limit: QueryInt({ min: 1, max: 100, default: 25 }),
   cursor: Schema.optionalWith(WireString(1, 2048), { exact: true })
 })
 export type ListAgentsQuery = typeof ListAgentsQuery.Type
+
+/** One value of a facet and how many agents matching the filters have it (a decimal string). */
+export const AgentFacetCount = Schema.Struct({
+  value: Schema.String,
+  count: CountString
+}).annotations({ identifier: "AgentFacetCount" })
+
+/**
+ * Agents_ListAgentFacets' answer: `total`, the listed agents matching the filters, and per facet the
+ * counts of those agents by value, most frequent first (ties by value; values of no matching agent are
+ * absent): `protocols` (catalog keys), `networks` (network keys), `verificationStates`, `skillTags` (lower
+ * case, the 50 most frequent), `hasOffers` (`true`/`false`: a PUBLISHED service offer) and `sources`
+ * (DIRECTORY, or the kinds of the agent's SUCCEEDED imports: A2A_AGENT_CARD, MCP_SERVER,
+ * ERC8004_REGISTRATION). An agent with several values counts once under each.
+ */
+export const AgentFacets = Schema.Struct({
+  total: CountString,
+  protocols: Schema.Array(AgentFacetCount),
+  networks: Schema.Array(AgentFacetCount),
+  verificationStates: Schema.Array(AgentFacetCount),
+  skillTags: Schema.Array(AgentFacetCount),
+  hasOffers: Schema.Array(AgentFacetCount),
+  sources: Schema.Array(AgentFacetCount)
+}).annotations({ identifier: "AgentFacets" })
+export type AgentFacets = typeof AgentFacets.Type
 
 /** One agent of the directory list: the spec §2.10 fields plus its networks and protocols (keys, sorted). */
 export const AgentListItem = Schema.Struct({

@@ -15,6 +15,8 @@ export const AgentsManifest = {
     query: { networks: "base", verificationStates: "VERIFIED", sort: "rank", limit: 10 },
     body: null
   },
+  // the facet counts of the agents on base
+  Agents_ListAgentFacets: { as: "anonymous", path: {}, query: { networks: "base" }, body: null },
   Agents_GetAgent: { as: "anonymous", path: { entityPublicId: DemoAgents[0].id }, query: {}, body: null },
   // Atlas Research published an A2A card (imported by the demo seed): it is served as published
   Agents_GetErc8004Registration: { as: "anonymous", path: { entityPublicId: DemoAgents[0].id }, query: {}, body: null },

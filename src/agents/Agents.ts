@@ -7,12 +7,13 @@ import { Effect, Option } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { now } from "../../layers/Clock.js"
 import { Cursor } from "../../layers/Cursor.js"
-import type { AgentListItem, AgentProfile, ListAgentsQuery } from "../../schema/agents.js"
+import type { AgentFacets, AgentListItem, AgentProfile, ListAgentFacetsQuery, ListAgentsQuery } from "../../schema/agents.js"
 import type { ActivityItem, GetPublicAgentActivityQuery } from "../../schema/analytics.js"
 import { AgentNotFound, InvalidCursor } from "../../schema/errors.js"
 import { canonicalAgentUrl } from "../identity/CanonicalUrl.js"
 import { ActivityPosition, ActivityRepo } from "./ActivityRepo.js"
-import { AgentsRepo, ListPosition } from "./Repo.js"
+import { type AgentFilters, AgentsRepo, ListPosition } from "./Repo.js"
+import { queryWords, type TextSearch, tsqueryText } from "./SearchQuery.js"
 
 /** A filter's values in one spelling: duplicates dropped, sorted (so the cursor binding ignores their order). */
 const normalised = <A extends string>(values: ReadonlyArray<A>): ReadonlyArray<A> => [...new Set(values)].sort()
@@ -24,40 +25,60 @@ export class Agents extends Effect.Service<Agents>()("agent-directory/Agents", {
     const config = yield* AppConfig
     const activityRepo = yield* ActivityRepo
 
+    /** The text query resolved against the search lexicon (src/agents/SearchQuery.ts). */
+    const textSearch = (q: string): Effect.Effect<TextSearch> => {
+      const words = queryWords(q)
+      return Effect.map(repo.resolveWords(words), (resolved) => ({ tsquery: tsqueryText(resolved), words: words.join(" ") }))
+    }
+
+    /** The repository's filters of a query: filter values normalised, `q` resolved. */
+    const filtersOf = (query: ListAgentFacetsQuery): Effect.Effect<AgentFilters> =>
+      Effect.map(
+        query.q === undefined ? Effect.succeed(undefined) : textSearch(query.q),
+        (search) => ({
+          networks: normalised(query.networks),
+          protocols: normalised(query.protocols),
+          verificationStates: normalised(query.verificationStates),
+          search
+        })
+      )
+
     /**
-     * Agents_ListAgents: one page of listed agents matching the query, in its sort, with
-     * the cursor of the next page (null on the last). The cursor is bound to the filters,
-     * `q`, `sort` and `caller` (a principal scope such as `api-key:<uuid>` or `anonymous`),
-     * not to `limit`. Fails with `InvalidCursor`.
+     * Agents_ListAgents: one page of listed agents matching the query, in its sort (absent:
+     * `relevance` with `q`, else `rank`), with the cursor of the next page (null on the last). The
+     * cursor is bound to the filters, `q`, the sort and `caller` (a principal scope such as
+     * `api-key:<uuid>` or `anonymous`), not to `limit`. Fails with `InvalidCursor`.
      */
     const list = (query: ListAgentsQuery, caller: string): Effect.Effect<
       { readonly rows: ReadonlyArray<AgentListItem>; readonly nextCursor: string | null },
       InvalidCursor
-    > => {
-      const filters = {
-        networks: normalised(query.networks),
-        protocols: normalised(query.protocols),
-        verificationStates: normalised(query.verificationStates),
-        q: query.q
-      }
-      return cursor.page({
-        position: ListPosition,
-        cursor: query.cursor,
-        param: "cursor",
-        binding: {
-          operation: "Agents_ListAgents",
-          principal: caller,
-          sort: query.sort,
-          q: query.q ?? null,
-          networks: filters.networks.join(","),
-          protocols: filters.protocols.join(","),
-          verificationStates: filters.verificationStates.join(",")
-        },
-        limit: query.limit,
-        fetch: (after, take) => repo.list(filters, query.sort, after, take),
-        positionOf: (row) => row.position
-      }).pipe(Effect.map((page) => ({ rows: page.rows.map((row) => row.agent), nextCursor: page.nextCursor })))
-    }
+    > =>
+      Effect.gen(function*() {
+        const filters = yield* filtersOf(query)
+        const sort = query.sort ?? (query.q === undefined ? "rank" : "relevance")
+        const page = yield* cursor.page({
+          position: ListPosition,
+          cursor: query.cursor,
+          param: "cursor",
+          binding: {
+            operation: "Agents_ListAgents",
+            principal: caller,
+            sort,
+            q: query.q ?? null,
+            networks: filters.networks.join(","),
+            protocols: filters.protocols.join(","),
+            verificationStates: filters.verificationStates.join(",")
+          },
+          limit: query.limit,
+          fetch: (after, take) => repo.list(filters, sort, after, take),
+          positionOf: (row) => row.position
+        })
+        return { rows: page.rows.map((row) => row.agent), nextCursor: page.nextCursor }
+      })
+
+    /** Agents_ListAgentFacets: the facet counts of the listed agents matching the filters. */
+    const facets = (query: ListAgentFacetsQuery): Effect.Effect<AgentFacets> =>
+      Effect.flatMap(filtersOf(query), repo.facets)
 
     /** Agents_GetAgent: the canonical profile, prices as of now. Fails with `AgentNotFound` (`agent-not-found`). */
     const profile = (entityId: string): Effect.Effect<AgentProfile, AgentNotFound> =>
@@ -104,7 +125,7 @@ export class Agents extends Effect.Service<Agents>()("agent-directory/Agents", {
         return { rows: page.rows.map((row) => row.item), nextCursor: page.nextCursor }
       })
 
-    return { list, profile, activity }
+    return { list, facets, profile, activity }
   }),
   dependencies: [AgentsRepo.Default, ActivityRepo.Default]
 }) {}

@@ -4,11 +4,13 @@ import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import {
+  AgentFacets,
   AgentListItem,
   AgentPath,
   AgentProfile,
   CreateAgentRequest,
   FavoriteAgent,
+  ListAgentFacetsQuery,
   ListAgentsQuery,
   ListFavoriteAgentsQuery,
   RetireAgentRequest,
@@ -84,11 +86,41 @@ export class AgentsApi extends HttpApiGroup.make("Agents")
             "max 20; an agent is on a network through a registry-bound locator there, never through an address it merely " +
             "funded or received from), `protocols` (protocol catalog keys, max 20), `verificationStates` (max 6). Values of " +
             "one filter are alternatives; different filters must all hold.\n" +
-            "- **`q`** (1-200 characters): matched literally and case-insensitively inside the name, tagline or canonical slug.\n" +
-            "- **`sort`**: `rank` (default: rank ascending, unranked agents last), `name` (A-Z, case-insensitive), " +
+            "- **`q`** (1-200 characters): a relevance search (docs/search.md) over the agent's search document: name " +
+            "and slug, tagline, skill names and tags, description, protocols, skill descriptions, MCP tool names, offer " +
+            "titles and MCP tool descriptions, in decreasing weight; accents and case are ignored and words are stemmed " +
+            "(English). Every word must match, as a prefix; a word no agent has is widened to its nearest spellings by " +
+            "trigram similarity (`wether forcast` finds a weather forecast agent). A query of punctuation only matches nothing.\n" +
+            "- **`sort`**: `relevance` (the default with `q`: the blend of text rank, trigram similarity and the rank " +
+            "score of docs/methodology.md \"Search relevance\", best first; without `q` it orders as `rank`), `rank` (the " +
+            "default without `q`: rank ascending, unranked agents last), `name` (A-Z, case-insensitive), " +
             "`newest` (most recently listed first); ties are ordered by the entity UUID, so pages never repeat or skip an agent.\n" +
             "- **Pages**: pass `nextCursor` back as `cursor` with the same filters, `q` and `sort` (and the same API key, or " +
             "none); a cursor altered, or used with another query or caller, is refused with 400 `invalid-cursor`. `limit` may change."
+        })
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("listAgentFacets", "/api/v1/agents/facets")
+      .setUrlParams(ListAgentFacetsQuery)
+      .addSuccess(Data(AgentFacets))
+      .pipe(
+        operation({
+          id: "Agents_ListAgentFacets",
+          auth: "public",
+          cache: "none",
+          scopes: ["agents:read"],
+          statuses: [400, 401, 403, 500, 503],
+          summary: "Facet counts of the agent directory under the list's filters and text query",
+          description: "How many listed agents match the filters of Agents_ListAgents (`networks`, `protocols`, " +
+            "`verificationStates`, `q`, with the same rules), in `total`, and how many of them have each value of each " +
+            "facet: `protocols` (protocol catalog keys), `networks` (network keys, from registry-bound locators), " +
+            "`verificationStates`, `skillTags` (the 50 most frequent tags of imported skills, lower case), `hasOffers` " +
+            "(`true`: a PUBLISHED service offer) and `sources` (`DIRECTORY` for an agent registered here with no import, " +
+            "else the kinds of its SUCCEEDED imports: `A2A_AGENT_CARD`, `MCP_SERVER`, `ERC8004_REGISTRATION`). Each facet " +
+            "lists `{value, count}` (count a decimal string) most frequent first, ties by value; an agent with several " +
+            "values counts once under each, and a value no matching agent has is absent. The counts are drill-down " +
+            "counts: a filter on a facet narrows every facet, its own too. Anonymous, or an API key with `agents:read`."
         })
       )
   )

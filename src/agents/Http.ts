@@ -50,6 +50,7 @@ export const AgentsHttpLive = group(Api, "Agents", (handlers) =>
           const page = yield* agents.list(urlParams, principalScope(principal))
           return yield* envelope.page(page.rows, page.nextCursor)
         }))
+      .handle("listAgentFacets", ({ urlParams }) => agents.facets(urlParams).pipe(Effect.flatMap(envelope.data)))
       .handle("getAgent", ({ path }) => agents.profile(path.entityPublicId).pipe(Effect.flatMap(envelope.data)))
       .handle("getAgentCard", ({ path }) =>
         Effect.gen(function*() {

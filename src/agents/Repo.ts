@@ -6,6 +6,7 @@
 import { SqlClient, SqlSchema, type Statement } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import {
+  AgentFacets,
   AgentLink,
   AgentListItem,
   AgentLocator,
@@ -18,25 +19,36 @@ import {
 import { AgentProfileImportedFields } from "../../schema/agentImports.js"
 import { DateTimeZ, Version } from "../../schema/common.js"
 import { importedProfileColumns } from "./imports/ProfileColumns.js"
+import { RelevanceWeights, type ResolvedWord, type TextSearch } from "./SearchQuery.js"
 
 /** Keyset position of a favorite: when it was added (ISO string) and the agent id; newest first. */
 export const FavoritePosition = Schema.Tuple(Schema.String, Schema.String)
 
 /**
  * Keyset position in the directory list: the sort key of the row as text (rank, with
- * 10^78 for unranked; lower-case name; `listed_at` with microseconds) and the agent id,
+ * 10^78 for unranked; lower-case name; `listed_at` with microseconds; relevance, 9 decimals) and the agent id,
  * which breaks ties. Which sort it belongs to is in the cursor's binding.
  */
 export const ListPosition = Schema.Tuple(Schema.String, Schema.String)
 export type ListPosition = typeof ListPosition.Type
 
-/** Filters of the directory list; an empty array does not filter. `networks`: keys or CAIP-2 ids. */
+/**
+ * Filters of the directory list; an empty array does not filter. `networks`: keys or CAIP-2 ids.
+ * `search`: the resolved text query (src/agents/SearchQuery.ts), absent without `q`.
+ */
 export interface AgentFilters {
   readonly networks: ReadonlyArray<string>
   readonly protocols: ReadonlyArray<string>
   readonly verificationStates: ReadonlyArray<string>
-  readonly q: string | undefined
+  readonly search: TextSearch | undefined
 }
+
+const FacetRow = Schema.Struct({ facet: Schema.String, value: Schema.String, count: Schema.String })
+const ResolvedWordRow = Schema.Struct({
+  own: Schema.NullOr(Schema.String),
+  known: Schema.Boolean,
+  alternatives: Schema.Array(Schema.String)
+})
 
 const FavoriteRow = Schema.Struct({ ...FavoriteAgent.fields, favoritedAt: Schema.String })
 const ListRow = Schema.Struct({ ...AgentListItem.fields, sortKey: Schema.String })
@@ -85,7 +97,7 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("agent-directory/Ag
     })
 
     /** Per sort: the key as text, the keyset condition after a position, and the order (served by 0013's indexes). */
-    const sorts: Record<AgentSort, {
+    const sorts: Record<Exclude<AgentSort, "relevance">, {
       readonly key: Statement.Fragment
       readonly after: (p: ListPosition) => Statement.Fragment
       readonly order: Statement.Fragment
@@ -116,19 +128,102 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("agent-directory/Ag
       ...(f.protocols.length === 0 ? [] : [sql`EXISTS (SELECT 1 FROM agent_protocols p WHERE p.agent_id = a.id
         AND p.protocol_key IN ${sql.in(f.protocols)})`]),
       ...(f.verificationStates.length === 0 ? [] : [sql`a.verification_state IN ${sql.in(f.verificationStates)}`]),
-      // strpos, not LIKE: the text is matched literally (no wildcards to escape)
-      ...(f.q === undefined ? [] : [sql`(strpos(lower(a.name), lower(${f.q})) > 0 OR strpos(lower(a.canonical_slug), lower(${f.q})) > 0
-        OR strpos(lower(COALESCE(a.tagline, '')), lower(${f.q})) > 0)`])
+      // the search document matches the text query (a query without a lexeme matches nothing)
+      ...(f.search === undefined ? [] : [
+        f.search.tsquery === null ? sql`false` : sql`EXISTS (SELECT 1 FROM agent_search_documents d
+          WHERE d.agent_id = a.id AND d.document @@ ${f.search.tsquery}::tsquery)`
+      ])
     ]
 
     const list = (f: AgentFilters, sort: AgentSort, after: ListPosition | undefined, take: number) => {
-      const s = sorts[sort]
+      if (sort === "relevance" && f.search !== undefined) return relevanceList(f, f.search, after, take)
+      const s = sorts[sort === "relevance" ? "rank" : sort]
       const where = sql.and([...filterClauses(f), ...(after === undefined ? [] : [s.after(after)])])
       return sql`SELECT ${itemColumns}, ${networksAndProtocols}, ${s.key} AS "sortKey"
           FROM agents a WHERE ${where} ORDER BY ${s.order} LIMIT ${take}`.pipe(
         Effect.flatMap(Schema.decodeUnknown(Schema.Array(ListRow)))
       )
     }
+
+    /**
+     * The relevance order: the matching agents' blend (docs/methodology.md "Search relevance"), rounded to
+     * 9 decimals so the keyset compares exact values, best first, ties by id. The page's ids are chosen
+     * first; only they get their networks and protocols.
+     */
+    const relevanceList = (f: AgentFilters, search: TextSearch, after: ListPosition | undefined, take: number) => {
+      if (search.tsquery === null) return Effect.succeed([] as ReadonlyArray<typeof ListRow.Type>)
+      const q = sql`${search.tsquery}::tsquery`
+      const score = sql`round((${RelevanceWeights.text}::float8 * ts_rank(d.document, ${q}, 32)
+          + ${RelevanceWeights.similarity}::float8 * word_similarity(${search.words}::text, d.names)
+          + ${RelevanceWeights.reputation}::float8 * COALESCE(r.rank_score_ppm, 0) / 1e6)::numeric, 9)`
+      const filters = filterClauses({ ...f, search: undefined })
+      return sql`WITH matched AS (
+            SELECT a.id, ${score} AS score
+            FROM agents a JOIN agent_search_documents d ON d.agent_id = a.id
+            LEFT JOIN agent_reputation r ON r.agent_id = a.id
+            WHERE ${sql.and([...filters, sql`d.document @@ ${q}`])}
+          ), page AS (
+            SELECT id, score FROM matched
+            ${after === undefined ? sql`` : sql`WHERE score < ${after[0]}::numeric OR (score = ${after[0]}::numeric AND id > ${after[1]}::uuid)`}
+            ORDER BY score DESC, id LIMIT ${take}
+          )
+          SELECT ${itemColumns}, ${networksAndProtocols}, page.score::text AS "sortKey"
+          FROM page JOIN agents a ON a.id = page.id ORDER BY page.score DESC, page.id`.pipe(
+        Effect.flatMap(Schema.decodeUnknown(Schema.Array(ListRow)))
+      )
+    }
+
+    /**
+     * The query words as the lexicon resolves them (src/agents/SearchQuery.ts `ResolvedWord`), in order:
+     * each word's lexeme under `agent_search`, whether a document has it, and its three nearest lexemes
+     * (trigram similarity at least 0.3, the `pg_trgm` default threshold of `%`).
+     */
+    const resolveWords = (words: ReadonlyArray<string>) =>
+      sql`SELECT own.lexeme AS own,
+            (own.lexeme IS NOT NULL AND EXISTS (SELECT 1 FROM agent_search_lexicon l WHERE l.lexeme = own.lexeme)) AS known,
+            CASE WHEN own.lexeme IS NULL THEN '{}'::text[] ELSE ARRAY(
+              SELECT l.lexeme FROM agent_search_lexicon l
+              WHERE l.lexeme % own.lexeme AND similarity(l.lexeme, own.lexeme) >= 0.3
+              ORDER BY similarity(l.lexeme, own.lexeme) DESC, l.lexeme LIMIT 3) END AS alternatives
+          FROM jsonb_array_elements_text(${JSON.stringify(words)}::jsonb) WITH ORDINALITY AS w(word, ord)
+          LEFT JOIN LATERAL (SELECT x AS lexeme FROM unnest(tsvector_to_array(to_tsvector('agent_search', w.word))) x
+                             LIMIT 1) own ON true
+          ORDER BY w.ord`.pipe(
+        Effect.flatMap(Schema.decodeUnknown(Schema.Array(ResolvedWordRow)))
+      )
+
+    /** Per facet, the counts of the listed agents matching `f` by value (read from their search documents). */
+    const facets = (f: AgentFilters) =>
+      sql`WITH m AS MATERIALIZED (
+            SELECT a.verification_state, d.protocols, d.networks, d.skill_tags, d.sources, d.has_offers
+            FROM agents a JOIN agent_search_documents d ON d.agent_id = a.id
+            WHERE ${sql.and(filterClauses(f))}
+          ), counts AS (
+            SELECT 'total' AS facet, '' AS value, count(*) AS n FROM m
+            UNION ALL SELECT 'protocols', v, count(*) FROM m, unnest(m.protocols) v GROUP BY v
+            UNION ALL SELECT 'networks', v, count(*) FROM m, unnest(m.networks) v GROUP BY v
+            UNION ALL SELECT 'verificationStates', m.verification_state, count(*) FROM m GROUP BY m.verification_state
+            UNION ALL SELECT 'hasOffers', m.has_offers::text, count(*) FROM m GROUP BY m.has_offers
+            UNION ALL SELECT 'sources', v, count(*) FROM m, unnest(m.sources) v GROUP BY v
+            UNION ALL (SELECT 'skillTags', v, count(*) FROM m, unnest(m.skill_tags) v GROUP BY v
+                       ORDER BY count(*) DESC, v COLLATE "C" LIMIT 50)
+          )
+          SELECT facet, value, n::text AS count FROM counts ORDER BY facet, n DESC, value COLLATE "C"`.pipe(
+        Effect.flatMap(Schema.decodeUnknown(Schema.Array(FacetRow))),
+        Effect.map((rows): AgentFacets => {
+          const of = (facet: string) =>
+            rows.filter((r) => r.facet === facet).map((r) => ({ value: r.value, count: r.count }))
+          return {
+            total: rows.find((r) => r.facet === "total")?.count ?? "0",
+            protocols: of("protocols"),
+            networks: of("networks"),
+            verificationStates: of("verificationStates"),
+            skillTags: of("skillTags"),
+            hasOffers: of("hasOffers"),
+            sources: of("sources")
+          }
+        })
+      )
 
     const profile = SqlSchema.findOne({
       Request: Schema.Struct({ id: Schema.String, at: Schema.DateFromSelf }),
@@ -173,6 +268,11 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("agent-directory/Ag
         Effect.orDie(list(filters, sort, after, take)).pipe(
           Effect.map((rows) => rows.map(({ sortKey, ...agent }) => ({ agent, position: [sortKey, agent.publicId] as const })))
         ),
+      /** The query words resolved against the search lexicon, in order (see `ResolvedWord`). */
+      resolveWords: (words: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<ResolvedWord>> =>
+        words.length === 0 ? Effect.succeed([]) : Effect.orDie(resolveWords(words)),
+      /** The facet counts of the listed agents matching `filters` (Agents_ListAgentFacets). */
+      facets: (filters: AgentFilters) => Effect.orDie(facets(filters)),
       /** The profile of an agent (prices in effect at `at`) without its canonical URL, or none. */
       profile: (id: string, at: Date) => Effect.orDie(profile({ id, at }))
     }

@@ -214,7 +214,8 @@ export const DirectoryTools: ReadonlyArray<DirectoryTool> = [
     name: "search_agents",
     title: "Search the agent directory",
     description: "Lists the directory's agents matching filters (`networks`, `protocols`, `verificationStates`), " +
-      "a text query `q` (name, tagline or slug) and a `sort` (rank, name, newest), `limit` per page; " +
+      "a relevance search `q` (name, tagline, skills, description, protocols, MCP tools; typos tolerated) and a " +
+      "`sort` (relevance, the default with `q`; rank, the default without; name; newest), `limit` per page; " +
       "pass `nextCursor` back as `cursor` (with the same filters) for the next page.",
     endpoint: listAgents!,
     run: ({ query }, principal) =>

@@ -31,7 +31,7 @@ layer(server.layer)("Agents_GetAgent", (it) => {
       expect(p.rank).toBe("1")
       expect(p.verificationState).toBe("VERIFIED")
       expect(p.networks).toEqual(["base"])
-      expect(p.protocols).toEqual(["erc-8004", "mcp", "x402"])
+      expect(p.protocols).toEqual(["a2a", "erc-8004", "mcp", "x402"])
       expect(p.listedAt).toBe("2026-01-01T00:00:00.000Z")
       // sorted by canonical locator (byte order); the address Atlas was FUNDED from is not identity
       expect(p.locators).toEqual([

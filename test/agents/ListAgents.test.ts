@@ -58,7 +58,8 @@ layer(server.layer)("Agents_ListAgents", (it) => {
         verificationState: "VERIFIED",
         // the FUNDED address on base does not add a network; it is base through its registry token
         networks: ["base"],
-        protocols: ["erc-8004", "mcp", "x402"]
+        // a2a derived from its imported A2A Agent Card, the others declared
+        protocols: ["a2a", "erc-8004", "mcp", "x402"]
       })
       const harbor = reply.body.data[6]
       expect(harbor.rank).toBe("7")
@@ -91,12 +92,12 @@ layer(server.layer)("Agents_ListAgents", (it) => {
       expect(none.body.nextCursor).toBeNull()
     }))
 
-  it.effect("q matches name, tagline or slug case-insensitively and literally", () =>
+  it.effect("q finds the words of name, tagline or slug case-insensitively, a word as a prefix; punctuation matches nothing", () =>
     Effect.gen(function*() {
       expect(slugs((yield* call("GET", `${path}?q=RESEARCH`)).body)).toEqual(slugsOf([0]))
       expect(slugs((yield* call("GET", `${path}?q=chain%20MONITORING`)).body)).toEqual(slugsOf([1]))
       expect(slugs((yield* call("GET", `${path}?q=harbor-rel`)).body)).toEqual(slugsOf([7]))
-      // LIKE wildcards are plain characters
+      // no word at all: LIKE wildcards are not patterns
       expect((yield* call("GET", `${path}?q=%25`)).body.data).toEqual([])
       expect((yield* call("GET", `${path}?q=_`)).body.data).toEqual([])
     }))

@@ -9,6 +9,8 @@ import type { OperationExpectations } from "../openapi/operations.js"
 /** The agents area's operations, by operationId. */
 export const operations = {
   Agents_ListAgents: { method: "get", path: "/api/v1/agents", tag: "Agents", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 500, 503] },
+  // ours: facet counts of the list's filters (public read, as the list)
+  Agents_ListAgentFacets: { method: "get", path: "/api/v1/agents/facets", tag: "Agents", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 500, 503] },
   Agents_GetAgent: { method: "get", path: "/api/v1/agents/{entityPublicId}", tag: "Agents", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },
   Agents_GetErc8004Registration: { method: "get", path: "/api/v1/agents/{entityPublicId}/erc8004-registration.json", tag: "Agents", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },
   Agents_GetAgentCard: { method: "get", path: "/api/v1/agents/{entityPublicId}/agent-card", tag: "Agents", auth: "public", cache: "public-catalog", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },

@@ -7,7 +7,7 @@ import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Logger, LogLevel } from "effect"
 import { spawnSync } from "node:child_process"
-import { DbEmbedded } from "../../layers/Db.js"
+import { DbEmbedded, embeddedExtensions } from "../../layers/Db.js"
 import { IdsSequence } from "../../layers/Ids.js"
 import { migrate } from "../../src/db/migrate.js"
 import { startupLive } from "../../src/startup.js"
@@ -33,7 +33,7 @@ describe("demo data at start-up", () => {
     Effect.gen(function*() {
       const pglite = yield* Effect.acquireRelease(
         Effect.promise(async () => {
-          const db = new PGlite()
+          const db = new PGlite({ extensions: embeddedExtensions })
           await db.waitReady
           return db
         }),

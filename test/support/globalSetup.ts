@@ -11,7 +11,7 @@ import { join } from "node:path"
 import Pg from "pg"
 import type {} from "vitest"
 import type { TestProject } from "vitest/node"
-import { DbEmbedded, DbServer } from "../../layers/Db.js"
+import { DbEmbedded, DbServer, embeddedExtensions } from "../../layers/Db.js"
 import { AuthLive } from "../../layers/Auth.js"
 import { IdsSequence } from "../../layers/Ids.js"
 import { migrate } from "../../src/db/migrate.js"
@@ -48,7 +48,7 @@ export default async function setup(project: TestProject) {
     const emptyPath = join(tmpdir(), `adapi-template-empty-${process.pid}.tar.gz`)
     await Effect.runPromise(Effect.gen(function*() {
       const pglite = yield* Effect.promise(async () => {
-        const db = new PGlite()
+        const db = new PGlite({ extensions: embeddedExtensions })
         await db.waitReady
         return db
       })
