@@ -15,7 +15,9 @@ import {
   CreateAnalyticsExportRequest,
   ExportDownloadHeaders,
   IngestProductEventsRequest,
-  IngestProductEventsResult
+  IngestProductEventsResult,
+  IssueContextTokenRequest,
+  IssuedContextToken
 } from "../../../schema/analytics.js"
 import { Uuid } from "../../../schema/common.js"
 import { Data } from "../../../schema/envelope.js"
@@ -63,6 +65,37 @@ export class AnalyticsApi extends HttpApiGroup.make("Analytics")
             "events are committed. Idempotency-Key is optional: with one, a retry replays the first answer."
           ].join("\n"),
           errors: [InvalidContextToken, ContextTokenExpired]
+        })
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("issueAnalyticsContextToken", "/api/v1/analytics/context-tokens")
+      .setHeaders(IdempotencyKeyOptional)
+      .setPayload(IssueContextTokenRequest)
+      .addSuccess(Data(IssuedContextToken), { status: 201 })
+      .pipe(
+        operation({
+          id: "Social_IssueAnalyticsContextToken",
+          auth: "public",
+          cache: "none",
+          scopes: ["public:read"],
+          cost: 1,
+          statuses: [400, 401, 403, 404, 429, 500, 503],
+          summary: "Issue the context token that product-event ingestion needs",
+          description: [
+            "Issues a context token for Social_IngestProductEvent, to whoever renders a page: anyone may get one",
+            "(anonymous, or an API key with `public:read`), as ingestion itself is anonymous. The token names the",
+            "visitor, the agent events are about by default (`agentPublicId`, optional: null lets every event name its",
+            "own), the event categories the visitor consented to (`consent`, at most 20 lowercase words: the first word",
+            "of an event's name, e.g. `traffic` for `traffic.page_view`; an event of another category is rejected",
+            "CONSENT_REQUIRED) and an expiry one hour after issue (then ingestion answers 401 `context-token-expired`:",
+            "issue a new one).",
+            "",
+            "`visitor` is the caller's opaque id of the viewer (1-200 of letters, digits, `_.:-`; never an account id);",
+            "without one a new id is made and returned. `agentPublicId` must name a listed agent (else 404",
+            "`agent-not-found`). Nothing is stored; Idempotency-Key is optional (a retry with one replays the token)."
+          ].join("\n"),
+          errors: [AgentNotFound]
         })
       )
   )
