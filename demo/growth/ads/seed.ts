@@ -11,6 +11,8 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Redacted } from "effect"
 import { deriveKey, DevelopmentSecret } from "../../../layers/AppConfig.js"
 import { mint, type ServingClaims } from "../../../src/growth/ads/ServingToken.js"
+import { ensurePackageOffers } from "../../../src/growth/ads/PackageOffers.js"
+import { IdsSequence } from "../../../layers/Ids.js"
 import { DemoAccounts } from "../../accounts/seed.js"
 import { DemoAgents } from "../../agents/seed.js"
 import { DemoOrders } from "../../commerce/seed.js"
@@ -19,6 +21,13 @@ import { DemoWorkspaces } from "../../workspaces/seed.js"
 
 // this file's id groups: 0xb0-0xbf
 const id = demoId
+
+/**
+ * The platform's workspace, which sells the ad packages (`ADS_PLATFORM_WORKSPACE_ID` of a
+ * deployment; docs/ads.md): no members, its service "Advertising" holds one PUBLISHED offer
+ * per package and one price per package version (src/growth/ads/PackageOffers.ts).
+ */
+export const DemoPlatformWorkspace = { id: id(0xb5, 1), name: "Agent Directory Platform", slug: "agent-directory-platform" } as const
 
 /** Ad packages; `code` is the product code of the orders that buy them. */
 export const DemoAdPackages = {
@@ -161,6 +170,18 @@ export const seedAds = Effect.gen(function*() {
       created_at: demoTime(5 + v.version)
     })))
   }`
+  // the platform sells the packages: its workspace, then the offers and prices as a deployment makes them
+  yield* sql`INSERT INTO workspaces ${
+    sql.insert({
+      id: DemoPlatformWorkspace.id,
+      name: DemoPlatformWorkspace.name,
+      slug: DemoPlatformWorkspace.slug,
+      state: "ACTIVE",
+      created_at: demoTime(1),
+      updated_at: demoTime(1)
+    })
+  }`
+  yield* ensurePackageOffers(DemoPlatformWorkspace.id, demoTime(5)).pipe(Effect.provide(IdsSequence("0190ad00")))
   const campaigns: ReadonlyArray<DemoCampaign> = Object.values(DemoAdCampaigns)
   yield* sql`INSERT INTO ad_campaigns ${
     sql.insert(campaigns.map((c) => ({
