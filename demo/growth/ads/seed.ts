@@ -3,8 +3,9 @@
  * orders bought (demo/commerce/seed.ts `DemoOrders`), campaigns in several states across
  * the demo workspaces, and a serving token of the ACTIVE campaign.
  *
- * Only the ACTIVE campaign is funded by an order (ORD-2026-0006); the others are
- * placements granted without one (`orderId` null). ORD-2026-0004 (PAID) funds no
+ * The ACTIVE campaign is funded by an order (ORD-2026-0006) and the DRAFT `funded` one by
+ * ORD-2026-0047 (PAID: it can be submitted); the others are placements granted without one
+ * (`orderId` null). ORD-2026-0004 (PAID) funds no
  * campaign yet: the demo manifest creates one from it.
  */
 import { SqlClient } from "@effect/sql"
@@ -62,7 +63,9 @@ export const DemoAdOrders = {
   /** PAYMENT_PENDING: cannot fund a campaign (409). */
   unpaid: order("ORD-2026-0002"),
   /** ACTIVE, funds the ACTIVE campaign. */
-  funding: order("ORD-2026-0006")
+  funding: order("ORD-2026-0006"),
+  /** PAID, funds the DRAFT campaign `funded` (the submit example). */
+  square: order("ORD-2026-0047")
 } as const
 
 interface DemoCampaign {
@@ -123,6 +126,11 @@ export const DemoAdCampaigns = {
   rejected: campaign(6, {
     workspace: "acme", agent: null, order: null, packageVersion: "stripV1", name: "Too good to be true",
     state: "REJECTED", creativeState: "REJECTED", startDay: 150, version: 3, metrics: [0, 0, 0], day: 110
+  }),
+  /** Funded by a paid order: the example of Growth_SubmitAdCampaign. */
+  funded: campaign(8, {
+    workspace: "acme", agent: 0, order: DemoAdOrders.square.id, packageVersion: "square", name: "Atlas square for teams",
+    state: "DRAFT", creativeState: "DRAFT", startDay: 210, version: 1, metrics: [0, 0, 0], day: 138
   }),
   /** The Outsider Lab's: invisible to Acme members, listed to admins. */
   outsider: campaign(7, {
