@@ -25,7 +25,8 @@ import { SqlClient } from "@effect/sql"
 import { Cron, Duration, Effect, Layer, Option } from "effect"
 import { now } from "../../../layers/Clock.js"
 import { AdsRepo } from "./Repo.js"
-import { ensurePackageOffers, platformWorkspaceConfig } from "./PackageOffers.js"
+import { AdsSettings } from "./Config.js"
+import { ensurePackageOffers } from "./PackageOffers.js"
 
 /**
  * One tick: every due campaign → ACTIVE, then every ended one → COMPLETED, in one
@@ -45,21 +46,15 @@ export const moveDueCampaigns = Effect.gen(function*() {
 /**
  * The ad packages' offers (`PackageOffers.ts`): every package without one gets its offer in
  * the platform's workspace (`ADS_PLATFORM_WORKSPACE_ID`; unset: nothing), in one transaction.
- * An invalid setting is logged and the step skipped. Requires `SqlClient`, `Ids`.
+ * Requires `SqlClient`, `Ids`, `AdsSettings`.
  */
 export const ensurePlatformOffers = Effect.gen(function*() {
-  const workspace = yield* platformWorkspaceConfig
+  const workspace = (yield* AdsSettings).ads.platformWorkspaceId
   if (Option.isNone(workspace)) return { packages: 0, versions: 0 }
   const sql = yield* SqlClient.SqlClient
   const at = yield* now
   return yield* sql.withTransaction(ensurePackageOffers(workspace.value, at))
-}).pipe(
-  Effect.catchTag("ConfigError", (e) =>
-    Effect.as(Effect.logError("ad package offers skipped").pipe(Effect.annotateLogs({ error: String(e) })), {
-      packages: 0,
-      versions: 0
-    }))
-)
+})
 
 /**
  * The cron job (`AdCampaignLifecycle`, every minute UTC) registered on the engine: the

@@ -5,7 +5,7 @@
  * Growth_CreateAdCampaign checks.
  *
  * {@link ensurePackageOffers} gives every ad package that has no offer yet its offer, in the
- * platform's workspace (`ADS_PLATFORM_WORKSPACE_ID`, {@link platformWorkspaceConfig}):
+ * platform's workspace (`ADS_PLATFORM_WORKSPACE_ID`, `AdsSettings` of `Config.ts`):
  * - the workspace's service "Advertising" (no agent), made once;
  * - per package, a PUBLISHED offer (title = the package's name, slug = its code in lower case
  *   with `-`, `entitlement_code` = its code, pricing model FIXED, fulfillment policy 1, no
@@ -19,22 +19,8 @@
  * minute; it makes nothing twice (it only fills links that are NULL).
  */
 import { SqlClient } from "@effect/sql"
-import { Config, Effect, Option } from "effect"
+import { Effect } from "effect"
 import { Ids } from "../../../layers/Ids.js"
-
-const UuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
-/**
- * `ADS_PLATFORM_WORKSPACE_ID`: the workspace that sells the ad packages (a uuid of an
- * existing workspace, the platform operator's); unset = ad packages get no offer (and cannot
- * be bought) until it is set.
- */
-export const platformWorkspaceConfig: Config.Config<Option.Option<string>> = Config.option(
-  Config.string("ADS_PLATFORM_WORKSPACE_ID").pipe(
-    Config.validate({ message: "ADS_PLATFORM_WORKSPACE_ID must be a uuid", validation: (s) => UuidPattern.test(s) }),
-    Config.map((s) => s.toLowerCase())
-  )
-)
 
 /** Name of the platform's service that holds the ad package offers. */
 export const AdvertisingServiceName = "Advertising"

@@ -21,6 +21,9 @@ import { DemoWorkspaces } from "../../../demo/workspaces/seed.js"
 import { DemoAccounts } from "../../../demo/accounts/seed.js"
 import { confirmPayment, openPayment, placeOrder } from "../../../src/commerce/index.js"
 import { IdsLive } from "../../../layers/Ids.js"
+import { DemoPlatformWorkspace } from "../../../demo/growth/ads/seed.js"
+import { ensurePackageOffers } from "../../../src/growth/ads/PackageOffers.js"
+import { DemoAssets } from "../../../demo/common.js"
 import { call, expectProblem, type Session, signIn } from "../../support/http.js"
 import { makeTestServer, TestEpoch } from "../../support/TestServer.js"
 import { until, waitFor } from "../../support/waitFor.js"
@@ -169,6 +172,28 @@ layer(server.layer)("ads end to end", (it) => {
         uniqueVisitors: "1"
       })
     }))
+
+  it.effect("a package an operator adds gets its platform offer and prices once; an order of it has the package's code", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const pkg = "0190ffff-0000-7000-8000-0000000000b1"
+      yield* sql`INSERT INTO ad_packages (id, code, name, placement_kind, created_at)
+                 VALUES (${pkg}, 'AD_POPUP', 'Popup ad placement', 'POPUP', ${TestEpoch})`
+      yield* sql`INSERT INTO ad_package_versions (id, package_id, version, asset_id, price_units, duration_days, created_at)
+                 VALUES ('0190ffff-0000-7000-8000-0000000000b2', ${pkg}, 1, ${DemoAssets.usdc.id}, 75000000, 14, ${TestEpoch})`
+      const ensure = sql.withTransaction(ensurePackageOffers(DemoPlatformWorkspace.id, TestEpoch)).pipe(Effect.provide(IdsLive))
+      expect(yield* ensure).toEqual({ packages: 1, versions: 1 })
+      expect(yield* ensure).toEqual({ packages: 0, versions: 0 })
+      const [offer] = yield* sql<{ state: string; code: string; workspace: string; services: number }>`
+        SELECT o.state, o.entitlement_code AS code, s.workspace_id AS workspace,
+               (SELECT count(*)::int FROM services WHERE workspace_id = s.workspace_id) AS services
+          FROM ad_packages p JOIN service_offers o ON o.id = p.offer_id JOIN services s ON s.id = o.service_id
+         WHERE p.id = ${pkg}`
+      expect(offer).toEqual({ state: "PUBLISHED", code: "AD_POPUP", workspace: DemoPlatformWorkspace.id, services: 1 })
+      const priceId = yield* priceOfVersion("0190ffff-0000-7000-8000-0000000000b2")
+      const order = yield* buy(DemoWorkspaces.team.id, priceId, DemoAccounts.member.id, "ads-popup-1")
+      expect(yield* orderRow(order.id)).toEqual({ state: "ACTIVE", productCode: "AD_POPUP", totalUnits: "75000000" })
+    }).pipe(Effect.orDie))
 
   it.effect("submit: refusals in order, an IMAGE creative by reference becomes the next revision", () =>
     Effect.gen(function*() {
