@@ -148,3 +148,35 @@ export const GetPublicAgentActivityQuery = Schema.Struct({
   networks: QueryList(WireString(1, 100), 20),
   activityKeys: QueryList(WireString(1, 150), 20)
 })
+
+/** How long an issued context token is good (seconds, 1 hour). */
+export const ContextTokenTtlSeconds = 3600
+
+/** A consent category: the first word of event names (`traffic` of `traffic.page_view`). */
+export const ConsentCategory = Schema.String.pipe(
+  Schema.pattern(/^[a-z][a-z0-9_]{0,39}$/),
+  Schema.annotations(rule("must be a lowercase word of 1-40 letters, digits or underscores, starting with a letter"))
+)
+
+/** Body of Social_IssueAnalyticsContextToken: the agent the page is about, the consented categories, the visitor. */
+export const IssueContextTokenRequest = StrictStruct({
+  agentPublicId: Schema.optionalWith(Schema.NullOr(Uuid), { default: () => null, exact: true }),
+  consent: Schema.Array(ConsentCategory).pipe(Schema.maxItems(20)),
+  visitor: Schema.optional(
+    Schema.String.pipe(
+      Schema.pattern(/^[A-Za-z0-9_.:-]{1,200}$/),
+      Schema.annotations(rule("must be 1-200 letters, digits, '_', '.', ':' or '-'"))
+    )
+  )
+}).annotations({ identifier: "IssueContextTokenRequest" })
+export type IssueContextTokenRequest = typeof IssueContextTokenRequest.Type
+
+/** 201 data of Social_IssueAnalyticsContextToken. */
+export const IssuedContextToken = Schema.Struct({
+  contextToken: Schema.String,
+  expiresAt: DateTimeZ,
+  agentPublicId: Schema.NullOr(Uuid),
+  consent: Schema.Array(Schema.String),
+  visitor: Schema.String
+}).annotations({ identifier: "IssuedContextToken" })
+export type IssuedContextToken = typeof IssuedContextToken.Type

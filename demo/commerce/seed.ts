@@ -35,6 +35,11 @@ export const DemoOrders = [
   {
     id: id(9, 6), number: "ORD-2026-0006", workspace: "acme", agent: 0, state: "ACTIVE", product: ["AD_STRIP", "Strip ad placement"],
     asset: "usdc", subtotal: "150000000", discount: "0", total: "150000000", day: 35, paid: true, benefit: null
+  },
+  // a paid square ad order funding the demo's DRAFT campaign that is submitted for review (Growth_SubmitAdCampaign)
+  {
+    id: id(9, 0x47), number: "ORD-2026-0047", workspace: "acme", agent: null, state: "PAID", product: ["AD_SQUARE", "Square ad placement"],
+    asset: "usdc", subtotal: "90000000", discount: "0", total: "90000000", day: 46, paid: true, benefit: null
   }
 ] as const
 

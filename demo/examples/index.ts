@@ -26,7 +26,8 @@ import growthTokenOperations from "./growth/tokenOperations.json" with { type: "
 import jobsBounties from "./jobs/bounties.json" with { type: "json" }
 import jobsPartnerJobs from "./jobs/partnerJobs.json" with { type: "json" }
 import socialAnalytics from "./social/analytics.json" with { type: "json" }
-import growthAds from "./growth/ads.json" with { type: "json" }
+import growthAds1 from "./growth/ads-1.json" with { type: "json" }
+import growthAds2 from "./growth/ads-2.json" with { type: "json" }
 import stats from "./stats.json" with { type: "json" }
 import networks from "./networks.json" with { type: "json" }
 import registry from "./registry.json" with { type: "json" }
@@ -55,7 +56,8 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
   ...jobsBounties,
   ...jobsPartnerJobs,
   ...socialAnalytics,
-  ...growthAds,
+  ...growthAds1,
+  ...growthAds2,
   ...stats,
   ...networks,
   ...registry,

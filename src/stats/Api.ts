@@ -45,7 +45,9 @@ const directoryFigures = "Figures (counts are decimal strings):\n\n" +
   "- `runs`: `started` (runs whose `startedAt` is in the day), `succeeded` (ended SUCCEEDED, `completedAt` in the day), " +
   "`failed` (ended FAILED or TIMED_OUT, `completedAt` in the day). Playground runs are not counted.\n" +
   "- `feedback`: `created` (feedback whose `createdAt` is in the day, whatever its state now) and `meanRatingPpm` (their " +
-  "mean `ratingPpm`, rounded; null when none)."
+  "mean `ratingPpm`, rounded; null when none).\n" +
+  "- `orders`: `paid` (orders of every workspace whose `paidAt` is in the day, whatever their state now) and " +
+  "`revenue`: per asset (ascending asset id), the sum of their `totalUnits` (minor units, decimal string)."
 
 const agentFigures = "Figures (counts are decimal strings):\n\n" +
   "- `runs`: the agent's runs as the directory counts them (`started`, `succeeded`, `failed`; playground runs not " +
@@ -55,7 +57,9 @@ const agentFigures = "Figures (counts are decimal strings):\n\n" +
   "- `stars`: accounts holding the agent as a favorite since before the day's end (a removed favorite leaves no trace, " +
   "so a closed day counts the favorites held when it was projected).\n" +
   "- `endpointProbes`: probes of the agent's stored endpoints in the day (`ok`: answered; `total`: all).\n" +
-  "- `activityItems`: public activity items (Analytics_ListAgentActivity) that occurred in the day.\n\n" +
+  "- `activityItems`: public activity items (Analytics_ListAgentActivity) that occurred in the day.\n" +
+  "- `orders`: orders for the agent (of an offer of its service) paid in the day, and their revenue by asset, " +
+  "counted as the directory counts them.\n\n" +
   "Any agent of the directory has daily figures, listed or not (like Agents_GetAgent); an unknown id is 404 " +
   "`agent-not-found`."
 

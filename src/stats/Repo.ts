@@ -20,6 +20,13 @@ export interface DirectoryFigureRow {
   readonly meanRatingPpm: number | null
 }
 
+/** Revenue of one asset (units as a decimal string). */
+export interface RevenueRow {
+  readonly assetId: string
+  readonly symbol: string | null
+  readonly units: string
+}
+
 /** One agent's raw figures of a span (counts as decimal strings). */
 export interface AgentFigureRow {
   readonly agentId: string
@@ -33,6 +40,8 @@ export interface AgentFigureRow {
   readonly probesOk: string
   readonly probesTotal: string
   readonly activityItems: string
+  readonly ordersPaid: string
+  readonly revenue: ReadonlyArray<RevenueRow>
 }
 
 /** A stored projection: the day, its document and tag, its freshness. */
@@ -75,6 +84,23 @@ const make = Effect.gen(function*() {
          WHERE (a.state = 'ACTIVE' AND a.listed_at < ${upTo})
             OR (a.state = 'RETIRED' AND a.created_at < ${upTo} AND a.retired_at >= ${upTo})`
 
+  /**
+   * The orders of every workspace paid in `[from, upTo)` (`paid_at`): their count and revenue
+   * by asset (ascending asset id).
+   */
+  const paidOrders = (from: Date, upTo: Date) =>
+    Effect.map(
+      sql<{ assetId: string; symbol: string | null; paid: string; units: string }>`
+        SELECT o.asset_id AS "assetId", a.symbol, count(*)::text AS paid, sum(o.total_units)::text AS units
+          FROM orders o JOIN assets a ON a.id = o.asset_id
+         WHERE o.paid_at >= ${from} AND o.paid_at < ${upTo}
+         GROUP BY o.asset_id, a.symbol ORDER BY o.asset_id`,
+      (rows) => ({
+        paid: String(rows.reduce((n, r) => n + BigInt(r.paid), 0n)),
+        revenue: rows.map((r) => ({ assetId: r.assetId, symbol: r.symbol, units: r.units }))
+      })
+    )
+
   /** The directory's figures of `[from, upTo)`. Fails with `SqlError`. */
   const directoryFigures = (from: Date, upTo: Date) =>
     Effect.gen(function*() {
@@ -103,7 +129,8 @@ const make = Effect.gen(function*() {
         SELECT p.protocol_key AS protocol, count(*)::text AS listed
           FROM agent_protocols p JOIN listed l ON l.id = p.agent_id
          GROUP BY p.protocol_key ORDER BY p.protocol_key COLLATE "C"`
-      return { row: row!, networks, protocols }
+      const orders = yield* paidOrders(from, upTo)
+      return { row: row!, networks, protocols, orders }
     })
 
   /**
@@ -134,6 +161,15 @@ const make = Effect.gen(function*() {
       act AS (
         SELECT agent_id, count(*) AS items
           FROM agent_activity WHERE occurred_at >= ${from} AND occurred_at < ${upTo} GROUP BY agent_id),
+      ord AS (
+        SELECT agent_id, sum(n) AS paid,
+               json_agg(json_build_object('assetId', asset_id, 'symbol', symbol, 'units', units::text) ORDER BY asset_id)
+                 AS revenue
+          FROM (SELECT o.agent_id, o.asset_id, a.symbol, count(*) AS n, sum(o.total_units) AS units
+                  FROM orders o JOIN assets a ON a.id = o.asset_id
+                 WHERE o.agent_id IS NOT NULL AND o.paid_at >= ${from} AND o.paid_at < ${upTo}
+                 GROUP BY o.agent_id, o.asset_id, a.symbol) x
+         GROUP BY agent_id),
       t AS (${targets})
       SELECT t.agent_id AS "agentId",
              COALESCE(r.started, 0)::text AS "runsStarted",
@@ -145,12 +181,15 @@ const make = Effect.gen(function*() {
              (SELECT count(*) FROM favorite_agents fa WHERE fa.agent_id = t.agent_id AND fa.created_at < ${upTo})::text AS stars,
              COALESCE(p.ok, 0)::text AS "probesOk",
              COALESCE(p.total, 0)::text AS "probesTotal",
-             COALESCE(act.items, 0)::text AS "activityItems"
+             COALESCE(act.items, 0)::text AS "activityItems",
+             COALESCE(ord.paid, 0)::text AS "ordersPaid",
+             COALESCE(ord.revenue, '[]'::json) AS revenue
         FROM t
         LEFT JOIN r ON r.agent_id = t.agent_id
         LEFT JOIN f ON f.agent_id = t.agent_id
         LEFT JOIN p ON p.agent_id = t.agent_id
         LEFT JOIN act ON act.agent_id = t.agent_id
+        LEFT JOIN ord ON ord.agent_id = t.agent_id
        ORDER BY t.agent_id`
 
   /** The `targets` of one agent. */
@@ -158,7 +197,7 @@ const make = Effect.gen(function*() {
 
   /**
    * The `targets` of every agent with evidence in `[from, upTo)`: a run started or ended,
-   * feedback written, a favorite added, an endpoint probed or an activity item.
+   * feedback written, a favorite added, an endpoint probed, an activity item or an order paid.
    */
   const agentsWithEvidence = (from: Date, upTo: Date) =>
     sql`SELECT agent_id FROM runs WHERE NOT is_playground AND started_at >= ${from} AND started_at < ${upTo}
@@ -166,7 +205,8 @@ const make = Effect.gen(function*() {
         UNION SELECT agent_id FROM feedback WHERE created_at >= ${from} AND created_at < ${upTo}
         UNION SELECT agent_id FROM favorite_agents WHERE created_at >= ${from} AND created_at < ${upTo}
         UNION SELECT agent_id FROM agent_endpoint_probes WHERE probed_at >= ${from} AND probed_at < ${upTo}
-        UNION SELECT agent_id FROM agent_activity WHERE occurred_at >= ${from} AND occurred_at < ${upTo}`
+        UNION SELECT agent_id FROM agent_activity WHERE occurred_at >= ${from} AND occurred_at < ${upTo}
+        UNION SELECT agent_id FROM orders WHERE agent_id IS NOT NULL AND paid_at >= ${from} AND paid_at < ${upTo}`
 
   /** True when an agent has this id. */
   const agentExists = (agentId: string) =>

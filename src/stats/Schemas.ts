@@ -50,6 +50,21 @@ export const FeedbackFigures = Schema.Struct({
   meanRatingPpm: MeanRatingPpm
 }).annotations({ identifier: "StatsFeedbackFigures" })
 
+/** The revenue of one asset in the day: the paid orders' totals, in minor units of the asset. */
+export const RevenueFigure = Schema.Struct({
+  assetId: Uuid,
+  symbol: Schema.NullOr(Schema.String),
+  /** Sum of the orders' `totalUnits` (spec §1.1 units: a decimal string of minor units). */
+  units: CountString
+}).annotations({ identifier: "StatsRevenueFigure" })
+
+/** Orders paid in the day (`paidAt` in the day, whatever their state now) and their revenue by asset. */
+export const OrderFigures = Schema.Struct({
+  paid: CountString,
+  /** By asset id, ascending; assets with no paid order are left out. */
+  revenue: Schema.Array(RevenueFigure)
+}).annotations({ identifier: "StatsOrderFigures" })
+
 /** Listed agents holding a registry-bound identity on one network. */
 export const NetworkFigure = Schema.Struct({
   /** The network key (as Agents_ListAgents' `networks` filter takes it). */
@@ -82,7 +97,9 @@ export const DirectoryDailyStats = Schema.Struct({
   /** By protocol key, ascending; protocols with no listed agent are left out. */
   protocols: Schema.Array(ProtocolFigure),
   runs: DirectoryRunFigures,
-  feedback: FeedbackFigures
+  feedback: FeedbackFigures,
+  /** Orders of every workspace paid in the day. */
+  orders: OrderFigures
 }).annotations({ identifier: "DirectoryDailyStats" })
 export type DirectoryDailyStats = typeof DirectoryDailyStats.Type
 
@@ -105,7 +122,9 @@ export const AgentDailyStats = Schema.Struct({
   /** Probes of the agent's stored endpoints in the day: answered (`ok`) and all. */
   endpointProbes: Schema.Struct({ ok: CountString, total: CountString }),
   /** Public activity items (Analytics_ListAgentActivity) that occurred in the day. */
-  activityItems: CountString
+  activityItems: CountString,
+  /** Orders for the agent (an offer of its service) paid in the day. */
+  orders: OrderFigures
 }).annotations({ identifier: "AgentDailyStats" })
 export type AgentDailyStats = typeof AgentDailyStats.Type
 

@@ -25,7 +25,7 @@ import { dieOnStorageFailure } from "../db/storageFailure.js"
 import { addDays, dayEnd, dayOf, daysBetween, dayStart, spanDays } from "./Day.js"
 import { type DayFreshness, makeDayDocument } from "./Document.js"
 import { StatsDayNotAvailable } from "./Errors.js"
-import { type AgentFigureRow, type DirectoryFigureRow, StatsRepo, type StoredDay } from "./Repo.js"
+import { type AgentFigureRow, type DirectoryFigureRow, type RevenueRow, StatsRepo, type StoredDay } from "./Repo.js"
 
 /** The most days a range list spans (`from`..`to`, both included). */
 export const MaxRangeDays = 92
@@ -44,7 +44,12 @@ export interface DayAnswer {
 const directoryData = (
   day: string,
   closed: boolean,
-  f: { readonly row: DirectoryFigureRow; readonly networks: ReadonlyArray<{ network: string; listed: string }>; readonly protocols: ReadonlyArray<{ protocol: string; listed: string }> }
+  f: {
+    readonly row: DirectoryFigureRow
+    readonly networks: ReadonlyArray<{ network: string; listed: string }>
+    readonly protocols: ReadonlyArray<{ protocol: string; listed: string }>
+    readonly orders: { readonly paid: string; readonly revenue: ReadonlyArray<RevenueRow> }
+  }
 ): DirectoryDailyStats => ({
   date: day,
   closed,
@@ -52,8 +57,12 @@ const directoryData = (
   networks: f.networks.map((n) => ({ network: n.network, listed: n.listed })),
   protocols: f.protocols.map((p) => ({ protocol: p.protocol, listed: p.listed })),
   runs: { started: f.row.runsStarted, succeeded: f.row.runsSucceeded, failed: f.row.runsFailed },
-  feedback: { created: f.row.feedbackCreated, meanRatingPpm: f.row.meanRatingPpm }
+  feedback: { created: f.row.feedbackCreated, meanRatingPpm: f.row.meanRatingPpm },
+  orders: { paid: f.orders.paid, revenue: f.orders.revenue.map(revenueItem) }
 })
+
+/** One revenue item in the schema's key order. */
+const revenueItem = (r: RevenueRow) => ({ assetId: r.assetId, symbol: r.symbol, units: r.units })
 
 /** The `data` of an agent's day, in the schema's key order (src/stats/Schemas.ts). */
 const agentData = (day: string, closed: boolean, r: AgentFigureRow): AgentDailyStats => ({
@@ -64,7 +73,8 @@ const agentData = (day: string, closed: boolean, r: AgentFigureRow): AgentDailyS
   feedback: { created: r.feedbackCreated, meanRatingPpm: r.meanRatingPpm },
   stars: r.stars,
   endpointProbes: { ok: r.probesOk, total: r.probesTotal },
-  activityItems: r.activityItems
+  activityItems: r.activityItems,
+  orders: { paid: r.ordersPaid, revenue: r.revenue.map(revenueItem) }
 })
 
 const queryProblem = (field: "from" | "to", detail: string) =>

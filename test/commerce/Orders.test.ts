@@ -83,7 +83,7 @@ layer(server.layer)("Commerce_ListCommerceOrders", (it) => {
       expect(Object.keys(reply.body).sort()).toEqual(["data", "meta"])
       expectMeta(reply)
       expect(reply.body.data.map((o: { orderNumber: string }) => o.orderNumber)).toEqual([
-        "ORD-2026-0005", "ORD-2026-0004", "ORD-2026-0002", "ORD-2026-0006", "ORD-2026-0001"
+        "ORD-2026-0047", "ORD-2026-0005", "ORD-2026-0004", "ORD-2026-0002", "ORD-2026-0006", "ORD-2026-0001"
       ])
       expect(reply.body.data).toEqual(acmeOrders())
       expect(() => decodeOrders(reply.body)).not.toThrow()

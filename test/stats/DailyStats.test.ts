@@ -124,7 +124,8 @@ layer(server.layer, { timeout: 120_000 })("Daily statistics", (it) => {
         feedback: { created: "2", meanRatingPpm: 700_000 },
         stars: "1",
         endpointProbes: { ok: "2", total: "3" },
-        activityItems: "2" // its registration (agent.registered, recorded by Agents_CreateAgent) and the inserted item
+        activityItems: "2", // its registration (agent.registered, recorded by Agents_CreateAgent) and the inserted item
+        orders: { paid: "0", revenue: [] }
       })
       const bReply = yield* agentDay(b, Day)
       expect(bReply.body.data.runs).toEqual({ started: "2", succeeded: "1", failed: "1", latencyP50Ms: 120_000 })
@@ -225,7 +226,8 @@ layer(server.layer, { timeout: 120_000 })("Daily statistics", (it) => {
         networks: [],
         protocols: [],
         runs: { started: "0", succeeded: "0", failed: "0" },
-        feedback: { created: "0", meanRatingPpm: null }
+        feedback: { created: "0", meanRatingPpm: null },
+        orders: { paid: "0", revenue: [] }
       })
     }))
 

@@ -15,6 +15,7 @@ import { EndpointProbeSettings } from "../../src/endpointHealth/Config.js"
 import { AccountSettings } from "../../src/accounts/Config.js"
 import { WorkspaceSettings } from "../../src/workspaces/Config.js"
 import { TokenOperationSettings } from "../../src/growth/tokenOperations/Config.js"
+import { AdsSettings } from "../../src/growth/ads/Config.js"
 import { McpSettings } from "../../src/mcp/Config.js"
 import { McpServerSettings } from "../../src/mcpServer/Config.js"
 import { DefaultRunEventsOptions, RuntimeSettings } from "../../src/runtime/Config.js"
@@ -89,6 +90,8 @@ export const testConfig = (overrides: Partial<TestConfigShape> = {}): TestConfig
   accounts: { signUp: "open", emailVerificationTtlHours: 48, passwordResetTtlMinutes: 60 },
   workspaces: { invitationTtlDays: 14, closeGraceHours: 168, webhookPollIntervalMs: 100 },
   tokenOperations: { approvalThresholdUnits: 0n },
+  // the demo data's ad package offers are seeded; no platform workspace makes more
+  ads: { platformWorkspaceId: Option.none() },
   ...overrides
 })
 
@@ -102,7 +105,8 @@ export const configLayer = (config: TestConfigShape) =>
     Layer.succeed(EndpointProbeSettings, config),
     Layer.succeed(AccountSettings, config),
     Layer.succeed(WorkspaceSettings, config),
-    Layer.succeed(TokenOperationSettings, config)
+    Layer.succeed(TokenOperationSettings, config),
+    Layer.succeed(AdsSettings, config)
   )
 
 /** {@link configLayer} of `testConfig(overrides)`. */

@@ -29,6 +29,17 @@ export const AdsManifest = {
       targets: [{ dimension: "NETWORK", value: "base" }, { dimension: "LANGUAGE", value: "en" }]
     }
   },
+  Growth_SubmitAdCampaign: {
+    as: "owner",
+    path: { campaignId: DemoAdCampaigns.funded.id },
+    query: {},
+    body: {
+      expectedVersion: DemoAdCampaigns.funded.version,
+      creative: { kind: "TEXT", headline: "Atlas for research teams", body: "Shared briefs, one subscription." }
+    }
+  },
+  // the demo's ACTIVE strip campaign targets NETWORK base and excludes COUNTRY KP
+  Growth_ServeAd: { as: "anonymous", path: {}, query: { placement: "STRIP", network: "base", country: "DE", visitor: "demo-visitor-1" }, body: null },
   Growth_RecordAdEvent: { as: "anonymous", path: {}, query: {}, body: { token: demoServingToken(), kind: "IMPRESSION" } },
   Growth_ListAdminAdCampaigns: { as: "admin", path: {}, query: {}, body: null },
   Growth_ReviewAdCampaign: {

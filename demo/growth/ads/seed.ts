@@ -3,14 +3,17 @@
  * orders bought (demo/commerce/seed.ts `DemoOrders`), campaigns in several states across
  * the demo workspaces, and a serving token of the ACTIVE campaign.
  *
- * Only the ACTIVE campaign is funded by an order (ORD-2026-0006); the others are
- * placements granted without one (`orderId` null). ORD-2026-0004 (PAID) funds no
+ * The ACTIVE campaign is funded by an order (ORD-2026-0006) and the DRAFT `funded` one by
+ * ORD-2026-0047 (PAID: it can be submitted); the others are placements granted without one
+ * (`orderId` null). ORD-2026-0004 (PAID) funds no
  * campaign yet: the demo manifest creates one from it.
  */
 import { SqlClient } from "@effect/sql"
 import { Effect, Redacted } from "effect"
 import { deriveKey, DevelopmentSecret } from "../../../layers/AppConfig.js"
 import { mint, type ServingClaims } from "../../../src/growth/ads/ServingToken.js"
+import { ensurePackageOffers } from "../../../src/growth/ads/PackageOffers.js"
+import { IdsSequence } from "../../../layers/Ids.js"
 import { DemoAccounts } from "../../accounts/seed.js"
 import { DemoAgents } from "../../agents/seed.js"
 import { DemoOrders } from "../../commerce/seed.js"
@@ -19,6 +22,13 @@ import { DemoWorkspaces } from "../../workspaces/seed.js"
 
 // this file's id groups: 0xb0-0xbf
 const id = demoId
+
+/**
+ * The platform's workspace, which sells the ad packages (`ADS_PLATFORM_WORKSPACE_ID` of a
+ * deployment; docs/ads.md): no members, its service "Advertising" holds one PUBLISHED offer
+ * per package and one price per package version (src/growth/ads/PackageOffers.ts).
+ */
+export const DemoPlatformWorkspace = { id: id(0xb5, 1), name: "Agent Directory Platform", slug: "agent-directory-platform" } as const
 
 /** Ad packages; `code` is the product code of the orders that buy them. */
 export const DemoAdPackages = {
@@ -53,7 +63,9 @@ export const DemoAdOrders = {
   /** PAYMENT_PENDING: cannot fund a campaign (409). */
   unpaid: order("ORD-2026-0002"),
   /** ACTIVE, funds the ACTIVE campaign. */
-  funding: order("ORD-2026-0006")
+  funding: order("ORD-2026-0006"),
+  /** PAID, funds the DRAFT campaign `funded` (the submit example). */
+  square: order("ORD-2026-0047")
 } as const
 
 interface DemoCampaign {
@@ -115,6 +127,11 @@ export const DemoAdCampaigns = {
     workspace: "acme", agent: null, order: null, packageVersion: "stripV1", name: "Too good to be true",
     state: "REJECTED", creativeState: "REJECTED", startDay: 150, version: 3, metrics: [0, 0, 0], day: 110
   }),
+  /** Funded by a paid order: the example of Growth_SubmitAdCampaign. */
+  funded: campaign(8, {
+    workspace: "acme", agent: 0, order: DemoAdOrders.square.id, packageVersion: "square", name: "Atlas square for teams",
+    state: "DRAFT", creativeState: "DRAFT", startDay: 210, version: 1, metrics: [0, 0, 0], day: 138
+  }),
   /** The Outsider Lab's: invisible to Acme members, listed to admins. */
   outsider: campaign(7, {
     workspace: "outsider", agent: null, order: null, packageVersion: "inline", name: "Outsider Lab open day",
@@ -161,6 +178,18 @@ export const seedAds = Effect.gen(function*() {
       created_at: demoTime(5 + v.version)
     })))
   }`
+  // the platform sells the packages: its workspace, then the offers and prices as a deployment makes them
+  yield* sql`INSERT INTO workspaces ${
+    sql.insert({
+      id: DemoPlatformWorkspace.id,
+      name: DemoPlatformWorkspace.name,
+      slug: DemoPlatformWorkspace.slug,
+      state: "ACTIVE",
+      created_at: demoTime(1),
+      updated_at: demoTime(1)
+    })
+  }`
+  yield* ensurePackageOffers(DemoPlatformWorkspace.id, demoTime(5)).pipe(Effect.provide(IdsSequence("0190ad00")))
   const campaigns: ReadonlyArray<DemoCampaign> = Object.values(DemoAdCampaigns)
   yield* sql`INSERT INTO ad_campaigns ${
     sql.insert(campaigns.map((c) => ({

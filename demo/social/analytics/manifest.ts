@@ -9,6 +9,12 @@ import { DemoExports, demoContextToken, demoDownloadToken } from "./data.js"
 
 /** The analytics area's demo requests, by operationId. */
 export const AnalyticsManifest = {
+  Social_IssueAnalyticsContextToken: {
+    as: "anonymous",
+    path: {},
+    query: {},
+    body: { agentPublicId: DemoAgents[0].id, consent: ["traffic"], visitor: "demo-visitor-1" }
+  },
   Social_IngestProductEvent: {
     as: "anonymous",
     path: {},

@@ -13,7 +13,10 @@ import {
   AdEventReceipt,
   CreateAdCampaignRequest,
   RecordAdEventRequest,
-  ReviewAdCampaignRequest
+  ReviewAdCampaignRequest,
+  ServeAdQuery,
+  ServedAd,
+  SubmitAdCampaignRequest
 } from "./Schemas.js"
 import { Uuid } from "../../../schema/common.js"
 import { Data } from "../../../schema/envelope.js"
@@ -72,6 +75,73 @@ export class AdsApi extends HttpApiGroup.make("Ads")
             "workspace the caller is not a member of is not found (404), as is an unknown package version."
           ].join("\n"),
           errors: [RoleRequired, WorkspaceNotFound, AdPackageVersionNotFound, AgentNotFound, OrderNotEligible, OrderInUse]
+        })
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("submitAdCampaign", "/api/v1/ads/campaigns/:campaignId/submit")
+      .setPath(Schema.Struct({ campaignId: Uuid }))
+      .setHeaders(IdempotencyKeyRequired)
+      .setPayload(SubmitAdCampaignRequest)
+      .addSuccess(Data(AdCampaign))
+      .pipe(
+        operation({
+          id: "Growth_SubmitAdCampaign",
+          permission: "ads.write",
+          auth: "required-user",
+          cache: "none",
+          statuses: [400, 401, 403, 404, 409, 500, 503],
+          summary: "Submit a draft ad campaign for review",
+          description: [
+            "Moves a campaign from DRAFT (or PAYMENT_PENDING, once its order has been paid) to SUBMITTED, where an admin",
+            "reviews it (Growth_ReviewAdCampaign); `expectedVersion` is the campaign's version as read (version + 1).",
+            "",
+            "`creative`, when given, becomes the campaign's next creative revision; without it the current creative (the",
+            "TEXT one made from the create request's `headline` and `body`) is submitted. The submitted creative is READY.",
+            "A TEXT creative is `{kind: TEXT, headline (2-160), body (0-1000 or null)}`; an IMAGE creative names an image",
+            "kept elsewhere, `{kind: IMAGE, url (http(s), max 2000), mediaType (image/png, image/jpeg, image/gif,",
+            "image/webp), widthPixels, heightPixels (1-10000), sizeBytes (1-10000000), sha256 (64 lowercase hex digits),",
+            "altText (1-300)}`: the URL becomes the creative's `storageRef`. There is no upload of the image itself.",
+            "",
+            "The campaign must be funded by a paid order (PAID, FULFILLMENT_PENDING or ACTIVE; else 409",
+            "`order-not-eligible`). The caller needs the OWNER, ADMIN or EDITOR role in the campaign's workspace; a campaign",
+            "outside the caller's workspaces is not found. Checks in order: 404 `ad-campaign-not-found`, 403",
+            "`role-required`, 409 `version-conflict`, 409 `invalid-state`, 409 `order-not-eligible`."
+          ].join("\n"),
+          errors: [AdCampaignNotFound, RoleRequired, VersionConflict, InvalidState, OrderNotEligible, Conflict]
+        })
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("serveAd", "/api/v1/ads/serve")
+      .setUrlParams(ServeAdQuery)
+      .addSuccess(Data(Schema.NullOr(ServedAd)))
+      .pipe(
+        operation({
+          id: "Growth_ServeAd",
+          auth: "public",
+          cache: "none",
+          scopes: ["public:read"],
+          cost: 1,
+          statuses: [400, 401, 403, 500, 503],
+          summary: "Pick the ad to show in a placement, with its serving token",
+          description: [
+            "Picks an ad for a placement (`placement`: STRIP, SQUARE, POPUP or INLINE) from the campaigns that are",
+            "ACTIVE now (between `startAt` and `endAt`), whose package has that placement kind and whose current",
+            "creative is APPROVED, and whose targets allow the page: `network`, `protocol`, `page`, `country` and",
+            "`language` (each 1-200 characters, optional) are compared, case-insensitively, with the targets of the",
+            "same dimension. A campaign is left out when an exclude target equals the page's value, or when it has",
+            "include targets for a dimension and the page's value is missing or none of them; a campaign without",
+            "targets fits any page. Of those that fit, the one with the fewest impressions so far is served (then the",
+            "earliest start).",
+            "",
+            "`data` is the ad: its campaign, placement kind, destination, creative, and a serving `token` (valid one",
+            "hour, `tokenExpiresAt`) naming the campaign, the placement kind and the `visitor`, to send with",
+            "Growth_RecordAdEvent when the ad is shown (IMPRESSION) and followed (CLICK). `visitor` is an opaque id of",
+            "the viewer chosen by the caller (1-200 of letters, digits, `_.:-`; never an account id) so that repeat",
+            "impressions count once in `uniqueVisitors`; without one a new id is made and returned: send it next time.",
+            "When no campaign fits, `data` is null (200). Serving counts nothing: only recorded events do."
+          ].join("\n")
         })
       )
   )

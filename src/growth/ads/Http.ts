@@ -1,5 +1,6 @@
 /**
  * HTTP handlers of the ad campaigns group (Growth_ListAdCampaigns, Growth_CreateAdCampaign,
+ * Growth_SubmitAdCampaign, Growth_ServeAd,
  * Growth_RecordAdEvent, Growth_ListAdminAdCampaigns, Growth_ReviewAdCampaign).
  */
 import { Effect } from "effect"
@@ -21,6 +22,11 @@ export const AdsHttpLive = group(Api, "Ads", (handlers) =>
       .handle("createAdCampaign", ({ payload }) =>
         Effect.flatMap(currentSession, (session) => campaigns.create({ body: payload, accountId: session.accountId }))
           .pipe(Effect.flatMap(envelope.data)))
+      .handle("submitAdCampaign", ({ path, payload }) =>
+        Effect.flatMap(currentSession, (session) =>
+          campaigns.submit({ campaignId: path.campaignId, accountId: session.accountId, body: payload }))
+          .pipe(Effect.flatMap(envelope.data)))
+      .handle("serveAd", ({ urlParams }) => campaigns.serve(urlParams).pipe(Effect.flatMap(envelope.data)))
       .handle("recordAdEvent", ({ payload }) => campaigns.recordEvent(payload).pipe(Effect.flatMap(envelope.data)))
       .handle("listAdminAdCampaigns", () => campaigns.listAll.pipe(Effect.flatMap(envelope.data)))
       .handle("reviewAdCampaign", ({ path, payload }) =>

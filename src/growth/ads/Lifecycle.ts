@@ -22,9 +22,11 @@
  */
 import { ClusterCron } from "@effect/cluster"
 import { SqlClient } from "@effect/sql"
-import { Cron, Duration, Effect, Layer } from "effect"
+import { Cron, Duration, Effect, Layer, Option } from "effect"
 import { now } from "../../../layers/Clock.js"
 import { AdsRepo } from "./Repo.js"
+import { AdsSettings } from "./Config.js"
+import { ensurePackageOffers } from "./PackageOffers.js"
 
 /**
  * One tick: every due campaign → ACTIVE, then every ended one → COMPLETED, in one
@@ -42,7 +44,21 @@ export const moveDueCampaigns = Effect.gen(function*() {
 })
 
 /**
- * The cron job (`AdCampaignLifecycle`, every minute UTC) registered on the engine.
+ * The ad packages' offers (`PackageOffers.ts`): every package without one gets its offer in
+ * the platform's workspace (`ADS_PLATFORM_WORKSPACE_ID`; unset: nothing), in one transaction.
+ * Requires `SqlClient`, `Ids`, `AdsSettings`.
+ */
+export const ensurePlatformOffers = Effect.gen(function*() {
+  const workspace = (yield* AdsSettings).ads.platformWorkspaceId
+  if (Option.isNone(workspace)) return { packages: 0, versions: 0 }
+  const sql = yield* SqlClient.SqlClient
+  const at = yield* now
+  return yield* sql.withTransaction(ensurePackageOffers(workspace.value, at))
+})
+
+/**
+ * The cron job (`AdCampaignLifecycle`, every minute UTC) registered on the engine: the
+ * ad packages' missing offers ({@link ensurePlatformOffers}), then the due moves.
  * A tick older than ten years is still run (the default is to skip one older than a
  * day): it only catches up, so a late tick is as good as a punctual one. Requires the
  * engine's `Sharding` and `SqlClient`.
@@ -51,7 +67,16 @@ export const CampaignLifecycleLive = ClusterCron.make({
   name: "AdCampaignLifecycle",
   cron: Cron.unsafeParse("* * * * *", "UTC"),
   skipIfOlderThan: Duration.days(3650),
-  execute: moveDueCampaigns.pipe(
+  execute: Effect.zipRight(
+    ensurePlatformOffers.pipe(
+      Effect.tap(({ packages, versions }) =>
+        packages + versions === 0
+          ? Effect.void
+          : Effect.logInfo("ad package offers made").pipe(Effect.annotateLogs({ packages, versions }))
+      )
+    ),
+    moveDueCampaigns
+  ).pipe(
     Effect.tap(({ activated, completed }) =>
       activated.length + completed.length === 0
         ? Effect.void

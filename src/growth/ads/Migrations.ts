@@ -5,8 +5,10 @@
  */
 import type { Migrations } from "../../Area.js"
 import adCampaigns from "./migrations/0014_ad_campaigns.js"
+import adPackageOffers from "./migrations/0047_ad_package_offers.js"
 
 /** The growth/ads area's migrations, by id. */
 export const migrations: Migrations = {
-  "0014_ad_campaigns": adCampaigns
+  "0014_ad_campaigns": adCampaigns,
+  "0047_ad_package_offers": adPackageOffers
 }

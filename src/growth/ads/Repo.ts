@@ -1,6 +1,7 @@
 /** SQL of the ad campaigns area (spec §2.3): campaigns in their wire shape, and the rows the commands check. */
 import { SqlClient, SqlSchema } from "@effect/sql"
-import { Effect, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
+import { updateVersioned } from "../../db/versioned.js"
 import { AdCampaign, type AdEventKind, type ReviewDecision } from "./Schemas.js"
 
 /** Most campaigns one list returns (newest first). */
@@ -265,6 +266,90 @@ const make = Effect.gen(function*() {
         WHERE state IN ('APPROVED', 'SCHEDULED', 'ACTIVE') AND end_at <= ${at}
         RETURNING id`.pipe(Effect.map((rows) => rows.map((r) => r.id)))
 
+  /** The states of an order that has been paid and can fund a submitted campaign. */
+  const paidOrderStates = ["PAID", "FULFILLMENT_PENDING", "ACTIVE"] as const
+
+  /**
+   * A campaign as one account sees it for a command: its version and state, the account's
+   * role in its workspace (null: not an ACTIVE member) and its order's state (null: no order).
+   */
+  const commandView = (campaignId: string, accountId: string) =>
+    Effect.map(
+      sql<{ version: number; state: string; role: string | null; orderState: string | null; workspaceId: string }>`
+        SELECT c.version::float8 AS version, c.state, c.workspace_id AS "workspaceId",
+               (SELECT m.role FROM workspace_members m
+                 WHERE m.workspace_id = c.workspace_id AND m.account_id = ${accountId} AND m.state = 'ACTIVE') AS role,
+               o.state AS "orderState"
+          FROM ad_campaigns c LEFT JOIN orders o ON o.id = c.order_id
+         WHERE c.id = ${campaignId}`,
+      (rows) => Option.fromNullable(rows[0])
+    )
+
+  /**
+   * The submission's conditional UPDATE (spec §4.2 versioned command): DRAFT or
+   * PAYMENT_PENDING → SUBMITTED at `expectedVersion`, when the account holds one of `roles`
+   * in the campaign's workspace and the campaign's order is paid. The new version, or none.
+   */
+  const submit = (s: {
+    readonly campaignId: string
+    readonly accountId: string
+    readonly expectedVersion: number
+    readonly roles: ReadonlyArray<string>
+    readonly at: Date
+  }) =>
+    updateVersioned({
+      table: "ad_campaigns",
+      id: s.campaignId,
+      expectedVersion: s.expectedVersion,
+      set: sql`state = 'SUBMITTED', updated_at = ${s.at}`,
+      fromStates: ["DRAFT", "PAYMENT_PENDING"],
+      where: [
+        sql`EXISTS (SELECT 1 FROM workspace_members m WHERE m.workspace_id = ad_campaigns.workspace_id
+              AND m.account_id = ${s.accountId} AND m.state = 'ACTIVE' AND m.role IN ${sql.in(s.roles)})`,
+        sql`EXISTS (SELECT 1 FROM orders o WHERE o.id = ad_campaigns.order_id AND o.state IN ${sql.in(paidOrderStates)})`
+      ]
+    })
+
+  /** Adds the next creative revision of a campaign (state READY). */
+  const addCreative = (c: {
+    readonly id: string
+    readonly campaignId: string
+    readonly kind: "TEXT" | "IMAGE"
+    readonly headline: string | null
+    readonly body: string | null
+    readonly storageRef: string | null
+    readonly mediaType: string | null
+    readonly widthPixels: number | null
+    readonly heightPixels: number | null
+    readonly sizeBytes: number | null
+    readonly sha256: string | null
+    readonly altText: string | null
+    readonly at: Date
+  }) =>
+    sql`INSERT INTO ad_creatives (id, campaign_id, revision, kind, state, headline, body, storage_ref, media_type,
+                                  width_pixels, height_pixels, size_bytes, sha256, alt_text, created_at)
+        SELECT ${c.id}, ${c.campaignId}, COALESCE(max(revision), 0) + 1, ${c.kind}, 'READY', ${c.headline}, ${c.body},
+               ${c.storageRef}, ${c.mediaType}, ${c.widthPixels}, ${c.heightPixels}, ${c.sizeBytes === null ? null : String(c.sizeBytes)}::numeric,
+               ${c.sha256}, ${c.altText}, ${c.at}
+          FROM ad_creatives WHERE campaign_id = ${c.campaignId}`
+
+  /**
+   * The campaigns that may be served into a `placement` at `at`: ACTIVE, window open
+   * (`start_at` <= `at` < `end_at`), of a package of that placement kind, with an APPROVED
+   * current creative; fewest impressions first (then oldest start, then id), at most 200.
+   */
+  const servable = (placement: string, at: Date) =>
+    sql<{ id: string; destinationUrl: string; targets: ReadonlyArray<{ dimension: string; value: string; exclude: boolean }> }>`
+      SELECT c.id, c.destination_url AS "destinationUrl", c.targets
+        FROM ad_campaigns c
+        JOIN ad_package_versions v ON v.id = c.package_version_id
+        JOIN ad_packages p ON p.id = v.package_id
+       WHERE c.state = 'ACTIVE' AND p.placement_kind = ${placement}
+         AND (c.start_at IS NULL OR c.start_at <= ${at}) AND (c.end_at IS NULL OR c.end_at > ${at})
+         AND (SELECT cr.state FROM ad_creatives cr WHERE cr.campaign_id = c.id ORDER BY cr.revision DESC LIMIT 1) = 'APPROVED'
+       ORDER BY c.impressions, c.start_at, c.id
+       LIMIT 200`
+
   return {
     activateDue,
     completeDue,
@@ -275,7 +360,11 @@ const make = Effect.gen(function*() {
     insert,
     recordEvent,
     recordReview,
-    setCreativeState
+    setCreativeState,
+    commandView,
+    submit,
+    addCreative,
+    servable
   } as const
 })
 

@@ -159,3 +159,72 @@ export const AdCampaignReview = Schema.Struct({
   campaign: AdCampaign
 }).annotations({ identifier: "AdCampaignReview" })
 export type AdCampaignReview = typeof AdCampaignReview.Type
+
+/** Media types an IMAGE creative may have. */
+export const AdImageMediaType = Schema.Literal("image/png", "image/jpeg", "image/gif", "image/webp")
+
+/** A TEXT creative of a submission: the words of the ad. */
+export const SubmitTextCreative = StrictStruct({
+  kind: Schema.Literal("TEXT"),
+  headline: WireString(2, 160),
+  body: Schema.optionalWith(Schema.NullOr(WireString(0, 1000)), { default: () => null, exact: true })
+}).annotations({ identifier: "SubmitTextCreative" })
+
+/**
+ * An IMAGE creative of a submission, by reference: the image stays where `url` points (an
+ * absolute http(s) URL, kept as the creative's `storageRef`), described by its media type,
+ * size in pixels and bytes and its SHA-256 (64 lowercase hex digits), so a reviewer and a
+ * renderer can check they see the bytes that were submitted. There is no upload.
+ */
+export const SubmitImageCreative = StrictStruct({
+  kind: Schema.Literal("IMAGE"),
+  url: HttpUrl(2000),
+  mediaType: AdImageMediaType,
+  widthPixels: Schema.Int.pipe(Schema.between(1, 10000), Schema.annotations(rule("must be an integer from 1 to 10000"))),
+  heightPixels: Schema.Int.pipe(Schema.between(1, 10000), Schema.annotations(rule("must be an integer from 1 to 10000"))),
+  sizeBytes: Schema.Int.pipe(Schema.between(1, 10_000_000), Schema.annotations(rule("must be an integer from 1 to 10000000"))),
+  sha256: Schema.String.pipe(
+    Schema.pattern(/^[0-9a-f]{64}$/),
+    Schema.annotations(rule("must be 64 lowercase hexadecimal digits"))
+  ),
+  altText: WireString(1, 300)
+}).annotations({ identifier: "SubmitImageCreative" })
+
+/** Body of Growth_SubmitAdCampaign: the version read, and optionally a new creative (else the current one is submitted). */
+export const SubmitAdCampaignRequest = StrictStruct({
+  expectedVersion: Version,
+  creative: Schema.optionalWith(Schema.Union(SubmitTextCreative, SubmitImageCreative), { exact: true })
+}).annotations({ identifier: "SubmitAdCampaignRequest" })
+export type SubmitAdCampaignRequest = typeof SubmitAdCampaignRequest.Type
+
+/** Query of Growth_ServeAd: the placement to fill and what is known of the page it is shown on. */
+export const ServeAdQuery = Schema.Struct({
+  placement: PlacementKind,
+  page: Schema.optional(WireString(1, 200)),
+  network: Schema.optional(WireString(1, 200)),
+  protocol: Schema.optional(WireString(1, 200)),
+  country: Schema.optional(WireString(1, 200)),
+  language: Schema.optional(WireString(1, 200)),
+  visitor: Schema.optional(
+    Schema.String.pipe(
+      Schema.pattern(/^[A-Za-z0-9_.:-]{1,200}$/),
+      Schema.annotations(rule("must be 1-200 letters, digits, '_', '.', ':' or '-'"))
+    )
+  )
+})
+export type ServeAdQuery = typeof ServeAdQuery.Type
+
+/** An ad served into a placement (Growth_ServeAd): what to show, where it leads and the token its events carry. */
+export const ServedAd = Schema.Struct({
+  campaignId: Uuid,
+  placementKind: PlacementKind,
+  destinationUrl: Schema.String,
+  creative: AdCreative,
+  /** The serving token for Growth_RecordAdEvent (IMPRESSION when shown, CLICK when followed). */
+  token: Schema.String,
+  /** Until when `token` records events. */
+  tokenExpiresAt: DateTimeZ,
+  /** The visitor the token names: the `visitor` asked for, or a new opaque id to send back next time. */
+  visitor: Schema.String
+}).annotations({ identifier: "ServedAd" })
+export type ServedAd = typeof ServedAd.Type

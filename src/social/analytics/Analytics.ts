@@ -15,13 +15,16 @@ import {
   type AnalyticsExportFormat,
   type AnalyticsExportType,
   type EventRejectionCode,
+  ContextTokenTtlSeconds,
   type IngestProductEventsResult,
+  type IssueContextTokenRequest,
+  type IssuedContextToken,
   MaxExportRangeDays,
   ProductEvent
 } from "../../../schema/analytics.js"
 import { AgentNotFound, RoleRequired } from "../../../schema/errors.js"
 import { ExportExpired, ExportNotFound, ExportNotReady, InvalidDateRange } from "./Errors.js"
-import { verifyContextToken } from "./ContextToken.js"
+import { mintContextToken, verifyContextToken } from "./ContextToken.js"
 import { downloadTokenOf, exportIdOfDownloadToken } from "./DownloadToken.js"
 import { AnalyticsExportWorkflow, ExportRetentionMs } from "./ExportWorkflow.js"
 import { AnalyticsRepo } from "./Repo.js"
@@ -109,6 +112,26 @@ export class Analytics extends Effect.Service<Analytics>()("agent-directory/Anal
         }
         return { accepted, rejected, receipt: { id: receiptId, durable: true as const, receivedAt: at } }
       }).pipe(Effect.catchTag("SqlError", Effect.die))
+
+    /**
+     * Social_IssueAnalyticsContextToken: a context token for the visitor (given, or a new
+     * opaque id), the agent (when given, it must be listed now: else `AgentNotFound`) and the
+     * consented categories (deduplicated), valid {@link ContextTokenTtlSeconds} seconds.
+     * Stores nothing.
+     */
+    const issueContextToken = (body: IssueContextTokenRequest) =>
+      Effect.gen(function*() {
+        const at = yield* now
+        const agent = body.agentPublicId === null ? null : body.agentPublicId.toLowerCase()
+        if (agent !== null && !(yield* repo.publicAgents([agent], at)).has(agent)) {
+          return yield* new AgentNotFound({ detail: `No listed agent ${agent}.` })
+        }
+        const visitor = body.visitor ?? `v-${yield* ids.next}`
+        const consent = [...new Set(body.consent)]
+        const exp = Math.floor(at.getTime() / 1000) + ContextTokenTtlSeconds
+        const contextToken = mintContextToken(contextKey, { sub: visitor, agent, consent, exp })
+        return { contextToken, expiresAt: new Date(exp * 1000), agentPublicId: agent, consent, visitor } satisfies IssuedContextToken
+      }).pipe(dieOnStorageFailure)
 
     /** The agent's operating workspace, when the account may export its analytics; else NotFound / Forbidden. */
     const authorize = (agentId: string, accountId: string) =>
@@ -216,7 +239,7 @@ export class Analytics extends Effect.Service<Analytics>()("agent-directory/Anal
         return { exportId, format: file.format as AnalyticsExportFormat, content: file.file }
       }).pipe(Effect.catchTag("SqlError", Effect.die))
 
-    return { ingest, createExport, getExport, download }
+    return { ingest, issueContextToken, createExport, getExport, download }
   }),
   dependencies: [AnalyticsRepo.Default]
 }) {}

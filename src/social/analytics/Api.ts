@@ -15,7 +15,9 @@ import {
   CreateAnalyticsExportRequest,
   ExportDownloadHeaders,
   IngestProductEventsRequest,
-  IngestProductEventsResult
+  IngestProductEventsResult,
+  IssueContextTokenRequest,
+  IssuedContextToken
 } from "../../../schema/analytics.js"
 import { Uuid } from "../../../schema/common.js"
 import { Data } from "../../../schema/envelope.js"
@@ -67,6 +69,37 @@ export class AnalyticsApi extends HttpApiGroup.make("Analytics")
       )
   )
   .add(
+    HttpApiEndpoint.post("issueAnalyticsContextToken", "/api/v1/analytics/context-tokens")
+      .setHeaders(IdempotencyKeyOptional)
+      .setPayload(IssueContextTokenRequest)
+      .addSuccess(Data(IssuedContextToken), { status: 201 })
+      .pipe(
+        operation({
+          id: "Social_IssueAnalyticsContextToken",
+          auth: "public",
+          cache: "none",
+          scopes: ["public:read"],
+          cost: 1,
+          statuses: [400, 401, 403, 404, 429, 500, 503],
+          summary: "Issue the context token that product-event ingestion needs",
+          description: [
+            "Issues a context token for Social_IngestProductEvent, to whoever renders a page: anyone may get one",
+            "(anonymous, or an API key with `public:read`), as ingestion itself is anonymous. The token names the",
+            "visitor, the agent events are about by default (`agentPublicId`, optional: null lets every event name its",
+            "own), the event categories the visitor consented to (`consent`, at most 20 lowercase words: the first word",
+            "of an event's name, e.g. `traffic` for `traffic.page_view`; an event of another category is rejected",
+            "CONSENT_REQUIRED) and an expiry one hour after issue (then ingestion answers 401 `context-token-expired`:",
+            "issue a new one).",
+            "",
+            "`visitor` is the caller's opaque id of the viewer (1-200 of letters, digits, `_.:-`; never an account id);",
+            "without one a new id is made and returned. `agentPublicId` must name a listed agent (else 404",
+            "`agent-not-found`). Nothing is stored; Idempotency-Key is optional (a retry with one replays the token)."
+          ].join("\n"),
+          errors: [AgentNotFound]
+        })
+      )
+  )
+  .add(
     HttpApiEndpoint.post("createAnalyticsExport", "/api/v1/agents/:entityPublicId/analytics/exports")
       .setPath(AgentPath)
       .setHeaders(IdempotencyKeyRequired)
@@ -85,8 +118,12 @@ export class AnalyticsApi extends HttpApiGroup.make("Analytics")
             "Records the export in state REQUESTED (202) and starts its build on the durable engine. The build",
             "moves it to BUILDING, then AVAILABLE with `rowCount`, `downloadToken` and `expiresAt` (7 days after",
             "completion), or FAILED with `errorCode` (`TOO_MANY_ROWS` beyond 1,000,000 rows). TRAFFIC exports hold the",
-            "agent's ingested product events; the other types hold its public activity. Rows are those that occurred",
-            "on the days `from`..`to` (UTC, inclusive).",
+            "agent's ingested product events; REVENUE exports the paid orders for the agent (`orderId`, `orderNumber`,",
+            "`paidAt`, `state`, `productCode`, `productName`, `quantity`, `network`, `assetId`, `symbol`, `decimals`,",
+            "`totalUnits` in minor units); SERVICE exports the same orders as service delivered (`orderId`, `orderNumber`,",
+            "`paidAt`, `state`, `productCode`, `offerId`, and the entitlement granted: `entitlementCode`, `entitlementState`,",
+            "`effectiveFrom`, `effectiveUntil`); the other types hold its public activity. Rows are those that occurred",
+            "(orders: were paid) on the days `from`..`to` (UTC, inclusive).",
             "",
             "Rules: `from` <= `to` and the range is at most 366 days, both real dates (else 400 `invalid-date-range`);",
             "`format` defaults to CSV. The caller needs a recent sign-in (sensitive action) and the OWNER, ADMIN, EDITOR,",

@@ -12,8 +12,10 @@
  *    AVAILABLE export past `expiresAt` as EXPIRED and refuse its download (410), so the
  *    answer is right even before this step has run.
  *
- * Data per export type: TRAFFIC = the agent's ingested product events; every other
- * type = the agent's public activity (§2.21), the only other per-agent data stored so far.
+ * Data per export type: TRAFFIC = the agent's ingested product events; REVENUE = the paid
+ * orders for the agent (one row per order: amount, asset, state); SERVICE = the same orders as
+ * service delivered (the entitlement each granted and its state); every other type = the
+ * agent's public activity (§2.21).
  */
 import { SqlClient } from "@effect/sql"
 import { Activity, DurableClock, Workflow } from "@effect/workflow"
@@ -38,8 +40,26 @@ export const AnalyticsExportWorkflow = Workflow.make({
 /** Columns of each file kind, in order. */
 const columns = {
   events: ["eventId", "name", "category", "occurredAt", "properties"],
-  activity: ["publicId", "activityKey", "eventVersion", "summary", "sourceKind", "network", "transactionReference", "occurredAt"]
+  activity: ["publicId", "activityKey", "eventVersion", "summary", "sourceKind", "network", "transactionReference", "occurredAt"],
+  revenue: [
+    "orderId", "orderNumber", "paidAt", "state", "productCode", "productName", "quantity", "network", "assetId", "symbol",
+    "decimals", "totalUnits"
+  ],
+  service: [
+    "orderId", "orderNumber", "paidAt", "state", "productCode", "offerId", "entitlementCode", "entitlementState",
+    "effectiveFrom", "effectiveUntil"
+  ]
 } as const
+
+/** The columns of an export type's file. */
+const columnsOf = (exportType: string) =>
+  exportType === "TRAFFIC"
+    ? columns.events
+    : exportType === "REVENUE"
+    ? columns.revenue
+    : exportType === "SERVICE"
+    ? columns.service
+    : columns.activity
 
 /** The file of `rows` in `format`: CSV with a header row (objects as JSON text), or one JSON object per line. */
 export const renderExport = (format: string, header: ReadonlyArray<string>, rows: ReadonlyArray<Record<string, unknown>>) =>
@@ -62,14 +82,19 @@ export const AnalyticsExportLive = AnalyticsExportWorkflow.toLayer(({ exportId }
         const spec = yield* repo.exportSpec(exportId)
         if (Option.isNone(spec) || !(yield* repo.startBuilding(exportId))) return false
         const { agentId, exportType, from, to, format } = spec.value
-        const traffic = exportType === "TRAFFIC"
-        const rows = traffic ? yield* repo.productEventRows(agentId, from, to) : yield* repo.activityRows(agentId, from, to)
+        const header = columnsOf(exportType)
+        const rows = exportType === "TRAFFIC"
+          ? yield* repo.productEventRows(agentId, from, to)
+          : exportType === "REVENUE" || exportType === "SERVICE"
+          // a line holds the type's columns only
+          ? (yield* repo.paidOrderRows(agentId, from, to)).map((r) => Object.fromEntries(header.map((c) => [c, r[c] ?? null])))
+          : yield* repo.activityRows(agentId, from, to)
         const at = yield* now
         if (rows.length > MaxExportRows) {
           yield* repo.finishFailed(exportId, "TOO_MANY_ROWS", at)
           return false
         }
-        const file = renderExport(format, traffic ? columns.events : columns.activity, rows)
+        const file = renderExport(format, header, rows)
         yield* repo.finishAvailable(exportId, Buffer.from(file, "utf8"), rows.length, at, new Date(at.getTime() + ExportRetentionMs))
         return true
       })).pipe(retryTransient, Effect.orDie)

@@ -16,6 +16,7 @@ export const AnalyticsHttpLive = group(Api, "Analytics", (handlers) =>
     const envelope = yield* Envelope
     return handlers
       .handle("ingestProductEvents", ({ payload }) => analytics.ingest(payload).pipe(Effect.flatMap(envelope.data)))
+      .handle("issueAnalyticsContextToken", ({ payload }) => analytics.issueContextToken(payload).pipe(Effect.flatMap(envelope.data)))
       .handle("createAnalyticsExport", ({ path, payload }) =>
         Effect.flatMap(currentSession, (session) =>
           analytics.createExport({ ...payload, agentId: path.entityPublicId.toLowerCase(), accountId: session.accountId }))

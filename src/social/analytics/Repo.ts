@@ -116,7 +116,26 @@ export class AnalyticsRepo extends Effect.Service<AnalyticsRepo>()("agent-direct
                  api_ts(a.occurred_at) AS "occurredAt"
             FROM agent_activity a LEFT JOIN networks n ON n.id = a.network_id
            WHERE a.agent_id = ${agentId} AND a.occurred_at >= ${from}::date AND a.occurred_at < ${to}::date + 1
-           ORDER BY a.occurred_at, a.id`
+           ORDER BY a.occurred_at, a.id`,
+      /**
+       * The paid orders for the agent (an order names the agent of the offer it bought) whose
+       * `paid_at` is on the days `from`..`to` (UTC), oldest payment first, with their entitlement
+       * (the latest, if any): what REVENUE and SERVICE exports hold.
+       */
+      paidOrderRows: (agentId: string, from: string, to: string) =>
+        sql<Record<string, unknown>>`
+          SELECT o.id AS "orderId", o.order_number AS "orderNumber", api_ts(o.paid_at) AS "paidAt", o.state,
+                 o.product_code AS "productCode", o.product_name AS "productName", o.offer_id AS "offerId",
+                 o.quantity, n.key AS network, o.asset_id AS "assetId", a.symbol, a.decimals,
+                 o.total_units::text AS "totalUnits", e.code AS "entitlementCode", e.state AS "entitlementState",
+                 api_ts(e.effective_from) AS "effectiveFrom", api_ts(e.effective_until) AS "effectiveUntil"
+            FROM orders o
+            JOIN networks n ON n.id = o.network_id
+            JOIN assets a ON a.id = o.asset_id
+            LEFT JOIN LATERAL (SELECT * FROM entitlements x WHERE x.order_id = o.id
+                               ORDER BY x.effective_from DESC, x.id DESC LIMIT 1) e ON true
+           WHERE o.agent_id = ${agentId} AND o.paid_at >= ${from}::date AND o.paid_at < ${to}::date + 1
+           ORDER BY o.paid_at, o.id`
     }
   })
 }) {}
