@@ -2,19 +2,16 @@
  * SQL of the Commerce area: orders with payments and entitlements, built in the wire
  * shape of `CommerceOrder` (spec §2.11) in one query.
  */
-import { SqlClient, SqlSchema } from "@effect/sql"
+import { SqlClient, SqlSchema, type Statement } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { CommerceOrder } from "./Schemas.js"
 
 export class CommerceRepo extends Effect.Service<CommerceRepo>()("agent-directory/CommerceRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    /** Orders of the workspaces where the account is an ACTIVE member, newest first. */
-    const ordersOfMember = SqlSchema.findAll({
-      Request: Schema.String,
-      Result: CommerceOrder,
-      execute: (accountId) =>
-        sql`SELECT o.id, o.order_number AS "orderNumber", o.state, o.version::float8 AS version,
+    /** The wire orders the fragments select (`o` = orders), in `order` (default newest first). */
+    const wireOrders = (join: Statement.Fragment, where: Statement.Fragment) =>
+      sql`SELECT o.id, o.order_number AS "orderNumber", o.state, o.version::float8 AS version,
               o.workspace_id AS "workspacePublicId", o.agent_id AS "agentPublicId",
               o.product_code AS "productCode", o.product_name AS "productName",
               o.network_id AS "networkPublicId", n.key AS network, o.asset_id AS "assetId",
@@ -32,11 +29,31 @@ export class CommerceRepo extends Effect.Service<CommerceRepo>()("agent-director
               api_ts(o.paid_at) AS "paidAt", api_ts(o.activated_at) AS "activatedAt", api_ts(o.expires_at) AS "expiresAt",
               api_ts(o.created_at) AS "createdAt", api_ts(o.updated_at) AS "updatedAt"
             FROM orders o
-            JOIN workspace_members m ON m.workspace_id = o.workspace_id AND m.account_id = ${accountId} AND m.state = 'ACTIVE'
+            ${join}
             JOIN networks n ON n.id = o.network_id
             JOIN assets a ON a.id = o.asset_id
+            WHERE ${where}
             ORDER BY o.created_at DESC, o.id DESC`
+    /** Orders of the workspaces where the account is an ACTIVE member, newest first. */
+    const ordersOfMember = SqlSchema.findAll({
+      Request: Schema.String,
+      Result: CommerceOrder,
+      execute: (accountId) =>
+        wireOrders(
+          sql`JOIN workspace_members m ON m.workspace_id = o.workspace_id AND m.account_id = ${accountId} AND m.state = 'ACTIVE'`,
+          sql`TRUE`
+        )
     })
-    return { ordersOfMember: (accountId: string) => Effect.orDie(ordersOfMember(accountId)) }
+    /** One order by id, whoever may see it (the caller checks visibility). */
+    const orderById = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: CommerceOrder,
+      execute: (id) => wireOrders(sql``, sql`o.id = ${id}`)
+    })
+    return {
+      ordersOfMember: (accountId: string) => Effect.orDie(ordersOfMember(accountId)),
+      /** The order `id` in its wire shape (none when absent); no visibility check. */
+      orderById: (id: string) => Effect.orDie(orderById(id))
+    }
   })
 }) {}
