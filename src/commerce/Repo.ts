@@ -1,6 +1,8 @@
 /**
  * SQL of the Commerce area: orders with payments and entitlements, built in the wire
- * shape of `CommerceOrder` (spec §2.11) in one query.
+ * shape of `CommerceOrder` (spec §2.11) in one query. A payment being refunded on chain shows
+ * its refund's transaction intent as `transactionIntentPublicId` (the transaction the seller signs
+ * now; docs/commerce.md), its `transactionHash` stays the payment's.
  */
 import { SqlClient, SqlSchema, type Statement } from "@effect/sql"
 import { Effect, Schema } from "effect"
@@ -19,7 +21,7 @@ export class CommerceRepo extends Effect.Service<CommerceRepo>()("agent-director
               o.discount_units::text AS "discountUnits", o.total_units::text AS "totalUnits",
               o.holder_benefit AS "holderBenefit", o.terms_version AS "termsVersion", o.policy_version AS "policyVersion",
               COALESCE((SELECT json_agg(json_build_object('id', p.id, 'rail', p.rail, 'state', p.state, 'units', p.units::text,
-                          'transactionIntentPublicId', p.transaction_intent_id, 'transactionHash', p.transaction_hash,
+                          'transactionIntentPublicId', COALESCE(p.refund_transaction_intent_id, p.transaction_intent_id), 'transactionHash', p.transaction_hash,
                           'expiresAt', api_ts(p.expires_at)) ORDER BY p.created_at, p.id)
                         FROM payments p WHERE p.order_id = o.id), '[]'::json) AS payments,
               COALESCE((SELECT json_agg(json_build_object('id', e.id, 'code', e.code, 'state', e.state, 'source', e.source,
