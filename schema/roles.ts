@@ -34,6 +34,7 @@ export const Permissions = {
   "analytics.export": { roles: ["OWNER", "ADMIN", "EDITOR", "OPERATOR", "ANALYST"], description: "export analytics" },
   "services.offers.write": { roles: OAE, description: "create, publish and retire service offers (sell)" },
   "commerce.buy": { roles: ["OWNER", "ADMIN", "BILLING"], description: "place orders and pay (buy)" },
+  "commerce.refund": { roles: ["OWNER", "ADMIN", "BILLING"], description: "refund orders of the workspace's offers (sell)" },
   "procurement.manage": { roles: ["OWNER", "ADMIN", "BILLING", "OPERATOR"], description: "manage procurement requests" },
   "wallets.register": { roles: OAE, description: "register wallets for the workspace (an address proven by a signed message)" },
   "launch.operate": { roles: OAEO, description: "prepare and run launch runs" },

@@ -17,6 +17,7 @@ import {
   type TokenOperationSettingsShape
 } from "./growth/tokenOperations/Config.js"
 import { adsSettings, AdsSettingsLive, type AdsSettingsShape } from "./growth/ads/Config.js"
+import { orderSettings, OrderSettingsLive, type OrderSettingsShape } from "./commerce/orders/Config.js"
 
 /** Every area's settings as `Config` values (what each reads), for docs and checks. */
 export const areaSettingsConfigs: ReadonlyArray<Config.Config<unknown>> = [
@@ -27,12 +28,14 @@ export const areaSettingsConfigs: ReadonlyArray<Config.Config<unknown>> = [
   accountSettings,
   workspaceSettings,
   tokenOperationSettings,
-  adsSettings
+  adsSettings,
+  orderSettings
 ]
 
 /**
  * Every area's settings, from the environment: `RuntimeSettings`, `McpSettings`, `McpServerSettings`,
- * `EndpointProbeSettings`, `AccountSettings`, `WorkspaceSettings`, `TokenOperationSettings`, `AdsSettings`.
+ * `EndpointProbeSettings`, `AccountSettings`, `WorkspaceSettings`, `TokenOperationSettings`, `AdsSettings`,
+ * `OrderSettings`.
  */
 export const AreaSettingsLive = Layer.mergeAll(
   RuntimeSettingsLive,
@@ -42,7 +45,8 @@ export const AreaSettingsLive = Layer.mergeAll(
   AccountSettingsLive,
   WorkspaceSettingsLive,
   TokenOperationSettingsLive,
-  AdsSettingsLive
+  AdsSettingsLive,
+  OrderSettingsLive
 )
 
 /** Every area's settings in one object (each area's tag holds its part). */
@@ -55,3 +59,4 @@ export type AreaSettingsShape =
   & WorkspaceSettingsShape
   & TokenOperationSettingsShape
   & AdsSettingsShape
+  & OrderSettingsShape

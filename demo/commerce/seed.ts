@@ -6,6 +6,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { DemoAgents } from "../agents/seed.js"
 import { demoTime, DemoNetworks, DemoAssets, demoId as id } from "../common.js"
+import { DemoOffers } from "../services/seed.js"
 import { DemoWorkspaces } from "../workspaces/seed.js"
 
 export const DemoOrders = [
@@ -40,8 +41,25 @@ export const DemoOrders = [
   {
     id: id(9, 0x47), number: "ORD-2026-0047", workspace: "acme", agent: null, state: "PAID", product: ["AD_SQUARE", "Square ad placement"],
     asset: "usdc", subtotal: "90000000", discount: "0", total: "90000000", day: 46, paid: true, benefit: null
+  },
+  // the outsider's unpaid order of Acme's published Pro plan (the cancel example)
+  {
+    id: id(9, 7), number: "ORD-2026-0007", workspace: "outsider", agent: 0, state: "PAYMENT_PENDING", product: ["PRO", "Pro research plan"],
+    asset: "usdc", subtotal: "10000000", discount: "0", total: "10000000", day: 46, paid: false, benefit: null
   }
 ] as const
+
+/**
+ * The offers (demo/services/seed.ts) the demo orders were placed for: Acme sells them, so Acme's
+ * members read these orders and refund them. Orders not listed were placed for no offer.
+ */
+export const DemoOrderOffers: Readonly<Record<string, string>> = {
+  [id(9, 3)]: DemoOffers.starter.id,
+  [id(9, 7)]: DemoOffers.published.id
+}
+
+/** The rail of each demo order's payment: ADMIN for the outsider's paid order (a bank transfer, the refund example). */
+const railOf = (o: (typeof DemoOrders)[number]) => o.id === id(9, 3) ? "ADMIN" : o.asset === "usdc" ? "X402" : "ONCHAIN"
 
 const isActive = (o: (typeof DemoOrders)[number]) => o.state === "ACTIVE"
 const seq = (prefix: string, n: number) => `${prefix}-0000-7000-8000-${(n + 1).toString(16).padStart(12, "0")}`
@@ -60,10 +78,10 @@ export const demoOrderLifecycle = (o: (typeof DemoOrders)[number]) => ({
 export const DemoPayments = DemoOrders.map((o, i) => ({
   id: seq("0190000e", i),
   orderId: o.id,
-  rail: o.asset === "usdc" ? "X402" : "ONCHAIN",
+  rail: railOf(o),
   state: o.paid ? "CONFIRMED" : "PENDING",
   units: o.total,
-  transactionHash: o.paid ? `0x${(i + 1).toString(16).padStart(64, "a")}` : null,
+  transactionHash: o.paid && railOf(o) !== "ADMIN" ? `0x${(i + 1).toString(16).padStart(64, "a")}` : null,
   expiresAt: demoTime(o.day, 60),
   createdAt: demoTime(o.day, 1)
 }))
@@ -103,6 +121,7 @@ export const seedCommerce = Effect.gen(function*() {
         holder_benefit: o.benefit === null ? null : JSON.stringify(o.benefit),
         terms_version: 1,
         policy_version: 1,
+        offer_id: DemoOrderOffers[o.id] ?? null,
         paid_at: lifecycle.paidAt,
         activated_at: lifecycle.activatedAt,
         expires_at: lifecycle.expiresAt,

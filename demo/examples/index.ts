@@ -13,6 +13,7 @@ import agentsImports from "./agents/imports.json" with { type: "json" }
 import agentsIdentities from "./agents/identities.json" with { type: "json" }
 import services from "./services.json" with { type: "json" }
 import commerce from "./commerce.json" with { type: "json" }
+import commerceOrders from "./commerce/orders.json" with { type: "json" }
 import mcp from "./mcp.json" with { type: "json" }
 import admin from "./admin.json" with { type: "json" }
 import launch from "./launch.json" with { type: "json" }
@@ -43,6 +44,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
   ...agentsIdentities,
   ...services,
   ...commerce,
+  ...commerceOrders,
   ...mcp,
   ...admin,
   ...launch,

@@ -5,8 +5,10 @@
  */
 import type { Migrations } from "../Area.js"
 import settlement from "./migrations/0044_commerce_settlement.js"
+import orders from "./migrations/0048_commerce_orders.js"
 
 /** The commerce area's migrations, by id. */
 export const migrations: Migrations = {
-  "0044_commerce_settlement": settlement
+  "0044_commerce_settlement": settlement,
+  "0048_commerce_orders": orders
 }

@@ -19,3 +19,5 @@ export {
   revertPayment
 } from "./Settlement.js"
 export { OfferNotPurchasable, OrderNotFound, OrderNotPayable, PaymentReferenceUsed } from "./Errors.js"
+/** Refunds (docs/commerce.md): the processor's refund event completes a PROCESSOR refund with this. */
+export { completeRefund } from "./orders/Refunds.js"

@@ -16,6 +16,7 @@ import { AccountSettings } from "../../src/accounts/Config.js"
 import { WorkspaceSettings } from "../../src/workspaces/Config.js"
 import { TokenOperationSettings } from "../../src/growth/tokenOperations/Config.js"
 import { AdsSettings } from "../../src/growth/ads/Config.js"
+import { OrderSettings } from "../../src/commerce/orders/Config.js"
 import { McpSettings } from "../../src/mcp/Config.js"
 import { McpServerSettings } from "../../src/mcpServer/Config.js"
 import { DefaultRunEventsOptions, RuntimeSettings } from "../../src/runtime/Config.js"
@@ -92,6 +93,7 @@ export const testConfig = (overrides: Partial<TestConfigShape> = {}): TestConfig
   tokenOperations: { approvalThresholdUnits: 0n },
   // the demo data's ad package offers are seeded; no platform workspace makes more
   ads: { platformWorkspaceId: Option.none() },
+  orders: { paymentDueMinutes: 30 },
   ...overrides
 })
 
@@ -106,7 +108,8 @@ export const configLayer = (config: TestConfigShape) =>
     Layer.succeed(AccountSettings, config),
     Layer.succeed(WorkspaceSettings, config),
     Layer.succeed(TokenOperationSettings, config),
-    Layer.succeed(AdsSettings, config)
+    Layer.succeed(AdsSettings, config),
+    Layer.succeed(OrderSettings, config)
   )
 
 /** {@link configLayer} of `testConfig(overrides)`. */
