@@ -3,7 +3,8 @@
  * Agents_ImportAgentSource in its transaction, one execution per import, one activity:
  * 1. QUEUED → RUNNING (`startedAt`), committed at once so a reader sees it running;
  * 2. the kind's work: fetch the document through the guarded outbound client
- *    (`SourceFetch.ts`), validate it against its format's schema, and in one transaction
+ *    (`SourceFetch.ts`), validate it against its format's schema (a card's signatures are
+ *    verified, `CardSignatures.ts`), and in one transaction
  *    store what it describes on the agent and mark the import SUCCEEDED with its
  *    `result`; any {@link ImportFailed} instead marks it FAILED with its reasons.
  *
@@ -22,6 +23,7 @@ import { Outbound } from "../../../layers/Outbound.js"
 import { fetchCatalog, McpConnections, type ObservedCatalog } from "../../mcp/index.js"
 import type { AgentImportResult } from "../../../schema/agentImports.js"
 import { A2aAgentCard, cardInterfaces } from "./A2aAgentCard.js"
+import { verifyCardSignatures } from "./CardSignatures.js"
 import { Erc8004RegistrationFile, registrationLocator } from "./Erc8004Registration.js"
 import { ImportFailed, schemaFailure } from "./ImportFailed.js"
 import { AgentImportsRepo, type ImportTarget } from "./Repo.js"
@@ -60,6 +62,7 @@ const work = (importId: string, target: ImportTarget) =>
       case "A2A_AGENT_CARD": {
         const { json, text } = yield* fetchJsonDocument(target.url)
         const card = yield* validate(A2aAgentCard, json, "A2A Agent Card")
+        const signature = yield* verifyCardSignatures(json)
         const interfaces = cardInterfaces(card)
         const skills = card.skills.map((s) => ({
           id: s.id,
@@ -76,6 +79,7 @@ const work = (importId: string, target: ImportTarget) =>
           cardText: text,
           card: json,
           provider: card.provider ?? null,
+          signature,
           skills,
           interfaces,
           at
@@ -87,7 +91,9 @@ const work = (importId: string, target: ImportTarget) =>
             name: card.name,
             skills: skills.length,
             interfaces: interfaces.length,
-            signatures: card.signatures?.length ?? 0
+            signatures: card.signatures?.length ?? 0,
+            signatureState: signature.state,
+            signatureKid: signature.kid
           }
         }
       }
