@@ -8,6 +8,9 @@
  *    store what it describes on the agent and mark the import SUCCEEDED with its
  *    `result`; any {@link ImportFailed} instead marks it FAILED with its reasons.
  *
+ * An MCP server import failing because the URL does not answer as MCP also records an
+ * ENDPOINT_NOT_MCP finding (src/mcp/findings/) in the failing transaction.
+ *
  * A crash between the steps leaves the import RUNNING, and the engine runs the activity
  * again: step 1 accepts a RUNNING import, and step 2 replaces what an earlier run stored,
  * so running twice stores once.
@@ -20,7 +23,7 @@ import { retryTransient, survivingStorageErrors } from "../../../layers/Engine.j
 import { McpSettings } from "../../mcp/index.js"
 import { Ids } from "../../../layers/Ids.js"
 import { Outbound } from "../../../layers/Outbound.js"
-import { fetchCatalog, McpConnections, type ObservedCatalog } from "../../mcp/index.js"
+import { fetchCatalog, McpConnections, NotMcpCodes, type ObservedCatalog, recordEndpointNotMcp } from "../../mcp/index.js"
 import type { AgentImportResult } from "../../../schema/agentImports.js"
 import { A2aAgentCard, cardInterfaces } from "./A2aAgentCard.js"
 import { verifyCardSignatures } from "./CardSignatures.js"
@@ -155,8 +158,19 @@ export const AgentImportLive = AgentImportWorkflow.toLayer(({ importId }) =>
       if (Option.isNone(target)) return
       const outcome = yield* Effect.either(work(importId, target.value))
       yield* sql.withTransaction(Either.match(outcome, {
-        onLeft: (failure) => Effect.flatMap(now, (at) => repo.fail(importId, failure.reasons, at)),
-        onRight: ({ result, store }) => Effect.zipRight(store, Effect.flatMap(now, (at) => repo.succeed(importId, result, at)))
+        onLeft: (failure) =>
+          Effect.flatMap(now, (at) => {
+            const code = failure.reasons[0]?.code
+            const notMcp = target.value.kind === "MCP_SERVER" && code !== undefined && NotMcpCodes.has(code)
+            return Effect.zipRight(
+              Effect.asVoid(repo.fail(importId, failure.reasons, at)),
+              notMcp
+                ? recordEndpointNotMcp({ agentId: target.value.agentId, connectionId: null, url: target.value.url, code, at })
+                : Effect.void
+            )
+          }),
+        onRight: ({ result, store }) =>
+          Effect.asVoid(Effect.zipRight(store, Effect.flatMap(now, (at) => repo.succeed(importId, result, at))))
       }))
     }).pipe(retryTransient, Effect.orDie, Effect.provide([AgentImportsRepo.Default, McpConnections.Default]))
   }).pipe(survivingStorageErrors))
