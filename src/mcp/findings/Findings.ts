@@ -7,7 +7,7 @@
  *   their versions, `../RuntimeTools.ts`), the connection's findings are recomputed: the
  *   heuristics on every tool listed (shadowing against the tools of the agent's other
  *   connections), and TOOL_DEFINITION_CHANGED (`changed.definition`) for each tool whose latest
- *   definition is not the approved one (`runtime_tool_approvals`, else its first version's):
+ *   definition is not the approved one (`runtime_tool_approvals`, else its first stored version's):
  *   HIGH when the tool is granted, MEDIUM otherwise, with the before and after digests. Findings
  *   found again keep their id and `detectedAt`; those not found any more are deleted.
  * - {@link recordEndpointNotMcp}: an endpoint that did not answer as an MCP server
@@ -110,7 +110,8 @@ export const recordCatalogFindings = (input: {
       FROM (SELECT DISTINCT ON (stable_name) stable_name, version, definition_digest, grant_state FROM runtime_tools
             WHERE agent_id = ${input.agentId} AND source_kind = 'MCP_SERVER' AND source_reference = ${input.connectionId} AND available
             ORDER BY stable_name, version DESC) l
-      JOIN runtime_tools f ON f.agent_id = ${input.agentId} AND f.stable_name = l.stable_name AND f.version = 1
+      JOIN LATERAL (SELECT definition_digest FROM runtime_tools WHERE agent_id = ${input.agentId} AND stable_name = l.stable_name
+                    ORDER BY version LIMIT 1) f ON true
       LEFT JOIN runtime_tool_approvals a ON a.agent_id = ${input.agentId} AND a.stable_name = l.stable_name
       WHERE l.definition_digest IS DISTINCT FROM COALESCE(a.definition_digest, f.definition_digest)
       ORDER BY l.stable_name`
