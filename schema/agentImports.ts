@@ -37,8 +37,18 @@ export const AgentImportReason = Schema.Struct({
 export type AgentImportReason = typeof AgentImportReason.Type
 
 /**
+ * The outcome of verifying an A2A Agent Card's JWS `signatures` (docs/findings.md §Card
+ * signatures): UNSIGNED (none), VERIFIED (one verifies over the card's RFC 8785 form with the key
+ * of its protected header's `jku` or `jwk`), INVALID (none verifies).
+ */
+export const CardSignatureState = Schema.Literal("VERIFIED", "INVALID", "UNSIGNED")
+  .annotations({ identifier: "CardSignatureState" })
+
+/**
  * What a SUCCEEDED import stored (counts of each part; zero where the kind has none):
  * skills and interfaces of a card, endpoints and claims of a registration file, tools of an MCP server.
+ * A card's import also states `signatureState` and the signer's key id `signatureKid` (null when
+ * the header names none); other kinds omit both.
  */
 export const AgentImportResult = Schema.Struct({
   name: Schema.NullOr(Schema.String),
@@ -47,7 +57,9 @@ export const AgentImportResult = Schema.Struct({
   endpoints: Schema.Int,
   identityClaims: Schema.Int,
   signatures: Schema.Int,
-  tools: Schema.Int
+  tools: Schema.Int,
+  signatureState: Schema.optionalWith(CardSignatureState, { exact: true }),
+  signatureKid: Schema.optionalWith(Schema.NullOr(Schema.String), { exact: true })
 }).annotations({ identifier: "AgentImportResult" })
 export type AgentImportResult = typeof AgentImportResult.Type
 
@@ -136,9 +148,16 @@ export const AgentProfileSource = Schema.Struct({
   importedAt: DateTimeZ
 }).annotations({ identifier: "AgentProfileSource" })
 
-/** The fields imports add to the agent profile (empty, or null, for an agent never imported). */
+/**
+ * The fields imports add to the agent profile (empty, or null, for an agent never imported).
+ * `signatureState` / `signatureKid`: the verification of its imported A2A Agent Card's
+ * signatures and the signer's key id (null without an imported card, or a card imported before
+ * verification existed).
+ */
 export const AgentProfileImportedFields = {
   provider: Schema.NullOr(AgentProfileProvider),
+  signatureState: Schema.NullOr(CardSignatureState),
+  signatureKid: Schema.NullOr(Schema.String),
   skills: Schema.Array(AgentProfileSkill),
   interfaces: Schema.Array(AgentProfileInterface),
   endpoints: Schema.Array(AgentProfileEndpoint),

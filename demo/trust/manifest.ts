@@ -38,5 +38,13 @@ export const TrustManifest = {
     path: { feedbackId: DemoFeedback.ownerAtlas.id },
     query: {},
     body: { expectedRevision: DemoFeedback.ownerAtlas.revision, reason: "Resolved with the agent's operator." }
+  },
+  Trust_ListAgentFindings: {
+    as: "anonymous",
+    path: { entityPublicId: DemoAgents[0].id },
+    query: { limit: 10 },
+    body: null,
+    note: "Atlas Research's tool-safety findings: its old wiki endpoint no longer answers as MCP, and a tool of its " +
+      "local files server hides an instruction from the user."
   }
 } satisfies Record<string, ManifestOperation>

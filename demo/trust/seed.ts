@@ -8,6 +8,7 @@ import { SqlClient, type SqlError } from "@effect/sql"
 import { Effect } from "effect"
 import { DemoAccounts } from "../accounts/seed.js"
 import { DemoAgents } from "../agents/seed.js"
+import { DemoMcpConnections } from "../runtime/data.js"
 import { DemoWorkspaces } from "../workspaces/seed.js"
 import { demoId, demoTime } from "../common.js"
 
@@ -51,11 +52,45 @@ export const DemoFeedback = {
   }
 } as const
 
+/**
+ * Tool-safety findings (docs/findings.md) of Atlas Research: its disabled "Old wiki" MCP
+ * endpoint stopped answering as MCP, and a tool of its "Local files" server hides an
+ * instruction from the user in a parameter's description.
+ */
+export const DemoFindings = {
+  wikiNotMcp: {
+    id: demoId(0xa5, 1), agent: 0, connectionId: DemoMcpConnections.disabled.id, kind: "ENDPOINT_NOT_MCP",
+    ruleId: "endpoint.not-mcp", severity: "MEDIUM", subject: "https://mcp.wiki.example/mcp",
+    evidence: { pointer: "", match: "the endpoint answered http-404 to MCP initialize" }
+  },
+  filesConceal: {
+    id: demoId(0xa5, 2), agent: 0, connectionId: DemoMcpConnections.local.id, kind: "HIDDEN_INSTRUCTIONS",
+    ruleId: "hidden.conceal-from-user", severity: "HIGH", subject: "local-files.read_file",
+    evidence: { pointer: "/inputSchema/properties/path/description", match: "do not tell the user" }
+  }
+} as const
+
 /** Loads the trust demo data (inside the seed transaction). Fails with `SqlError`. */
 export const seedTrustDemo: Effect.Effect<void, SqlError.SqlError, SqlClient.SqlClient> = Effect.flatMap(
   SqlClient.SqlClient,
   (sql) =>
-  sql`INSERT INTO feedback ${
+  sql`INSERT INTO agent_findings ${
+    sql.insert(Object.values(DemoFindings).map((f, i) => ({
+      id: f.id,
+      agent_id: DemoAgents[f.agent].id,
+      connection_id: f.connectionId,
+      fingerprint: `demo-${i + 1}`,
+      kind: f.kind,
+      rule_id: f.ruleId,
+      severity: f.severity,
+      subject: f.subject,
+      evidence: JSON.stringify(f.evidence),
+      before_digest: null,
+      after_digest: null,
+      detected_at: demoTime(71, i),
+      seen_at: demoTime(72, i)
+    })))
+  }`.pipe(Effect.zipRight(sql`INSERT INTO feedback ${
     sql.insert(Object.values(DemoFeedback).map((f, i) => ({
       id: f.id,
       agent_id: DemoAgents[f.agent].id,
@@ -76,5 +111,5 @@ export const seedTrustDemo: Effect.Effect<void, SqlError.SqlError, SqlClient.Sql
       created_at: demoTime(60, i),
       updated_at: demoTime(61, i)
     })))
-  }`.pipe(Effect.asVoid)
+  }`), Effect.asVoid)
 )

@@ -1,15 +1,20 @@
-/** Trust area contract (spec §4.3): agent feedback, written, voted on and withdrawn. */
+/**
+ * Trust area contract (spec §4.3): agent feedback, written, voted on and withdrawn; and an
+ * agent's tool-safety findings (ours in the spec's conventions, docs/findings.md).
+ */
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { Uuid } from "../../schema/common.js"
-import { Data } from "../../schema/envelope.js"
+import { AgentPath } from "../../schema/agents.js"
+import { Data, Page } from "../../schema/envelope.js"
 import { IdempotencyKeyRequired } from "../../schema/idempotency.js"
 import { CreatedFeedback, CreateFeedbackRequest, Feedback, VoteFeedbackRequest, WithdrawFeedbackRequest } from "./Schemas.js"
 import { operation } from "../api/operation.js"
-import { AgentNotFound, Conflict, InvalidState, VersionConflict, WorkspaceNotFound } from "../../schema/errors.js"
+import { AgentNotFound, Conflict, InvalidCursor, InvalidState, VersionConflict, WorkspaceNotFound } from "../../schema/errors.js"
 import { AuthorRequired, FeedbackExists, FeedbackNotFound, OwnFeedbackVote } from "./Errors.js"
+import { AgentFinding, ListAgentFindingsQuery } from "./findings/Schemas.js"
 
 export class TrustApi extends HttpApiGroup.make("Trust")
   .add(
@@ -104,5 +109,39 @@ export class TrustApi extends HttpApiGroup.make("Trust")
         })
       )
   )
-  .annotate(OpenApi.Description, "Trust: agent feedback")
+  .add(
+    HttpApiEndpoint.get("listAgentFindings", "/api/v1/agents/:entityPublicId/findings")
+      .setPath(AgentPath)
+      .setUrlParams(ListAgentFindingsQuery)
+      .addSuccess(Page(AgentFinding, 100))
+      .pipe(
+        operation({
+          id: "Trust_ListAgentFindings",
+          auth: "public",
+          cache: "none",
+          scopes: ["agents:read"],
+          statuses: [400, 401, 403, 404, 500, 503],
+          summary: "An agent's tool-safety findings: changed tool definitions, hidden instructions, invisible characters, shadowing, endpoints that are not MCP",
+          description: "What the directory's documented heuristics (docs/findings.md in the repository) found in the " +
+            "agent's MCP tool definitions and endpoints, recomputed each time a catalog is fetched:\n\n" +
+            "- TOOL_DEFINITION_CHANGED (`changed.definition`): a tool's definition digest differs from the approved one " +
+            "(granted, or approved in a run; else its first seen), with `beforeDigest` and `afterDigest`; HIGH when " +
+            "the tool is granted. A run calling it waits for a person's approval.\n" +
+            "- HIDDEN_INSTRUCTIONS: descriptions or schemas carrying instructions aimed at the model (`hidden.*`: " +
+            "override, concealment from the user, instruction tags, sensitive files, exfiltration URLs, cross-tool " +
+            "directives).\n" +
+            "- INVISIBLE_CHARACTERS: tag characters, bidirectional controls, zero-width characters (`invisible.*`).\n" +
+            "- TOOL_SHADOWING: a tool named like, or naming, a tool of the agent's other MCP servers (`shadow.*`).\n" +
+            "- ENDPOINT_NOT_MCP (`endpoint.not-mcp`): an MCP endpoint that did not answer as an MCP server.\n\n" +
+            "Each with `severity` (LOW, MEDIUM, HIGH, CRITICAL), `evidence` (`pointer` into the definition, `match`) " +
+            "and `ruleId`. `kind` filters. Cursor pages in the order the findings were first detected: `limit` 1-100 " +
+            "(default 25); `nextCursor` (null on the last page) is signed and bound to this operation, agent and " +
+            "`kind`: used elsewhere it is a 400 `invalid-cursor`. An unknown agent is a 404 `agent-not-found`. Public: " +
+            "anonymous callers and API keys with `agents:read`. Findings are components of the agent's trust " +
+            "(docs/methodology.md).",
+          errors: [AgentNotFound, InvalidCursor]
+        })
+      )
+  )
+  .annotate(OpenApi.Description, "Trust: agent feedback and tool-safety findings")
 {}

@@ -4,11 +4,13 @@ import { Api } from "../api/Api.js"
 import { currentSession } from "../api/security.js"
 import { Envelope } from "../http/Envelope.js"
 import { group } from "../http/group.js"
+import { AgentFindings } from "./findings/Findings.js"
 import { Trust } from "./Trust.js"
 
 export const TrustHttpLive = group(Api, "Trust", (handlers) =>
   Effect.gen(function*() {
     const trust = yield* Trust
+    const findings = yield* AgentFindings
     const envelope = yield* Envelope
     return handlers.handle("createFeedback", ({ path, payload }) =>
       Effect.flatMap(currentSession, (session) =>
@@ -25,4 +27,6 @@ export const TrustHttpLive = group(Api, "Trust", (handlers) =>
         trust.withdraw({ feedbackId: path.feedbackId, ...payload, accountId: session.accountId }).pipe(
           Effect.flatMap(envelope.data)
         )))
+      .handle("listAgentFindings", ({ path, urlParams }) =>
+        Effect.flatMap(findings.list(path.entityPublicId, urlParams), (page) => envelope.page(page.rows, page.nextCursor)))
   }))

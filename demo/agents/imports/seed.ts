@@ -78,7 +78,7 @@ export const seedAgentImports = Effect.gen(function*() {
     JSON.stringify({ name: "Atlas Research", skills: 0, interfaces: 0, endpoints: 0, identityClaims: 0, signatures: 0, tools: 0, ...r })
   yield* sql`INSERT INTO agent_imports ${
     sql.insert([
-      { ...DemoImports.atlasCard, state: "SUCCEEDED", reasons: "[]", result: result({ skills: 2, interfaces: 2 }), n: 0 },
+      { ...DemoImports.atlasCard, state: "SUCCEEDED", reasons: "[]", result: result({ skills: 2, interfaces: 2, signatureState: "UNSIGNED", signatureKid: null }), n: 0 },
       { ...DemoImports.atlasRegistration, state: "SUCCEEDED", reasons: "[]", result: result({ endpoints: 2, identityClaims: 1 }), n: 10 },
       {
         ...DemoImports.beaconFailed,
@@ -103,8 +103,8 @@ export const seedAgentImports = Effect.gen(function*() {
     })))
   }`
   const text = JSON.stringify(card, null, 2)
-  yield* sql`INSERT INTO agent_a2a_cards (agent_id, import_id, card_text, card, provider_organization, provider_url, fetched_at)
-    VALUES (${atlas}, ${DemoImports.atlasCard.id}, ${text}, ${text}::jsonb, ${card.provider.organization}, ${card.provider.url}, ${at(1)})`
+  yield* sql`INSERT INTO agent_a2a_cards (agent_id, import_id, card_text, card, provider_organization, provider_url, fetched_at, signature_state)
+    VALUES (${atlas}, ${DemoImports.atlasCard.id}, ${text}, ${text}::jsonb, ${card.provider.organization}, ${card.provider.url}, ${at(1)}, 'UNSIGNED')`
   yield* sql`INSERT INTO agent_skills ${
     sql.insert(card.skills.map((s, position) => ({
       agent_id: atlas,

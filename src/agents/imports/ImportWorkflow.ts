@@ -3,9 +3,13 @@
  * Agents_ImportAgentSource in its transaction, one execution per import, one activity:
  * 1. QUEUED → RUNNING (`startedAt`), committed at once so a reader sees it running;
  * 2. the kind's work: fetch the document through the guarded outbound client
- *    (`SourceFetch.ts`), validate it against its format's schema, and in one transaction
+ *    (`SourceFetch.ts`), validate it against its format's schema (a card's signatures are
+ *    verified, `CardSignatures.ts`), and in one transaction
  *    store what it describes on the agent and mark the import SUCCEEDED with its
  *    `result`; any {@link ImportFailed} instead marks it FAILED with its reasons.
+ *
+ * An MCP server import failing because the URL does not answer as MCP also records an
+ * ENDPOINT_NOT_MCP finding (src/mcp/findings/) in the failing transaction.
  *
  * A crash between the steps leaves the import RUNNING, and the engine runs the activity
  * again: step 1 accepts a RUNNING import, and step 2 replaces what an earlier run stored,
@@ -19,9 +23,10 @@ import { retryTransient, survivingStorageErrors } from "../../../layers/Engine.j
 import { McpSettings } from "../../mcp/index.js"
 import { Ids } from "../../../layers/Ids.js"
 import { Outbound } from "../../../layers/Outbound.js"
-import { fetchCatalog, McpConnections, type ObservedCatalog } from "../../mcp/index.js"
+import { fetchCatalog, McpConnections, NotMcpCodes, type ObservedCatalog, recordEndpointNotMcp } from "../../mcp/index.js"
 import type { AgentImportResult } from "../../../schema/agentImports.js"
 import { A2aAgentCard, cardInterfaces } from "./A2aAgentCard.js"
+import { verifyCardSignatures } from "./CardSignatures.js"
 import { Erc8004RegistrationFile, registrationLocator } from "./Erc8004Registration.js"
 import { ImportFailed, schemaFailure } from "./ImportFailed.js"
 import { AgentImportsRepo, type ImportTarget } from "./Repo.js"
@@ -60,6 +65,7 @@ const work = (importId: string, target: ImportTarget) =>
       case "A2A_AGENT_CARD": {
         const { json, text } = yield* fetchJsonDocument(target.url)
         const card = yield* validate(A2aAgentCard, json, "A2A Agent Card")
+        const signature = yield* verifyCardSignatures(json)
         const interfaces = cardInterfaces(card)
         const skills = card.skills.map((s) => ({
           id: s.id,
@@ -76,6 +82,7 @@ const work = (importId: string, target: ImportTarget) =>
           cardText: text,
           card: json,
           provider: card.provider ?? null,
+          signature,
           skills,
           interfaces,
           at
@@ -87,7 +94,9 @@ const work = (importId: string, target: ImportTarget) =>
             name: card.name,
             skills: skills.length,
             interfaces: interfaces.length,
-            signatures: card.signatures?.length ?? 0
+            signatures: card.signatures?.length ?? 0,
+            signatureState: signature.state,
+            signatureKid: signature.kid
           }
         }
       }
@@ -149,8 +158,19 @@ export const AgentImportLive = AgentImportWorkflow.toLayer(({ importId }) =>
       if (Option.isNone(target)) return
       const outcome = yield* Effect.either(work(importId, target.value))
       yield* sql.withTransaction(Either.match(outcome, {
-        onLeft: (failure) => Effect.flatMap(now, (at) => repo.fail(importId, failure.reasons, at)),
-        onRight: ({ result, store }) => Effect.zipRight(store, Effect.flatMap(now, (at) => repo.succeed(importId, result, at)))
+        onLeft: (failure) =>
+          Effect.flatMap(now, (at) => {
+            const code = failure.reasons[0]?.code
+            const notMcp = target.value.kind === "MCP_SERVER" && code !== undefined && NotMcpCodes.has(code)
+            return Effect.zipRight(
+              Effect.asVoid(repo.fail(importId, failure.reasons, at)),
+              notMcp
+                ? recordEndpointNotMcp({ agentId: target.value.agentId, connectionId: null, url: target.value.url, code, at })
+                : Effect.void
+            )
+          }),
+        onRight: ({ result, store }) =>
+          Effect.asVoid(Effect.zipRight(store, Effect.flatMap(now, (at) => repo.succeed(importId, result, at))))
       }))
     }).pipe(retryTransient, Effect.orDie, Effect.provide([AgentImportsRepo.Default, McpConnections.Default]))
   }).pipe(survivingStorageErrors))

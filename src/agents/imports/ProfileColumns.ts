@@ -1,7 +1,7 @@
 /**
  * What imports show on the agent profile (Agents_GetAgent): the SQL columns the agents
  * area's profile query selects for agent `a`, in the wire shape of
- * `AgentProfileImportedFields` (schema/agentImports.ts): the A2A card's `provider`,
+ * `AgentProfileImportedFields` (schema/agentImports.ts): the A2A card's `provider` and signature state,
  * `skills` and `interfaces`, the ERC-8004 `endpoints` and `identityClaims` (UNPROVEN until
  * proven), and `sources`, the latest SUCCEEDED import of each kind.
  */
@@ -11,6 +11,8 @@ import type { SqlClient } from "@effect/sql"
 export const importedProfileColumns = (sql: SqlClient.SqlClient) =>
   sql`(SELECT json_build_object('organization', c.provider_organization, 'url', c.provider_url)
          FROM agent_a2a_cards c WHERE c.agent_id = a.id AND c.provider_organization IS NOT NULL) AS provider,
+      (SELECT c.signature_state FROM agent_a2a_cards c WHERE c.agent_id = a.id) AS "signatureState",
+      (SELECT c.signer_kid FROM agent_a2a_cards c WHERE c.agent_id = a.id) AS "signatureKid",
       COALESCE((SELECT json_agg(json_build_object('id', s.skill_id, 'name', s.name, 'description', s.description,
                   'tags', s.tags, 'examples', s.examples, 'inputModes', s.input_modes, 'outputModes', s.output_modes)
                   ORDER BY s.position)

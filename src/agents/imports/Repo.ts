@@ -29,6 +29,8 @@ export interface StoredCard {
   readonly cardText: string
   readonly card: unknown
   readonly provider: { readonly organization: string; readonly url: string } | null
+  /** The verification of the card's signatures (CardSignatures.ts). */
+  readonly signature: { readonly state: "VERIFIED" | "INVALID" | "UNSIGNED"; readonly kid: string | null; readonly jku: string | null }
   readonly skills: ReadonlyArray<{
     readonly id: string
     readonly name: string
@@ -104,12 +106,15 @@ export class AgentImportsRepo extends Effect.Service<AgentImportsRepo>()("agent-
         Effect.gen(function*() {
           yield* sql`DELETE FROM agent_skills WHERE agent_id = ${c.agentId}`
           yield* sql`DELETE FROM agent_interfaces WHERE agent_id = ${c.agentId}`
-          yield* sql`INSERT INTO agent_a2a_cards (agent_id, import_id, card_text, card, provider_organization, provider_url, fetched_at)
+          yield* sql`INSERT INTO agent_a2a_cards (agent_id, import_id, card_text, card, provider_organization, provider_url, fetched_at,
+                signature_state, signer_kid, signer_jku)
               VALUES (${c.agentId}, ${c.importId}, ${c.cardText}, ${JSON.stringify(c.card)}::jsonb,
-                      ${c.provider?.organization ?? null}, ${c.provider?.url ?? null}, ${c.at})
+                      ${c.provider?.organization ?? null}, ${c.provider?.url ?? null}, ${c.at},
+                      ${c.signature.state}, ${c.signature.kid}, ${c.signature.jku})
               ON CONFLICT (agent_id) DO UPDATE SET import_id = EXCLUDED.import_id, card_text = EXCLUDED.card_text,
                 card = EXCLUDED.card, provider_organization = EXCLUDED.provider_organization,
-                provider_url = EXCLUDED.provider_url, fetched_at = EXCLUDED.fetched_at`
+                provider_url = EXCLUDED.provider_url, fetched_at = EXCLUDED.fetched_at,
+                signature_state = EXCLUDED.signature_state, signer_kid = EXCLUDED.signer_kid, signer_jku = EXCLUDED.signer_jku`
           if (c.skills.length > 0) {
             yield* sql`INSERT INTO agent_skills ${
               sql.insert(c.skills.map((s, position) => ({

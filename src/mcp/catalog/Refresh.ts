@@ -7,10 +7,12 @@
  *
  * - success: the catalog replaces the last one (`observedAt` now, `expiresAt` now +
  *   `MCP_CATALOG_TTL_SECONDS`), the connection is CONNECTED and its tools become the
- *   agent's runtime tools (`../RuntimeTools.ts`);
+ *   agent's runtime tools (`../RuntimeTools.ts`), and the connection's tool-safety findings are
+ *   recomputed (`../findings/Findings.ts`);
  * - 401: AUTH_REQUIRED, with the challenge's `resource_metadata` URL kept for OAuth;
  * - anything else: UNREACHABLE with the failure code; the last catalog stays, and is
- *   answered as stale once past its `expiresAt`.
+ *   answered as stale once past its `expiresAt`; an answer that is not MCP's (`protocol-error`,
+ *   404, 405, 406, 415) is also an ENDPOINT_NOT_MCP finding.
  *
  * Who starts it: MCP_CreateMcpConnection and MCP_RefreshMcpCatalog (in their
  * transaction), MCP_GetMcpCatalog for a catalog past `expiresAt` (once per expiry), and
@@ -31,7 +33,9 @@ import { McpAccessToken } from "../oauth/AccessToken.js"
 import { McpAccessTokenLive } from "../oauth/Tokens.js"
 import { fetchCatalog } from "../Client.js"
 import { McpConnectionsRepo } from "../connections/Repo.js"
-import { syncRuntimeTools } from "../RuntimeTools.js"
+import { syncRuntimeTools, toolPrefix } from "../RuntimeTools.js"
+import { recordCatalogFindings, recordEndpointNotMcp } from "../findings/Findings.js"
+import { NotMcpCodes } from "../findings/Heuristics.js"
 
 /**
  * Fetches connection `connectionId`'s catalog. `reason`: `created`, `requested`,
@@ -80,7 +84,12 @@ export const refreshCatalog = (connectionId: string) =>
     const at = yield* now
     yield* sql.withTransaction(Either.match(outcome, {
       onLeft: (failure) =>
-        repo.recordFailure({ connectionId, code: failure.code, resourceMetadataUrl: failure.resourceMetadataUrl, at }),
+        Effect.zipRight(
+          repo.recordFailure({ connectionId, code: failure.code, resourceMetadataUrl: failure.resourceMetadataUrl, at }),
+          NotMcpCodes.has(failure.code)
+            ? recordEndpointNotMcp({ agentId, connectionId, url: serverUrl, code: failure.code, at })
+            : Effect.void
+        ),
       onRight: (catalog) =>
         Effect.gen(function*() {
           const ttlSeconds = config.mcpCatalog.ttlSeconds
@@ -104,6 +113,14 @@ export const refreshCatalog = (connectionId: string) =>
             connectionId,
             connectionName: name,
             implementationVersion: typeof version === "string" && version !== "" ? version : catalog.protocolVersion,
+            tools: Array.isArray(catalog.tools) ? catalog.tools : [],
+            at
+          })
+          yield* recordCatalogFindings({
+            agentId,
+            connectionId,
+            serverUrl,
+            toolPrefix: toolPrefix(name),
             tools: Array.isArray(catalog.tools) ? catalog.tools : [],
             at
           })

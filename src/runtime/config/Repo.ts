@@ -89,7 +89,21 @@ const make = Effect.gen(function*() {
         WHERE c.agent_id = t.agent_id AND t.agent_id = ${agentId}
           AND t.grant_state IS DISTINCT FROM (c.tool_grants ->> t.stable_name)`.pipe(Effect.asVoid)
 
-  return { find, insert, replace, mirrorGrants } as const
+  /**
+   * Records the latest definition (digest) of each of agent `agentId`'s tools `stableNames` as
+   * approved by `accountId` at `at` (`runtime_tool_approvals`); a name without a tool yet is skipped.
+   */
+  const approveCurrentDefinitions = (agentId: string, stableNames: ReadonlyArray<string>, accountId: string, at: Date) =>
+    stableNames.length === 0 ? Effect.void : sql`
+      INSERT INTO runtime_tool_approvals (agent_id, stable_name, definition_digest, approved_by, approved_at)
+      SELECT DISTINCT ON (t.stable_name) t.agent_id, t.stable_name, t.definition_digest, ${accountId}, ${at}
+      FROM runtime_tools t
+      WHERE t.agent_id = ${agentId} AND t.stable_name IN ${sql.in(stableNames)} AND t.definition_digest IS NOT NULL
+      ORDER BY t.stable_name, t.version DESC
+      ON CONFLICT (agent_id, stable_name) DO UPDATE SET definition_digest = EXCLUDED.definition_digest,
+        approved_by = EXCLUDED.approved_by, approved_at = EXCLUDED.approved_at`.pipe(Effect.asVoid)
+
+  return { find, insert, replace, mirrorGrants, approveCurrentDefinitions } as const
 })
 
 /** SQL of runtime configurations. Requires `SqlClient`. */

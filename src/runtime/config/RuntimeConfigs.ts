@@ -29,8 +29,10 @@ export class RuntimeConfigs extends Effect.Service<RuntimeConfigs>()("agent-dire
      * Runtime_ConfigureAgentRuntime: creates the agent's configuration (version 1) when it
      * has none and `expectedVersion` is absent, else replaces it when `expectedVersion` is
      * its version (version + 1); then sets `grant_state` of every version of the agent's
-     * runtime tools to its `stableName`'s grant (null when not granted). Returns the
-     * configuration and whether it was created.
+     * runtime tools to its `stableName`'s grant (null when not granted), and records the
+     * current definition of each tool granted or re-granted differently now as the approved one
+     * (`runtime_tool_approvals`: a later change of it needs a person's approval before a call).
+     * Returns the configuration and whether it was created.
      *
      * Fails with `AgentNotFound` (404 `agent-not-found`), `RoleRequired` (403, not OWNER,
      * ADMIN or EDITOR), `InvalidState` (409 `invalid-state`: the agent is retired),
@@ -108,6 +110,13 @@ export class RuntimeConfigs extends Effect.Service<RuntimeConfigs>()("agent-dire
         // the directory's own tools (directory.search_agents, directory.get_agent) exist for every runtime, granted or not
         yield* ensureBuiltinTools(input.entityPublicId, values.at)
         yield* repo.mirrorGrants(input.entityPublicId)
+        // a grant given (or changed) now approves the tool's current definition; one kept as it was approves nothing new
+        const before = Option.match(current, {
+          onNone: () => new Map<string, string>(),
+          onSome: (c) => new Map(c.toolGrants.map((g) => [g.stableName, g.grant]))
+        })
+        const granted = Object.entries(grants).filter(([name, grant]) => before.get(name) !== grant).map(([name]) => name)
+        yield* repo.approveCurrentDefinitions(input.entityPublicId, granted, input.accountId, values.at)
         return written.value
       }).pipe(dieOnStorageFailure)
 

@@ -15,8 +15,10 @@
  *    plus this run's tool calls and results; the agent's granted, available tools
  *    (none on the last step); text streamed into the answer in coalesced
  *    `message.delta` writes; then the step's usage (`usage`), its text part, and its
- *    tool calls (PENDING; approval PENDING when the tool's grant is APPROVAL_REQUIRED or
- *    its `riskClass` HIGH; arguments that fail the tool's `inputSchema` or an unknown
+ *    tool calls (PENDING; approval PENDING when the tool's grant is APPROVAL_REQUIRED,
+ *    its `riskClass` HIGH, or its definition is not the one a person approved (granted, or
+ *    approved in an earlier call; else its first version): a changed definition is never
+ *    called before a person approves it; arguments that fail the tool's `inputSchema` or an unknown
  *    tool: FAILED at once, `INVALID_ARGUMENTS` / `UNKNOWN_TOOL`, the model gets the
  *    message). No tool call: run SUCCEEDED, answer COMPLETE. Retryable model failures
  *    and crashes are tried again ({@link AgentRunMaxAttempts} attempts, the step's text
@@ -373,7 +375,8 @@ export const AgentRunLive = AgentRun.toLayer(({ runId }) =>
                   : "/: the arguments must be a JSON object"
                 return problem === undefined ? undefined : { code: "INVALID_ARGUMENTS", message: `Invalid arguments: ${problem}` }
               })()
-            const needsApproval = invalid === undefined && (tool!.grant === "APPROVAL_REQUIRED" || tool!.riskClass === "HIGH")
+            const needsApproval = invalid === undefined &&
+              (tool!.grant === "APPROVAL_REQUIRED" || tool!.riskClass === "HIGH" || tool!.definitionChanged)
             yield* repo.insertCall({
               id,
               runId,

@@ -89,7 +89,12 @@ export const OfferedTool = Schema.Struct({
   executionClass: Schema.String,
   sourceReference: Schema.NullOr(Schema.String),
   remoteName: Schema.NullOr(Schema.String),
-  grant: Schema.Literal("GRANTED", "APPROVAL_REQUIRED")
+  grant: Schema.Literal("GRANTED", "APPROVAL_REQUIRED"),
+  /**
+   * True when this definition is not the one a person approved (`runtime_tool_approvals`,
+   * else the tool's first version): its calls wait for a person's approval.
+   */
+  definitionChanged: Schema.Boolean
 })
 export type OfferedTool = typeof OfferedTool.Type
 
@@ -289,7 +294,11 @@ const make = Effect.gen(function*() {
       sql`SELECT DISTINCT ON (t.stable_name) t.id, t.stable_name AS "stableName", t.description,
             t.input_schema AS "inputSchema", t.risk_class AS "riskClass", t.executor_kind AS "executorKind",
             t.execution_class AS "executionClass", t.source_reference AS "sourceReference",
-            t.remote_definition->>'name' AS "remoteName", c.tool_grants->>t.stable_name AS "grant"
+            t.remote_definition->>'name' AS "remoteName", c.tool_grants->>t.stable_name AS "grant",
+            t.definition_digest IS DISTINCT FROM COALESCE(
+              (SELECT a.definition_digest FROM runtime_tool_approvals a WHERE a.agent_id = t.agent_id AND a.stable_name = t.stable_name),
+              (SELECT f.definition_digest FROM runtime_tools f WHERE f.agent_id = t.agent_id AND f.stable_name = t.stable_name
+                 ORDER BY f.version LIMIT 1)) AS "definitionChanged"
           FROM runtime_tools t
           JOIN agent_runtime_configs c ON c.agent_id = t.agent_id
           WHERE t.agent_id = ${agentId} AND t.available AND t.state = 'ACTIVE'
@@ -446,6 +455,13 @@ const make = Effect.gen(function*() {
         WHERE id = ${r.id} AND run_id = ${r.runId} AND approval_state = 'PENDING' AND state NOT IN ${sql.literal(callFinished)}
         RETURNING stable_name AS "stableName", state`
       if (rows.length === 0) return false
+      // the person approved this definition of the tool: later calls of it need no approval for a change
+      yield* sql`INSERT INTO runtime_tool_approvals (agent_id, stable_name, definition_digest, approved_by, approved_at)
+                 SELECT t.agent_id, t.stable_name, t.definition_digest, ${r.decidedBy}, ${r.at}
+                 FROM run_tool_calls c JOIN runtime_tools t ON t.id = c.tool_id
+                 WHERE c.id = ${r.id} AND c.run_id = ${r.runId} AND t.definition_digest IS NOT NULL
+                 ON CONFLICT (agent_id, stable_name) DO UPDATE SET definition_digest = EXCLUDED.definition_digest,
+                   approved_by = EXCLUDED.approved_by, approved_at = EXCLUDED.approved_at`
       yield* event(r.runId, {
         kind: "tool_call",
         data: { toolCallId: r.id, stableName: rows[0]!.stableName, state: rows[0]!.state, approvalState: "APPROVED" }
