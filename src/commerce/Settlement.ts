@@ -16,7 +16,7 @@
  * | {@link openPayment} | PENDING | CREATED, PAYMENT_PENDING → PAYMENT_PENDING | – |
  * | {@link observePayment} | PENDING → OBSERVED | PAYMENT_PENDING → PAYMENT_OBSERVED | – |
  * | {@link confirmPayment} | CREATED, PENDING, OBSERVED → CONFIRMED | → PAID → ACTIVE | ACTIVE |
- * | {@link confirmPayment} on an order no longer payable | → MANUAL_REVIEW | CANCELLED, EXPIRED → MANUAL_REVIEW | – |
+ * | {@link confirmPayment} on an order no longer payable | PENDING, OBSERVED, EXPIRED → MANUAL_REVIEW | CANCELLED, EXPIRED → MANUAL_REVIEW | – |
  * | {@link revertPayment} (reorg) | OBSERVED → PENDING | PAYMENT_OBSERVED → PAYMENT_PENDING | – |
  * | {@link failPayment} | CREATED, PENDING, OBSERVED → FAILED | PAYMENT_OBSERVED → PAYMENT_PENDING | – |
  *
@@ -371,7 +371,8 @@ export const confirmPayment = (
           f.entitlement_days AS "entitlementDays", f.grace_days AS "graceDays", f.run_quota AS "runQuota"
         FROM orders o LEFT JOIN service_offers f ON f.id = o.offer_id
         WHERE o.id = ${payment.order_id} FOR UPDATE OF o`
-    if (!["CREATED", "PENDING", "OBSERVED"].includes(payment.state)) {
+    // an EXPIRED payment (its order was cancelled or expired) whose money arrives after all is confirmed into review below
+    if (!["CREATED", "PENDING", "OBSERVED", "EXPIRED"].includes(payment.state)) {
       return Option.some({ orderId: payment.order_id, orderState: order!.state, entitlementId: null, changed: false })
     }
     const hash = evidence.transactionHash

@@ -137,7 +137,9 @@ layer(Layer.mergeAll(TestDb, IdsSequence("0000c0de")))("the commerce settlement"
       const second = yield* openPayment({
         orderId: placed.id, rail: "ONCHAIN", reference: null, transactionIntentId: null, expiresAt: placed.paymentDueAt
       })
+      // cancelling an order expires its open payments (src/commerce/orders)
       yield* sql`UPDATE orders SET state = 'CANCELLED', version = version + 1 WHERE id = ${placed.id}`
+      yield* sql`UPDATE payments SET state = 'EXPIRED' WHERE id = ${second.id}`
       const late = yield* confirmPayment(second.id, { transactionHash: "0x02" }).pipe(Effect.map(Option.getOrThrow))
       expect(late).toMatchObject({ orderState: "MANUAL_REVIEW", entitlementId: null, changed: true })
       expect(yield* payment(second.id)).toEqual({ state: "MANUAL_REVIEW", transactionHash: "0x02" })
