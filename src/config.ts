@@ -16,6 +16,11 @@ import {
   TokenOperationSettingsLive,
   type TokenOperationSettingsShape
 } from "./growth/tokenOperations/Config.js"
+import {
+  processorWebhookSettings,
+  ProcessorWebhookSettingsLive,
+  type ProcessorWebhookSettingsShape
+} from "./commerce/webhooks/Config.js"
 
 /** Every area's settings as `Config` values (what each reads), for docs and checks. */
 export const areaSettingsConfigs: ReadonlyArray<Config.Config<unknown>> = [
@@ -25,12 +30,14 @@ export const areaSettingsConfigs: ReadonlyArray<Config.Config<unknown>> = [
   endpointProbeSettings,
   accountSettings,
   workspaceSettings,
-  tokenOperationSettings
+  tokenOperationSettings,
+  processorWebhookSettings
 ]
 
 /**
  * Every area's settings, from the environment: `RuntimeSettings`, `McpSettings`, `McpServerSettings`,
- * `EndpointProbeSettings`, `AccountSettings`, `WorkspaceSettings`, `TokenOperationSettings`.
+ * `EndpointProbeSettings`, `AccountSettings`, `WorkspaceSettings`, `TokenOperationSettings`,
+ * `ProcessorWebhookSettings`.
  */
 export const AreaSettingsLive = Layer.mergeAll(
   RuntimeSettingsLive,
@@ -39,7 +46,8 @@ export const AreaSettingsLive = Layer.mergeAll(
   EndpointProbeSettingsLive,
   AccountSettingsLive,
   WorkspaceSettingsLive,
-  TokenOperationSettingsLive
+  TokenOperationSettingsLive,
+  ProcessorWebhookSettingsLive
 )
 
 /** Every area's settings in one object (each area's tag holds its part). */
@@ -51,3 +59,4 @@ export type AreaSettingsShape =
   & AccountSettingsShape
   & WorkspaceSettingsShape
   & TokenOperationSettingsShape
+  & ProcessorWebhookSettingsShape
