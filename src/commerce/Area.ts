@@ -5,7 +5,7 @@ import { CommerceHttpLive } from "./Http.js"
 import { migrations } from "./Migrations.js"
 import { CommerceRepo } from "./Repo.js"
 
-/** The commerce area's handlers (see `src/Area.ts`). */
+/** The commerce area's handlers and migrations (see `src/Area.ts`). */
 export const CommerceArea = {
   name: "commerce",
   http: CommerceHttpLive.pipe(Layer.provide([CommerceRepo.Default])),
