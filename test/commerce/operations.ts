@@ -8,5 +8,6 @@ import type { OperationExpectations } from "../openapi/operations.js"
 
 /** The commerce area's operations, by operationId. */
 export const operations = {
-  Commerce_ListCommerceOrders: { method: "get", path: "/api/v1/orders", tag: "Commerce", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 500, 503] }
+  Commerce_ListCommerceOrders: { method: "get", path: "/api/v1/orders", tag: "Commerce", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 500, 503] },
+  Commerce_ReceiveProcessorWebhook: { method: "post", path: "/api/v1/webhooks/{provider}", tag: "Commerce", auth: "public", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 500, 503] }
 } as const satisfies OperationExpectations

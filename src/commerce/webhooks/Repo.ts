@@ -1,6 +1,6 @@
 /** SQL of payment processor webhooks: the events applied once (`processor_webhook_events`, migration 0046). */
 import { SqlClient, SqlSchema } from "@effect/sql"
-import { Effect, Option, Schema } from "effect"
+import { Effect, Schema } from "effect"
 
 /** A received event's row. */
 export const ReceivedEvent = Schema.Struct({
@@ -54,19 +54,11 @@ export class ProcessorWebhooksRepo extends Effect.Service<ProcessorWebhooksRepo>
       sql`UPDATE processor_webhook_events SET outcome = ${input.outcome}, payment_id = ${input.paymentId}
           WHERE provider = ${input.provider} AND event_id = ${input.eventId}`.pipe(Effect.asVoid)
 
-    /** The PROCESSOR payment with this id, if any. */
-    const processorPayment = SqlSchema.findOne({
-      Request: Schema.String,
-      Result: Schema.Struct({ id: Schema.String }),
-      execute: (id) => sql`SELECT id FROM payments WHERE id = ${id} AND rail = 'PROCESSOR'`
-    })
-
     return {
       claim: (e: { readonly provider: string; readonly eventId: string; readonly eventType: string; readonly at: Date }) =>
         Effect.orDie(claim(e)),
       find: (key: typeof Key.Type) => Effect.orDie(find(key)),
-      settle: (input: Parameters<typeof settle>[0]) => Effect.orDie(settle(input)),
-      processorPayment: (id: string): Effect.Effect<Option.Option<{ readonly id: string }>> => Effect.orDie(processorPayment(id))
+      settle: (input: Parameters<typeof settle>[0]) => Effect.orDie(settle(input))
     }
   })
 }) {}

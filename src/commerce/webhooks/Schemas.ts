@@ -1,6 +1,6 @@
 /** Payment processor webhooks (spec §5.1.4; docs/processor-webhooks.md): the request's parts and the receipt. */
 import { Schema } from "effect"
-import { DateTimeZ, rule, Uuid } from "../../../schema/common.js"
+import { AnyJson, DateTimeZ, rule, Uuid } from "../../../schema/common.js"
 
 /** `{provider}`: a configured provider's name (`PAYMENT_PROCESSOR_WEBHOOKS`). */
 export const ProviderName = Schema.String.pipe(
@@ -28,7 +28,7 @@ export const ProcessorWebhookHeaders = Schema.Struct({
  * Event (`id`, `type`, `data.object`), or for Standard Webhooks providers our event shape
  * `{type, timestamp, data: {paymentId?, reference?}}` (docs/processor-webhooks.md).
  */
-export const ProcessorEvent = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
+export const ProcessorEvent = Schema.Record({ key: Schema.String, value: AnyJson }).annotations({
   identifier: "ProcessorEvent",
   description: "The provider's event, JSON, verified on its exact bytes: a Stripe Event (`id`, `type`, " +
     "`data.object`), or for Standard Webhooks providers `{type: payment.succeeded | payment.failed | payment.refunded, " +
