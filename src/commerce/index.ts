@@ -18,4 +18,6 @@ export {
   placeOrder,
   revertPayment
 } from "./Settlement.js"
+/** Entitlements gate an agent's runtime (docs/runtime-access.md). */
+export { meterRun, type RunMeter, runtimeCustomer, type RuntimeCustomer, runtimeOffers } from "./entitlements/RuntimeAccess.js"
 export { OfferNotPurchasable, OrderNotFound, OrderNotPayable, PaymentReferenceUsed } from "./Errors.js"
