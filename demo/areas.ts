@@ -25,6 +25,7 @@ import { ServicesManifest } from "./services/manifest.js"
 import { seedCommerce } from "./commerce/seed.js"
 import { CommerceManifest } from "./commerce/manifest.js"
 import { OrdersManifest } from "./commerce/orders/manifest.js"
+import { CommerceWebhooksManifest } from "./commerce/webhooks/manifest.js"
 import { McpManifest } from "./mcp/manifest.js"
 import { AdminManifest } from "./admin/manifest.js"
 import { seedLaunchRuns } from "./launch/seed.js"
@@ -70,6 +71,7 @@ export const demoAreas: ReadonlyArray<DemoArea> = [
   { name: "services", seed: seedServices, manifest: ServicesManifest },
   { name: "commerce", seed: seedCommerce, manifest: CommerceManifest },
   { name: "commerce/orders", manifest: OrdersManifest },
+  { name: "commerce/webhooks", manifest: CommerceWebhooksManifest },
   { name: "mcp", manifest: McpManifest },
   { name: "admin", manifest: AdminManifest },
   { name: "launch", seed: seedLaunchRuns, manifest: LaunchManifest },

@@ -7,6 +7,8 @@
  * Each line below is a cause's status, `type` slug (`https://agent-directory.dev/problems/<slug>`)
  * and meaning; the OpenAPI description lists them per operation from its declared errors.
  */
+import { Schema } from "effect"
+import { Uuid } from "./common.js"
 import { Problem } from "./problem.js"
 
 // ---- 400: the request is malformed or fails validation (`errors` lists each input)
@@ -54,6 +56,21 @@ export class OutboundTargetRefused extends Problem<OutboundTargetRefused>()("Out
   type: "outbound-target-refused",
   meaning:
     "a URL the server is asked to fetch is not http(s), carries credentials, or its host is a loopback, private, link-local, metadata or other non-public address not named in `OUTBOUND_ALLOWED_HOSTS`"
+}) {}
+
+// ---- 402: a payment is needed
+
+/**
+ * 402 `payment-required`: the resource needs a payment; on an x402 resource the `PAYMENT-REQUIRED`
+ * header holds the x402 v2 payment requirements (base64 of their JSON).
+ */
+export class PaymentRequired extends Problem<PaymentRequired>()("PaymentRequired", {
+  status: 402, type: "payment-required",
+  meaning: "the resource needs a payment: on an x402 resource the `PAYMENT-REQUIRED` header holds the x402 v2 payment requirements",
+  // an agent's runtime (docs/runtime-access.md) names the offers that would pay for it
+  extensions: {
+    offerIds: Schema.optional(Schema.Array(Uuid)).annotations({ description: "the offers to buy (their ids), when the resource names them" })
+  }
 }) {}
 
 // ---- 401: no valid credential
@@ -240,6 +257,7 @@ export class DependencyUnavailable500 extends Problem<DependencyUnavailable500>(
 export const GenericProblems = {
   400: InvalidRequest,
   401: Unauthenticated,
+  402: PaymentRequired,
   403: Forbidden,
   404: NotFound,
   409: Conflict,

@@ -48,6 +48,7 @@ export type ProblemDocument = typeof ProblemDocument.Type
 export const ProblemTitles = {
   400: "Bad Request",
   401: "Unauthorized",
+  402: "Payment Required",
   403: "Forbidden",
   404: "Not Found",
   409: "Conflict",
@@ -74,7 +75,13 @@ const ProblemFields = {
   /** Seconds after which a retry may succeed; rendered as the `Retry-After` header, never in the body. */
   retryAfter: Schema.optional(Schema.Number),
   instance: Schema.optional(Schema.String),
-  requestId: Schema.optional(Schema.String)
+  requestId: Schema.optional(Schema.String),
+  /**
+   * RFC 9457 §3.2 extension members of this occurrence, rendered beside the standard members
+   * (which they never replace); a cause that has some declares their wire Schema (`extensions` of
+   * {@link Problem}'s spec).
+   */
+  extensions: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
 }
 
 /** The constructor argument of every cause. */
@@ -84,6 +91,7 @@ export interface ProblemArgs {
   readonly retryAfter?: number | undefined
   readonly instance?: string | undefined
   readonly requestId?: string | undefined
+  readonly extensions?: Readonly<Record<string, unknown>> | undefined
 }
 
 /** Marks the causes made by {@link Problem} (one check for all of them: {@link isProblem}). */
@@ -110,6 +118,8 @@ export interface ProblemInfo<Status extends ProblemStatus = ProblemStatus> {
   readonly title: string
   /** One line: what the cause means for the caller. */
   readonly meaning: string
+  /** The wire Schema of its extension members (RFC 9457 §3.2), if it has any. */
+  readonly extensionFields?: Schema.Struct.Fields | undefined
 }
 
 /** Any class made by {@link Problem}. */
@@ -134,7 +144,14 @@ export interface ProblemClass<Tag extends string = string, Status extends Proble
 export const Problem = <Self = never>() =>
 <const Tag extends string, const Status extends ProblemStatus>(
   tag: Tag,
-  spec: { readonly status: Status; readonly type: string; readonly meaning: string; readonly title?: string }
+  spec: {
+    readonly status: Status
+    readonly type: string
+    readonly meaning: string
+    readonly title?: string
+    /** Its extension members' wire Schema (RFC 9457 §3.2), e.g. `{ offerIds: Schema.Array(Uuid) }`. */
+    readonly extensions?: Schema.Struct.Fields
+  }
 ) => {
   const title = spec.title ?? ProblemTitles[spec.status]
   const type = ProblemTypeBase + spec.type
@@ -149,6 +166,7 @@ export const Problem = <Self = never>() =>
     static readonly type: string = type
     static readonly title: string = title
     static readonly meaning: string = spec.meaning
+    static readonly extensionFields: Schema.Struct.Fields | undefined = spec.extensions
     /** The problem `type` URI. */
     get type(): string {
       return type
@@ -190,6 +208,7 @@ export interface ProblemCauseClass<Self, Tag extends string, Status extends Prob
   readonly type: string
   readonly title: string
   readonly meaning: string
+  readonly extensionFields: Schema.Struct.Fields | undefined
 }
 
 /** True for any problem cause. */
@@ -204,6 +223,7 @@ export const problemInfo = (e: Problem): ProblemInfo => e.constructor as unknown
  * filled in (see {@link withRequest}).
  */
 export const toDocument = (e: Problem): ProblemDocument => ({
+  ...e.extensions,
   type: e.type,
   title: e.title,
   status: e.status,
@@ -221,7 +241,8 @@ export const withRequest = <E extends Problem>(e: E, request: { readonly instanc
     errors: e.errors,
     retryAfter: e.retryAfter,
     instance: e.instance ?? request.instance,
-    requestId: e.requestId ?? request.requestId
+    requestId: e.requestId ?? request.requestId,
+    extensions: e.extensions
   })
 }
 
@@ -255,8 +276,10 @@ export const problemSchema = <C extends ProblemClass>(
     type: Schema.Literal(Cls.type).annotations({ jsonSchema: { type: "string", format: "uri", const: Cls.type } }),
     status: Schema.Literal(Cls.status).annotations({ jsonSchema: { type: "integer", const: Cls.status } }),
     // only a 400 lists the invalid inputs
-    ...(Cls.status === 400 ? { errors } : {})
+    ...(Cls.status === 400 ? { errors } : {}),
+    ...Cls.extensionFields
   }
+  const extensionKeys = Object.keys(Cls.extensionFields ?? {})
   const document = Schema.Struct(fields).annotations({
     identifier: `${Cls._tag}Problem`,
     // a cause's document is a `Problem` (the API's `AdditionalSchemas`) whose `type` and `status` are constant
@@ -274,7 +297,8 @@ export const problemSchema = <C extends ProblemClass>(
             detail: doc["detail"] as string,
             instance: doc["instance"] as string,
             requestId: doc["requestId"] as string,
-            errors: doc["errors"] as ProblemDocument["errors"]
+            errors: doc["errors"] as ProblemDocument["errors"],
+            ...(extensionKeys.length > 0 ? { extensions: Object.fromEntries(extensionKeys.map((k) => [k, doc[k]])) } : {})
           })
         ),
       encode: (e, _, ast) =>

@@ -13,6 +13,7 @@ import { WorkspacesArea } from "./workspaces/Area.js"
 import { ServicesArea } from "./services/Area.js"
 import { CommerceArea } from "./commerce/Area.js"
 import { OrdersArea } from "./commerce/orders/Area.js"
+import { CommerceWebhooksArea } from "./commerce/webhooks/Area.js"
 import { ProtocolsArea } from "./protocols/Area.js"
 import { McpArea } from "./mcp/Area.js"
 import { AdminArea } from "./admin/Area.js"
@@ -48,6 +49,7 @@ export const areas = [
   ServicesArea,
   CommerceArea,
   OrdersArea,
+  CommerceWebhooksArea,
   McpArea,
   AdminArea,
   LaunchArea,

@@ -18,6 +18,11 @@ import {
 } from "./growth/tokenOperations/Config.js"
 import { adsSettings, AdsSettingsLive, type AdsSettingsShape } from "./growth/ads/Config.js"
 import { orderSettings, OrderSettingsLive, type OrderSettingsShape } from "./commerce/orders/Config.js"
+import {
+  processorWebhookSettings,
+  ProcessorWebhookSettingsLive,
+  type ProcessorWebhookSettingsShape
+} from "./commerce/webhooks/Config.js"
 
 /** Every area's settings as `Config` values (what each reads), for docs and checks. */
 export const areaSettingsConfigs: ReadonlyArray<Config.Config<unknown>> = [
@@ -29,13 +34,14 @@ export const areaSettingsConfigs: ReadonlyArray<Config.Config<unknown>> = [
   workspaceSettings,
   tokenOperationSettings,
   adsSettings,
-  orderSettings
+  orderSettings,
+  processorWebhookSettings
 ]
 
 /**
  * Every area's settings, from the environment: `RuntimeSettings`, `McpSettings`, `McpServerSettings`,
  * `EndpointProbeSettings`, `AccountSettings`, `WorkspaceSettings`, `TokenOperationSettings`, `AdsSettings`,
- * `OrderSettings`.
+ * `OrderSettings`, `ProcessorWebhookSettings`.
  */
 export const AreaSettingsLive = Layer.mergeAll(
   RuntimeSettingsLive,
@@ -46,7 +52,8 @@ export const AreaSettingsLive = Layer.mergeAll(
   WorkspaceSettingsLive,
   TokenOperationSettingsLive,
   AdsSettingsLive,
-  OrderSettingsLive
+  OrderSettingsLive,
+  ProcessorWebhookSettingsLive
 )
 
 /** Every area's settings in one object (each area's tag holds its part). */
@@ -60,3 +67,4 @@ export type AreaSettingsShape =
   & TokenOperationSettingsShape
   & AdsSettingsShape
   & OrderSettingsShape
+  & ProcessorWebhookSettingsShape

@@ -16,6 +16,7 @@ import { BountyDisputesApi } from "../jobs/bounties/Api.js"
 import { AnalyticsApi } from "../social/analytics/Api.js"
 import { CommerceApi } from "../commerce/Api.js"
 import { OrdersApi } from "../commerce/orders/Api.js"
+import { CommerceWebhooksApi } from "../commerce/webhooks/Api.js"
 import { LaunchApi } from "../launch/Api.js"
 import { MeshApi } from "../social/mesh/Api.js"
 import { ProcurementApi } from "../procurement/Api.js"
@@ -95,7 +96,8 @@ export class Api extends withoutFrameworkErrors(HttpApi.make("AgentDirectoryApi"
   .add(BountyDisputesApi)
   .add(AnalyticsApi)
   .add(CommerceApi)
-  .add(OrdersApi)
+  .add(OrdersApi),
+  .add(CommerceWebhooksApi)
   .add(LaunchApi)
   .add(MeshApi)
   .add(ProcurementApi)

@@ -6,9 +6,11 @@
 import type { Migrations } from "../Area.js"
 import settlement from "./migrations/0044_commerce_settlement.js"
 import orders from "./migrations/0048_commerce_orders.js"
+import processorWebhookEvents from "./migrations/0046_processor_webhook_events.js"
 
 /** The commerce area's migrations, by id. */
 export const migrations: Migrations = {
   "0044_commerce_settlement": settlement,
-  "0048_commerce_orders": orders
+  "0048_commerce_orders": orders,
+  "0046_processor_webhook_events": processorWebhookEvents
 }

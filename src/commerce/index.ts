@@ -18,6 +18,8 @@ export {
   placeOrder,
   revertPayment
 } from "./Settlement.js"
+/** Entitlements gate an agent's runtime (docs/runtime-access.md). */
+export { meterRun, type RunMeter, runtimeCustomer, type RuntimeCustomer, runtimeOffers } from "./entitlements/RuntimeAccess.js"
 export { OfferNotPurchasable, OrderNotFound, OrderNotPayable, PaymentReferenceUsed } from "./Errors.js"
 /** Refunds (docs/commerce.md): the processor's refund event completes a PROCESSOR refund with this. */
 export { completeRefund } from "./orders/Refunds.js"

@@ -17,6 +17,7 @@ import { WorkspaceSettings } from "../../src/workspaces/Config.js"
 import { TokenOperationSettings } from "../../src/growth/tokenOperations/Config.js"
 import { AdsSettings } from "../../src/growth/ads/Config.js"
 import { OrderSettings } from "../../src/commerce/orders/Config.js"
+import { ProcessorWebhookSettings } from "../../src/commerce/webhooks/Config.js"
 import { McpSettings } from "../../src/mcp/Config.js"
 import { McpServerSettings } from "../../src/mcpServer/Config.js"
 import { DefaultRunEventsOptions, RuntimeSettings } from "../../src/runtime/Config.js"
@@ -94,6 +95,8 @@ export const testConfig = (overrides: Partial<TestConfigShape> = {}): TestConfig
   // the demo data's ad package offers are seeded; no platform workspace makes more
   ads: { platformWorkspaceId: Option.none() },
   orders: { paymentDueMinutes: 30 },
+  // no payment processors: test/commerce/ProcessorWebhooks.test.ts configures its own
+  processorWebhooks: { providers: new Map() },
   ...overrides
 })
 
@@ -109,7 +112,8 @@ export const configLayer = (config: TestConfigShape) =>
     Layer.succeed(WorkspaceSettings, config),
     Layer.succeed(TokenOperationSettings, config),
     Layer.succeed(AdsSettings, config),
-    Layer.succeed(OrderSettings, config)
+    Layer.succeed(OrderSettings, config),
+    Layer.succeed(ProcessorWebhookSettings, config)
   )
 
 /** {@link configLayer} of `testConfig(overrides)`. */

@@ -66,8 +66,10 @@ export const createConversation = HttpApiEndpoint.post("createConversation", "/a
         "Runtime_ClearPlaygroundRunData clears). " + conversationShape + " " + agentRule + " Needs the OWNER, " +
         "ADMIN, EDITOR or OPERATOR role, the roles that may run the agent (403 `role-required` otherwise); a RETIRED " +
         "agent takes no new conversation (409 `invalid-state`). No runtime needs to be configured to start one " +
-        "(sending does). Needs a session with its CSRF token and an `Idempotency-Key`: a replay answers the same 201 " +
-        "and creates nothing.",
+        "(sending does). An agent that sells its runtime (a PUBLISHED offer with runtime access) also takes " +
+        "conversations from accounts outside its workspace with the OWNER, ADMIN, EDITOR or OPERATOR role in a workspace " +
+        "of theirs: they see only their own, and running needs an entitlement (docs/runtime-access.md). Needs a session " +
+        "with its CSRF token and an `Idempotency-Key`: a replay answers the same 201 and creates nothing.",
       errors: [AgentNotFound, RoleRequired, InvalidState]
     })
   )

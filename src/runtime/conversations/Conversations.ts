@@ -9,6 +9,10 @@
  * whatever the role; the workspace's OWNER and ADMIN members see every conversation
  * of the agent (they answer for what it says). Everyone else, other members
  * included, is told it does not exist (404).
+ *
+ * Customers (docs/runtime-access.md): an agent that sells its runtime (a PUBLISHED offer with
+ * `runtime_access`) may be conversed with by accounts outside its workspace; their standing is
+ * {@link CustomerRole}, and they see only their own conversations and runs.
  */
 import { Effect, Option } from "effect"
 import { Cursor } from "../../../layers/Cursor.js"
@@ -20,6 +24,30 @@ import { dieOnStorageFailure } from "../../db/storageFailure.js"
 import { ConversationPosition, ConversationsRepo, MessagePosition } from "./Repo.js"
 import { ConversationNotFound } from "../Errors.js"
 import { can, rolesFor } from "../../../schema/roles.js"
+import { AgentNotFound } from "../../../schema/errors.js"
+import { runtimeCustomer } from "../../commerce/index.js"
+
+/**
+ * The standing (`AgentAccess.role`) of a runtime customer: an account outside the agent's
+ * workspace conversing with an agent that sells its runtime. It holds no workspace permission.
+ */
+export const CustomerRole = "CUSTOMER"
+
+/**
+ * The caller's standing on the agent for conversations: an operator's (`AgentOperators.access`),
+ * else a runtime customer's ({@link CustomerRole}: the agent sells runtime access and the caller
+ * may converse in a workspace of theirs), else `AgentNotFound`.
+ */
+export const conversationAccess = (operators: AgentOperators, input: { readonly entityPublicId: string; readonly accountId: string }) =>
+  operators.access(input).pipe(
+    Effect.catchTag("AgentNotFound", (notFound) =>
+      Effect.flatMap(runtimeCustomer({ agentId: input.entityPublicId, accountId: input.accountId }), (customer) =>
+        Option.match(customer, {
+          onNone: () => Effect.fail<AgentNotFound>(notFound),
+          onSome: (c): Effect.Effect<AgentAccess, AgentNotFound> =>
+            Effect.succeed({ workspaceId: "", role: CustomerRole, state: c.state, runtimeConfigured: c.runtimeConfigured })
+        })))
+  )
 
 /** Whether `access` (the caller's standing on the agent) sees every conversation of the agent. */
 export const seesAllConversations = (access: AgentAccess): boolean =>
@@ -36,10 +64,10 @@ export const seesConversation = (access: AgentAccess, accountId: string, authorA
  * Whether the caller sees a run (Runtime_GetRun's rule, which every operation on a run
  * applies before its own): a run of a conversation (`authorAccountId` its author) is
  * seen by whoever sees the conversation; a run without one (`authorAccountId` null) by
- * every ACTIVE member of the workspace operating its agent (`access` exists).
+ * every ACTIVE member of the workspace operating its agent (`access` exists, not a customer's).
  */
 export const seesRun = (access: AgentAccess, accountId: string, authorAccountId: string | null): boolean =>
-  authorAccountId === null || seesConversation(access, accountId, authorAccountId)
+  authorAccountId === null ? access.role !== CustomerRole : seesConversation(access, accountId, authorAccountId)
 
 /** Conversations. Requires `SqlClient`, `Ids`, `Cursor`. */
 export class Conversations extends Effect.Service<Conversations>()("agent-directory/Conversations", {
@@ -68,7 +96,10 @@ export class Conversations extends Effect.Service<Conversations>()("agent-direct
           entityPublicId: input.entityPublicId,
           accountId: input.accountId,
           roles: { allowed: rolesFor("runtime.converse"), action: "Starting a conversation" }
-        })
+        }).pipe(
+          // a runtime customer (docs/runtime-access.md) starts their own conversation; running it needs an entitlement
+          Effect.catchTag("AgentNotFound", () => conversationAccess(operators, input))
+        )
         yield* requireActiveAgent(access, "Starting a conversation")
         return yield* repo.insert({
           id: yield* ids.next,
@@ -134,7 +165,7 @@ export class Conversations extends Effect.Service<Conversations>()("agent-direct
           new ConversationNotFound({ detail: `No conversation ${input.conversationId} visible to you.` })
         const owner = yield* repo.owner(input.conversationId)
         if (Option.isNone(owner)) return yield* notFound()
-        const access = yield* operators.access({ entityPublicId: owner.value.agentId, accountId: input.accountId }).pipe(
+        const access = yield* conversationAccess(operators, { entityPublicId: owner.value.agentId, accountId: input.accountId }).pipe(
           Effect.catchTag("AgentNotFound", () => Effect.fail(notFound()))
         )
         if (!seesConversation(access, input.accountId, owner.value.authorAccountId)) return yield* notFound()

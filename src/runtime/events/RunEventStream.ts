@@ -24,7 +24,7 @@ import { Chunk, Duration, Effect, Metric, Option, Schedule, Stream } from "effec
 import { RuntimeSettings } from "../Config.js"
 import { FinishedRunStates } from "../Schemas.js"
 import { AgentOperators } from "../../agentAccess/Operators.js"
-import { seesRun } from "../conversations/Conversations.js"
+import { conversationAccess, seesRun } from "../conversations/Conversations.js"
 import { RunNotFound, StreamLimitReached } from "../Errors.js"
 import { RunEventsRepo, type StoredRunEvent } from "./Repo.js"
 import { RunEventWakeups } from "./RunEventWakeups.js"
@@ -104,7 +104,7 @@ export class RunEventStreams extends Effect.Service<RunEventStreams>()("agent-di
         const found = yield* repo.head(input.runId).pipe(Effect.orDie)
         if (Option.isNone(found)) return yield* notFound()
         const head = found.value
-        const access = yield* operators.access({ entityPublicId: head.agentId, accountId: input.accountId }).pipe(
+        const access = yield* conversationAccess(operators, { entityPublicId: head.agentId, accountId: input.accountId }).pipe(
           Effect.catchTag("AgentNotFound", () => Effect.fail(notFound()))
         )
         // the events carry the conversation's content: the same rule as Runtime_GetRun

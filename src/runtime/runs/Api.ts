@@ -10,7 +10,7 @@ import { IdempotencyKeyRequired } from "../../../schema/idempotency.js"
 import { PlaygroundClearResult, SendMessageRequest, SentMessage } from "../Schemas.js"
 import { operation } from "../../api/operation.js"
 import { conversationVisibility } from "../conversations/Api.js"
-import { ConfigurationMissing, RoleRequired } from "../../../schema/errors.js"
+import { ConfigurationMissing, PaymentRequired, RoleRequired } from "../../../schema/errors.js"
 import { ConversationAuthorRequired, ConversationNotFound, MessageNotFound, PlaygroundRunRequired, RunInProgress, RunNotFound } from "../Errors.js"
 
 /** POST /api/v1/conversations/{conversationId}/messages. */
@@ -25,7 +25,7 @@ export const sendMessage = HttpApiEndpoint.post("sendMessage", "/api/v1/conversa
       permission: "runtime.converse",
       auth: "required-user",
       cache: "none",
-      statuses: [400, 401, 403, 404, 409, 422, 500],
+      statuses: [400, 401, 402, 403, 404, 409, 422, 500],
       summary: "Send a message to the conversation's agent",
       description: "Stores `content` (1-100000 characters) as the user's message (state COMPLETE), creates the " +
         "assistant's answer (PENDING, `contentText` null) and a run (QUEUED, version 1; `triggerType` PLAYGROUND in a " +
@@ -47,8 +47,12 @@ export const sendMessage = HttpApiEndpoint.post("sendMessage", "/api/v1/conversa
         "conversation (404 `message-not-found` otherwise); without it the parent is the conversation's last message. " +
         "One run at a time per conversation: while a run of the conversation is active (not SUCCEEDED, FAILED, " +
         "CANCELLED or TIMED_OUT), sending is refused with 409 `run-in-progress`, also between concurrent senders. An " +
-        "agent without a runtime configured answers 422 `configuration-missing`.",
-      errors: [RoleRequired, ConversationAuthorRequired, ConversationNotFound, MessageNotFound, RunInProgress, ConfigurationMissing]
+        "agent without a runtime configured answers 422 `configuration-missing`. An agent that sells its runtime (a " +
+        "PUBLISHED offer with runtime access) may also be conversed with from other workspaces: there each run needs an " +
+        "ACTIVE or GRACE entitlement to it, with runs left, in a workspace of the caller's, and uses one run of it; " +
+        "without one the answer is 402 `payment-required` naming the offers to buy in `offerIds` (docs/runtime-access.md). " +
+        "The agent's own workspace is never charged.",
+      errors: [RoleRequired, ConversationAuthorRequired, ConversationNotFound, MessageNotFound, RunInProgress, ConfigurationMissing, PaymentRequired]
     })
   )
 

@@ -8,7 +8,7 @@ import { canonicalJson } from "../../../layers/CanonicalJson.js"
 import { RunDetail } from "./Schemas.js"
 import { AgentOperators } from "../../agentAccess/Operators.js"
 import { dieOnStorageFailure } from "../../db/storageFailure.js"
-import { seesRun } from "../conversations/Conversations.js"
+import { conversationAccess, seesRun } from "../conversations/Conversations.js"
 import { RunNotFound } from "../Errors.js"
 import { RunReadsRepo } from "./ReadsRepo.js"
 
@@ -42,7 +42,7 @@ export class RunReads extends Effect.Service<RunReads>()("agent-directory/RunRea
         const found = yield* repo.detail(input.runId)
         if (Option.isNone(found)) return yield* notFound()
         const { authorAccountId, run } = found.value
-        const access = yield* operators.access({ entityPublicId: run.entityPublicId, accountId: input.accountId }).pipe(
+        const access = yield* conversationAccess(operators, { entityPublicId: run.entityPublicId, accountId: input.accountId }).pipe(
           Effect.catchTag("AgentNotFound", () => Effect.fail(notFound()))
         )
         if (!seesRun(access, input.accountId, authorAccountId)) return yield* notFound()

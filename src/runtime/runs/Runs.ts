@@ -15,7 +15,8 @@ import { AgentRun } from "../loop/AgentRunWorkflow.js"
 import { RunsRepo } from "./Repo.js"
 import { appendRunEvent } from "../events/RunEventLog.js"
 import { type AccessInput, AgentOperators, requireRole } from "../../agentAccess/Operators.js"
-import { seesConversation, seesRun } from "../conversations/Conversations.js"
+import { conversationAccess, CustomerRole, seesConversation, seesRun } from "../conversations/Conversations.js"
+import { meterRun } from "../../commerce/index.js"
 import { dieOnStorageFailure } from "../../db/storageFailure.js"
 import { rolesFor } from "../../../schema/roles.js"
 
@@ -128,7 +129,12 @@ export class Runs extends Effect.Service<Runs>()("agent-directory/Runs", {
      * OPERATOR), `ConversationAuthorRequired` (`conversation-author-required`: an OWNER or
      * ADMIN who is not its author), `MessageNotFound` (`message-not-found`:
      * `parentMessageId` is not a message of this conversation), `ConfigurationMissing`
-     * (`configuration-missing`: the agent has no runtime), `RunInProgress` (`run-in-progress`).
+     * (`configuration-missing`: the agent has no runtime), `RunInProgress` (`run-in-progress`),
+     * `PaymentRequired` (`payment-required`: the agent sells its runtime and the caller, not one
+     * of its operators, has no entitlement with runs left; docs/runtime-access.md).
+     *
+     * Customers: an account outside the agent's workspace sends in its own conversation of an
+     * agent selling runtime access (`conversationAccess`); each run takes one run of an entitlement.
      */
     const send = (input: {
       readonly conversationId: string
@@ -141,11 +147,16 @@ export class Runs extends Effect.Service<Runs>()("agent-directory/Runs", {
         const conversation = yield* repo.lockConversation(input.conversationId)
         if (Option.isNone(conversation)) return yield* notFound()
         const { agentId, accountId: authorId, kind } = conversation.value
-        const access = yield* accessVia(notFound, { entityPublicId: agentId, accountId: input.accountId })
+        const access = yield* conversationAccess(operators, { entityPublicId: agentId, accountId: input.accountId }).pipe(
+          Effect.catchTag("AgentNotFound", () => Effect.fail(notFound()))
+        )
         // who may not read the conversation (Runtime_ListMessages' rule) is told it does not exist, before any role is asked
         if (!seesConversation(access, input.accountId, authorId)) return yield* notFound()
-        // sending starts a run: the roles that may start a conversation (Runtime_CreateConversation)
-        yield* requireRole(access, { allowed: rolesFor("runtime.converse"), action: "Sending a message (starting a run)" })
+        // sending starts a run: the roles that may start a conversation (Runtime_CreateConversation); a customer's
+        // roles are those of their own workspaces, checked with their entitlement below
+        if (access.role !== CustomerRole) {
+          yield* requireRole(access, { allowed: rolesFor("runtime.converse"), action: "Sending a message (starting a run)" })
+        }
         if (authorId !== input.accountId) {
           return yield* new ConversationAuthorRequired({
             detail: "Only the account that started the conversation may send messages in it."
@@ -163,6 +174,10 @@ export class Runs extends Effect.Service<Runs>()("agent-directory/Runs", {
               detail: "parentMessageId names no message of this conversation."
             })
           }
+        }
+        if ((yield* repo.activeRuns(input.conversationId)).length === 0) {
+          // the run's entitlement (docs/runtime-access.md): one run of it, in this transaction; 402 without one
+          yield* meterRun({ agentId, accountId: input.accountId })
         }
         return yield* startRun({
           conversation: conversation.value,
