@@ -7,6 +7,7 @@ import type { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import { now } from "../../../layers/Clock.js"
 import { dieOnStorageFailure } from "../../db/storageFailure.js"
+import { completeRefund } from "../orders/Refunds.js"
 import * as Settlement from "../Settlement.js"
 import type { PaymentRecord } from "../Settlement.js"
 import { ProcessorWebhookSettings } from "./Config.js"
@@ -56,8 +57,8 @@ export class ProcessorWebhooks extends Effect.Service<ProcessorWebhooks>()("agen
         case "FAILED":
           return Settlement.failPayment(payment.id).pipe(Effect.as(FailableStates.includes(payment.state)))
         case "REFUNDED":
-          // the refund's completion belongs to the refunds of orders; until it exists a refund event moves nothing
-          return Effect.succeed(false)
+          // completes a refund Commerce_RefundOrder started (payment REFUND_PENDING); any other state is left as it is
+          return completeRefund(payment.id)
       }
     }
 
