@@ -96,7 +96,7 @@ export class Api extends withoutFrameworkErrors(HttpApi.make("AgentDirectoryApi"
   .add(BountyDisputesApi)
   .add(AnalyticsApi)
   .add(CommerceApi)
-  .add(OrdersApi),
+  .add(OrdersApi)
   .add(CommerceWebhooksApi)
   .add(LaunchApi)
   .add(MeshApi)

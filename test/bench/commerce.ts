@@ -124,7 +124,7 @@ const main = async () => {
     const base = Layer.mergeAll(DbServer(Redacted.make(url.toString()), migrate), IdsLive).pipe(Layer.provideMerge(config))
     const layer = Layer.mergeAll(ProcessorWebhooks.Default, AuthLive).pipe(Layer.provideMerge(base))
     const rows = await Effect.runPromise(
-      Effect.zipRight(seedDemoData, run).pipe(Effect.provide(layer), Effect.scoped, Logger.withMinimumLogLevel(LogLevel.Error)) as Effect.Effect<
+      Effect.zipRight(seedDemoData, run).pipe(Effect.provide(layer), Effect.scoped, Logger.withMinimumLogLevel(LogLevel.Error), Effect.orDie) as Effect.Effect<
         ReadonlyArray<Record<string, unknown>>
       >
     )
