@@ -56,6 +56,17 @@ export class OutboundTargetRefused extends Problem<OutboundTargetRefused>()("Out
     "a URL the server is asked to fetch is not http(s), carries credentials, or its host is a loopback, private, link-local, metadata or other non-public address not named in `OUTBOUND_ALLOWED_HOSTS`"
 }) {}
 
+// ---- 402: a payment is needed
+
+/**
+ * 402 `payment-required`: the resource needs a payment; on an x402 resource the `PAYMENT-REQUIRED`
+ * header holds the x402 v2 payment requirements (base64 of their JSON).
+ */
+export class PaymentRequired extends Problem<PaymentRequired>()("PaymentRequired", {
+  status: 402, type: "payment-required",
+  meaning: "the resource needs a payment: on an x402 resource the `PAYMENT-REQUIRED` header holds the x402 v2 payment requirements"
+}) {}
+
 // ---- 401: no valid credential
 
 /** 401 `unauthenticated`: no valid session or API key; one identical body whatever the cause (spec §5.3). */
@@ -240,6 +251,7 @@ export class DependencyUnavailable500 extends Problem<DependencyUnavailable500>(
 export const GenericProblems = {
   400: InvalidRequest,
   401: Unauthenticated,
+  402: PaymentRequired,
   403: Forbidden,
   404: NotFound,
   409: Conflict,

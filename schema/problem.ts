@@ -48,6 +48,7 @@ export type ProblemDocument = typeof ProblemDocument.Type
 export const ProblemTitles = {
   400: "Bad Request",
   401: "Unauthorized",
+  402: "Payment Required",
   403: "Forbidden",
   404: "Not Found",
   409: "Conflict",
