@@ -12,6 +12,7 @@ import { AccountsArea } from "./accounts/Area.js"
 import { WorkspacesArea } from "./workspaces/Area.js"
 import { ServicesArea } from "./services/Area.js"
 import { CommerceArea } from "./commerce/Area.js"
+import { CommercePaymentsArea } from "./commerce/payments/Area.js"
 import { ProtocolsArea } from "./protocols/Area.js"
 import { McpArea } from "./mcp/Area.js"
 import { AdminArea } from "./admin/Area.js"
@@ -44,6 +45,7 @@ export const areas = [
   AgentIdentitiesArea,
   ServicesArea,
   CommerceArea,
+  CommercePaymentsArea,
   McpArea,
   AdminArea,
   LaunchArea,

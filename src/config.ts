@@ -16,6 +16,7 @@ import {
   TokenOperationSettingsLive,
   type TokenOperationSettingsShape
 } from "./growth/tokenOperations/Config.js"
+import { paymentSettings, PaymentSettingsLive, type PaymentSettingsShape } from "./commerce/payments/Config.js"
 
 /** Every area's settings as `Config` values (what each reads), for docs and checks. */
 export const areaSettingsConfigs: ReadonlyArray<Config.Config<unknown>> = [
@@ -25,12 +26,13 @@ export const areaSettingsConfigs: ReadonlyArray<Config.Config<unknown>> = [
   endpointProbeSettings,
   accountSettings,
   workspaceSettings,
-  tokenOperationSettings
+  tokenOperationSettings,
+  paymentSettings
 ]
 
 /**
  * Every area's settings, from the environment: `RuntimeSettings`, `McpSettings`, `McpServerSettings`,
- * `EndpointProbeSettings`, `AccountSettings`, `WorkspaceSettings`, `TokenOperationSettings`.
+ * `EndpointProbeSettings`, `AccountSettings`, `WorkspaceSettings`, `TokenOperationSettings`, `PaymentSettings`.
  */
 export const AreaSettingsLive = Layer.mergeAll(
   RuntimeSettingsLive,
@@ -39,7 +41,8 @@ export const AreaSettingsLive = Layer.mergeAll(
   EndpointProbeSettingsLive,
   AccountSettingsLive,
   WorkspaceSettingsLive,
-  TokenOperationSettingsLive
+  TokenOperationSettingsLive,
+  PaymentSettingsLive
 )
 
 /** Every area's settings in one object (each area's tag holds its part). */
@@ -51,3 +54,4 @@ export type AreaSettingsShape =
   & AccountSettingsShape
   & WorkspaceSettingsShape
   & TokenOperationSettingsShape
+  & PaymentSettingsShape

@@ -15,6 +15,7 @@ import { AgentIdentitiesApi } from "../agents/identities/Api.js"
 import { BountyDisputesApi } from "../jobs/bounties/Api.js"
 import { AnalyticsApi } from "../social/analytics/Api.js"
 import { CommerceApi } from "../commerce/Api.js"
+import { CommercePaymentsApi } from "../commerce/payments/Api.js"
 import { LaunchApi } from "../launch/Api.js"
 import { MeshApi } from "../social/mesh/Api.js"
 import { ProcurementApi } from "../procurement/Api.js"
@@ -92,6 +93,7 @@ export class Api extends withoutFrameworkErrors(HttpApi.make("AgentDirectoryApi"
   .add(BountyDisputesApi)
   .add(AnalyticsApi)
   .add(CommerceApi)
+  .add(CommercePaymentsApi)
   .add(LaunchApi)
   .add(MeshApi)
   .add(ProcurementApi)

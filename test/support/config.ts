@@ -15,6 +15,7 @@ import { EndpointProbeSettings } from "../../src/endpointHealth/Config.js"
 import { AccountSettings } from "../../src/accounts/Config.js"
 import { WorkspaceSettings } from "../../src/workspaces/Config.js"
 import { TokenOperationSettings } from "../../src/growth/tokenOperations/Config.js"
+import { PaymentSettings } from "../../src/commerce/payments/Config.js"
 import { McpSettings } from "../../src/mcp/Config.js"
 import { McpServerSettings } from "../../src/mcpServer/Config.js"
 import { DefaultRunEventsOptions, RuntimeSettings } from "../../src/runtime/Config.js"
@@ -88,6 +89,8 @@ export const testConfig = (overrides: Partial<TestConfigShape> = {}): TestConfig
   accounts: { signUp: "open", emailVerificationTtlHours: 48, passwordResetTtlMinutes: 60 },
   workspaces: { invitationTtlDays: 14, closeGraceHours: 168 },
   tokenOperations: { approvalThresholdUnits: 0n },
+  // no x402 facilitator: the x402 tests start a local one (demo/chain/facilitator.ts) and name it
+  payments: { x402FacilitatorUrl: Option.none(), x402MaxTimeoutSeconds: 300, onchainPaymentTtlSeconds: 3600 },
   ...overrides
 })
 
@@ -101,7 +104,8 @@ export const configLayer = (config: TestConfigShape) =>
     Layer.succeed(EndpointProbeSettings, config),
     Layer.succeed(AccountSettings, config),
     Layer.succeed(WorkspaceSettings, config),
-    Layer.succeed(TokenOperationSettings, config)
+    Layer.succeed(TokenOperationSettings, config),
+    Layer.succeed(PaymentSettings, config)
   )
 
 /** {@link configLayer} of `testConfig(overrides)`. */

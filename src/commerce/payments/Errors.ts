@@ -13,11 +13,6 @@ export class PaymentRejected extends Problem<PaymentRejected>()("PaymentRejected
   status: 402, type: "payment-rejected",
   meaning: "the facilitator refused the payment (verification or settlement): `detail` gives its reason code; `PAYMENT-REQUIRED` holds the requirements again"
 }) {}
-/** 404 `offer-not-purchasable`: no published offer has this id, or it has no such current price. */
-export class OfferNotPurchasable extends Problem<OfferNotPurchasable>()("OfferNotPurchasable", {
-  status: 404, type: "offer-not-purchasable",
-  meaning: "no published offer has this id, or it has no such current price"
-}) {}
 /**
  * 422 `offer-not-payable`: the offer's price cannot be paid on the rail: no current price on an
  * EVM network in an ERC-20 token, or the offer has no payout address.
@@ -30,11 +25,6 @@ export class OfferNotPayable extends Problem<OfferNotPayable>()("OfferNotPayable
 export class PayerWalletRequired extends Problem<PayerWalletRequired>()("PayerWalletRequired", {
   status: 422, type: "payer-wallet-required",
   meaning: "an ONCHAIN payment needs a wallet the buyer registered on the order's network (or the one named is not theirs)"
-}) {}
-/** 409 `payment-already-used`: the x402 payment already paid an order of another buyer, offer or price. */
-export class PaymentAlreadyUsed extends Problem<PaymentAlreadyUsed>()("PaymentAlreadyUsed", {
-  status: 409, type: "payment-already-used",
-  meaning: "the x402 payment already paid another order (another workspace, offer or price)"
 }) {}
 /** 503 `x402-facilitator-unavailable`: the x402 facilitator did not answer, or answered outside the protocol. */
 export class FacilitatorUnavailable extends Problem<FacilitatorUnavailable>()("FacilitatorUnavailable", {

@@ -4,7 +4,8 @@
  * writes are the commerce area's settlement (`../Settlement.ts`). Storage failures are defects.
  */
 import { SqlClient } from "@effect/sql"
-import { Effect, Option } from "effect"
+import { Effect, Option, Schema } from "effect"
+import { CommerceOrder } from "../Schemas.js"
 
 /** A current price of a published offer, with what a rail needs to be paid. */
 export interface PayablePrice {
@@ -33,6 +34,9 @@ export interface PayableOrder {
   readonly network: string | null
   readonly assetCaip19: string | null
   readonly payoutAddress: string | null
+  readonly offerId: string | null
+  readonly priceId: string | null
+  readonly quantity: number
 }
 
 /** The payment rails' reads, on the caller's transaction. */
@@ -69,7 +73,8 @@ export const makePaymentsRepo = Effect.gen(function*() {
   const payableOrder = (id: string, accountId: string) =>
     Effect.map(
       sql<PayableOrder>`SELECT o.id, o.state, o.workspace_id AS "workspaceId", m.role, o.total_units::text AS "totalUnits",
-          o.network_id AS "networkId", n.caip2 AS network, a.caip19 AS "assetCaip19", so.payout_address AS "payoutAddress"
+          o.network_id AS "networkId", n.caip2 AS network, a.caip19 AS "assetCaip19", so.payout_address AS "payoutAddress",
+          o.offer_id AS "offerId", o.offer_price_id AS "priceId", o.quantity
         FROM orders o
         JOIN networks n ON n.id = o.network_id
         JOIN assets a ON a.id = o.asset_id
@@ -96,5 +101,36 @@ export const makePaymentsRepo = Effect.gen(function*() {
   const lockReference = (reference: string) =>
     sql`SELECT pg_advisory_xact_lock(hashtextextended(${`payment:${reference}`}, 0))`.pipe(Effect.asVoid, Effect.orDie)
 
-  return { currentPrices, memberRole, payableOrder, buyerWallet, lockReference }
+  /** Sets a payment's natural key (the ONCHAIN intent's id, the PROCESSOR payment's own id). */
+  const setReference = (paymentId: string, reference: string) =>
+    sql`UPDATE payments SET reference = ${reference} WHERE id = ${paymentId}`.pipe(Effect.asVoid, Effect.orDie)
+
+  /** One order in the wire shape of `CommerceOrder` (spec §2.11), with its payments and entitlements. */
+  const orderView = (id: string) =>
+    Effect.flatMap(
+      sql`SELECT o.id, o.order_number AS "orderNumber", o.state, o.version::float8 AS version,
+            o.workspace_id AS "workspacePublicId", o.agent_id AS "agentPublicId",
+            o.product_code AS "productCode", o.product_name AS "productName",
+            o.network_id AS "networkPublicId", n.key AS network, o.asset_id AS "assetId",
+            a.symbol, a.decimals, o.subtotal_units::text AS "subtotalUnits",
+            o.discount_units::text AS "discountUnits", o.total_units::text AS "totalUnits",
+            o.holder_benefit AS "holderBenefit", o.terms_version AS "termsVersion", o.policy_version AS "policyVersion",
+            COALESCE((SELECT json_agg(json_build_object('id', p.id, 'rail', p.rail, 'state', p.state, 'units', p.units::text,
+                        'transactionIntentPublicId', p.transaction_intent_id, 'transactionHash', p.transaction_hash,
+                        'expiresAt', api_ts(p.expires_at)) ORDER BY p.created_at, p.id)
+                      FROM payments p WHERE p.order_id = o.id), '[]'::json) AS payments,
+            COALESCE((SELECT json_agg(json_build_object('id', e.id, 'code', e.code, 'state', e.state, 'source', e.source,
+                        'effectiveFrom', api_ts(e.effective_from), 'effectiveUntil', api_ts(e.effective_until),
+                        'policyVersion', e.policy_version) ORDER BY e.effective_from, e.id)
+                      FROM entitlements e WHERE e.order_id = o.id), '[]'::json) AS entitlements,
+            api_ts(o.paid_at) AS "paidAt", api_ts(o.activated_at) AS "activatedAt", api_ts(o.expires_at) AS "expiresAt",
+            api_ts(o.created_at) AS "createdAt", api_ts(o.updated_at) AS "updatedAt"
+          FROM orders o
+          JOIN networks n ON n.id = o.network_id
+          JOIN assets a ON a.id = o.asset_id
+          WHERE o.id = ${id}`,
+      (rows) => Schema.decodeUnknown(CommerceOrder)(rows[0])
+    ).pipe(Effect.orDie)
+
+  return { currentPrices, memberRole, payableOrder, buyerWallet, lockReference, setReference, orderView }
 })
