@@ -183,12 +183,12 @@ export class Payments extends Effect.Service<Payments>()("agent-directory/Paymen
     const replay = (quote: X402Quote, payment: PaymentRecord) =>
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
-        const [order] = yield* sql<{ workspaceId: string; priceId: string | null; payer: string | null }>`
-          SELECT o.workspace_id AS "workspaceId", o.offer_price_id AS "priceId", p.payer
+        const [order] = yield* sql<{ workspaceId: string; priceId: string | null; quantity: number; payer: string | null }>`
+          SELECT o.workspace_id AS "workspaceId", o.offer_price_id AS "priceId", o.quantity, p.payer
           FROM orders o JOIN payments p ON p.order_id = o.id WHERE p.id = ${payment.id}`.pipe(Effect.orDie)
         if (
           payment.state !== "CONFIRMED" || order === undefined || order.workspaceId !== quote.workspaceId ||
-          order.priceId !== quote.priceId
+          order.priceId !== quote.priceId || order.quantity !== quote.quantity
         ) {
           return yield* new PaymentRejected({ detail: "The payment already paid another purchase (payment-already-used)." })
         }
