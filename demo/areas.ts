@@ -24,6 +24,7 @@ import { seedServices } from "./services/seed.js"
 import { ServicesManifest } from "./services/manifest.js"
 import { seedCommerce } from "./commerce/seed.js"
 import { CommerceManifest } from "./commerce/manifest.js"
+import { CommercePaymentsManifest } from "./commerce/payments/manifest.js"
 import { McpManifest } from "./mcp/manifest.js"
 import { AdminManifest } from "./admin/manifest.js"
 import { seedLaunchRuns } from "./launch/seed.js"
@@ -64,6 +65,7 @@ export const demoAreas: ReadonlyArray<DemoArea> = [
   { name: "agents/identities", seed: seedIdentityProofs, manifest: AgentIdentitiesManifest },
   { name: "services", seed: seedServices, manifest: ServicesManifest },
   { name: "commerce", seed: seedCommerce, manifest: CommerceManifest },
+  { name: "commerce/payments", manifest: CommercePaymentsManifest },
   { name: "mcp", manifest: McpManifest },
   { name: "admin", manifest: AdminManifest },
   { name: "launch", seed: seedLaunchRuns, manifest: LaunchManifest },

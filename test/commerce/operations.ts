@@ -8,5 +8,8 @@ import type { OperationExpectations } from "../openapi/operations.js"
 
 /** The commerce area's operations, by operationId. */
 export const operations = {
-  Commerce_ListCommerceOrders: { method: "get", path: "/api/v1/orders", tag: "Commerce", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 500, 503] }
+  Commerce_ListCommerceOrders: { method: "get", path: "/api/v1/orders", tag: "Commerce", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 500, 503] },
+  // payment rails: ours (docs/payments.md); the x402 resource takes no Idempotency-Key (the payment is its key)
+  Commerce_PurchaseOfferWithX402: { method: "post", path: "/api/v1/x402/offers/{offerId}/purchase", tag: "Commerce", auth: "optional-user", cache: "none", scopes: ["commerce:buy"], idempotency: false, statuses: [200, 400, 401, 402, 403, 404, 409, 422, 500, 503] },
+  Commerce_CreatePayment: { method: "post", path: "/api/v1/orders/{orderId}/payments", tag: "Commerce", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [201, 400, 401, 403, 404, 409, 422, 500, 503] }
 } as const satisfies OperationExpectations

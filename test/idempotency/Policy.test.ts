@@ -149,7 +149,9 @@ describe("the contract declares an idempotency policy on every command", () => {
   // Accounts_SignIn is not a §4 operation (spec §5.2 sign-in): no key, and neither do the other steps of
   // coming in (sign-up, email verification, password reset, the second factor): their bodies hold passwords,
   // tokens and codes that an idempotency record's fingerprint would keep, and each is safe to repeat.
-  // Agents_ResolveAgentIdentities (spec §9, not §4) is a read-only POST: nothing to make idempotent
+  // Agents_ResolveAgentIdentities (spec §9, not §4) is a read-only POST: nothing to make idempotent.
+  // Commerce_PurchaseOfferWithX402 is an x402 resource: the client repeats the request with the payment
+  // added (a stored 402 would answer it), and the payment's own natural key makes it apply once
   const withoutKey = new Set([
     "Accounts_SignIn",
     "Accounts_SignUp",
@@ -157,7 +159,8 @@ describe("the contract declares an idempotency policy on every command", () => {
     "Accounts_RequestPasswordReset",
     "Accounts_CompletePasswordReset",
     "Accounts_VerifyMfa",
-    "Agents_ResolveAgentIdentities"
+    "Agents_ResolveAgentIdentities",
+    "Commerce_PurchaseOfferWithX402"
   ])
   // spec §4.1: "required on every POST or DELETE except where stated optional"
   const optional = new Set(["Social_IngestProductEvent"])
