@@ -29,8 +29,9 @@ await chain.anvil.testClient.setAutomine(false)
 const server = makeTestServer(paymentOverrides(chain))
 const acme = DemoWorkspaces.acme.id
 
+let orders = 0
 /** The test's offer and the buyer's wallet on anvil, and a new order of the owner's for the offer's price. */
-const newOrder = Effect.gen(function*() {
+const newOrder = Effect.suspend(() => Effect.gen(function*() {
   yield* seedSoldOffer(chain)
   const sql = yield* SqlClient.SqlClient
   const [network] = yield* sql<{ id: string }>`SELECT id FROM networks WHERE caip2 = ${chain.anvil.network}`
@@ -40,7 +41,7 @@ const newOrder = Effect.gen(function*() {
     ON CONFLICT DO NOTHING`
   const placed = yield* sql.withTransaction(placeOrder({ workspaceId: acme, offerPriceId: SoldPrice, quantity: 1, buyerAccountId: DemoAccounts.owner.id }))
   return placed.id
-}).pipe(Effect.provide(IdsSequence("0000c0fe")), Effect.orDie)
+}).pipe(Effect.provide(IdsSequence(`0000c0f${(orders += 1).toString(16)}`)), Effect.orDie))
 
 const pay = (session: Session, orderId: string, body: Record<string, unknown>) =>
   call("POST", `/api/v1/orders/${orderId}/payments`, { session, body })
