@@ -26,6 +26,7 @@ import { seedCommerce } from "./commerce/seed.js"
 import { CommerceManifest } from "./commerce/manifest.js"
 import { OrdersManifest } from "./commerce/orders/manifest.js"
 import { CommerceWebhooksManifest } from "./commerce/webhooks/manifest.js"
+import { CommercePaymentsManifest } from "./commerce/payments/manifest.js"
 import { McpManifest } from "./mcp/manifest.js"
 import { AdminManifest } from "./admin/manifest.js"
 import { seedLaunchRuns } from "./launch/seed.js"
@@ -72,6 +73,7 @@ export const demoAreas: ReadonlyArray<DemoArea> = [
   { name: "commerce", seed: seedCommerce, manifest: CommerceManifest },
   { name: "commerce/orders", manifest: OrdersManifest },
   { name: "commerce/webhooks", manifest: CommerceWebhooksManifest },
+  { name: "commerce/payments", manifest: CommercePaymentsManifest },
   { name: "mcp", manifest: McpManifest },
   { name: "admin", manifest: AdminManifest },
   { name: "launch", seed: seedLaunchRuns, manifest: LaunchManifest },

@@ -14,6 +14,7 @@ import { ServicesArea } from "./services/Area.js"
 import { CommerceArea } from "./commerce/Area.js"
 import { OrdersArea } from "./commerce/orders/Area.js"
 import { CommerceWebhooksArea } from "./commerce/webhooks/Area.js"
+import { CommercePaymentsArea } from "./commerce/payments/Area.js"
 import { ProtocolsArea } from "./protocols/Area.js"
 import { McpArea } from "./mcp/Area.js"
 import { AdminArea } from "./admin/Area.js"
@@ -50,6 +51,7 @@ export const areas = [
   CommerceArea,
   OrdersArea,
   CommerceWebhooksArea,
+  CommercePaymentsArea,
   McpArea,
   AdminArea,
   LaunchArea,

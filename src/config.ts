@@ -23,6 +23,7 @@ import {
   ProcessorWebhookSettingsLive,
   type ProcessorWebhookSettingsShape
 } from "./commerce/webhooks/Config.js"
+import { paymentSettings, PaymentSettingsLive, type PaymentSettingsShape } from "./commerce/payments/Config.js"
 
 /** Every area's settings as `Config` values (what each reads), for docs and checks. */
 export const areaSettingsConfigs: ReadonlyArray<Config.Config<unknown>> = [
@@ -35,13 +36,14 @@ export const areaSettingsConfigs: ReadonlyArray<Config.Config<unknown>> = [
   tokenOperationSettings,
   adsSettings,
   orderSettings,
-  processorWebhookSettings
+  processorWebhookSettings,
+  paymentSettings
 ]
 
 /**
  * Every area's settings, from the environment: `RuntimeSettings`, `McpSettings`, `McpServerSettings`,
  * `EndpointProbeSettings`, `AccountSettings`, `WorkspaceSettings`, `TokenOperationSettings`, `AdsSettings`,
- * `OrderSettings`, `ProcessorWebhookSettings`.
+ * `OrderSettings`, `ProcessorWebhookSettings`, `PaymentSettings`.
  */
 export const AreaSettingsLive = Layer.mergeAll(
   RuntimeSettingsLive,
@@ -53,7 +55,8 @@ export const AreaSettingsLive = Layer.mergeAll(
   TokenOperationSettingsLive,
   AdsSettingsLive,
   OrderSettingsLive,
-  ProcessorWebhookSettingsLive
+  ProcessorWebhookSettingsLive,
+  PaymentSettingsLive
 )
 
 /** Every area's settings in one object (each area's tag holds its part). */
@@ -68,3 +71,4 @@ export type AreaSettingsShape =
   & AdsSettingsShape
   & OrderSettingsShape
   & ProcessorWebhookSettingsShape
+  & PaymentSettingsShape

@@ -113,7 +113,7 @@ export class AccountsApi extends HttpApiGroup.make("Accounts")
           statuses: [400, 401, 403, 404, 409, 500, 503],
           summary: "Create a public API key for the workspace (OWNER or ADMIN); the plaintext is shown once",
           description: "Creates a public API key (spec §5.3) of the server's DEPLOYMENT_ENV with the given scopes " +
-            "(`public:read`, `agents:read`), optional `expiresAt` and optional `allowedOrigins` (exact " +
+            "(`public:read`, `agents:read`, `commerce:buy`: buying for the workspace over x402), optional `expiresAt` and optional `allowedOrigins` (exact " +
             "`http(s)://host[:port]` origins; browsers may use the key only from these, spec §5.4). The 201 carries the " +
             "plaintext `key` exactly once (`keyDelivery: SHOWN_ONCE`); a replay of the same Idempotency-Key returns the " +
             "metadata with `key: null` and `keyDelivery: ALREADY_SHOWN`. Needs a recent sign-in (sensitive). " +

@@ -7,8 +7,11 @@ import { Schema } from "effect"
 import { DateTimeZ, StrictStruct, Uuid } from "../../schema/common.js"
 import { ExactOrigin } from "../../schema/origin.js"
 
-/** Scopes an API key can carry (spec §5.3 "Scopes seen"). */
-export const ApiKeyScope = Schema.Literal("public:read", "agents:read").annotations({ identifier: "ApiKeyScope" })
+/**
+ * Scopes an API key can carry (spec §5.3 "Scopes seen"; `commerce:buy`, ours: buying for the key's
+ * workspace, Commerce_PurchaseOfferWithX402).
+ */
+export const ApiKeyScope = Schema.Literal("public:read", "agents:read", "commerce:buy").annotations({ identifier: "ApiKeyScope" })
 export type ApiKeyScope = typeof ApiKeyScope.Type
 
 /** Lifecycle state of a key; only ACTIVE keys authenticate. */
@@ -60,7 +63,7 @@ export const ApiKeyPath = Schema.Struct({ workspacePublicId: Uuid, apiKeyPublicI
 /** Body of Accounts_CreateApiKey. */
 export const CreateApiKeyRequest = StrictStruct({
   name: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)),
-  scopes: Schema.Array(ApiKeyScope).pipe(Schema.minItems(1), Schema.maxItems(2)),
+  scopes: Schema.Array(ApiKeyScope).pipe(Schema.minItems(1), Schema.maxItems(3)),
   expiresAt: Schema.optionalWith(DateTimeZ, { exact: true }),
   allowedOrigins: Schema.optionalWith(Schema.Array(ExactOrigin).pipe(Schema.maxItems(MaxAllowedOrigins)), { exact: true })
 }).annotations({

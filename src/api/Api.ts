@@ -17,6 +17,7 @@ import { AnalyticsApi } from "../social/analytics/Api.js"
 import { CommerceApi } from "../commerce/Api.js"
 import { OrdersApi } from "../commerce/orders/Api.js"
 import { CommerceWebhooksApi } from "../commerce/webhooks/Api.js"
+import { CommercePaymentsApi } from "../commerce/payments/Api.js"
 import { LaunchApi } from "../launch/Api.js"
 import { MeshApi } from "../social/mesh/Api.js"
 import { ProcurementApi } from "../procurement/Api.js"
@@ -98,6 +99,7 @@ export class Api extends withoutFrameworkErrors(HttpApi.make("AgentDirectoryApi"
   .add(CommerceApi)
   .add(OrdersApi)
   .add(CommerceWebhooksApi)
+  .add(CommercePaymentsApi)
   .add(LaunchApi)
   .add(MeshApi)
   .add(ProcurementApi)

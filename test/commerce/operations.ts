@@ -17,5 +17,8 @@ export const operations = {
   Commerce_ListEntitlements: { method: "get", path: "/api/v1/workspaces/{workspaceId}/entitlements", tag: "Commerce", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 500] },
   Commerce_RecordManualPayment: { method: "post", path: "/api/v1/admin/orders/{orderId}/payments", tag: "Commerce", auth: "required-admin", cache: "none", scopes: [], idempotency: true, statuses: [201, 400, 401, 403, 404, 409, 422, 500] },
   Commerce_ResolveOrderReview: { method: "post", path: "/api/v1/admin/orders/{orderId}/review", tag: "Commerce", auth: "required-admin", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 422, 500, 503] },
-  Commerce_ReceiveProcessorWebhook: { method: "post", path: "/api/v1/webhooks/{provider}", tag: "Commerce", auth: "public", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 500, 503] }
+  Commerce_ReceiveProcessorWebhook: { method: "post", path: "/api/v1/webhooks/{provider}", tag: "Commerce", auth: "public", cache: "none", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 500, 503] },
+  // payment rails: ours (docs/payments.md); the x402 resource takes no Idempotency-Key (the payment is its key)
+  Commerce_PurchaseOfferWithX402: { method: "post", path: "/api/v1/x402/offers/{offerId}/purchase", tag: "Commerce", auth: "optional-user", cache: "none", scopes: ["commerce:buy"], idempotency: false, statuses: [200, 400, 401, 402, 403, 404, 409, 422, 500, 503] },
+  Commerce_CreatePayment: { method: "post", path: "/api/v1/orders/{orderId}/payments", tag: "Commerce", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [201, 400, 401, 403, 404, 409, 422, 500, 503] }
 } as const satisfies OperationExpectations

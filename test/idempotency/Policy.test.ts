@@ -152,6 +152,8 @@ describe("the contract declares an idempotency policy on every command", () => {
   // Agents_ResolveAgentIdentities (spec §9, not §4) is a read-only POST: nothing to make idempotent.
   // Commerce_ReceiveProcessorWebhook is a processor's delivery (spec §5.1.4), which sends no key of ours:
   // each event is applied once by its own id (provider, event id)
+  // Commerce_PurchaseOfferWithX402 is an x402 resource: the client repeats the request with the payment
+  // added (a stored 402 would answer it), and the payment's own natural key makes it apply once
   const withoutKey = new Set([
     "Accounts_SignIn",
     "Accounts_SignUp",
@@ -160,7 +162,8 @@ describe("the contract declares an idempotency policy on every command", () => {
     "Accounts_CompletePasswordReset",
     "Accounts_VerifyMfa",
     "Agents_ResolveAgentIdentities",
-    "Commerce_ReceiveProcessorWebhook"
+    "Commerce_ReceiveProcessorWebhook",
+    "Commerce_PurchaseOfferWithX402"
   ])
   // spec §4.1: "required on every POST or DELETE except where stated optional"
   const optional = new Set(["Social_IngestProductEvent"])

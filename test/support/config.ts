@@ -18,6 +18,7 @@ import { TokenOperationSettings } from "../../src/growth/tokenOperations/Config.
 import { AdsSettings } from "../../src/growth/ads/Config.js"
 import { OrderSettings } from "../../src/commerce/orders/Config.js"
 import { ProcessorWebhookSettings } from "../../src/commerce/webhooks/Config.js"
+import { PaymentSettings } from "../../src/commerce/payments/Config.js"
 import { McpSettings } from "../../src/mcp/Config.js"
 import { McpServerSettings } from "../../src/mcpServer/Config.js"
 import { DefaultRunEventsOptions, RuntimeSettings } from "../../src/runtime/Config.js"
@@ -97,6 +98,8 @@ export const testConfig = (overrides: Partial<TestConfigShape> = {}): TestConfig
   orders: { paymentDueMinutes: 30 },
   // no payment processors: test/commerce/ProcessorWebhooks.test.ts configures its own
   processorWebhooks: { providers: new Map() },
+  // no x402 facilitator: the x402 tests start a local one (demo/chain/facilitator.ts) and name it
+  payments: { x402FacilitatorUrl: Option.none(), x402MaxTimeoutSeconds: 300, onchainPaymentTtlSeconds: 3600 },
   ...overrides
 })
 
@@ -113,7 +116,8 @@ export const configLayer = (config: TestConfigShape) =>
     Layer.succeed(TokenOperationSettings, config),
     Layer.succeed(AdsSettings, config),
     Layer.succeed(OrderSettings, config),
-    Layer.succeed(ProcessorWebhookSettings, config)
+    Layer.succeed(ProcessorWebhookSettings, config),
+    Layer.succeed(PaymentSettings, config)
   )
 
 /** {@link configLayer} of `testConfig(overrides)`. */
