@@ -31,6 +31,7 @@ import transactionIntentSubmission from "./migrations/0037_transaction_intent_su
 import { migrations as accounts } from "../accounts/Migrations.js"
 import { migrations as agents } from "../agents/Migrations.js"
 import { migrations as agentImports } from "../agents/imports/Migrations.js"
+import { migrations as commerce } from "../commerce/Migrations.js"
 import { migrations as ads } from "../growth/ads/Migrations.js"
 import { migrations as tokenOperations } from "../growth/tokenOperations/Migrations.js"
 import { migrations as launch } from "../launch/Migrations.js"
@@ -72,6 +73,7 @@ export const areaMigrations: ReadonlyArray<Migrations> = [
   agents,
   services,
   agentImports,
+  commerce,
   ads,
   tokenOperations,
   launch,
