@@ -44,8 +44,16 @@ const commandRules = "Needs a session with its CSRF token and an `Idempotency-Ke
   "`offer-not-found` (no such offer, or one of a workspace the caller is not an ACTIVE member of), 403 " +
   "`role-required`, 409 `version-conflict`, 409 `invalid-state`, then the command's own."
 
+const fulfillment = "the fulfillment policy (every field optional, with its default): `entitlementCode` (1-64 of " +
+  "`A-Z`, `0-9`, `_`; null, the default: the slug upper-cased), `entitlementDays` (1-3660; null: no end), " +
+  "`graceDays` (0-365, default 0), `runtimeAccess` (default false: whether an ACTIVE entitlement lets the buyer's " +
+  "workspace converse with and run the agent), `runQuota` (runs per entitlement, 1-1000000000; null: unmetered) and " +
+  "`payoutAddress` (the EVM address receiving ONCHAIN and X402 payments, stored in EIP-55 form; a mixed-case " +
+  "address must carry a valid checksum; null: none)."
+
 const shape = "The offer (spec §2.5): `prices` lists every price row of the offer, past, current and future, each with " +
-  "its window (`effectiveFrom`, `effectiveUntil`) and its set's `version`; `termsRevision` is the latest terms revision."
+  "its window (`effectiveFrom`, `effectiveUntil`) and its set's `version`; `termsRevision` is the latest terms revision; " +
+  "`fulfillment` is the policy an order of it is fulfilled under (`entitlementCode` resolved)."
 
 export class ServicesApi extends HttpApiGroup.make("Services")
   .add(
@@ -69,8 +77,8 @@ export class ServicesApi extends HttpApiGroup.make("Services")
             "Fields: `title` (1-200 characters, not only white space), `slug` (3-64 characters of `a-z`, `0-9` and single " +
             "`-`, starting with a letter; unique among the agent's offers, else 409 `offer-slug-taken`), `description` " +
             "(0-10000, default empty), `pricingModel` (FIXED, PER_REQUEST, SUBSCRIPTION or USAGE) and `termsMarkdown` " +
-            "(1-20000 characters: terms revision 1). The offer has no price yet (Services_SetOfferPrices); " +
-            "`fulfillmentPolicyVersion` starts at 1. " + states,
+            "(1-20000 characters: terms revision 1), and `fulfillment`, " + fulfillment + " The offer has no price yet " +
+            "(Services_SetOfferPrices); `fulfillmentPolicyVersion` starts at 1. " + states,
           errors: [AgentNotFound, RoleRequired, InvalidState, OfferSlugTaken]
         })
       )
@@ -111,7 +119,9 @@ export class ServicesApi extends HttpApiGroup.make("Services")
           description: "Changes the fields present in the body (`title`, `slug`, `description`, `pricingModel`; rules as " +
             "in Services_CreateServiceOffer) of an offer in any state but RETIRED, and answers 200 with the offer at " +
             "`version` + 1. An absent field stays as it is; at least one is required (400 otherwise). A slug another " +
-            "offer of the agent has is 409 `offer-slug-taken`. " + commandRules,
+            "offer of the agent has is 409 `offer-slug-taken`. `fulfillment` replaces the whole policy (" + fulfillment +
+            ") and adds one to `fulfillmentPolicyVersion` when it differs from the current policy (orders keep the " +
+            "policy version they were sold under). " + commandRules,
           errors: [InvalidRequest, OfferNotFound, RoleRequired, VersionConflict, InvalidState, OfferSlugTaken, Conflict]
         })
       )

@@ -4,7 +4,7 @@
  */
 import { SqlClient, SqlSchema, type Statement } from "@effect/sql"
 import { Effect, Schema } from "effect"
-import { ServiceOffer } from "./Schemas.js"
+import { type FulfillmentInput, ServiceOffer } from "./Schemas.js"
 import { updateVersioned } from "../db/versioned.js"
 import { rolesFor } from "../../schema/roles.js"
 
@@ -56,7 +56,10 @@ const make = Effect.gen(function*() {
                     ORDER BY p.effective_from, p.version, p.network_id NULLS FIRST, p.asset_id, p.id)
            FROM service_offer_prices p WHERE p.offer_id = o.id ${
       at === undefined ? sql`` : sql`AND p.effective_from <= ${at} AND (p.effective_until IS NULL OR p.effective_until > ${at})`
-    }), '[]'::json) AS prices`
+    }), '[]'::json) AS prices,
+        json_build_object('entitlementCode', COALESCE(o.entitlement_code, upper(o.slug)), 'entitlementDays', o.entitlement_days,
+          'graceDays', o.grace_days, 'runtimeAccess', o.runtime_access, 'runQuota', o.run_quota,
+          'payoutAddress', o.payout_address) AS fulfillment`
 
   /** The offer in its wire shape (every price, its windows included), or none. */
   const findById = SqlSchema.findOne({
@@ -149,6 +152,17 @@ const make = Effect.gen(function*() {
       return rows[0]!.id
     })
 
+  /** The fulfillment policy's columns, as assignments. */
+  const fulfillmentSet = (f: FulfillmentInput) =>
+    sql`entitlement_code = ${f.entitlementCode}, entitlement_days = ${f.entitlementDays}, grace_days = ${f.graceDays},
+        runtime_access = ${f.runtimeAccess}, run_quota = ${f.runQuota}, payout_address = ${f.payoutAddress}`
+
+  /** Whether the offer's policy differs from `f` (a boolean SQL expression on `service_offers`). */
+  const fulfillmentChanged = (f: FulfillmentInput) =>
+    sql`(entitlement_code, entitlement_days, grace_days, runtime_access, run_quota, payout_address) IS DISTINCT FROM
+        (${f.entitlementCode}::text, ${f.entitlementDays}::integer, ${f.graceDays}::integer, ${f.runtimeAccess}::boolean,
+         ${f.runQuota}::integer, ${f.payoutAddress}::text)`
+
   /** Inserts a DRAFT offer at version 1 unless its slug is taken in the service; true when inserted. */
   const insertOffer = (r: {
     readonly id: string
@@ -157,13 +171,16 @@ const make = Effect.gen(function*() {
     readonly slug: string
     readonly description: string
     readonly pricingModel: string
+    readonly fulfillment: FulfillmentInput
     readonly at: Date
   }) =>
     Effect.map(
       sql<{ readonly id: string }>`INSERT INTO service_offers (id, service_id, state, version, title, slug, description,
-          pricing_model, fulfillment_policy_version, published_at, created_at, updated_at)
+          pricing_model, fulfillment_policy_version, published_at, created_at, updated_at, entitlement_code,
+          entitlement_days, grace_days, runtime_access, run_quota, payout_address)
         VALUES (${r.id}, ${r.serviceId}, 'DRAFT', 1, ${r.title}, ${r.slug}, ${r.description}, ${r.pricingModel}, 1, NULL,
-          ${r.at}, ${r.at})
+          ${r.at}, ${r.at}, ${r.fulfillment.entitlementCode}, ${r.fulfillment.entitlementDays}, ${r.fulfillment.graceDays},
+          ${r.fulfillment.runtimeAccess}, ${r.fulfillment.runQuota}, ${r.fulfillment.payoutAddress})
         ON CONFLICT (service_id, slug) DO NOTHING RETURNING id`,
       (rows) => rows.length === 1
     )
@@ -265,6 +282,8 @@ const make = Effect.gen(function*() {
     agentOf,
     ensureService,
     insertOffer,
+    fulfillmentSet,
+    fulfillmentChanged,
     slugTakenBeside,
     insertTerms,
     closePrices,

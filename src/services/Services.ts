@@ -10,6 +10,7 @@
  */
 import { SqlClient, type SqlError } from "@effect/sql"
 import { Effect, Option } from "effect"
+import { getAddress } from "viem"
 import { OfferIncomplete, OfferNotFound, OfferSlugTaken } from "./Errors.js"
 import { recordActivity } from "../../layers/Activity.js"
 import { now } from "../../layers/Clock.js"
@@ -32,6 +33,7 @@ import { AgentOperators, requireActiveAgent } from "../agentAccess/index.js"
 import {
   type CreateServiceOfferRequest,
   DefaultX402ResourceTemplate,
+  type FulfillmentInput,
   type ListAgentOffersQuery,
   type ServiceOffer,
   type SetOfferPricesRequest,
@@ -44,6 +46,12 @@ interface OfferCommand {
   readonly version: number
   readonly accountId: string
 }
+
+/** The policy as stored: the payout address in its EIP-55 form. */
+const normalized = (f: FulfillmentInput): FulfillmentInput => ({
+  ...f,
+  payoutAddress: f.payoutAddress === null ? null : getAddress(f.payoutAddress.toLowerCase())
+})
 
 const invalid = (errors: ReadonlyArray<InvalidParam>) =>
   new InvalidRequest({
@@ -86,7 +94,7 @@ export class Services extends Effect.Service<Services>()("agent-directory/Servic
       })
 
     /**
-     * Services_CreateServiceOffer: a DRAFT offer (version 1, fulfillment policy version 1) of agent
+     * Services_CreateServiceOffer: a DRAFT offer (version 1, its fulfillment policy at version 1) of agent
      * `agentId`, sold by the agent's service in its operating workspace (created, named after the agent,
      * on its first offer), with terms revision 1. Fails with `AgentNotFound` (the agent is not operated
      * by a workspace the caller is an ACTIVE member of), `RoleRequired` (the role lacks
@@ -117,6 +125,7 @@ export class Services extends Effect.Service<Services>()("agent-directory/Servic
           slug: input.slug,
           description: input.description,
           pricingModel: input.pricingModel,
+          fulfillment: normalized(input.fulfillment),
           at
         })
         if (!inserted) {
@@ -130,8 +139,9 @@ export class Services extends Effect.Service<Services>()("agent-directory/Servic
       }).pipe(dieOnStorageFailure)
 
     /**
-     * Services_UpdateServiceOffer: changes the fields given (title, slug, description, pricingModel) of
-     * an offer in any state but RETIRED, `version` + 1. Fails with `InvalidRequest` (no field to
+     * Services_UpdateServiceOffer: changes the fields given (title, slug, description, pricingModel, the
+     * whole fulfillment policy) of an offer in any state but RETIRED, `version` + 1;
+     * `fulfillmentPolicyVersion` + 1 when the policy differs from the current one. Fails with `InvalidRequest` (no field to
      * change), `OfferNotFound`, `RoleRequired`, `VersionConflict`, `InvalidState`, `OfferSlugTaken`,
      * `Conflict`.
      */
@@ -143,7 +153,13 @@ export class Services extends Effect.Service<Services>()("agent-directory/Servic
           ...(fields.title === undefined ? [] : [sql`title = ${fields.title}`]),
           ...(fields.slug === undefined ? [] : [sql`slug = ${fields.slug}`]),
           ...(fields.description === undefined ? [] : [sql`description = ${fields.description}`]),
-          ...(fields.pricingModel === undefined ? [] : [sql`pricing_model = ${fields.pricingModel}`])
+          ...(fields.pricingModel === undefined ? [] : [sql`pricing_model = ${fields.pricingModel}`]),
+          // the policy version moves only when the policy does (the assignments all read the old row)
+          ...(fields.fulfillment === undefined ? [] : [
+            sql`fulfillment_policy_version = fulfillment_policy_version +
+                CASE WHEN ${repo.fulfillmentChanged(normalized(fields.fulfillment))} THEN 1 ELSE 0 END`,
+            repo.fulfillmentSet(normalized(fields.fulfillment))
+          ])
         ]
         if (sets.length === 0) {
           return yield* invalid([{ in: "body", pointer: "", detail: "must change at least one field besides version" }])

@@ -45,6 +45,7 @@ const create = (session: Session, body: unknown = createBody()) => call("POST", 
 const expectOfferShape = (data: any) => {
   expect(Object.keys(data).sort()).toEqual([
     "description",
+    "fulfillment",
     "fulfillmentPolicyVersion",
     "id",
     "prices",
@@ -403,5 +404,78 @@ layer(server.layer)("service offers: the life of an offer", (it) => {
       // an agent with none: an empty list
       const none = yield* call("GET", `/api/v1/agents/${DemoAgents[7].id}/offers`)
       expect(none.body).toMatchObject({ data: [], nextCursor: null })
+    }))
+
+  it.effect("the fulfillment policy: defaults, validated on create and update, its version bumped only when it changes", () =>
+    Effect.gen(function*() {
+      const owner = yield* signIn("owner")
+      const plain = yield* create(owner, createBody({ slug: "plain-policy" }))
+      expect(plain.status, plain.text).toBe(201)
+      expect(plain.body.data.fulfillment).toEqual({
+        entitlementCode: "PLAIN-POLICY",
+        entitlementDays: null,
+        graceDays: 0,
+        runtimeAccess: false,
+        runQuota: null,
+        payoutAddress: null
+      })
+      const lower = "0x52908400098527886e0f7030069857d2e4169ee7"
+      const created = yield* create(owner, createBody({
+        slug: "runtime-access",
+        fulfillment: { entitlementCode: "BEACON_RUNS", entitlementDays: 30, graceDays: 3, runtimeAccess: true, runQuota: 100, payoutAddress: lower }
+      }))
+      expect(created.status, created.text).toBe(201)
+      const id = created.body.data.id
+      // stored in EIP-55 form
+      expect(created.body.data.fulfillment).toEqual({
+        entitlementCode: "BEACON_RUNS",
+        entitlementDays: 30,
+        graceDays: 3,
+        runtimeAccess: true,
+        runQuota: 100,
+        payoutAddress: "0x52908400098527886E0F7030069857D2E4169EE7"
+      })
+      expect(created.body.data.fulfillmentPolicyVersion).toBe(1)
+      // the same policy again: version + 1, policy version unchanged
+      const same = yield* call("PATCH", offerPath(id), {
+        session: owner,
+        body: {
+          version: 1,
+          fulfillment: { entitlementCode: "BEACON_RUNS", entitlementDays: 30, graceDays: 3, runtimeAccess: true, runQuota: 100, payoutAddress: "0x52908400098527886E0F7030069857D2E4169EE7" }
+        }
+      })
+      expect(same.status, same.text).toBe(200)
+      expect(same.body.data).toMatchObject({ version: 2, fulfillmentPolicyVersion: 1 })
+      // another policy (absent fields take their defaults): policy version 2
+      const changed = yield* call("PATCH", offerPath(id), { session: owner, body: { version: 2, fulfillment: { entitlementDays: 365 } } })
+      expect(changed.status, changed.text).toBe(200)
+      expect(changed.body.data).toMatchObject({ version: 3, fulfillmentPolicyVersion: 2 })
+      expect(changed.body.data.fulfillment).toEqual({
+        entitlementCode: "RUNTIME-ACCESS",
+        entitlementDays: 365,
+        graceDays: 0,
+        runtimeAccess: false,
+        runQuota: null,
+        payoutAddress: null
+      })
+      // a title change leaves the policy version alone
+      const titled = yield* call("PATCH", offerPath(id), { session: owner, body: { version: 3, title: "Runs of Beacon" } })
+      expect(titled.body.data).toMatchObject({ version: 4, fulfillmentPolicyVersion: 2 })
+      // validation names the field
+      const bad = (fulfillment: unknown) => create(owner, createBody({ slug: "bad-policy", fulfillment }))
+      expectInvalid(yield* bad({ payoutAddress: "0x1234" }), "/fulfillment/payoutAddress")
+      // a mixed-case address with a wrong checksum
+      expectInvalid(yield* bad({ payoutAddress: "0x52908400098527886E0F7030069857D2E4169Ee7" }), "/fulfillment/payoutAddress")
+      expectInvalid(yield* bad({ entitlementDays: 0 }), "/fulfillment/entitlementDays")
+      expectInvalid(yield* bad({ entitlementDays: 3661 }), "/fulfillment/entitlementDays")
+      expectInvalid(yield* bad({ runQuota: 0 }), "/fulfillment/runQuota")
+      expectInvalid(yield* bad({ graceDays: -1 }), "/fulfillment/graceDays")
+      expectInvalid(yield* bad({ entitlementCode: "lower-case" }), "/fulfillment/entitlementCode")
+      expectInvalid(yield* bad({ runtimeAccess: "yes" }), "/fulfillment/runtimeAccess")
+      expectInvalid(yield* bad({ extra: true }), "/fulfillment/extra")
+      expectInvalid(
+        yield* call("PATCH", offerPath(id), { session: owner, body: { version: 4, fulfillment: { runQuota: 1.5 } } }),
+        "/fulfillment/runQuota"
+      )
     }))
 })
