@@ -98,7 +98,7 @@ layer(server.layer)("a published offer in the MCP tool list_agent_offers and the
       const missing = yield* Effect.promise(() => client.callTool({ name: "list_agent_offers", arguments: { agentId: randomUUID() } }))
       expect(missing.isError).toBe(true)
       expect(JSON.stringify(missing.content)).toContain("agent-not-found")
-    }))
+    }), { timeout: 120_000 })
 
   it.effect("the agent's built A2A card lists its published offers in the service-offers extension", () =>
     Effect.gen(function*() {
