@@ -16,14 +16,14 @@ export const ServicesManifest = {
     path: {},
     query: {},
     body: {
-      agentId: DemoAgents[1].id,
-      title: "Uptime watch",
-      slug: "uptime-watch",
-      description: "Beacon watches one endpoint every minute and reports incidents.",
+      agentId: DemoAgents[0].id,
+      title: "Literature watch",
+      slug: "literature-watch",
+      description: "Atlas watches new papers on one topic and sends a weekly digest.",
       pricingModel: "SUBSCRIPTION",
-      termsMarkdown: "# Terms of Uptime watch\n\nBest effort; refunds within 7 days."
+      termsMarkdown: "# Terms of Literature watch\n\nBest effort; refunds within 7 days."
     },
-    note: "Acme's owner offers Beacon Monitor's uptime watch: a DRAFT with terms revision 1 and no price yet."
+    note: "Acme's owner offers Atlas Research's literature watch (Beacon is retired by the agents examples): a DRAFT with terms revision 1 and no price yet."
   },
   Services_GetServiceOffer: {
     as: "anonymous",
