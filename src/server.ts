@@ -36,6 +36,7 @@ import { Resolver } from "./identity/Resolver.js"
 import { A2aEndpointLive } from "./a2aServer/A2aEndpoint.js"
 import { McpEndpointLive } from "./mcpServer/McpEndpoint.js"
 import { ProtocolCatalogCache } from "./protocols/CatalogCache.js"
+import { Services } from "./services/Services.js"
 
 /** The operation table of {@link Api} (one instance: layers are shared by reference). */
 const ApiOperationsLive = OperationsLive(Api)
@@ -100,7 +101,7 @@ export const ApiLive = makeApiLive()
  * REST handlers use (the same layer references, so the same instances: one set of budgets).
  */
 const McpServerLive = McpEndpointLive.pipe(
-  Layer.provide([Agents.Default, Reputation.Default, Resolver.Default, ProtocolCatalogCache.Default]),
+  Layer.provide([Agents.Default, Reputation.Default, Resolver.Default, ProtocolCatalogCache.Default, Services.Default]),
   Layer.provide([AuthLive, RateBudgetLive, CursorLive, EnvelopeLive, EdgeCacheLive])
 )
 
@@ -109,7 +110,7 @@ const McpServerLive = McpEndpointLive.pipe(
  * services and budgets as REST and MCP.
  */
 const A2aServerLive = A2aEndpointLive.pipe(
-  Layer.provide([Agents.Default, Reputation.Default, Resolver.Default, ProtocolCatalogCache.Default]),
+  Layer.provide([Agents.Default, Reputation.Default, Resolver.Default, ProtocolCatalogCache.Default, Services.Default]),
   Layer.provide([AuthLive, RateBudgetLive, CursorLive, EnvelopeLive, EdgeCacheLive])
 )
 

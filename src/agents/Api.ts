@@ -181,7 +181,10 @@ export class AgentsApi extends HttpApiGroup.make("Agents")
             "`text/plain` and `application/json`), and the agent's other declared endpoints (ERC-8004 registration " +
             "file) in the extension " +
             "`https://agent-directory.dev/a2a/extensions/non-a2a-interfaces/v1` of `capabilities.extensions` " +
-            "(`params.interfaces[]`: `{protocol, url, protocolVersion?}`). No `signatures`.\n" +
+            "(`params.interfaces[]`: `{protocol, url, protocolVersion?}`), and its PUBLISHED service offers in the " +
+            "extension `https://agent-directory.dev/a2a/extensions/service-offers/v1` (`params.offers[]`: `{offerId, " +
+            "slug, title, pricingModel, url, prices: [{networkPublicId, assetPublicId, units, x402ResourceUrl}]}`, the " +
+            "price in effect now and the absolute x402 resource to pay at, or null). No `signatures`.\n" +
             "- **Caching**: a strong `ETag` of the exact body; `If-None-Match` with it answers 304 with no body; " +
             "`Cache-Control: public, max-age=300, stale-while-revalidate=60`.\n\n" +
             "Only listed agents have a card: an unknown, unlisted or RETIRED agent is 404 `agent-not-found` (the " +

@@ -39,6 +39,7 @@ import { migrations as launch } from "../launch/Migrations.js"
 import { migrations as bounties } from "../jobs/bounties/Migrations.js"
 import { migrations as mcp } from "../mcp/Migrations.js"
 import { migrations as runtime } from "../runtime/Migrations.js"
+import { migrations as services } from "../services/Migrations.js"
 import { migrations as trust } from "../trust/Migrations.js"
 import { migrations as reputation } from "../trust/reputation/Migrations.js"
 import { migrations as stats } from "../stats/Migrations.js"
@@ -73,6 +74,7 @@ export const areaMigrations: ReadonlyArray<Migrations> = [
   accounts,
   workspaces,
   agents,
+  services,
   agentImports,
   commerce,
   ads,

@@ -10,6 +10,7 @@
  * | `resolve_agent_identities` | Agents_ResolveAgentIdentities | its body (`locators`) |
  * | `get_agent_activity` | Agents_GetPublicAgentActivity | its path and query |
  * | `list_protocols` | Protocols_GetProtocolCatalog | none |
+ * | `list_agent_offers` | Services_ListAgentOffers | its path (`agentId`) and query (`limit`, `cursor`) |
  *
  * `inputSchema` is the JSON Schema of the operation's path, query or body schema (query
  * integers and lists as the contract publishes them: JSON integers and arrays);
@@ -36,11 +37,12 @@ import { issueDetail } from "../http/RequestMiddleware.js"
 import { Resolver } from "../identity/Resolver.js"
 import { ProtocolCatalogCache, ProtocolsApi } from "../protocols/index.js"
 import { Reputation, ReputationApi } from "../trust/index.js"
+import { type ServiceOffer, Services, ServicesApi } from "../services/index.js"
 import type { AgentTrust } from "../../schema/reputation.js"
 import { type ObjectJsonSchema, objectJsonSchema } from "./JsonSchema.js"
 
 /** The services the tools call (the REST handlers' own). */
-export type ToolServices = Agents | Reputation | Resolver | ProtocolCatalogCache | Envelope
+export type ToolServices = Agents | Reputation | Resolver | ProtocolCatalogCache | Services | Envelope
 
 /** What a tool call answers: the operation's success body, encoded, and a short text for a model. */
 export interface ToolResult {
@@ -207,6 +209,16 @@ const { getAgent, getPublicAgentActivity, listAgents, resolveAgentIdentities } =
 >
 const { getProtocolCatalog } = ProtocolsApi.endpoints as unknown as Record<string, AnyEndpoint>
 const { getAgentTrust } = ReputationApi.endpoints as unknown as Record<string, AnyEndpoint>
+const { listAgentOffers } = ServicesApi.endpoints as unknown as Record<string, AnyEndpoint>
+
+const offerLine = (o: ServiceOffer) =>
+  `- ${o.title} (${o.slug}, ${o.pricingModel}) offerId ${o.id}: ` +
+  (o.prices.length === 0
+    ? "no current price"
+    : o.prices.map((p) =>
+      `${p.units} units of asset ${p.assetPublicId}${p.networkPublicId === null ? "" : ` on network ${p.networkPublicId}`}` +
+      (p.x402ResourceTemplate === null ? "" : ` (x402: ${p.x402ResourceTemplate.replaceAll("{offerId}", o.id)})`)
+    ).join("; "))
 
 /** The tools, in the order `tools/list` shows them. */
 export const DirectoryTools: ReadonlyArray<DirectoryTool> = [
@@ -308,6 +320,21 @@ export const DirectoryTools: ReadonlyArray<DirectoryTool> = [
       ),
     summary: ({ data }: { readonly data: { readonly protocols: ReadonlyArray<ProtocolCatalogItem> } }) =>
       `${data.protocols.length} protocol(s): ${data.protocols.map((p) => `${p.key} (${p.status})`).join(", ")}`
+  }),
+  tool({
+    name: "list_agent_offers",
+    title: "An agent's service offers",
+    description: "The PUBLISHED service offers of an agent by its entity UUID (`agentId`), newest first, each with " +
+      "its terms revision and the prices in effect now (units of an asset on a network; an X402 price names the " +
+      "resource to pay at); pass `nextCursor` back as `cursor` for the next page.",
+    endpoint: listAgentOffers!,
+    run: ({ path, query }) =>
+      Services.pipe(
+        Effect.flatMap((services) => services.listForAgent(path.agentId, query)),
+        Effect.flatMap((page) => Effect.flatMap(Envelope, (e) => e.page(page.rows, page.nextCursor)))
+      ),
+    summary: (page: { readonly data: ReadonlyArray<ServiceOffer>; readonly nextCursor: string | null }) =>
+      [`${page.data.length} offer(s):`, ...page.data.map(offerLine), more(page.nextCursor)].join("\n")
   })
 ]
 

@@ -12,3 +12,7 @@ export class OfferNotFound extends Problem<OfferNotFound>()("OfferNotFound", {
 export class OfferIncomplete extends Problem<OfferIncomplete>()("OfferIncomplete", {
   status: 409, type: "offer-incomplete", meaning: "the offer lacks a current price or terms"
 }) {}
+/** 409 `offer-slug-taken`: another offer of the same agent's service has this `slug`. */
+export class OfferSlugTaken extends Problem<OfferSlugTaken>()("OfferSlugTaken", {
+  status: 409, type: "offer-slug-taken", meaning: "`slug` is taken by another offer of the agent"
+}) {}

@@ -22,6 +22,7 @@ import { DemoApiKeys } from "../../demo/accounts/seed.js"
 import { DemoAgentCard } from "../../demo/agents/imports/seed.js"
 import { A2aAgentCardDocument } from "../../src/agents/imports/A2aAgentCard.js"
 import { DemoAgents } from "../../demo/agents/seed.js"
+import { ServiceOffersExtensionUri } from "../../schema/a2aOffersExtension.js"
 import { NonA2aInterfacesExtensionUri } from "../../schema/a2aInterfacesExtension.js"
 import { testConfig } from "../support/config.js"
 import { call, expectProblem, type Session, signIn } from "../support/http.js"
@@ -313,6 +314,26 @@ layer(server.layer, { excludeTestServices: true })("A2A Agent Cards", (it) => {
         description: expect.any(String),
         required: false,
         params: { interfaces: [{ protocol: "A2A", url: "https://atlas-research.example/.well-known/agent-card.json", protocolVersion: "0.3.0" }] }
+      }, {
+        // its published offers with their current price (src/agents/cards/ProfileAgentCard.ts)
+        uri: ServiceOffersExtensionUri,
+        description: expect.any(String),
+        required: false,
+        params: {
+          offers: profile.offers.map((o: any) => ({
+            offerId: o.id,
+            slug: o.slug,
+            title: o.title,
+            pricingModel: o.pricingModel,
+            url: expect.stringMatching(new RegExp(`/api/v1/offers/${o.id}$`)),
+            prices: [{
+              networkPublicId: o.currentPrice.networkPublicId,
+              assetPublicId: o.currentPrice.assetPublicId,
+              units: o.currentPrice.units,
+              x402ResourceUrl: null
+            }]
+          }))
+        }
       }])
     }))
 })

@@ -91,7 +91,8 @@ layer(server.layer)("MCP server /mcp (SDK client, demo data)", (it) => {
         "get_agent_trust",
         "resolve_agent_identities",
         "get_agent_activity",
-        "list_protocols"
+        "list_protocols",
+        "list_agent_offers"
       ])
       const byName = Object.fromEntries(tools.map((t) => [t.name, t]))
       // derived from the REST operations' schemas: the query's filters, the path, the body
@@ -324,7 +325,7 @@ layer(server.layer)("MCP server /mcp (SDK client, demo data)", (it) => {
           )
         )
       const listed = JSON.parse(yield* inspector("--method", "tools/list")) as { tools: Array<{ name: string; outputSchema?: unknown }> }
-      expect(listed.tools.map((t) => t.name)).toEqual(["search_agents", "get_agent", "get_agent_trust", "resolve_agent_identities", "get_agent_activity", "list_protocols"])
+      expect(listed.tools.map((t) => t.name)).toEqual(["search_agents", "get_agent", "get_agent_trust", "resolve_agent_identities", "get_agent_activity", "list_protocols", "list_agent_offers"])
       expect(listed.tools.every((t) => t.outputSchema !== undefined)).toBe(true)
       const called = JSON.parse(
         yield* inspector("--method", "tools/call", "--tool-name", "get_agent", "--tool-arg", `entityPublicId=${atlas.id}`)

@@ -26,6 +26,7 @@ const expectPublishedOffer = (reply: Reply, offer: DemoOfferName, version: numbe
   const demo = DemoOffers[offer]
   expect(Object.keys(data).sort()).toEqual([
     "description",
+    "fulfillment",
     "fulfillmentPolicyVersion",
     "id",
     "prices",

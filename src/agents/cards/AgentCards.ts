@@ -45,7 +45,7 @@ export class AgentCards extends Effect.Service<AgentCards>()("agent-directory/Ag
         }
         const published = yield* repo.publishedCardText(profile.entityId)
         if (Option.isSome(published)) return { body: published.value, etag: strongEtag(published.value), published: true }
-        const built = agentCardFromProfile(profile)
+        const built = agentCardFromProfile(profile, publicBaseUrl)
         if (built === undefined) {
           const elsewhere = declaredEndpoints(profile).map((e) => `${e.protocol} at ${e.url}`)
           return yield* new AgentCardNotAvailable({

@@ -13,6 +13,8 @@
  * - `name`; `description`: the profile's description, else its tagline, else its name;
  *   `version`: the profile's `version` (the directory record's revision, as text: the
  *   directory does not know the agent's own software version);
+ * - its PUBLISHED service offers with their current price and x402 resource in the service-offers
+ *   extension (schema/a2aOffersExtension.ts), present only when it has one;
  * - the other endpoints the agent declared (its ERC-8004 registration file's http(s)/ws(s)
  *   `endpoints`, by their name: MCP, an `A2A` card URL, ...) in the non-A2A-interfaces
  *   extension (schema/a2aInterfacesExtension.ts), present only when there is one;
@@ -31,6 +33,7 @@
  */
 import { type NonA2aInterface, nonA2aInterfacesExtension } from "../../../schema/a2aInterfacesExtension.js"
 import type { AgentProfile } from "../../../schema/agents.js"
+import { serviceOffersExtension, x402ResourceUrl } from "../../../schema/a2aOffersExtension.js"
 
 const endpointSchemes = new Set(["http:", "https:", "ws:", "wss:"])
 const isEndpointUrl = (value: string) => URL.canParse(value) && endpointSchemes.has(new URL(value).protocol)
@@ -51,8 +54,31 @@ export const declaredEndpoints = (profile: AgentProfile): Array<NonA2aInterface>
 
 const unique = (values: ReadonlyArray<string>) => [...new Set(values)]
 
-/** The card built from `profile` (a JSON value; see the module's description), or `undefined` when it lists no A2A interface. */
-export const agentCardFromProfile = (profile: AgentProfile) => {
+/** The service-offers extension of `profile`'s published offers (URLs under `publicBaseUrl`), or none without one. */
+export const offersExtension = (profile: AgentProfile, publicBaseUrl: string) =>
+  profile.offers.length === 0 ? [] : [
+    serviceOffersExtension(profile.offers.map((o) => ({
+      offerId: o.id,
+      slug: o.slug,
+      title: o.title,
+      pricingModel: o.pricingModel,
+      url: `${publicBaseUrl.replace(/\/+$/, "")}/api/v1/offers/${o.id}`,
+      prices: o.currentPrice === null ? [] : [{
+        networkPublicId: o.currentPrice.networkPublicId,
+        assetPublicId: o.currentPrice.assetPublicId,
+        units: o.currentPrice.units.toString(),
+        x402ResourceUrl: o.currentPrice.x402ResourceTemplate === null
+          ? null
+          : x402ResourceUrl(o.currentPrice.x402ResourceTemplate, o.id, publicBaseUrl)
+      }]
+    })))
+  ]
+
+/**
+ * The card built from `profile` (a JSON value; see the module's description), or `undefined` when it
+ * lists no A2A interface. `publicBaseUrl`: the directory's public origin (offer and x402 URLs).
+ */
+export const agentCardFromProfile = (profile: AgentProfile, publicBaseUrl: string) => {
   if (profile.interfaces.length === 0) return undefined
   const others = declaredEndpoints(profile)
   const description = profile.description.trim() !== "" ? profile.description : profile.tagline ?? profile.name
@@ -88,11 +114,14 @@ export const agentCardFromProfile = (profile: AgentProfile) => {
     ...(profile.provider === null ? {} : { provider: profile.provider }),
     documentationUrl: profile.canonicalUrl,
     capabilities: {
-      extensions: others.length === 0 ? [] : [
-        nonA2aInterfacesExtension(
-          "Endpoints the agent declared that are not A2A protocol bindings (its ERC-8004 registration file), by protocol.",
-          others
-        )
+      extensions: [
+        ...(others.length === 0 ? [] : [
+          nonA2aInterfacesExtension(
+            "Endpoints the agent declared that are not A2A protocol bindings (its ERC-8004 registration file), by protocol.",
+            others
+          )
+        ]),
+        ...offersExtension(profile, publicBaseUrl)
       ]
     },
     defaultInputModes: inputModes.length > 0 ? inputModes : [...DefaultInputModes],
