@@ -8,11 +8,13 @@
 import accounts from "./accounts.json" with { type: "json" }
 import workspaces from "./workspaces.json" with { type: "json" }
 import protocols from "./protocols.json" with { type: "json" }
-import agents from "./agents.json" with { type: "json" }
+import agents1 from "./agents-1.json" with { type: "json" }
+import agents2 from "./agents-2.json" with { type: "json" }
 import agentsImports from "./agents/imports.json" with { type: "json" }
 import agentsIdentities from "./agents/identities.json" with { type: "json" }
 import services from "./services.json" with { type: "json" }
 import commerce from "./commerce.json" with { type: "json" }
+import commercePayments from "./commerce/payments.json" with { type: "json" }
 import commerceOrders from "./commerce/orders.json" with { type: "json" }
 import mcp from "./mcp.json" with { type: "json" }
 import admin from "./admin.json" with { type: "json" }
@@ -39,11 +41,13 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
   ...accounts,
   ...workspaces,
   ...protocols,
-  ...agents,
+  ...agents1,
+  ...agents2,
   ...agentsImports,
   ...agentsIdentities,
   ...services,
   ...commerce,
+  ...commercePayments,
   ...commerceOrders,
   ...mcp,
   ...admin,
