@@ -11,13 +11,9 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { now } from "./Clock.js"
 import { Ids } from "./Ids.js"
+import type { EventKind } from "../schema/events.js"
 
-/** The families of event kinds: a kind is `<family>.<what>` (`order.paid`); a subscription takes `<family>.*` or exact kinds. */
-export const EventFamilies = ["order", "payment", "entitlement", "run", "bounty", "import", "invitation"] as const
-export type EventFamily = typeof EventFamilies[number]
-
-/** An event kind: its family, a dot, then lower-case words joined by `_` or `.`. */
-export type EventKind = `${EventFamily}.${string}`
+export { EventFamilies, type EventFamily, type EventKind } from "../schema/events.js"
 
 /** One event as a change emits it. */
 export interface OutboundEvent {

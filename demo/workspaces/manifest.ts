@@ -11,7 +11,7 @@
  */
 import type { ManifestOperation } from "../DemoArea.js"
 import { DemoAccounts } from "../accounts/seed.js"
-import { DemoInvitationToken, DemoTeamInvitations, DemoWorkspaces } from "./seed.js"
+import { DemoInvitationToken, DemoTeamInvitations, DemoWebhookSubscriptions, DemoWorkspaces } from "./seed.js"
 
 const team = { workspacePublicId: DemoWorkspaces.team.id }
 
@@ -37,6 +37,31 @@ export const WorkspacesManifest = {
     body: { expectedVersion: 1 }
   },
   Workspaces_ListAuditEvents: { as: "owner", path: { workspacePublicId: DemoWorkspaces.acme.id }, query: { limit: 20 }, body: null },
+  Workspaces_CreateWebhookSubscription: {
+    as: "owner",
+    path: { workspacePublicId: DemoWorkspaces.acme.id },
+    query: {},
+    body: { url: "https://hooks.acme.example/agent-directory", eventKinds: ["order.*", "entitlement.active"], description: "Orders to the ERP" }
+  },
+  Workspaces_ListWebhookSubscriptions: { as: "owner", path: { workspacePublicId: DemoWorkspaces.acme.id }, query: { limit: 20 }, body: null },
+  Workspaces_ListWebhookDeliveries: {
+    as: "owner",
+    path: { workspacePublicId: DemoWorkspaces.acme.id, subscriptionId: DemoWebhookSubscriptions.erp.id },
+    query: { limit: 20 },
+    body: null
+  },
+  Workspaces_RotateWebhookSecret: {
+    as: "owner",
+    path: { workspacePublicId: DemoWorkspaces.acme.id, subscriptionId: DemoWebhookSubscriptions.erp.id },
+    query: {},
+    body: { expectedVersion: 1 }
+  },
+  Workspaces_DeleteWebhookSubscription: {
+    as: "owner",
+    path: { workspacePublicId: DemoWorkspaces.acme.id, subscriptionId: DemoWebhookSubscriptions.legacy.id },
+    query: {},
+    body: { expectedVersion: 1 }
+  },
   Workspaces_CreateInvitation: {
     as: "member",
     path: team,

@@ -3,8 +3,10 @@
  * `src/areas.ts`).
  */
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { Effect, Redacted } from "effect"
+import { AppConfig } from "../../layers/AppConfig.js"
 import { Auth, tokenHash } from "../../layers/Auth.js"
+import { webhookSecretCipher } from "../../src/workspaces/webhooks/Secrets.js"
 import { DemoAccounts, DemoApiKeys } from "../accounts/seed.js"
 import { demoTime, demoId as id } from "../common.js"
 
@@ -49,6 +51,15 @@ export const DemoTeamInvitations = [
 /**
  * Inserts the demo workspaces, memberships and invitations, then the workspaces' demo API keys (issued as `layers/Auth.ts` issues them: stored as verifiers only), inside the seed's transaction. Fails with `SqlError`.
  */
+/**
+ * Acme's webhook subscriptions (docs/webhooks.md), both DISABLED (their endpoints failed for three
+ * days), so the demo sends nothing: one whose secret the demo rotates, one the demo deletes.
+ */
+export const DemoWebhookSubscriptions = {
+  erp: { id: id(0x52, 1), url: "https://erp.acme.example/hooks/agent-directory", kinds: ["order.*", "entitlement.*"] },
+  legacy: { id: id(0x52, 2), url: "https://legacy.acme.example/hooks", kinds: ["payment.*"] }
+} as const
+
 export const seedWorkspaces = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const auth = yield* Auth
@@ -117,5 +128,14 @@ export const seedWorkspaces = Effect.gen(function*() {
       name: `Demo ${name} key`,
       key: k.key
     })
+  }
+  const config = yield* AppConfig
+  const cipher = webhookSecretCipher(config.keys.webhookSecrets)
+  for (const [i, w] of Object.values(DemoWebhookSubscriptions).entries()) {
+    yield* sql`INSERT INTO webhook_subscriptions (id, workspace_id, url, event_kinds, description, secret_sealed, state,
+        disabled_reason, failing_since, created_by, version, created_at, updated_at)
+      VALUES (${w.id}, ${DemoWorkspaces.acme.id}, ${w.url}, ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(w.kinds)}::jsonb)),
+        NULL, ${cipher.seal(w.id, Redacted.make(`whsec_${Buffer.alloc(32, i + 1).toString("base64")}`))}, 'DISABLED', 'failing',
+        ${demoTime(40)}, ${DemoAccounts.owner.id}, 1, ${demoTime(30, i)}, ${demoTime(43)})`
   }
 })

@@ -70,7 +70,7 @@ export class AnalyticsApi extends HttpApiGroup.make("Analytics")
   )
   .add(
     HttpApiEndpoint.post("issueAnalyticsContextToken", "/api/v1/analytics/context-tokens")
-      .setHeaders(IdempotencyKeyOptional)
+      .setHeaders(IdempotencyKeyRequired)
       .setPayload(IssueContextTokenRequest)
       .addSuccess(Data(IssuedContextToken), { status: 201 })
       .pipe(
@@ -93,7 +93,7 @@ export class AnalyticsApi extends HttpApiGroup.make("Analytics")
             "",
             "`visitor` is the caller's opaque id of the viewer (1-200 of letters, digits, `_.:-`; never an account id);",
             "without one a new id is made and returned. `agentPublicId` must name a listed agent (else 404",
-            "`agent-not-found`). Nothing is stored; Idempotency-Key is optional (a retry with one replays the token)."
+            "`agent-not-found`). Nothing else is stored; Idempotency-Key is required (spec §4.1): a retry with it replays the token."
           ].join("\n"),
           errors: [AgentNotFound]
         })

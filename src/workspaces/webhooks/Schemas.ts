@@ -3,7 +3,7 @@
  * shapes of the Workspaces_*WebhookSubscription* operations.
  */
 import { Schema } from "effect"
-import { EventFamilies } from "../../../layers/Events.js"
+import { EventFamilies } from "../../../schema/events.js"
 import { DateTimeZ, QueryInt, Uuid, Version, WireString } from "../../../schema/common.js"
 
 /** An event kind a subscription takes: `<family>.*` (every kind of the family) or one exact kind (`order.paid`). */
