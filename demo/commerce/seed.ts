@@ -46,6 +46,11 @@ export const DemoOrders = [
   {
     id: id(9, 7), number: "ORD-2026-0007", workspace: "outsider", agent: 0, state: "PAYMENT_PENDING", product: ["PRO", "Pro research plan"],
     asset: "usdc", subtotal: "10000000", discount: "0", total: "10000000", day: 46, paid: false, benefit: null
+  },
+  // another unpaid order of the outsider's for Acme's Pro plan (the Commerce_CreatePayment example)
+  {
+    id: id(9, 8), number: "ORD-2026-0008", workspace: "outsider", agent: 0, state: "PAYMENT_PENDING", product: ["PRO", "Pro research plan"],
+    asset: "usdc", subtotal: "10000000", discount: "0", total: "10000000", day: 47, paid: false, benefit: null
   }
 ] as const
 

@@ -285,7 +285,7 @@ layer(server.layer)("MCP server /mcp (SDK client, demo data)", (it) => {
         post({ jsonrpc: "2.0", id: 2, method: "tools/list" }, { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-06-18", ...headers })
       const listed = yield* list(bearer(publicKey))
       expect(listed.status, listed.text).toBe(200)
-      expect(listed.body.result.tools).toHaveLength(6)
+      expect(listed.body.result.tools).toHaveLength(7)
       // another credential (here: none) does not see the session
       expect((yield* list({})).status).toBe(404)
 
@@ -416,7 +416,7 @@ layer(batching.layer)("MCP server /mcp: JSON-RPC batches", (it) => {
         expect((yield* post(lists(1), headers)).status).toBe(400)
         const single = yield* post(lists(1)[0], headers)
         expect(single.status, single.text).toBe(200)
-        expect(single.body.result.tools).toHaveLength(6)
+        expect(single.body.result.tools).toHaveLength(7)
         expect(remaining(single)).toBe(left - 3)
       }
       // outside a session, an initialize in a batch

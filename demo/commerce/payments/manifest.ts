@@ -20,10 +20,10 @@ export const CommercePaymentsManifest = {
     problem: { status: 422, type: "offer-not-payable" }
   },
   Commerce_CreatePayment: {
-    as: "owner",
-    path: { orderId: DemoOrders[1]!.id },
+    as: "outsider",
+    path: { orderId: DemoOrders.find((o) => o.number === "ORD-2026-0008")!.id },
     query: {},
     body: { rail: "PROCESSOR" },
-    note: "A PROCESSOR payment of Acme's PAYMENT_PENDING order: its reference (its own id) goes to the processor as metadata."
+    note: "A PROCESSOR payment of the outsider's PAYMENT_PENDING order: its reference (its own id) goes to the processor as metadata."
   }
 } satisfies Record<string, ManifestOperation>
