@@ -110,7 +110,7 @@ export const syncErc8004 = (options: {
     const { at, fetcher, ingest, sourceId } = options
     const client = yield* clientFor(options.network, options.rpcUrl)
     const failed = (code: string) => () => new FetchFailure({ code, status: null })
-    const head = yield* Effect.tryPromise({ try: () => client.getBlockNumber(), catch: failed("rpc-error") })
+    const head = yield* Effect.tryPromise({ try: () => client.getBlockNumber({ cacheTime: 0 }), catch: failed("rpc-error") })
     let from = options.full || options.watermark === null ? 0n : BigInt(options.watermark)
     // the latest URI of each agent whose logs are in range, in log order
     const uris = new Map<string, string>()
