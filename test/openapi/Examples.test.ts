@@ -57,6 +57,8 @@ const PerRequest: Record<string, ReadonlyArray<readonly [string, Rule]>> = {
     ["data.key", placeholder("Accounts_CreateApiKey", "data.key")],
     ["data.apiKey.prefix", placeholder("Accounts_CreateApiKey", "data.apiKey.prefix")]
   ],
+  Workspaces_CreateWebhookSubscription: [["data.secret", placeholder("Workspaces_CreateWebhookSubscription", "data.secret")]],
+  Workspaces_RotateWebhookSecret: [["data.secret", placeholder("Workspaces_RotateWebhookSecret", "data.secret")]],
   // the OAuth state and PKCE challenge are random; the rest of the URL is compared
   MCP_BeginMcpOAuth: [[
     "data.authorizationUrl",
