@@ -118,7 +118,7 @@ export interface ProblemInfo<Status extends ProblemStatus = ProblemStatus> {
   readonly title: string
   /** One line: what the cause means for the caller. */
   readonly meaning: string
-  /** The wire Schema of its extension members (RFC 9457 §3.2), if it has any. */
+  /** The wire Schema of its extension members (RFC 9457 §3.2), when it declares some. */
   readonly extensionFields?: Schema.Struct.Fields | undefined
 }
 

@@ -8,12 +8,11 @@ import { SqlClient, SqlSchema, type Statement } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { CommerceOrder } from "./Schemas.js"
 
-export class CommerceRepo extends Effect.Service<CommerceRepo>()("agent-directory/CommerceRepo", {
-  effect: Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    /** The wire orders the fragments select (`o` = orders), in `order` (default newest first). */
-    const wireOrders = (join: Statement.Fragment, where: Statement.Fragment) =>
-      sql`SELECT o.id, o.order_number AS "orderNumber", o.state, o.version::float8 AS version,
+/**
+ * The columns of an order in the wire shape of `CommerceOrder` (spec §2.11), with its payments and
+ * entitlements, over `orders o JOIN networks n JOIN assets a`: the one order view every commerce read uses.
+ */
+export const orderViewColumns = `o.id, o.order_number AS "orderNumber", o.state, o.version::float8 AS version,
               o.workspace_id AS "workspacePublicId", o.agent_id AS "agentPublicId",
               o.product_code AS "productCode", o.product_name AS "productName",
               o.network_id AS "networkPublicId", n.key AS network, o.asset_id AS "assetId",
@@ -29,7 +28,14 @@ export class CommerceRepo extends Effect.Service<CommerceRepo>()("agent-director
                           'policyVersion', e.policy_version) ORDER BY e.effective_from, e.id)
                         FROM entitlements e WHERE e.order_id = o.id), '[]'::json) AS entitlements,
               api_ts(o.paid_at) AS "paidAt", api_ts(o.activated_at) AS "activatedAt", api_ts(o.expires_at) AS "expiresAt",
-              api_ts(o.created_at) AS "createdAt", api_ts(o.updated_at) AS "updatedAt"
+              api_ts(o.created_at) AS "createdAt", api_ts(o.updated_at) AS "updatedAt"`
+
+export class CommerceRepo extends Effect.Service<CommerceRepo>()("agent-directory/CommerceRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    /** The wire orders the fragments select (`o` = orders), in `order` (default newest first). */
+    const wireOrders = (join: Statement.Fragment, where: Statement.Fragment) =>
+      sql`SELECT ${sql.literal(orderViewColumns)}
             FROM orders o
             ${join}
             JOIN networks n ON n.id = o.network_id

@@ -5,6 +5,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
+import { orderViewColumns } from "../Repo.js"
 import { CommerceOrder } from "../Schemas.js"
 
 /** A current price of a published offer, with what a rail needs to be paid. */
@@ -108,23 +109,7 @@ export const makePaymentsRepo = Effect.gen(function*() {
   /** One order in the wire shape of `CommerceOrder` (spec §2.11), with its payments and entitlements. */
   const orderView = (id: string) =>
     Effect.flatMap(
-      sql`SELECT o.id, o.order_number AS "orderNumber", o.state, o.version::float8 AS version,
-            o.workspace_id AS "workspacePublicId", o.agent_id AS "agentPublicId",
-            o.product_code AS "productCode", o.product_name AS "productName",
-            o.network_id AS "networkPublicId", n.key AS network, o.asset_id AS "assetId",
-            a.symbol, a.decimals, o.subtotal_units::text AS "subtotalUnits",
-            o.discount_units::text AS "discountUnits", o.total_units::text AS "totalUnits",
-            o.holder_benefit AS "holderBenefit", o.terms_version AS "termsVersion", o.policy_version AS "policyVersion",
-            COALESCE((SELECT json_agg(json_build_object('id', p.id, 'rail', p.rail, 'state', p.state, 'units', p.units::text,
-                        'transactionIntentPublicId', p.transaction_intent_id, 'transactionHash', p.transaction_hash,
-                        'expiresAt', api_ts(p.expires_at)) ORDER BY p.created_at, p.id)
-                      FROM payments p WHERE p.order_id = o.id), '[]'::json) AS payments,
-            COALESCE((SELECT json_agg(json_build_object('id', e.id, 'code', e.code, 'state', e.state, 'source', e.source,
-                        'effectiveFrom', api_ts(e.effective_from), 'effectiveUntil', api_ts(e.effective_until),
-                        'policyVersion', e.policy_version) ORDER BY e.effective_from, e.id)
-                      FROM entitlements e WHERE e.order_id = o.id), '[]'::json) AS entitlements,
-            api_ts(o.paid_at) AS "paidAt", api_ts(o.activated_at) AS "activatedAt", api_ts(o.expires_at) AS "expiresAt",
-            api_ts(o.created_at) AS "createdAt", api_ts(o.updated_at) AS "updatedAt"
+      sql`SELECT ${sql.literal(orderViewColumns)}
           FROM orders o
           JOIN networks n ON n.id = o.network_id
           JOIN assets a ON a.id = o.asset_id
