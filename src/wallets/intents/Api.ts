@@ -34,7 +34,8 @@ export class WalletIntentsApi extends HttpApiGroup.make("WalletIntents")
             "`nonce`, `unsignedTransaction` (the serialized unsigned EIP-1559 transaction an OWNER intent's wallet " +
             "signs), EIP-712 `typedData` when the intent carries a decision to sign, and where it is: PREPARED → " +
             "AWAITING_SIGNATURE (OWNER) → SUBMITTED (broadcast; `transactionHash`, `explorerUrl`) → OBSERVED (in a " +
-            "block: `blockNumber`, `blockHash`) → CONFIRMED; or FAILED (`failureCode`), REPLACED, EXPIRED. Chain " +
+            "block: `blockNumber`, `blockHash`) → CONFIRMED; or FAILED (`failureCode`), REPLACED, EXPIRED (an " +
+            "AWAITING_SIGNATURE intent reads EXPIRED once past `expiresAt`). Chain " +
             "values are decimal strings.\n\n" + reading + " Produced statuses: 200, 400 (path not a uuid), 401, 404, and " +
             "503/500 when the database is unavailable; 403 is listed for sessions refused by the session rules.",
           errors: [TransactionIntentNotFound]
@@ -61,7 +62,7 @@ export class WalletIntentsApi extends HttpApiGroup.make("WalletIntents")
             "transaction byte for byte (chainId, nonce, maxPriorityFeePerGas, maxFeePerGas, gas, to, value, data, an " +
             "empty accessList), signed by the intent's `from` → else 422 `signed-transaction-mismatch`, its detail " +
             "naming the first differing field (or `signer`), never a value.\n" +
-            "- Past `expiresAt`, or already EXPIRED → 410 `transaction-intent-expired` (the intent is recorded EXPIRED).\n" +
+            "- Past `expiresAt`, or already EXPIRED → 410 `transaction-intent-expired` (from then on it reads EXPIRED; nothing is broadcast).\n" +
             "- The node refuses it (nonce already used, fees too low, funds missing) → 422 `transaction-rejected` " +
             "with the node's reason; the intent stays AWAITING_SIGNATURE. The node does not answer → 503 " +
             "`chain-rpc-unavailable`; the network is no longer configured → 422 `configuration-missing`.\n" +

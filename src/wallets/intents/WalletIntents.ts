@@ -49,6 +49,17 @@ export const signedTransactionMismatch = (intent: TransactionIntent, signed: Hex
     return Option.none()
   })
 
+/** Whether an AWAITING_SIGNATURE intent is past its `expiresAt` at `at`. */
+const isPastExpiry = (intent: TransactionIntent, at: Date): boolean =>
+  intent.state === "AWAITING_SIGNATURE" && new Date(intent.expiresAt).getTime() <= at.getTime()
+
+/**
+ * The intent as it stands at `at`: an AWAITING_SIGNATURE intent past its `expiresAt` is EXPIRED
+ * (the sender's next round, every `CHAIN_POLL_INTERVAL_MS`, records it so).
+ */
+const asOf = (intent: TransactionIntent, at: Date): TransactionIntent =>
+  isPastExpiry(intent, at) ? { ...intent, state: "EXPIRED" } : intent
+
 /** Transaction intents of the caller. Requires `Chain`, `IntentOutcomes`; methods `SqlClient`, `Ids`. */
 export class WalletIntents extends Effect.Service<WalletIntents>()("agent-directory/WalletIntents", {
   effect: Effect.gen(function*() {
@@ -66,14 +77,17 @@ export class WalletIntents extends Effect.Service<WalletIntents>()("agent-direct
         return rows.length > 0
       }).pipe(Effect.orDie)
 
-    /** Wallets_GetTransactionIntent: the intent, if the caller may read it; else `TransactionIntentNotFound`. */
+    /**
+     * Wallets_GetTransactionIntent: the intent as of now, if the caller may read it; else
+     * `TransactionIntentNotFound`.
+     */
     const get = (intentId: string, accountId: string) =>
       Effect.gen(function*() {
         const record = yield* readIntent(intentId)
         if (record === undefined || !(yield* mayRead(record, accountId))) {
           return yield* Effect.fail(new TransactionIntentNotFound({ detail: "No such transaction intent." }))
         }
-        return record.intent
+        return asOf(record.intent, yield* now)
       })
 
     type Outcome =
@@ -83,7 +97,7 @@ export class WalletIntents extends Effect.Service<WalletIntents>()("agent-direct
     /**
      * Wallets_SubmitTransactionIntent: in one transaction, the intent locked; checks (404, 403,
      * 409, 410, 422), broadcast, SUBMITTED recorded with the signed bytes, hash and explorer link
-     * (handler called). An expiry is committed before its 410.
+     * (handler called). Past `expiresAt` → 410; the sender's round records the expiry.
      */
     const submit = (input: { readonly intentId: string; readonly accountId: string; readonly signedTransaction: string }) =>
       Effect.gen(function*() {
@@ -105,10 +119,8 @@ export class WalletIntents extends Effect.Service<WalletIntents>()("agent-direct
             }
             return yield* Effect.fail(new InvalidState({ detail: `The intent is ${intent.state}; only an AWAITING_SIGNATURE intent can be submitted.` }))
           }
-          if (new Date(intent.expiresAt).getTime() <= (yield* now).getTime()) {
-            yield* Effect.provideService(transitionIntent({ id: intent.id, from: ["AWAITING_SIGNATURE"], to: "EXPIRED" }), IntentOutcomes, outcomes)
-            return { _tag: "Expired" } as Outcome
-          }
+          // a failed request's writes roll back: the sender records the expiry (and calls its handler)
+          if (isPastExpiry(intent, yield* now)) return { _tag: "Expired" } as Outcome
           const mismatch = yield* signedTransactionMismatch(intent, signed)
           if (Option.isSome(mismatch)) {
             return yield* Effect.fail(new SignedTransactionMismatch({
