@@ -21,7 +21,7 @@ export const DemoBounties = {
   split: { id: id(0x91, 2), title: "Translate the docs to German", state: "DISPUTED", escrowUnits: "1000000", version: 2 },
   refund: { id: id(0x91, 3), title: "Benchmark five trading agents", state: "DISPUTED", escrowUnits: "40000000", version: 4 },
   resolved: { id: id(0x91, 4), title: "Audit the payment flow", state: "REFUND_PENDING", escrowUnits: "90000000", version: 5 },
-  withdrawn: { id: id(0x91, 5), title: "Design an agent badge", state: "IN_PROGRESS", escrowUnits: "15000000", version: 2 }
+  withdrawn: { id: id(0x91, 5), title: "Design an agent badge", state: "CLAIMED", escrowUnits: "15000000", version: 2 }
 } as const
 export type DemoBountyName = keyof typeof DemoBounties
 

@@ -5,8 +5,10 @@
  */
 import type { Migrations } from "../../Area.js"
 import bountyEscrowOutcomes from "./migrations/0040_bounty_escrow_outcomes.js"
+import bountyLifecycle from "./migrations/0056_bounty_lifecycle.js"
 
 /** The bounties area's migrations, by id. */
 export const migrations: Migrations = {
-  "0040_bounty_escrow_outcomes": bountyEscrowOutcomes
+  "0040_bounty_escrow_outcomes": bountyEscrowOutcomes,
+  "0056_bounty_lifecycle": bountyLifecycle
 }
