@@ -26,7 +26,7 @@ import { DirectoryAgentCardLive } from "./http/DirectoryAgentCard.js"
 import { DocsLive } from "./http/Docs.js"
 import { EdgeCache } from "./http/EdgeCache.js"
 import { EnvelopeLive } from "./http/Envelope.js"
-import { HomeLive } from "./http/Home.js"
+import { WebLive } from "./http/Web.js"
 import { RateBudgetMiddlewareLive } from "./http/RateBudgetMiddleware.js"
 import { RequestMiddlewareLive } from "./http/RequestMiddleware.js"
 import { withSecurityHeaders } from "./http/SecurityHeaders.js"
@@ -133,7 +133,7 @@ export const makeHttpLive = (apiLive: typeof ApiLive = ApiLive) => Layer.unwrapE
   Layer.provide(DocsLive),
   Layer.provide(McpServerLive),
   Layer.provide(A2aServerLive),
-  Layer.provide(HomeLive),
+  Layer.provide(WebLive),
   Layer.provide(DirectoryAgentCardLive),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
   Layer.provide(apiLive),
