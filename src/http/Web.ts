@@ -3,7 +3,8 @@
  *
  * - `GET /`: by content negotiation, the pages' HTML shell for a browser (`Accept` naming
  *   `text/html`), else the JSON links of {@link home} (an API client, curl: `Accept: *\/*`);
- * - `GET /agents/{publicId}`: the shell (the page reads the agent through the API);
+ * - `GET /agents/{publicId}`, `/agents/{publicId}/conversation`, `/sign-in`: the shell (each
+ *   page reads what it shows through the API);
  * - `GET /assets/{file}`: the built scripts and styles, named by content hash, served with a
  *   year's `immutable` cache, Brotli or gzip by `Accept-Encoding` (compressed once, at start).
  *
@@ -103,8 +104,11 @@ const encodingOf = (acceptEncoding: string | undefined): "br" | "gzip" | "identi
   return names.includes("br") ? "br" : names.includes("gzip") ? "gzip" : "identity"
 }
 
-/** The page routes that answer the shell. */
-export const WebPaths = { agent: "/agents/:publicId", assets: "/assets/:file" } as const
+/** The page routes that answer the shell, and where the assets are. */
+export const WebPaths = {
+  pages: ["/agents/:publicId", "/agents/:publicId/conversation", "/sign-in"],
+  assets: "/assets/:file"
+} as const
 
 /** Serves `GET /`, the page routes and the assets (see the module docs); the build is read once, at start. */
 export const WebLive: Layer.Layer<never> = HttpApiBuilder.Router.use((router) =>
@@ -127,7 +131,7 @@ export const WebLive: Layer.Layer<never> = HttpApiBuilder.Router.use((router) =>
     if (Option.isNone(build) || Option.isNone(shell)) return
     const page = shell.value
     const assets = build.value.assets
-    yield* router.get(WebPaths.agent, Effect.succeed(page))
+    for (const path of WebPaths.pages) yield* router.get(path, Effect.succeed(page))
     yield* router.get(WebPaths.assets, Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const name = decodeURIComponent(request.url.split("?")[0]!.slice("/assets/".length))

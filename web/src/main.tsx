@@ -4,18 +4,46 @@
  */
 import { render } from "preact"
 import { useEffect } from "preact/hooks"
+import { api } from "./api"
 import { Agent } from "./pages/Agent"
+import { Conversation } from "./pages/Conversation"
 import { Directory } from "./pages/Directory"
-import { useLocation } from "./router"
+import { SignIn } from "./pages/SignIn"
+import { navigate, useLocation } from "./router"
+import { commandHeaders, storedSession, storeSession, useMe } from "./session"
 import "./styles.css"
 
 const NotFound = () => <div><h1 tabIndex={-1}>Page not found</h1><p><a href="/" data-route>Back to the directory</a></p></div>
 
 const Page = ({ path }: { readonly path: string }) => {
   if (path === "/") return <Directory />
-  const agent = /^\/agents\/([0-9a-f-]{36})$/i.exec(path)
-  if (agent !== null) return <Agent id={agent[1]!} />
+  if (path === "/sign-in") return <SignIn />
+  const agent = /^\/agents\/([0-9a-f-]{36})(\/conversation)?$/i.exec(path)
+  if (agent !== null) return agent[2] !== undefined ? <Conversation id={agent[1]!} /> : <Agent id={agent[1]!} />
   return <NotFound />
+}
+
+/** Signs out: the session revoked (Accounts_RevokeSession), then forgotten by the tab. */
+const signOut = async () => {
+  const session = storedSession()
+  if (session !== undefined) {
+    await api.DELETE("/api/v1/me/sessions/{sessionId}", {
+      params: { path: { sessionId: session.sessionId }, header: commandHeaders() }
+    }).catch(() => undefined)
+  }
+  storeSession(undefined)
+  navigate("/")
+}
+
+const Account = () => {
+  const me = useMe()
+  if (me === undefined) return null
+  if (me === null) return <a href="/sign-in" data-route>Sign in</a>
+  return (
+    <span class="account">
+      {me} <button type="button" class="link" onClick={() => void signOut()}>Sign out</button>
+    </span>
+  )
 }
 
 const App = () => {
@@ -33,6 +61,7 @@ const App = () => {
         <a href="/" data-route class="brand">Agent Directory</a>
         <nav aria-label="Site">
           <a href="/docs">API reference</a>
+          <Account />
         </nav>
       </header>
       <main id="main"><Page path={path} /></main>

@@ -156,6 +156,7 @@ export const Agent = ({ id }: { readonly id: string }) => {
         </dl>
       </header>
       <p class="description">{agent.description}</p>
+      <p><a href={`/agents/${agent.publicId}/conversation`} data-route>Talk to this agent</a></p>
       <section aria-labelledby="trust"><h2 id="trust">Trust</h2><Trust trust={trust} /></section>
       <section aria-labelledby="connect"><h2 id="connect">Connect</h2><Connect agent={agent} /></section>
       {agent.skills.length > 0 ? (
