@@ -3,8 +3,9 @@
  *
  * - `GET /`: by content negotiation, the pages' HTML shell for a browser (`Accept` naming
  *   `text/html`), else the JSON links of {@link home} (an API client, curl: `Accept: *\/*`);
- * - `GET /agents/{publicId}`, `/agents/{publicId}/conversation`, `/sign-in`: the shell (each
- *   page reads what it shows through the API);
+ * - `GET /agents/{publicId}`, `/agents/{publicId}/conversation`, `/sign-in`, `/sign-up`,
+ *   `/verify-email`, `/workspaces`, `/workspaces/{publicId}`: the shell (each page reads what it
+ *   shows through the API);
  * - `GET /assets/{file}`: the built scripts and styles, named by content hash, served with a
  *   year's `immutable` cache, Brotli or gzip by `Accept-Encoding` (compressed once, at start).
  *
@@ -106,7 +107,15 @@ const encodingOf = (acceptEncoding: string | undefined): "br" | "gzip" | "identi
 
 /** The page routes that answer the shell, and where the assets are. */
 export const WebPaths = {
-  pages: ["/agents/:publicId", "/agents/:publicId/conversation", "/sign-in"],
+  pages: [
+    "/agents/:publicId",
+    "/agents/:publicId/conversation",
+    "/sign-in",
+    "/sign-up",
+    "/verify-email",
+    "/workspaces",
+    "/workspaces/:publicId"
+  ],
   assets: "/assets/:file"
 } as const
 

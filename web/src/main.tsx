@@ -9,6 +9,8 @@ import { Agent } from "./pages/Agent"
 import { Conversation } from "./pages/Conversation"
 import { Directory } from "./pages/Directory"
 import { SignIn } from "./pages/SignIn"
+import { SignUp, VerifyEmail } from "./pages/SignUp"
+import { Workspace, Workspaces } from "./pages/Workspaces"
 import { navigate, useLocation } from "./router"
 import { commandHeaders, storedSession, storeSession, useMe } from "./session"
 import "./styles.css"
@@ -18,6 +20,11 @@ const NotFound = () => <div><h1 tabIndex={-1}>Page not found</h1><p><a href="/" 
 const Page = ({ path }: { readonly path: string }) => {
   if (path === "/") return <Directory />
   if (path === "/sign-in") return <SignIn />
+  if (path === "/sign-up") return <SignUp />
+  if (path === "/verify-email") return <VerifyEmail />
+  if (path === "/workspaces") return <Workspaces />
+  const workspace = /^\/workspaces\/([0-9a-f-]{36})$/i.exec(path)
+  if (workspace !== null) return <Workspace id={workspace[1]!} />
   const agent = /^\/agents\/([0-9a-f-]{36})(\/conversation)?$/i.exec(path)
   if (agent !== null) return agent[2] !== undefined ? <Conversation id={agent[1]!} /> : <Agent id={agent[1]!} />
   return <NotFound />
@@ -38,10 +45,10 @@ const signOut = async () => {
 const Account = () => {
   const me = useMe()
   if (me === undefined) return null
-  if (me === null) return <a href="/sign-in" data-route>Sign in</a>
+  if (me === null) return <><a href="/sign-in" data-route>Sign in</a> <a href="/sign-up" data-route>Join</a></>
   return (
     <span class="account">
-      {me} <button type="button" class="link" onClick={() => void signOut()}>Sign out</button>
+      <a href="/workspaces" data-route>My workspaces</a> {me} <button type="button" class="link" onClick={() => void signOut()}>Sign out</button>
     </span>
   )
 }
