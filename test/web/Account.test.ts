@@ -70,5 +70,5 @@ layer(server.layer, { timeout: 180_000 })("joining in Chromium", (it) => {
       const reply = yield* Effect.promise(() => fetch(`${base}/api/v1/agents?limit=1`, { headers: { "x-api-key": key } }))
       expect(reply.status).toBe(200)
       expect(messages.filter((m) => /^error|pageerror|Refused/.test(m))).toEqual([])
-    }))
+    }), 240_000)
 })

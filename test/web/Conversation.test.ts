@@ -80,5 +80,5 @@ layer(server.layer, { timeout: 180_000 })("a conversation in Chromium", (it) => 
           AND c.created_at >= ${TestEpoch}`
       expect(calls).toEqual([expect.objectContaining({ state: "SUCCEEDED", approval_state: "APPROVED" })])
       expect(messages.filter((m) => /^error|pageerror|Refused/.test(m))).toEqual([])
-    }))
+    }), 240_000)
 })
