@@ -55,7 +55,7 @@ export const nextQueued = (model: string, limit: number) =>
           SELECT agent_id, generation FROM agent_search_embedding_queue ORDER BY generation LIMIT ${limit}
         ), t AS (
           SELECT q.agent_id, q.generation, left(concat_ws(E'\\n', a.name, a.tagline, NULLIF(a.description, ''),
-            (SELECT string_agg(concat_ws(': ', s.name, s.description), E'\\n' ORDER BY s.name, s.id)
+            (SELECT string_agg(concat_ws(': ', s.name, s.description), E'\\n' ORDER BY s.position)
                FROM agent_skills s WHERE s.agent_id = a.id),
             (SELECT string_agg(DISTINCT tag, ' ') FROM agent_skills s, jsonb_array_elements_text(s.tags) tag
                WHERE s.agent_id = a.id),
