@@ -13,6 +13,7 @@ import { AgentNotFound, InvalidCursor } from "../../schema/errors.js"
 import { canonicalAgentUrl } from "../identity/CanonicalUrl.js"
 import { ActivityPosition, ActivityRepo } from "./ActivityRepo.js"
 import { type AgentFilters, AgentsRepo, ListPosition } from "./Repo.js"
+import { QueryEmbeddings, QueryEmbeddingsLive } from "./embeddings/QueryEmbeddings.js"
 import { queryWords, type TextSearch, tsqueryText } from "./SearchQuery.js"
 
 /** A filter's values in one spelling: duplicates dropped, sorted (so the cursor binding ignores their order). */
@@ -24,12 +25,22 @@ export class Agents extends Effect.Service<Agents>()("agent-directory/Agents", {
     const cursor = yield* Cursor
     const config = yield* AppConfig
     const activityRepo = yield* ActivityRepo
+    const embeddings = yield* QueryEmbeddings
 
-    /** The text query resolved against the search lexicon (src/agents/SearchQuery.ts). */
-    const textSearch = (q: string): Effect.Effect<TextSearch> => {
-      const words = queryWords(q)
-      return Effect.map(repo.resolveWords(words), (resolved) => ({ tsquery: tsqueryText(resolved), words: words.join(" ") }))
-    }
+    /**
+     * The text query resolved against the search lexicon (src/agents/SearchQuery.ts), with the query's
+     * embedding when the search has one (src/agents/embeddings/QueryEmbeddings.ts; a query that matches
+     * nothing by text needs none).
+     */
+    const textSearch = (q: string): Effect.Effect<TextSearch> =>
+      Effect.gen(function*() {
+        const words = queryWords(q)
+        const tsquery = tsqueryText(yield* repo.resolveWords(words))
+        const text = words.join(" ")
+        if (tsquery === null) return { tsquery, words: text }
+        const vector = yield* embeddings.queryVector(text)
+        return vector === undefined ? { tsquery, words: text } : { tsquery, words: text, vector }
+      })
 
     /** The repository's filters of a query: filter values normalised, `q` resolved. */
     const filtersOf = (query: ListAgentFacetsQuery): Effect.Effect<AgentFilters> =>
@@ -127,5 +138,5 @@ export class Agents extends Effect.Service<Agents>()("agent-directory/Agents", {
 
     return { list, facets, profile, activity }
   }),
-  dependencies: [AgentsRepo.Default, ActivityRepo.Default]
+  dependencies: [AgentsRepo.Default, ActivityRepo.Default, QueryEmbeddingsLive]
 }) {}

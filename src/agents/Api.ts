@@ -90,7 +90,9 @@ export class AgentsApi extends HttpApiGroup.make("Agents")
             "and slug, tagline, skill names and tags, description, protocols, skill descriptions, MCP tool names, offer " +
             "titles and MCP tool descriptions, in decreasing weight; accents and case are ignored and words are stemmed " +
             "(English). Every word must match, as a prefix; a word no agent has is widened to its nearest spellings by " +
-            "trigram similarity (`wether forcast` finds a weather forecast agent). A query of punctuation only matches nothing.\n" +
+            "trigram similarity (`wether forcast` finds a weather forecast agent). A query of punctuation only matches nothing. " +
+            "When the server has an embeddings model (docs/search.md \"Vector similarity\"), the agents nearest to the " +
+            "query's meaning match too, and the relevance blend weighs their vector similarity.\n" +
             "- **`sort`**: `relevance` (the default with `q`: the blend of text rank, trigram similarity and the rank " +
             "score of docs/methodology.md \"Search relevance\", best first; without `q` it orders as `rank`), `rank` (the " +
             "default without `q`: rank ascending, unranked agents last), `name` (A-Z, case-insensitive), " +

@@ -19,7 +19,15 @@ import {
 import { AgentProfileImportedFields } from "../../schema/agentImports.js"
 import { DateTimeZ, Version } from "../../schema/common.js"
 import { importedProfileColumns } from "./imports/ProfileColumns.js"
-import { RelevanceWeights, type ResolvedWord, type TextSearch } from "./SearchQuery.js"
+import {
+  MinVectorSimilarity,
+  NearestNeighbours,
+  type QueryVector,
+  RelevanceWeights,
+  type ResolvedWord,
+  type TextSearch,
+  VectorRelevanceWeights
+} from "./SearchQuery.js"
 
 /** Keyset position of a favorite: when it was added (ISO string) and the agent id; newest first. */
 export const FavoritePosition = Schema.Tuple(Schema.String, Schema.String)
@@ -128,12 +136,33 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("agent-directory/Ag
       ...(f.protocols.length === 0 ? [] : [sql`EXISTS (SELECT 1 FROM agent_protocols p WHERE p.agent_id = a.id
         AND p.protocol_key IN ${sql.in(f.protocols)})`]),
       ...(f.verificationStates.length === 0 ? [] : [sql`a.verification_state IN ${sql.in(f.verificationStates)}`]),
-      // the search document matches the text query (a query without a lexeme matches nothing)
-      ...(f.search === undefined ? [] : [
-        f.search.tsquery === null ? sql`false` : sql`EXISTS (SELECT 1 FROM agent_search_documents d
-          WHERE d.agent_id = a.id AND d.document @@ ${f.search.tsquery}::tsquery)`
-      ])
+      // the search document matches the text query (a query without a lexeme matches nothing), or, with a
+      // query embedding, the agent is among its nearest
+      ...(f.search === undefined ? [] : [matchClause(f.search)])
     ]
+
+    /** `vector(n)` of a query embedding's dimensions (a type modifier is SQL text, not a parameter; an integer of ours). */
+    const vectorType = (v: QueryVector) => sql.literal(`vector(${Math.trunc(v.dimensions)})`)
+
+    /**
+     * The ids of the agents nearest to the query embedding `v` (cosine distance, read through the HNSW index
+     * of its dimensions, migration 0053): at most {@link NearestNeighbours}, cosine similarity at least
+     * {@link MinVectorSimilarity}, embedded by the same model.
+     */
+    const nearest = (v: QueryVector) => {
+      const type = vectorType(v)
+      return sql`SELECT n.agent_id FROM (
+          SELECT e.agent_id, e.embedding::${type} <=> ${v.literal}::${type} AS distance
+          FROM agent_search_embeddings e WHERE e.dimensions = ${v.dimensions} AND e.model = ${v.model}
+          ORDER BY e.embedding::${type} <=> ${v.literal}::${type} LIMIT ${NearestNeighbours}
+        ) n WHERE n.distance <= ${1 - MinVectorSimilarity}`
+    }
+
+    const matchClause = (search: TextSearch) => {
+      const text = search.tsquery === null ? sql`false` : sql`EXISTS (SELECT 1 FROM agent_search_documents d
+          WHERE d.agent_id = a.id AND d.document @@ ${search.tsquery}::tsquery)`
+      return search.vector === undefined ? text : sql`(${text} OR a.id IN (${nearest(search.vector)}))`
+    }
 
     const list = (f: AgentFilters, sort: AgentSort, after: ListPosition | undefined, take: number) => {
       if (sort === "relevance" && f.search !== undefined) return relevanceList(f, f.search, after, take)
@@ -152,6 +181,7 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("agent-directory/Ag
      */
     const relevanceList = (f: AgentFilters, search: TextSearch, after: ListPosition | undefined, take: number) => {
       if (search.tsquery === null) return Effect.succeed([] as ReadonlyArray<typeof ListRow.Type>)
+      if (search.vector !== undefined) return vectorRelevanceList(f, search, search.vector, after, take)
       const q = sql`${search.tsquery}::tsquery`
       const score = sql`round((${RelevanceWeights.text}::float8 * ts_rank(d.document, ${q}, 32)
           + ${RelevanceWeights.similarity}::float8 * word_similarity(${search.words}::text, d.names)
@@ -162,6 +192,44 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("agent-directory/Ag
             FROM agents a JOIN agent_search_documents d ON d.agent_id = a.id
             LEFT JOIN agent_reputation r ON r.agent_id = a.id
             WHERE ${sql.and([...filters, sql`d.document @@ ${q}`])}
+          ), page AS (
+            SELECT id, score FROM matched
+            ${after === undefined ? sql`` : sql`WHERE score < ${after[0]}::numeric OR (score = ${after[0]}::numeric AND id > ${after[1]}::uuid)`}
+            ORDER BY score DESC, id LIMIT ${take}
+          )
+          SELECT ${itemColumns}, ${networksAndProtocols}, page.score::text AS "sortKey"
+          FROM page JOIN agents a ON a.id = page.id ORDER BY page.score DESC, page.id`.pipe(
+        Effect.flatMap(Schema.decodeUnknown(Schema.Array(ListRow)))
+      )
+    }
+
+    /**
+     * The relevance order with a query embedding (docs/methodology.md "Search relevance", the weights
+     * `VectorRelevanceWeights`): the candidates are the agents matching the text and those nearest to the
+     * query's embedding ({@link nearest}); each scores its text rank, trigram similarity, cosine similarity
+     * (0 without an embedding of the model) and reputation. Paged as {@link relevanceList}.
+     */
+    const vectorRelevanceList = (
+      f: AgentFilters,
+      search: TextSearch,
+      v: QueryVector,
+      after: ListPosition | undefined,
+      take: number
+    ) => {
+      const q = sql`${search.tsquery}::tsquery`
+      const type = vectorType(v)
+      const w = VectorRelevanceWeights
+      const score = sql`round((${w.text}::float8 * ts_rank(d.document, ${q}, 32)
+          + ${w.similarity}::float8 * word_similarity(${search.words}::text, d.names)
+          + ${w.vector}::float8 * COALESCE(GREATEST(0, 1 - (e.embedding::${type} <=> ${v.literal}::${type})), 0)
+          + ${w.reputation}::float8 * COALESCE(r.rank_score_ppm, 0) / 1e6)::numeric, 9)`
+      const filters = filterClauses({ ...f, search: undefined })
+      return sql`WITH near AS MATERIALIZED (${nearest(v)}), matched AS (
+            SELECT a.id, ${score} AS score
+            FROM agents a JOIN agent_search_documents d ON d.agent_id = a.id
+            LEFT JOIN agent_reputation r ON r.agent_id = a.id
+            LEFT JOIN agent_search_embeddings e ON e.agent_id = a.id AND e.model = ${v.model} AND e.dimensions = ${v.dimensions}
+            WHERE ${sql.and([...filters, sql`(d.document @@ ${q} OR a.id IN (SELECT agent_id FROM near))`])}
           ), page AS (
             SELECT id, score FROM matched
             ${after === undefined ? sql`` : sql`WHERE score < ${after[0]}::numeric OR (score = ${after[0]}::numeric AND id > ${after[1]}::uuid)`}

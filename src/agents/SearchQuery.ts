@@ -54,8 +54,37 @@ export const tsqueryText = (words: ReadonlyArray<ResolvedWord>): string | null =
  */
 export const RelevanceWeights = { text: 0.6, similarity: 0.25, reputation: 0.15 } as const
 
-/** A text query ready for SQL: the `tsquery` text (null: matches nothing) and the normalised words joined by spaces. */
+/**
+ * The weights of the relevance blend when the query has an embedding (docs/methodology.md "Search relevance",
+ * docs/search.md "Vector similarity"): the three parts of {@link RelevanceWeights} and `vector`, the cosine
+ * similarity of the query's embedding to the agent's (clamped to [0, 1], 0 for an agent without an embedding of
+ * the model). They sum to 1.
+ */
+export const VectorRelevanceWeights = { text: 0.45, similarity: 0.15, vector: 0.25, reputation: 0.15 } as const
+
+/** With a query embedding, the agents nearest to it (cosine distance, the HNSW index) are candidates too: at most this many. */
+export const NearestNeighbours = 40
+
+/** A nearest agent is a candidate only when its cosine similarity to the query is at least this. */
+export const MinVectorSimilarity = 0.4
+
+/**
+ * The embedding of a query (src/agents/embeddings/QueryEmbeddings.ts): the model that computed it, its
+ * dimensions and its pgvector text form (`[0.1,0.2,…]`).
+ */
+export interface QueryVector {
+  readonly model: string
+  readonly dimensions: number
+  readonly literal: string
+}
+
+/**
+ * A text query ready for SQL: the `tsquery` text (null: matches nothing) and the normalised words joined by
+ * spaces; `vector`, the query's embedding when the search has one (absent: text only, the order of
+ * {@link RelevanceWeights}).
+ */
 export interface TextSearch {
   readonly tsquery: string | null
   readonly words: string
+  readonly vector?: QueryVector | undefined
 }

@@ -19,6 +19,7 @@ import { AdsSettings } from "../../src/growth/ads/Config.js"
 import { OrderSettings } from "../../src/commerce/orders/Config.js"
 import { ProcessorWebhookSettings } from "../../src/commerce/webhooks/Config.js"
 import { PaymentSettings } from "../../src/commerce/payments/Config.js"
+import { SearchSettings } from "../../src/agents/Config.js"
 import { McpSettings } from "../../src/mcp/Config.js"
 import { McpServerSettings } from "../../src/mcpServer/Config.js"
 import { DefaultRunEventsOptions, RuntimeSettings } from "../../src/runtime/Config.js"
@@ -100,6 +101,8 @@ export const testConfig = (overrides: Partial<TestConfigShape> = {}): TestConfig
   processorWebhooks: { providers: new Map() },
   // no x402 facilitator: the x402 tests start a local one (demo/chain/facilitator.ts) and name it
   payments: { x402FacilitatorUrl: Option.none(), x402MaxTimeoutSeconds: 300, onchainPaymentTtlSeconds: 3600 },
+  // text search only: test/agents/SearchEmbeddings.test.ts names a local embeddings server
+  searchEmbeddings: undefined,
   ...overrides
 })
 
@@ -117,7 +120,8 @@ export const configLayer = (config: TestConfigShape) =>
     Layer.succeed(AdsSettings, config),
     Layer.succeed(OrderSettings, config),
     Layer.succeed(ProcessorWebhookSettings, config),
-    Layer.succeed(PaymentSettings, config)
+    Layer.succeed(PaymentSettings, config),
+    Layer.succeed(SearchSettings, config)
   )
 
 /** {@link configLayer} of `testConfig(overrides)`. */
