@@ -7,6 +7,7 @@
  */
 import { Schema } from "effect"
 import { CountString, DateTimeZ, Uuid } from "./common.js"
+import { CardSignatureState } from "./agentImports.js"
 import { Freshness } from "./envelope.js"
 
 const Ppm = Schema.Int.pipe(Schema.between(0, 1_000_000))
@@ -46,9 +47,15 @@ const projectionFields = {
   freshness: Freshness
 }
 
-/** What trust was computed from. */
+/**
+ * What trust was computed from: `ratings` (its `valuePpm` is the weighted Bayesian value of the
+ * ratings alone), then the safety evidence that moves it (docs/methodology.md):
+ * `trustPpm = clamp(ratings.valuePpm + signature.adjustmentPpm − safety.penaltyPpm, 0, 1 000 000)`.
+ */
 export const TrustComponents = Schema.Struct({
   ratings: Schema.Struct({
+    /** The weighted Bayesian average of the ratings toward the prior, before the safety evidence. */
+    valuePpm: Ppm,
     /** PUBLISHED feedback counted. */
     count: Count,
     /** Σ of their authenticity weights. */
@@ -65,7 +72,40 @@ export const TrustComponents = Schema.Struct({
     provenIdentities: Count,
     byMethod: Schema.Array(Schema.Struct({ method: Schema.String, count: Count }))
   }),
-  votes: Schema.Struct({ helpful: Count, notHelpful: Count })
+  votes: Schema.Struct({ helpful: Count, notHelpful: Count }),
+  /**
+   * The agent's open tool-safety findings (Trust_ListAgentFindings; those of a DISABLED MCP
+   * connection do not count): how many, the penalty they take from trust (Σ per severity,
+   * at most `maxPenaltyPpm`), per severity (most severe first), and the first 20 of them, most
+   * severe first (then oldest), each with its penalty.
+   */
+  safety: Schema.Struct({
+    openFindings: Count,
+    penaltyPpm: Ppm,
+    maxPenaltyPpm: Ppm,
+    bySeverity: Schema.Array(Schema.Struct({ severity: Schema.String, count: Count, penaltyPpm: Count })),
+    findings: Schema.Array(Schema.Struct({
+      findingId: Uuid,
+      kind: Schema.String,
+      ruleId: Schema.String,
+      severity: Schema.String,
+      subject: Schema.String,
+      penaltyPpm: Ppm
+    }))
+  }),
+  /**
+   * The agent's A2A card signature: its `signatureState` (null without an imported card, or one imported before verification),
+   * the signer's key id, `signerHost` (the host whose key verified: the `jku`'s, or the card URL's
+   * for an embedded `jwk`), `provenDomain` (the proven did:web domain that host is; null when it is
+   * none) and `adjustmentPpm`: +50 000 when VERIFIED from the proven domain, −50 000 when INVALID, else 0.
+   */
+  signature: Schema.Struct({
+    signatureState: Schema.NullOr(CardSignatureState),
+    signerKid: Schema.NullOr(Schema.String),
+    signerHost: Schema.NullOr(Schema.String),
+    provenDomain: Schema.NullOr(Schema.String),
+    adjustmentPpm: Schema.Int.pipe(Schema.between(-1_000_000, 1_000_000))
+  })
 }).annotations({ identifier: "TrustComponents" })
 
 /** Trust_GetAgentTrust's data. */

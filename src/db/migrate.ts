@@ -29,6 +29,7 @@ import auditEvents from "./migrations/0031_audit_events.js"
 import transactionIntents from "./migrations/0036_transaction_intents.js"
 import transactionIntentSubmission from "./migrations/0037_transaction_intent_submission.js"
 import cardSignaturesToolFindings from "./migrations/0051_card_signatures_tool_findings.js"
+import trustSafetyEvidence from "./migrations/0054_trust_safety_evidence.js"
 import { migrations as accounts } from "../accounts/Migrations.js"
 import { migrations as agents } from "../agents/Migrations.js"
 import { migrations as agentImports } from "../agents/imports/Migrations.js"
@@ -66,7 +67,8 @@ export const sharedMigrations: Migrations = {
   "0031_audit_events": auditEvents,
   "0036_transaction_intents": transactionIntents,
   "0037_transaction_intent_submission": transactionIntentSubmission,
-  "0051_card_signatures_tool_findings": cardSignaturesToolFindings
+  "0051_card_signatures_tool_findings": cardSignaturesToolFindings,
+  "0054_trust_safety_evidence": trustSafetyEvidence
 }
 
 /** Every area's own migrations (the areas of `src/areas.ts` that have any), each by id. */

@@ -8,11 +8,13 @@
  * - `toolDigest`: the `sha256:` digest of a tool definition (canonical JSON).
  * - `recordEndpointNotMcp`, `NotMcpCodes`: an ENDPOINT_NOT_MCP finding for a URL that did not answer as an MCP
  *   server (the failure codes that mean so), in the caller's transaction.
+ * - `resolveApprovedChanges`: resolves TOOL_DEFINITION_CHANGED findings of definitions a person approved, in the
+ *   approval's transaction.
  */
 export { fetchCatalog, type McpTransport, type ObservedCatalog, pingServer } from "./Client.js"
 export { McpConnections } from "./connections/Connections.js"
 export { toolDigest } from "./RuntimeTools.js"
 export { McpToolCalls } from "./ToolCalls.js"
 export { McpSettings } from "./Config.js"
-export { recordEndpointNotMcp } from "./findings/Findings.js"
+export { recordEndpointNotMcp, resolveApprovedChanges } from "./findings/Findings.js"
 export { NotMcpCodes } from "./findings/Heuristics.js"

@@ -257,8 +257,9 @@ export const DirectoryTools: ReadonlyArray<DirectoryTool> = [
     name: "get_agent_trust",
     title: "An agent's trust",
     description: "An agent's trust by its entity UUID: the projected value in ppm (weighted Bayesian average of its " +
-      "PUBLISHED feedback), its Wilson 95% interval, coverage, freshness and components (ratings by category and " +
-      "authenticity, proofs held, helpful votes); methodology in docs/methodology.md.",
+      "PUBLISHED feedback, lowered by open tool-safety findings, raised by a card signature from its proven domain), " +
+      "its Wilson 95% interval, coverage, freshness and components (ratings by category and authenticity, proofs " +
+      "held, helpful votes, safety findings, card signature); methodology in docs/methodology.md.",
     endpoint: getAgentTrust!,
     run: ({ path }) =>
       Reputation.pipe(
@@ -270,7 +271,9 @@ export const DirectoryTools: ReadonlyArray<DirectoryTool> = [
         ? `Not projected yet (methodology ${t.methodology.key} v${t.methodology.version}).`
         : `Trust ${t.trustPpm} ppm (95% ${t.confidence.lowPpm}-${t.confidence.highPpm}) from ` +
           `${t.components.ratings.count} published rating(s); ${t.components.proofs.verificationState}, ` +
-          `${t.components.proofs.provenIdentities} proven identit(ies); projected ${t.freshness.projectedAt?.toISOString()}`
+          `${t.components.proofs.provenIdentities} proven identit(ies); ${t.components.safety.openFindings} open finding(s) ` +
+          `(-${t.components.safety.penaltyPpm} ppm); card signature ${t.components.signature.signatureState ?? "none"} ` +
+          `(${t.components.signature.adjustmentPpm} ppm); projected ${t.freshness.projectedAt?.toISOString()}`
   }),
   tool({
     name: "resolve_agent_identities",

@@ -49,8 +49,10 @@ layer(server.layer)("MCP tool get_agent_trust", (it) => {
       const structured = result.structuredContent as { data: any; meta: any }
       expect(structured.data).toEqual(rest.body.data)
       expect(structured.meta.freshness).toEqual(rest.body.meta.freshness)
-      expect(structured.data.trustPpm).toBe(710_000)
-      expect((result.content as Array<{ text: string }>)[0]!.text).toContain("Trust 710000 ppm")
+      // its ratings (710 000) less the penalty of its open HIGH finding (100 000; docs/methodology.md)
+      expect(structured.data.trustPpm).toBe(610_000)
+      expect((result.content as Array<{ text: string }>)[0]!.text).toContain("Trust 610000 ppm")
+      expect((result.content as Array<{ text: string }>)[0]!.text).toContain("1 open finding(s) (-100000 ppm)")
 
       const missing = yield* Effect.promise(() =>
         client.callTool({ name: "get_agent_trust", arguments: { entityPublicId: randomUUID() } })

@@ -28,6 +28,18 @@ export interface CardSignatureOutcome {
   readonly jku: string | null
 }
 
+/**
+ * The host whose key verified a card (`URL.host`: lower case, a non-default port kept): the
+ * `jku`'s host, or for an embedded `jwk` the host of `cardUrl`, the URL the card was fetched
+ * from; null unless VERIFIED (or for a URL that does not parse). The trust projection compares
+ * it with the agent's proven did:web domains (docs/methodology.md).
+ */
+export const cardSignerHost = (outcome: CardSignatureOutcome, cardUrl: string): string | null => {
+  if (outcome.state !== "VERIFIED") return null
+  const url = outcome.jku ?? cardUrl
+  return URL.canParse(url) ? new URL(url).host.toLowerCase() : null
+}
+
 /** The JWS algorithms a card signature may use. */
 export const CardSignatureAlgorithms: ReadonlyArray<string> = [
   "ES256", "ES384", "ES512", "EdDSA", "Ed25519", "RS256", "RS384", "RS512", "PS256", "PS384", "PS512"

@@ -26,7 +26,7 @@ import { Outbound } from "../../../layers/Outbound.js"
 import { fetchCatalog, McpConnections, NotMcpCodes, type ObservedCatalog, recordEndpointNotMcp } from "../../mcp/index.js"
 import type { AgentImportResult } from "../../../schema/agentImports.js"
 import { A2aAgentCard, cardInterfaces } from "./A2aAgentCard.js"
-import { verifyCardSignatures } from "./CardSignatures.js"
+import { cardSignerHost, verifyCardSignatures } from "./CardSignatures.js"
 import { Erc8004RegistrationFile, registrationLocator } from "./Erc8004Registration.js"
 import { ImportFailed, schemaFailure } from "./ImportFailed.js"
 import { AgentImportsRepo, type ImportTarget } from "./Repo.js"
@@ -83,6 +83,7 @@ const work = (importId: string, target: ImportTarget) =>
           card: json,
           provider: card.provider ?? null,
           signature,
+          signerHost: cardSignerHost(signature, target.url),
           skills,
           interfaces,
           at

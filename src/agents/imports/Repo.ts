@@ -5,6 +5,7 @@
  */
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
+import { markAgentEvidence } from "../../trust/index.js"
 import {
   AgentImport,
   type AgentImportKind,
@@ -31,6 +32,8 @@ export interface StoredCard {
   readonly provider: { readonly organization: string; readonly url: string } | null
   /** The verification of the card's signatures (CardSignatures.ts). */
   readonly signature: { readonly state: "VERIFIED" | "INVALID" | "UNSIGNED"; readonly kid: string | null; readonly jku: string | null }
+  /** The host whose key verified the card (`cardSignerHost`); null unless VERIFIED. */
+  readonly signerHost: string | null
   readonly skills: ReadonlyArray<{
     readonly id: string
     readonly name: string
@@ -101,20 +104,23 @@ export class AgentImportsRepo extends Effect.Service<AgentImportsRepo>()("agent-
       succeed: (id: string, result: AgentImportResult, at: Date) =>
         sql`UPDATE agent_imports SET state = 'SUCCEEDED', result = ${JSON.stringify(result)}::jsonb, updated_at = ${at},
               finished_at = ${at} WHERE id = ${id} AND state = 'RUNNING'`,
-      /** Replaces the agent's A2A card, provider, skills and interfaces. */
+      /** Replaces the agent's A2A card, provider, skills and interfaces, and marks its trust evidence changed. */
       storeCard: (c: StoredCard) =>
         Effect.gen(function*() {
           yield* sql`DELETE FROM agent_skills WHERE agent_id = ${c.agentId}`
           yield* sql`DELETE FROM agent_interfaces WHERE agent_id = ${c.agentId}`
           yield* sql`INSERT INTO agent_a2a_cards (agent_id, import_id, card_text, card, provider_organization, provider_url, fetched_at,
-                signature_state, signer_kid, signer_jku)
+                signature_state, signer_kid, signer_jku, signer_host)
               VALUES (${c.agentId}, ${c.importId}, ${c.cardText}, ${JSON.stringify(c.card)}::jsonb,
                       ${c.provider?.organization ?? null}, ${c.provider?.url ?? null}, ${c.at},
-                      ${c.signature.state}, ${c.signature.kid}, ${c.signature.jku})
+                      ${c.signature.state}, ${c.signature.kid}, ${c.signature.jku}, ${c.signerHost})
               ON CONFLICT (agent_id) DO UPDATE SET import_id = EXCLUDED.import_id, card_text = EXCLUDED.card_text,
                 card = EXCLUDED.card, provider_organization = EXCLUDED.provider_organization,
                 provider_url = EXCLUDED.provider_url, fetched_at = EXCLUDED.fetched_at,
-                signature_state = EXCLUDED.signature_state, signer_kid = EXCLUDED.signer_kid, signer_jku = EXCLUDED.signer_jku`
+                signature_state = EXCLUDED.signature_state, signer_kid = EXCLUDED.signer_kid, signer_jku = EXCLUDED.signer_jku,
+                signer_host = EXCLUDED.signer_host`
+          // the card's signature is trust evidence (docs/methodology.md)
+          yield* markAgentEvidence(c.agentId, c.at)
           if (c.skills.length > 0) {
             yield* sql`INSERT INTO agent_skills ${
               sql.insert(c.skills.map((s, position) => ({

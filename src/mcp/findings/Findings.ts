@@ -14,6 +14,12 @@
  *   (`endpoint.not-mcp`, MEDIUM), for a connection's failed fetch or a failed import of
  *   `MCP_SERVER`; a later successful fetch of the connection (or of a connection to the same
  *   URL) removes it.
+ * - {@link resolveApprovedChanges}: once a person approved a tool's changed definition (a grant,
+ *   or an approved call), its TOOL_DEFINITION_CHANGED finding for that definition is resolved
+ *   (deleted), in the approval's transaction.
+ *
+ * Each marks the agent's trust evidence changed when it changed a finding (its open findings
+ * lower its trust, docs/methodology.md).
  */
 import { SqlClient } from "@effect/sql"
 import { createHash } from "node:crypto"
@@ -157,4 +163,19 @@ export const recordEndpointNotMcp = (input: {
       afterDigest: null
     }], input.at)
     yield* markAgentEvidence(input.agentId, input.at)
+  })
+
+/**
+ * Resolves agent `agentId`'s TOOL_DEFINITION_CHANGED findings whose `afterDigest` is now the
+ * approved definition of their tool (`runtime_tool_approvals`): deleted, and the agent's trust
+ * evidence marked changed when any was. Runs in the approval's transaction. Requires `SqlClient`.
+ */
+export const resolveApprovedChanges = (agentId: string, at: Date) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const resolved = yield* sql<{ id: string }>`DELETE FROM agent_findings f USING runtime_tool_approvals a
+      WHERE f.agent_id = ${agentId} AND f.kind = 'TOOL_DEFINITION_CHANGED'
+        AND a.agent_id = f.agent_id AND a.stable_name = f.subject AND a.definition_digest = f.after_digest
+      RETURNING f.id`
+    if (resolved.length > 0) yield* markAgentEvidence(agentId, at)
   })

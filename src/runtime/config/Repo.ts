@@ -4,6 +4,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
+import { resolveApprovedChanges } from "../../mcp/index.js"
 import type { AgentRuntimeConfig, ToolGrantState } from "./Schemas.js"
 
 /** A stored configuration row. */
@@ -92,6 +93,7 @@ const make = Effect.gen(function*() {
   /**
    * Records the latest definition (digest) of each of agent `agentId`'s tools `stableNames` as
    * approved by `accountId` at `at` (`runtime_tool_approvals`); a name without a tool yet is skipped.
+   * Their TOOL_DEFINITION_CHANGED findings for those definitions are resolved (`resolveApprovedChanges`).
    */
   const approveCurrentDefinitions = (agentId: string, stableNames: ReadonlyArray<string>, accountId: string, at: Date) =>
     stableNames.length === 0 ? Effect.void : sql`
@@ -101,7 +103,11 @@ const make = Effect.gen(function*() {
       WHERE t.agent_id = ${agentId} AND t.stable_name IN ${sql.in(stableNames)} AND t.definition_digest IS NOT NULL
       ORDER BY t.stable_name, t.version DESC
       ON CONFLICT (agent_id, stable_name) DO UPDATE SET definition_digest = EXCLUDED.definition_digest,
-        approved_by = EXCLUDED.approved_by, approved_at = EXCLUDED.approved_at`.pipe(Effect.asVoid)
+        approved_by = EXCLUDED.approved_by, approved_at = EXCLUDED.approved_at`.pipe(
+      // the approved definitions' change findings are resolved
+      Effect.zipRight(Effect.provideService(resolveApprovedChanges(agentId, at), SqlClient.SqlClient, sql)),
+      Effect.asVoid
+    )
 
   return { find, insert, replace, mirrorGrants, approveCurrentDefinitions } as const
 })

@@ -17,6 +17,7 @@ import type { ApprovalState, RunEvent, ToolCallState } from "../events/Schemas.j
 import { ToolCall } from "../runs/Schemas.js"
 import { FinishedRunStates, Run, RunState } from "../Schemas.js"
 import { appendRunEvent } from "../events/RunEventLog.js"
+import { resolveApprovedChanges } from "../../mcp/index.js"
 import { markAgentEvidence } from "../../trust/index.js"
 
 const finished = `(${FinishedRunStates.map((s) => `'${s}'`).join(", ")})`
@@ -447,7 +448,10 @@ const make = Effect.gen(function*() {
       return true
     })
 
-  /** Records a person's decision on a call whose approval is PENDING (`tool_call` event); false when it is not. */
+  /**
+   * Records a person's decision on a call whose approval is PENDING (`tool_call` event), the
+   * called definition approved (its TOOL_DEFINITION_CHANGED finding resolved); false when it is not.
+   */
   const approveCall = (r: { readonly runId: string; readonly id: string; readonly decidedBy: string; readonly at: Date }) =>
     Effect.gen(function*() {
       const rows = yield* sql<{ stableName: string; state: ToolCallState }>`
@@ -462,6 +466,9 @@ const make = Effect.gen(function*() {
                  WHERE c.id = ${r.id} AND c.run_id = ${r.runId} AND t.definition_digest IS NOT NULL
                  ON CONFLICT (agent_id, stable_name) DO UPDATE SET definition_digest = EXCLUDED.definition_digest,
                    approved_by = EXCLUDED.approved_by, approved_at = EXCLUDED.approved_at`
+      // its TOOL_DEFINITION_CHANGED finding for this definition is resolved
+      const [agent] = yield* sql<{ agentId: string }>`SELECT agent_id AS "agentId" FROM runs WHERE id = ${r.runId}`
+      if (agent !== undefined) yield* Effect.provideService(resolveApprovedChanges(agent.agentId, r.at), SqlClient.SqlClient, sql)
       yield* event(r.runId, {
         kind: "tool_call",
         data: { toolCallId: r.id, stableName: rows[0]!.stableName, state: rows[0]!.state, approvalState: "APPROVED" }

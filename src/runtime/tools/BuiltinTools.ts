@@ -4,7 +4,8 @@
  * BUILTIN, `riskClass` LOW, `executionClass` READ:
  *
  * - `directory.search_agents` `{ q?: string (1-200), limit?: 1-20 (default 5) }`: the
- *   listed agents matching `q` in rank order, as Agents_ListAgents answers them
+ *   listed agents matching `q`, as Agents_ListAgents answers them with that `q` and its default
+ *   sort (relevance with `q`, rank without; the same service and query, docs/search.md)
  *   (`{ agents: AgentListItem[] }`);
  * - `directory.get_agent` `{ entityId: uuid }`: the agent's profile as Agents_GetAgent
  *   answers it (an unknown id is a tool error, `isError`).
@@ -28,7 +29,8 @@ export interface BuiltinTool {
 /** `directory.search_agents`. */
 export const SearchAgentsTool: BuiltinTool = {
   stableName: "directory.search_agents",
-  description: "Search the agent directory: listed agents whose name, tagline or slug contains `q`, best ranked first.",
+  description: "Search the agent directory: listed agents matching `q` (name, tagline, description, skills, protocols, " +
+    "MCP tools; typos tolerated), most relevant first; without `q`, best ranked first.",
   inputSchema: {
     type: "object",
     properties: {
@@ -94,8 +96,8 @@ export const runBuiltinTool = (stableName: string, args: Record<string, unknown>
         networks: [],
         protocols: [],
         verificationStates: [],
+        // no sort: the list's default, relevance with `q` and rank without
         ...(typeof args["q"] === "string" ? { q: args["q"] } : {}),
-        sort: "rank",
         limit: typeof args["limit"] === "number" ? args["limit"] : 5
       }, "runtime-tool").pipe(Effect.orDie)
       // the wire shapes (JSON: decimal strings for amounts), as Agents_ListAgents answers them

@@ -32,12 +32,17 @@ export class ReputationApi extends HttpApiGroup.make("Reputation")
           cache: "none",
           scopes: ["agents:read"],
           statuses: [400, 401, 403, 404, 500, 503],
-          summary: "An agent's trust: weighted Bayesian rating with its Wilson interval and components",
-          description: "Methodology `trust-weighted-bayes` v1: the weighted Bayesian average of the ratings of PUBLISHED " +
-            "feedback toward a prior of 600000 ppm with weight 5; each feedback weighs by its `authenticityState` " +
-            "(VERIFIED_INTERACTION 3, VERIFIED 2, UNVERIFIED 1, SUSPECTED 0). `confidence`: the Wilson 95% interval of " +
-            "the weighted ratings. `components`: ratings by category and by authenticity (count, mean), proofs held " +
-            "(verification state, proven identities by method) and helpful votes.\n\n" + common,
+          summary: "An agent's trust: weighted Bayesian rating moved by safety evidence, with its Wilson interval and components",
+          description: "Methodology `trust-weighted-bayes` v2: the weighted Bayesian average of the ratings of PUBLISHED " +
+            "feedback toward a prior of 600000 ppm with weight 5 (each feedback weighs by its `authenticityState`: " +
+            "VERIFIED_INTERACTION 3, VERIFIED 2, UNVERIFIED 1, SUSPECTED 0), minus the penalty of the agent's open " +
+            "tool-safety findings (CRITICAL 200000, HIGH 100000, MEDIUM 30000, LOW 10000 ppm; at most 400000), plus " +
+            "50000 when its A2A card's signature is VERIFIED with a key of its proven did:web domain, minus 50000 when " +
+            "INVALID; clamped to [0, 1000000]. `confidence`: the Wilson 95% interval of the weighted ratings, moved " +
+            "by the same adjustment. `components`: ratings (their value, by category and by authenticity), proofs held " +
+            "(verification state, proven identities by method), helpful votes, `safety` (the open findings and their " +
+            "penalty, the most severe named) and `signature` (state, signer host, the proven domain it matched, its " +
+            "adjustment). The rules: docs/methodology.md.\n\n" + common,
           errors: [AgentNotFound]
         })
       )

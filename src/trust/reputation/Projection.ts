@@ -13,11 +13,21 @@ import { Effect } from "effect"
 import { evidenceWindow, EvidenceWindowDays } from "./EvidenceWindow.js"
 import { performancePpmSql } from "./PerformanceMethod.js"
 import { proofsPpmSql, rankScoreSql, RankWeights, starsPpmSql } from "./RankMethod.js"
+import {
+  adjustedTrustSql,
+  didWebHostSql,
+  ListedFindings,
+  MaxFindingsPenaltyPpm,
+  severityOrderSql,
+  severityPenaltySql,
+  signatureAdjustmentSql
+} from "./SafetyEvidence.js"
 import { authenticityWeightSql, trustPpmSql } from "./TrustMethod.js"
 import { applyVerificationRule } from "./VerificationRule.js"
 import { wilsonSql } from "./Wilson.js"
 
 const ppm = (num: string, den: string) => `CASE WHEN COALESCE(${den}, 0) > 0 THEN round(1000000::numeric * ${num} / ${den})::int END`
+const clampPpm = (x: string) => `greatest(0, least(1000000, ${x}))::int`
 const coverage = (days: string) =>
   `jsonb_build_object('windowStart', api_ts($1::timestamptz), 'windowEnd', api_ts($2::timestamptz), 'windowDays', ${EvidenceWindowDays},
      'daysWithData', COALESCE(${days}, 0), 'ratioPpm', round(1000000::numeric * COALESCE(${days}, 0) / ${EvidenceWindowDays})::int)`
@@ -57,6 +67,36 @@ proofs AS (
   FROM (SELECT i.agent_id, i.proof_method AS method, count(*) AS n FROM agent_identities i JOIN target t ON t.id = i.agent_id
         WHERE i.proven_at IS NOT NULL GROUP BY i.agent_id, i.proof_method) x
   GROUP BY agent_id
+),
+findings_w AS (
+  SELECT f.agent_id, f.id, f.kind, f.rule_id, f.severity, f.subject, f.detected_at, f.seen_at,
+    ${severityPenaltySql("f.severity")} AS penalty, ${severityOrderSql("f.severity")} AS sev_order
+  FROM agent_findings f JOIN target t ON t.id = f.agent_id LEFT JOIN mcp_connections c ON c.id = f.connection_id
+  WHERE c.state IS DISTINCT FROM 'DISABLED'
+),
+finding_sum AS (
+  SELECT agent_id, count(*) AS n, least(${MaxFindingsPenaltyPpm}, sum(penalty))::int AS penalty FROM findings_w GROUP BY agent_id
+),
+finding_sev AS (
+  SELECT agent_id, jsonb_agg(jsonb_build_object('severity', severity, 'count', n, 'penaltyPpm', p) ORDER BY o) AS j
+  FROM (SELECT agent_id, severity, min(sev_order) AS o, count(*) AS n, sum(penalty)::int AS p FROM findings_w GROUP BY agent_id, severity) x
+  GROUP BY agent_id
+),
+finding_list AS (
+  SELECT agent_id, jsonb_agg(jsonb_build_object('findingId', id, 'kind', kind, 'ruleId', rule_id, 'severity', severity,
+    'subject', subject, 'penaltyPpm', penalty) ORDER BY pos) AS j
+  FROM (SELECT fw.*, row_number() OVER (PARTITION BY agent_id ORDER BY sev_order, detected_at, id) AS pos FROM findings_w fw) x
+  WHERE pos <= ${ListedFindings} GROUP BY agent_id
+),
+card AS (
+  SELECT c.agent_id, c.signature_state, c.signer_kid, c.signer_host, c.fetched_at, d.host AS proven_domain
+  FROM agent_a2a_cards c JOIN target t ON t.id = c.agent_id
+  LEFT JOIN LATERAL (
+    SELECT ${didWebHostSql("i.native_id")} AS host FROM agent_identities i
+    WHERE i.agent_id = c.agent_id AND i.proof_method = 'DID_WEB' AND i.proven_at IS NOT NULL AND i.binding = 'REGISTRY_BOUND'
+      AND i.native_id LIKE 'did:web:%' AND ${didWebHostSql("i.native_id")} = c.signer_host
+    LIMIT 1
+  ) d ON c.signature_state = 'VERIFIED' AND t.verification_state = 'VERIFIED'
 ),
 runs_w AS (
   SELECT r.agent_id, r.state, r.completed_at,
@@ -100,9 +140,11 @@ marks AS (
   UNION ALL SELECT i.agent_id, COALESCE(i.proven_at, i.created_at) FROM agent_identities i JOIN target t ON t.id = i.agent_id
   UNION ALL SELECT agent_id, completed_at FROM runs_w
   UNION ALL SELECT agent_id, probed_at FROM probes_w
+  UNION ALL SELECT agent_id, seen_at FROM findings_w
+  UNION ALL SELECT agent_id, fetched_at FROM card
 ),
 mark_sum AS (SELECT agent_id, max(at) AS newest, count(*) AS n FROM marks GROUP BY agent_id),
-base AS (
+base0 AS (
   SELECT t.id, t.star_count, t.verification_state,
     fs.n AS fb_n, fs.sw, fs.swr, fs.mean AS fb_mean, fs.helpful, fs.not_helpful, fc.j AS by_category, fa.j AS by_authenticity,
     COALESCE(pr.proven, 0) AS proven, pr.j AS by_method,
@@ -110,19 +152,32 @@ base AS (
     ps.n AS probe_n, ps.ok AS probe_ok, ps.p50 AS probe_p50, ps.p95 AS probe_p95,
     ds.t AS t_days, ds.p AS p_days, ds.a AS a_days,
     COALESCE(api_ts(ms.newest), 'none') || ';rows=' || COALESCE(ms.n, 0) || ';stars=' || t.star_count AS watermark,
-    ${trustPpmSql("fs.sw", "fs.swr")} AS trust_ppm,
+    ${trustPpmSql("fs.sw", "fs.swr")} AS ratings_ppm,
+    COALESCE(fn.n, 0) AS findings_n, COALESCE(fn.penalty, 0) AS findings_penalty, fv.j AS findings_by_severity,
+    fl.j AS findings_listed, cd.signature_state, cd.signer_kid, cd.signer_host, cd.proven_domain,
+    ${signatureAdjustmentSql("cd.signature_state", "cd.proven_domain IS NOT NULL")} AS signature_adj,
     ${ppm("rs.ok", "rs.n")} AS success_ppm,
     ${ppm("ps.ok", "ps.n")} AS availability_ppm
   FROM target t
   LEFT JOIN fb_sum fs ON fs.agent_id = t.id LEFT JOIN fb_cat fc ON fc.agent_id = t.id LEFT JOIN fb_auth fa ON fa.agent_id = t.id
   LEFT JOIN proofs pr ON pr.agent_id = t.id LEFT JOIN run_sum rs ON rs.agent_id = t.id LEFT JOIN probe_sum ps ON ps.agent_id = t.id
   LEFT JOIN day_sum ds ON ds.agent_id = t.id LEFT JOIN mark_sum ms ON ms.agent_id = t.id
+  LEFT JOIN finding_sum fn ON fn.agent_id = t.id LEFT JOIN finding_sev fv ON fv.agent_id = t.id
+  LEFT JOIN finding_list fl ON fl.agent_id = t.id LEFT JOIN card cd ON cd.agent_id = t.id
+),
+adjusted AS (
+  SELECT b0.*, ${adjustedTrustSql("b0.ratings_ppm", "b0.signature_adj", "b0.findings_penalty")} AS trust_ppm,
+    ${wilsonSql("b0.swr / 1000000", "b0.sw", "wilson-95-weighted-ratings")} AS ratings_confidence
+  FROM base0 b0
 ),
 scored AS (
   SELECT b.*, ${performancePpmSql("b.success_ppm", "b.availability_ppm")} AS performance_ppm,
     ${proofsPpmSql("b.proven")} AS proofs_ppm, ${starsPpmSql("b.star_count")} AS stars_ppm,
-    ${wilsonSql("b.swr / 1000000", "b.sw", "wilson-95-weighted-ratings")} AS trust_confidence
-  FROM base b
+    jsonb_build_object(
+      'lowPpm', ${clampPpm("(b.ratings_confidence->>'lowPpm')::int + b.signature_adj - b.findings_penalty")},
+      'highPpm', ${clampPpm("(b.ratings_confidence->>'highPpm')::int + b.signature_adj - b.findings_penalty")},
+      'method', b.ratings_confidence->>'method') AS trust_confidence
+  FROM adjusted b
 ),
 ranked AS (
   SELECT s.*, ${rankScoreSql("s.trust_ppm", "s.performance_ppm", "s.proofs_ppm", "s.stars_ppm")} AS score_ppm,
@@ -137,13 +192,18 @@ SELECT r.id,
     'confidence', r.trust_confidence,
     'coverage', ${coverage("r.t_days")},
     'components', jsonb_build_object(
-      'ratings', jsonb_build_object(
+      'ratings', jsonb_build_object('valuePpm', r.ratings_ppm,
         'count', COALESCE(r.fb_n, 0), 'weightTotal', COALESCE(r.sw, 0)::int, 'meanPpm', r.fb_mean,
         'weightedMeanPpm', CASE WHEN r.sw > 0 THEN round(r.swr / r.sw)::int END,
         'byCategory', COALESCE(r.by_category, '[]'::jsonb), 'byAuthenticity', COALESCE(r.by_authenticity, '[]'::jsonb)),
       'proofs', jsonb_build_object('verificationState', v.verification_state, 'provenIdentities', r.proven::int,
         'byMethod', COALESCE(r.by_method, '[]'::jsonb)),
-      'votes', jsonb_build_object('helpful', COALESCE(r.helpful, 0)::int, 'notHelpful', COALESCE(r.not_helpful, 0)::int))),
+      'votes', jsonb_build_object('helpful', COALESCE(r.helpful, 0)::int, 'notHelpful', COALESCE(r.not_helpful, 0)::int),
+      'safety', jsonb_build_object('openFindings', r.findings_n::int, 'penaltyPpm', r.findings_penalty,
+        'maxPenaltyPpm', ${MaxFindingsPenaltyPpm}, 'bySeverity', COALESCE(r.findings_by_severity, '[]'::jsonb),
+        'findings', COALESCE(r.findings_listed, '[]'::jsonb)),
+      'signature', jsonb_build_object('signatureState', r.signature_state, 'signerKid', r.signer_kid,
+        'signerHost', r.signer_host, 'provenDomain', r.proven_domain, 'adjustmentPpm', r.signature_adj))),
   jsonb_build_object(
     'performancePpm', r.performance_ppm,
     'confidence', CASE WHEN r.run_n > 0 THEN ${wilsonSql("r.run_ok", "r.run_n", "wilson-95-run-success")} END,

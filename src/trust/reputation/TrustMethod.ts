@@ -8,15 +8,23 @@
  * Confidence: the Wilson 95 % interval of Σ wᵢ·ratingᵢ "successes" in Σ wᵢ trials
  * (src/trust/reputation/Wilson.ts). Feedback that is not PUBLISHED (pending, hidden, withdrawn)
  * does not count. Weights are integers, so the sums are exact whatever the row order.
+ *
+ * That value (`components.ratings.valuePpm`) is then adjusted by the safety evidence
+ * (src/trust/reputation/SafetyEvidence.ts): open tool-safety findings lower it, a card signature
+ * from the agent's proven domain raises it, an INVALID one lowers it; the confidence interval
+ * moves by the same adjustment (both clamped to [0, 1 000 000]).
  */
 
 /** Methodology identity of Trust_GetAgentTrust. */
 export const TrustMethodology = {
   key: "trust-weighted-bayes",
-  version: "1",
+  version: "2",
   summary: "Weighted Bayesian average of PUBLISHED feedback ratings toward a prior of 600000 ppm (weight 5); " +
     "weights by authenticity VERIFIED_INTERACTION 3, VERIFIED 2, UNVERIFIED 1, SUSPECTED 0; " +
-    "confidence: Wilson 95% interval over the weighted ratings. See docs/methodology.md."
+    "minus open tool-safety findings (CRITICAL 200000, HIGH 100000, MEDIUM 30000, LOW 10000 ppm, at most 400000), " +
+    "plus 50000 for a card signature VERIFIED with a key of the agent's proven did:web domain, minus 50000 for an " +
+    "INVALID one; clamped to [0, 1000000]. Confidence: Wilson 95% interval over the weighted ratings, moved by the " +
+    "same adjustment. See docs/methodology.md."
 } as const
 
 /** The prior's rating (ppm): an agent without feedback is trusted at 3 of 5 stars. */

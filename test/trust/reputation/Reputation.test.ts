@@ -18,6 +18,7 @@ import { markAgentEvidence } from "../../../src/trust/reputation/Evidence.js"
 import { projectAgents } from "../../../src/trust/reputation/Projection.js"
 import { performancePpm } from "../../../src/trust/reputation/PerformanceMethod.js"
 import { rankScorePpm } from "../../../src/trust/reputation/RankMethod.js"
+import { adjustedTrustPpm, findingsPenaltyPpm } from "../../../src/trust/reputation/SafetyEvidence.js"
 import { trustPpm } from "../../../src/trust/reputation/TrustMethod.js"
 import { wilsonPpm } from "../../../src/trust/reputation/Wilson.js"
 import { call, expectProblem } from "../../support/http.js"
@@ -105,13 +106,24 @@ layer(server.layer, { timeout: "60 seconds" })("Reputation: trust, rank, perform
       const d = reply.body.data
       // PUBLISHED: owner 900000 VERIFIED (w 2), member 700000 UNVERIFIED (w 1), outsider 800000 VERIFIED (w 2)
       const ratings = [[900_000, 2], [700_000, 1], [800_000, 2]] as const
-      expect(d.trustPpm).toBe(trustPpm(ratings))
-      expect(d.trustPpm).toBe(710_000)
+      expect(d.components.ratings.valuePpm).toBe(trustPpm(ratings))
+      expect(d.components.ratings.valuePpm).toBe(710_000)
+      // Atlas's open findings: a HIGH one of its local files server (the MEDIUM one of its DISABLED
+      // wiki connection does not count); no card signature
+      expect(d.components.safety).toMatchObject({
+        openFindings: 1, penaltyPpm: 100_000, maxPenaltyPpm: 400_000,
+        bySeverity: [{ severity: "HIGH", count: 1, penaltyPpm: 100_000 }],
+        findings: [{ kind: "HIDDEN_INSTRUCTIONS", ruleId: "hidden.conceal-from-user", severity: "HIGH", penaltyPpm: 100_000 }]
+      })
+      expect(d.components.signature.adjustmentPpm).toBe(0)
+      const adjustment = { findingsPenaltyPpm: findingsPenaltyPpm(["HIGH"]), signatureAdjustmentPpm: 0 }
+      expect(d.trustPpm).toBe(adjustedTrustPpm(trustPpm(ratings), adjustment))
+      expect(d.trustPpm).toBe(610_000)
       const w = wilsonPpm((2 * 0.9 + 0.7 + 2 * 0.8), 5)
-      expect(Math.abs(d.confidence.lowPpm - w.lowPpm)).toBeLessThanOrEqual(1)
-      expect(Math.abs(d.confidence.highPpm - w.highPpm)).toBeLessThanOrEqual(1)
+      expect(Math.abs(d.confidence.lowPpm - adjustedTrustPpm(w.lowPpm, adjustment))).toBeLessThanOrEqual(1)
+      expect(Math.abs(d.confidence.highPpm - adjustedTrustPpm(w.highPpm, adjustment))).toBeLessThanOrEqual(1)
       expect(d.confidence.method).toBe("wilson-95-weighted-ratings")
-      expect(d.methodology).toMatchObject({ key: "trust-weighted-bayes", version: "1" })
+      expect(d.methodology).toMatchObject({ key: "trust-weighted-bayes", version: "2" })
       expect(d.components.ratings).toMatchObject({ count: 3, weightTotal: 5, meanPpm: 800_000, weightedMeanPpm: 820_000 })
       expect(d.components.ratings.byCategory.map((c: any) => c.category)).toEqual(["OTHER", "QUALITY", "RELIABILITY"])
       expect(d.components.ratings.byAuthenticity).toEqual([
@@ -151,7 +163,8 @@ layer(server.layer, { timeout: "60 seconds" })("Reputation: trust, rank, perform
       const { elapsedMs, reply } = yield* waitForTrust(atlas, (d) => d.components.ratings.count === 4)
       expect(elapsedMs).toBeLessThan(5_000)
       const d = reply.body.data
-      expect(d.trustPpm).toBe(trustPpm([[900_000, 2], [700_000, 1], [800_000, 2], [1_000_000, 3]]))
+      expect(d.components.ratings.valuePpm).toBe(trustPpm([[900_000, 2], [700_000, 1], [800_000, 2], [1_000_000, 3]]))
+      expect(d.trustPpm).toBe(d.components.ratings.valuePpm - d.components.safety.penaltyPpm)
       expect(d.trustPpm).toBeGreaterThan(before.trustPpm)
       expect(d.components.ratings.byCategory.map((c: any) => c.category)).toContain("SAFETY")
       expect(d.freshness.sourceWatermark).not.toBe(before.freshness.sourceWatermark)
