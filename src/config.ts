@@ -24,6 +24,7 @@ import {
   type ProcessorWebhookSettingsShape
 } from "./commerce/webhooks/Config.js"
 import { paymentSettings, PaymentSettingsLive, type PaymentSettingsShape } from "./commerce/payments/Config.js"
+import { bountySettings, BountySettingsLive, type BountySettingsShape } from "./jobs/bounties/Config.js"
 
 /** Every area's settings as `Config` values (what each reads), for docs and checks. */
 export const areaSettingsConfigs: ReadonlyArray<Config.Config<unknown>> = [
@@ -37,13 +38,14 @@ export const areaSettingsConfigs: ReadonlyArray<Config.Config<unknown>> = [
   adsSettings,
   orderSettings,
   processorWebhookSettings,
-  paymentSettings
+  paymentSettings,
+  bountySettings
 ]
 
 /**
  * Every area's settings, from the environment: `RuntimeSettings`, `McpSettings`, `McpServerSettings`,
  * `EndpointProbeSettings`, `AccountSettings`, `WorkspaceSettings`, `TokenOperationSettings`, `AdsSettings`,
- * `OrderSettings`, `ProcessorWebhookSettings`, `PaymentSettings`.
+ * `OrderSettings`, `ProcessorWebhookSettings`, `PaymentSettings`, `BountySettings`.
  */
 export const AreaSettingsLive = Layer.mergeAll(
   RuntimeSettingsLive,
@@ -56,7 +58,8 @@ export const AreaSettingsLive = Layer.mergeAll(
   AdsSettingsLive,
   OrderSettingsLive,
   ProcessorWebhookSettingsLive,
-  PaymentSettingsLive
+  PaymentSettingsLive,
+  BountySettingsLive
 )
 
 /** Every area's settings in one object (each area's tag holds its part). */
@@ -72,3 +75,4 @@ export type AreaSettingsShape =
   & OrderSettingsShape
   & ProcessorWebhookSettingsShape
   & PaymentSettingsShape
+  & BountySettingsShape
