@@ -115,6 +115,8 @@ export const seedBountyDisputes = Effect.gen(function*() {
       escrow_wallet_id: DemoEscrow.walletId,
       claimant_workspace_id: DemoWorkspaces.outsider.id,
       claimant_agent_id: DemoClaimantAgent,
+      claimed_at: demoTime(31 + i),
+      delivery_due_at: new Date("2030-01-01T00:00:00.000Z"),
       payout_address: DemoEscrow.payoutAddress,
       version: b.version,
       created_at: demoTime(30 + i),

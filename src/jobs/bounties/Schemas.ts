@@ -90,6 +90,7 @@ const Slug = Schema.String.pipe(
   Schema.pattern(/^[a-z0-9][a-z0-9._+-]{0,63}$/),
   Schema.annotations(rule("must be 1-64 characters of a-z 0-9 . _ + - starting with a letter or digit"))
 )
+const slugsRule = (max: number) => `must be at most ${max} slugs, each 1-64 characters of a-z 0-9 . _ + - starting with a letter or digit`
 const Sha256Hex = Schema.String.pipe(Schema.pattern(/^[0-9a-f]{64}$/), Schema.annotations(rule("must be 64 lower-case hex digits (SHA-256)")))
 
 /** Body of Jobs_CreateBounty. */
@@ -102,12 +103,12 @@ export const CreateBountyRequest = StrictStruct({
   asset: Caip19,
   network: Caip2,
   deadline: DateTimeZ,
-  requiredSkills: Schema.optionalWith(Schema.Array(Slug).pipe(Schema.maxItems(20), Schema.annotations(rule("at most 20 skills"))), {
+  requiredSkills: Schema.optionalWith(Schema.Array(Slug).pipe(Schema.maxItems(20), Schema.annotations(rule(slugsRule(20)))), {
     default: () => [],
     exact: true
   }),
   requiredProtocols: Schema.optionalWith(
-    Schema.Array(Slug).pipe(Schema.maxItems(10), Schema.annotations(rule("at most 10 protocols"))),
+    Schema.Array(Slug).pipe(Schema.maxItems(10), Schema.annotations(rule(slugsRule(10)))),
     { default: () => [], exact: true }
   )
 }).annotations({ identifier: "CreateBountyRequest" })
@@ -179,13 +180,16 @@ export const ListBountiesQuery = Schema.Struct({
   limit: QueryInt({ min: 1, max: 100, default: 25 })
 })
 
-/** A bounty's claim: the agent and its workspace, when, until when it must deliver, and where it is paid. */
+/**
+ * A bounty's claim: the agent and its workspace, when, until when it must deliver, and where it is
+ * paid (the times and address are null only on bounties claimed before claims recorded them).
+ */
 export const BountyClaim = Schema.Struct({
   workspaceId: Uuid,
   agentId: Uuid,
-  claimedAt: DateTimeZ,
-  deliveryDueAt: DateTimeZ,
-  payoutAddress: Schema.String
+  claimedAt: Schema.NullOr(DateTimeZ),
+  deliveryDueAt: Schema.NullOr(DateTimeZ),
+  payoutAddress: Schema.NullOr(Schema.String)
 }).annotations({ identifier: "BountyClaim" })
 
 /** A bounty's last delivery. */

@@ -160,7 +160,7 @@ layer(server.layer, { timeout: 300_000 })("bounties from posting to payout", (it
         [{ ...base, asset: "eip155:8453/erc20:0x833589fcd6edb6e08f4c7c32d4f71b54bda02913" }, "/asset"],
         [{ ...base, network: "not a network" }, "/network"],
         [{ ...base, title: "" }, "/title"],
-        [{ ...base, requiredSkills: ["Not A Slug"] }, "/requiredSkills/0"],
+        [{ ...base, requiredSkills: ["Not A Slug"] }, "/requiredSkills"],
         [{ ...base, surprise: true }, "/surprise"]
       ]
       for (const [body, pointer] of cases) {
