@@ -70,7 +70,8 @@ export class BountyDisputesApi extends HttpApiGroup.make("BountyDisputes")
             "SHA-256 of the canonical JSON of {operation, bountyId, disputeId, expectedVersion, resolution, " +
             "unitsToProvider, unitsToClient, reason, network, contractAddress, walletPublicId}), the escrow's `network`, " +
             "`contractAddress` and `walletPublicId`, the `decisionDigest` the escrow contract verifies (the EIP-712 " +
-            "digest of the decision {bountyId, disputeId, toProvider, toClient} in the escrow contract's domain: name " +
+            "digest of the decision {bountyId, disputeId, provider, toProvider, toClient} in the escrow contract's domain " +
+            "(`provider` the claim's payout address, the zero address when the bounty has none): name " +
             "BountyEscrow, version 1, the network's chain id, verifyingContract = contractAddress; the ids as bytes32, " +
             "the uuid's 16 bytes left-padded) and the `confirmation` text (`RESOLVE <disputeId> <resolution>`).\n\n**Apply** with " +
             "`dryRun: false`, the same inputs, `approvedCommandHash` = the preview's `commandHash` and `confirmation` = " +
@@ -85,7 +86,8 @@ export class BountyDisputesApi extends HttpApiGroup.make("BountyDisputes")
             "too). Units (decimal strings, compared exactly): RELEASE gives the whole escrow to the provider " +
             "(unitsToClient 0), REFUND the whole escrow to the client (unitsToProvider 0), SPLIT gives both a positive " +
             "part; the two always add up to the escrowed amount. A resolved or withdrawn dispute, or a bounty not in " +
-            "dispute, or an escrow on a network that is not `eip155:<chain id>`, is a 409 `invalid-state`.",
+            "dispute, or an escrow on a network that is not `eip155:<chain id>`, or a provider's part for a bounty without " +
+            "a claimant's payout address, is a 409 `invalid-state`.",
           errors: [UnitsRule, ApprovalRequired, ConfirmationMismatch, DisputeNotFound, VersionConflict, InvalidState, CommandHashMismatch, Conflict, EscrowUnavailable, ChainRpcUnavailable]
         })
       )
