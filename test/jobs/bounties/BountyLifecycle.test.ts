@@ -98,6 +98,14 @@ layer(server.layer, { timeout: 300_000 })("bounties from posting to payout", (it
       expect(posted.body.data.map((b: { id: string }) => b.id)).toContain(open.id)
       const claimedList = yield* call("GET", `/api/v1/workspaces/${DemoWorkspaces.outsider.id}/bounties?side=CLAIMED`, { session: claimant })
       expect(claimedList.body.data.map((b: { id: string }) => b.id)).toContain(open.id)
+
+      // the accepted delivery is a verified interaction: the poster's feedback on the agent says so
+      const feedback = yield* call("POST", `/api/v1/agents/${ClaimantAgent}/feedback`, {
+        session: poster,
+        body: { workspaceId: DemoWorkspaces.acme.id, category: "VALUE", ratingPpm: 900000, title: "Delivered on time", body: "" }
+      })
+      expect(feedback.status, feedback.text).toBe(201)
+      expect(feedback.body.data.authenticityState).toBe("VERIFIED_INTERACTION")
     }))
 
   it.effect("rejected, disputed by the claimant, resolved as a split: each side gets its part", () =>
