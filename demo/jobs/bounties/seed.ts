@@ -21,9 +21,8 @@ export const DemoEscrow = {
   payoutAddress: "0x5555555555555555555555555555555555555555"
 } as const
 
-/** Workspace wallets on Base of the bounty demo: the poster's (acme) and the claimant's payout wallet (outsider). */
+/** The workspace wallet on Base of the bounty demo: the claimant's payout wallet (outsider). */
 export const DemoBountyWallets = {
-  acme: { id: id(0x95, 100), owner: "owner", workspace: "acme", address: "0x6666666666666666666666666666666666666666" },
   outsider: { id: id(0x95, 101), owner: "outsider", workspace: "outsider", address: DemoEscrow.payoutAddress }
 } as const
 
@@ -63,7 +62,7 @@ export const DemoDisputes = {
   withdrawn: { id: id(0x92, 5), bounty: "withdrawn", state: "WITHDRAWN", version: 2 }
 } as const satisfies Record<string, { readonly bounty: DemoBountyName; readonly [k: string]: unknown }>
 
-/** The lifecycle's demo bounties and the workspace wallets they are funded from and paid to. */
+/** The lifecycle's demo bounties and the workspace wallet they are paid to. */
 const seedWorkBounties = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   yield* sql`INSERT INTO wallets ${
@@ -87,7 +86,7 @@ const seedWorkBounties = Effect.gen(function*() {
         delivery, submitted_at, rejection_reasons, rejected_at, claim_count, version, created_at, updated_at)
       VALUES (${b.id}, ${DemoWorkspaces.acme.id}, ${b.title}, ${`${b.title}: the brief, the inputs and the expected output.`},
         'A pull request or an archive that passes the checks listed in the brief.', ${b.state}, ${DemoAssets.usdc.id}, '50000000',
-        ${DemoEscrow.network}, ${DemoEscrow.contractAddress}, ${funded ? DemoBountyWallets.acme.id : null},
+        ${DemoEscrow.network}, ${DemoEscrow.contractAddress}, ${funded ? DemoEscrow.walletId : null},
         ARRAY['python', 'mcp'], ARRAY['mcp'], ${farDeadline}, ${DemoAccounts.owner.id}, ${funded ? demoTime(31, i) : null},
         ${claimed ? DemoWorkspaces.outsider.id : null}, ${claimed ? DemoClaimantAgent : null}, ${claimed ? demoTime(32, i) : null},
         ${claimed ? farDeadline : null}, ${claimed ? DemoEscrow.payoutAddress : null},
