@@ -106,7 +106,7 @@ layer(server.layer, { timeout: 300_000 })("bounties from posting to payout", (it
       })
       expect(feedback.status, feedback.text).toBe(201)
       expect(feedback.body.data.authenticityState).toBe("VERIFIED_INTERACTION")
-    }))
+    }), 180_000)
 
   it.effect("rejected, disputed by the claimant, resolved as a split: each side gets its part", () =>
     Effect.gen(function*() {
@@ -143,7 +143,7 @@ layer(server.layer, { timeout: 300_000 })("bounties from posting to payout", (it
       expect(yield* balanceOf(chain, chain.poster)).toBe(posterBefore + 4_000_000n)
       const kinds = (yield* bountyEvents(open.id)).filter((e) => e.workspaceId === DemoWorkspaces.outsider.id).map((e) => e.kind)
       expect(kinds).toEqual(["bounty.claimed", "bounty.submitted", "bounty.rejected", "bounty.disputed", "bounty.released"])
-    }))
+    }), 180_000)
 
   it.effect("two claims at once: one wins, the other meets version-conflict; a claimed bounty is not cancelled", () =>
     Effect.gen(function*() {
@@ -214,5 +214,5 @@ layer(server.layer, { timeout: 300_000 })("bounties from posting to payout", (it
       const sql = yield* SqlClient.SqlClient
       const [row] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM events WHERE subject_id = ${expiring.id} AND kind = 'bounty.refunded'`
       expect(row!.n).toBe(1)
-    }))
+    }), 240_000)
 })
