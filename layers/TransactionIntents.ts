@@ -45,6 +45,11 @@ export interface PrepareIntent {
   readonly ownerAccountId: string | null
   /** How long an OWNER intent waits for its signature; default one hour. */
   readonly ttlSeconds?: number
+  /**
+   * The OWNER intent's nonce when the caller plans several in a row (an ERC-20 `approve` at n,
+   * the call that spends it at n + 1); default: the sender's pending nonce.
+   */
+  readonly nonce?: number
 }
 
 /** A change the watcher (or a submission) made to an intent, given to its purpose's handler. */

@@ -157,7 +157,7 @@ export const makeTransactionIntents = Effect.gen(function*() {
         ? RevertedCallGasLimit
         : yield* Effect.fail(unavailable(input.network))
       const nonce = input.signer === "OWNER"
-        ? yield* rpc(input.network, () => client.getTransactionCount({ address: from, blockTag: "pending" }))
+        ? input.nonce ?? (yield* rpc(input.network, () => client.getTransactionCount({ address: from, blockTag: "pending" })))
         : null
       const sql = yield* SqlClient.SqlClient
       const id = yield* (yield* Ids).next

@@ -36,6 +36,8 @@ export const Permissions = {
   "commerce.buy": { roles: ["OWNER", "ADMIN", "BILLING"], description: "place orders and pay (buy)" },
   "commerce.refund": { roles: ["OWNER", "ADMIN", "BILLING"], description: "refund orders of the workspace's offers (sell)" },
   "procurement.manage": { roles: ["OWNER", "ADMIN", "BILLING", "OPERATOR"], description: "manage procurement requests" },
+  "bounties.post": { roles: OAE, description: "post, fund, cancel bounties; accept or reject their deliveries; dispute them" },
+  "bounties.claim": { roles: OAEO, description: "claim bounties for the workspace's agents, submit deliveries, dispute them" },
   "wallets.register": { roles: OAE, description: "register wallets for the workspace (an address proven by a signed message)" },
   "launch.operate": { roles: OAEO, description: "prepare and run launch runs" },
   "ads.write": { roles: OAE, description: "create and change ad campaigns" },

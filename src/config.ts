@@ -25,6 +25,7 @@ import {
 } from "./commerce/webhooks/Config.js"
 import { paymentSettings, PaymentSettingsLive, type PaymentSettingsShape } from "./commerce/payments/Config.js"
 import { searchSettings, SearchSettingsLive, type SearchSettingsShape } from "./agents/Config.js"
+import { bountySettings, BountySettingsLive, type BountySettingsShape } from "./jobs/bounties/Config.js"
 
 /** Every area's settings as `Config` values (what each reads), for docs and checks. */
 export const areaSettingsConfigs: ReadonlyArray<Config.Config<unknown>> = [
@@ -39,13 +40,14 @@ export const areaSettingsConfigs: ReadonlyArray<Config.Config<unknown>> = [
   orderSettings,
   processorWebhookSettings,
   paymentSettings,
-  searchSettings
+  searchSettings,
+  bountySettings
 ]
 
 /**
  * Every area's settings, from the environment: `RuntimeSettings`, `McpSettings`, `McpServerSettings`,
  * `EndpointProbeSettings`, `AccountSettings`, `WorkspaceSettings`, `TokenOperationSettings`, `AdsSettings`,
- * `OrderSettings`, `ProcessorWebhookSettings`, `PaymentSettings`, `SearchSettings`.
+ * `OrderSettings`, `ProcessorWebhookSettings`, `PaymentSettings`, `SearchSettings`, `BountySettings`.
  */
 export const AreaSettingsLive = Layer.mergeAll(
   RuntimeSettingsLive,
@@ -59,7 +61,8 @@ export const AreaSettingsLive = Layer.mergeAll(
   OrderSettingsLive,
   ProcessorWebhookSettingsLive,
   PaymentSettingsLive,
-  SearchSettingsLive
+  SearchSettingsLive,
+  BountySettingsLive
 )
 
 /** Every area's settings in one object (each area's tag holds its part). */
@@ -76,3 +79,4 @@ export type AreaSettingsShape =
   & ProcessorWebhookSettingsShape
   & PaymentSettingsShape
   & SearchSettingsShape
+  & BountySettingsShape

@@ -12,7 +12,7 @@ import { AdminApi } from "../admin/Api.js"
 import { AgentsApi } from "../agents/Api.js"
 import { AgentImportsApi } from "../agents/imports/Api.js"
 import { AgentIdentitiesApi } from "../agents/identities/Api.js"
-import { BountyDisputesApi } from "../jobs/bounties/Api.js"
+import { BountiesApi, BountyDisputesApi } from "../jobs/bounties/Api.js"
 import { AnalyticsApi } from "../social/analytics/Api.js"
 import { CommerceApi } from "../commerce/Api.js"
 import { OrdersApi } from "../commerce/orders/Api.js"
@@ -95,6 +95,7 @@ export class Api extends withoutFrameworkErrors(HttpApi.make("AgentDirectoryApi"
   .add(AgentImportsApi)
   .add(AgentIdentitiesApi)
   .add(BountyDisputesApi)
+  .add(BountiesApi)
   .add(AnalyticsApi)
   .add(CommerceApi)
   .add(OrdersApi)

@@ -42,7 +42,8 @@ export class TrustApi extends HttpApiGroup.make("Trust")
             "`revision` + 1, its state kept; 200. Any ACTIVE member of the workspace may edit the workspace's feedback " +
             "(the author stays who created it). A stale revision: 409 `version-conflict`; none live: 404 `feedback-not-found`.\n" +
             "- `authenticityState` (evaluated on create and on every edit): VERIFIED_INTERACTION when the workspace " +
-            "has an order for the agent that was paid (PAID, FULFILLMENT_PENDING, ACTIVE, COMPLETED or EXPIRED) or a run " +
+            "has an order for the agent that was paid (PAID, FULFILLMENT_PENDING, ACTIVE, COMPLETED or EXPIRED), a bounty " +
+            "it posted whose delivery by the agent it accepted (docs/bounties.md), or a run " +
             "of the agent in a conversation one of its ACTIVE members started (playground runs excluded); else UNVERIFIED.\n" +
             "- The agent must be listed and ACTIVE: unknown or never listed 404 `agent-not-found`, RETIRED 409 " +
             "`invalid-state`. The workspace that operates the agent may rate it too (a run of the agent is an " +

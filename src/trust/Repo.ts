@@ -109,7 +109,9 @@ const make = Effect.gen(function*() {
 
   /**
    * Whether the workspace interacted with the agent: an order of the workspace for the agent
-   * in one of {@link InteractionOrderStates}, or a run of the agent (not a playground run) in a
+   * in one of {@link InteractionOrderStates}, a bounty the workspace posted whose delivery by
+   * the agent it accepted (RELEASE_PENDING with `accepted_at`, or RELEASED: docs/bounties.md),
+   * or a run of the agent (not a playground run) in a
    * conversation started by an ACTIVE member of the workspace (runs and conversations name
    * no workspace: a conversation's author is who started it).
    */
@@ -119,6 +121,9 @@ const make = Effect.gen(function*() {
           EXISTS (SELECT 1 FROM orders o
                   WHERE o.workspace_id = ${workspaceId} AND o.agent_id = ${agentId}
                     AND o.state IN ${sql.in(InteractionOrderStates)})
+          OR EXISTS (SELECT 1 FROM bounties b
+                     WHERE b.workspace_id = ${workspaceId} AND b.claimant_agent_id = ${agentId}
+                       AND b.accepted_at IS NOT NULL AND b.state IN ('RELEASE_PENDING', 'RELEASED'))
           OR EXISTS (SELECT 1 FROM runs r
                      JOIN conversations c ON c.id = r.conversation_id
                      JOIN workspace_members m ON m.account_id = c.account_id AND m.workspace_id = ${workspaceId}

@@ -9,5 +9,15 @@ import type { OperationExpectations } from "../openapi/operations.js"
 /** The jobs area's operations, by operationId. */
 export const operations = {
   Jobs_ResolveBountyDispute: { method: "post", path: "/api/v1/admin/bounties/{bountyId}/disputes/{disputeId}/resolution", tag: "Jobs", auth: "required-admin", cache: "none", scopes: [], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 500, 503] },
+  Jobs_CreateBounty: { method: "post", path: "/api/v1/bounties", tag: "Jobs", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [201, 400, 401, 403, 404, 422, 500] },
+  Jobs_GetBounty: { method: "get", path: "/api/v1/bounties/{bountyId}", tag: "Jobs", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 500] },
+  Jobs_ListBounties: { method: "get", path: "/api/v1/workspaces/{workspaceId}/bounties", tag: "Jobs", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 500] },
+  Jobs_FundBounty: { method: "post", path: "/api/v1/bounties/{bountyId}/fund", tag: "Jobs", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 422, 500, 503] },
+  Jobs_ClaimBounty: { method: "post", path: "/api/v1/bounties/{bountyId}/claim", tag: "Jobs", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 422, 500] },
+  Jobs_SubmitBountyDelivery: { method: "post", path: "/api/v1/bounties/{bountyId}/delivery", tag: "Jobs", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 500] },
+  Jobs_AcceptBountyDelivery: { method: "post", path: "/api/v1/bounties/{bountyId}/accept", tag: "Jobs", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 500, 503] },
+  Jobs_RejectBountyDelivery: { method: "post", path: "/api/v1/bounties/{bountyId}/reject", tag: "Jobs", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 500] },
+  Jobs_OpenBountyDispute: { method: "post", path: "/api/v1/bounties/{bountyId}/disputes", tag: "Jobs", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [201, 400, 401, 403, 404, 409, 500] },
+  Jobs_CancelBounty: { method: "post", path: "/api/v1/bounties/{bountyId}/cancel", tag: "Jobs", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 500, 503] },
   Jobs_SyncPartnerJobSource: { method: "post", path: "/api/v1/admin/jobs/sources/{sourceId}/sync", tag: "Jobs", auth: "required-admin", cache: "none", scopes: [], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 500, 503] }
 } as const satisfies OperationExpectations

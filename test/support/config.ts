@@ -20,6 +20,7 @@ import { OrderSettings } from "../../src/commerce/orders/Config.js"
 import { ProcessorWebhookSettings } from "../../src/commerce/webhooks/Config.js"
 import { PaymentSettings } from "../../src/commerce/payments/Config.js"
 import { SearchSettings } from "../../src/agents/Config.js"
+import { BountySettings } from "../../src/jobs/bounties/Config.js"
 import { McpSettings } from "../../src/mcp/Config.js"
 import { McpServerSettings } from "../../src/mcpServer/Config.js"
 import { DefaultRunEventsOptions, RuntimeSettings } from "../../src/runtime/Config.js"
@@ -97,6 +98,7 @@ export const testConfig = (overrides: Partial<TestConfigShape> = {}): TestConfig
   // the demo data's ad package offers are seeded; no platform workspace makes more
   ads: { platformWorkspaceId: Option.none() },
   orders: { paymentDueMinutes: 30 },
+  bounties: { deliveryHours: 72, disputeWindowHours: 168 },
   // no payment processors: test/commerce/ProcessorWebhooks.test.ts configures its own
   processorWebhooks: { providers: new Map() },
   // no x402 facilitator: the x402 tests start a local one (demo/chain/facilitator.ts) and name it
@@ -119,6 +121,7 @@ export const configLayer = (config: TestConfigShape) =>
     Layer.succeed(TokenOperationSettings, config),
     Layer.succeed(AdsSettings, config),
     Layer.succeed(OrderSettings, config),
+    Layer.succeed(BountySettings, config),
     Layer.succeed(ProcessorWebhookSettings, config),
     Layer.succeed(PaymentSettings, config),
     Layer.succeed(SearchSettings, config)

@@ -14,7 +14,7 @@ import { ConfirmationMismatch, InvalidState, VersionConflict } from "../../../sc
 import { ApprovalRequired, CommandHashMismatch, DisputeNotFound, EscrowUnavailable, UnitsRule } from "./Errors.js"
 import { explainRefusal, updateVersioned } from "../../db/versioned.js"
 import { commandHash, confirmationText, type DisputeCommand, unitsRuleBroken } from "./DisputeCommand.js"
-import { BountyEscrowAbi, decisionTypedData, escrowDecisionDigest, evmChainId } from "./Escrow.js"
+import { BountyEscrowAbi, decisionTypedData, escrowDecisionDigest, evmChainId, NoProviderAddress } from "./Escrow.js"
 import { BountyEscrowPurpose } from "./EscrowOutcomes.js"
 import { BountiesRepo, type DisputeRow } from "./Repo.js"
 import { dieOnStorageFailure } from "../../db/storageFailure.js"
@@ -101,7 +101,16 @@ export class Disputes extends Effect.Service<Disputes>()("agent-directory/Disput
         if (chainId === null) {
           return yield* new InvalidState({ detail: "The bounty's escrow network is not an EVM network (eip155:<chain id>)." })
         }
-        const decision = { bountyId, disputeId, toProvider: body.unitsToProvider, toClient: body.unitsToClient }
+        if (body.unitsToProvider > 0n && row.payoutAddress === null) {
+          return yield* new InvalidState({ detail: "The bounty has no claimant's payout address to pay the provider's part to." })
+        }
+        const decision = {
+          bountyId,
+          disputeId,
+          provider: row.payoutAddress ?? NoProviderAddress,
+          toProvider: body.unitsToProvider,
+          toClient: body.unitsToClient
+        }
         const hash = commandHash(command)
         const digest = escrowDecisionDigest(chainId, row.contractAddress, decision)
         const confirmation = confirmationText(command)

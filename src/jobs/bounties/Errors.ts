@@ -28,3 +28,18 @@ export class CommandHashMismatch extends Problem<CommandHashMismatch>()("Command
 export class EscrowUnavailable extends Problem<EscrowUnavailable>()("EscrowUnavailable", {
   status: 503, type: "escrow-unavailable", meaning: "the escrow's network or the platform's arbiter signer is not configured"
 }) {}
+/** 404 `bounty-not-found`: no such bounty, or not one the caller may see. */
+export class BountyNotFound extends Problem<BountyNotFound>()("BountyNotFound", {
+  status: 404, type: "bounty-not-found", meaning: "no such bounty, or not one the caller may see"
+}) {}
+/**
+ * 422 `payout-wallet-required`: claiming needs a wallet of the claimant's workspace on the
+ * bounty's network (Wallets_RegisterWallet): the escrow pays the reward to it.
+ */
+export class PayoutWalletRequired extends Problem<PayoutWalletRequired>()("PayoutWalletRequired", {
+  status: 422, type: "payout-wallet-required", meaning: "the claimant's workspace has no registered wallet on the bounty's network"
+}) {}
+/** 422 `funder-wallet-required`: funding needs a wallet of the poster's workspace on the bounty's network. */
+export class FunderWalletRequired extends Problem<FunderWalletRequired>()("FunderWalletRequired", {
+  status: 422, type: "funder-wallet-required", meaning: "the poster's workspace has no registered wallet on the bounty's network"
+}) {}

@@ -7,7 +7,8 @@
  * - CONFIRMED: the bounty goes RELEASE_PENDING/REFUND_PENDING → RELEASED (some units to the
  *   provider: RELEASE, SPLIT) or REFUNDED (all to the client), version +1, with the units paid
  *   to each side (the contract's `Resolved` event when the receipt has it, else the decision's)
- *   and `settled_at`; the resolution records CONFIRMED.
+ *   and `settled_at`; the resolution records CONFIRMED; `bounty.released` or `bounty.refunded` is
+ *   emitted to the poster's and the claimant's workspaces.
  * - FAILED, REPLACED, EXPIRED: the bounty stays pending; the resolution records FAILED with the
  *   intent's failure code (or the state, lower-cased) for an operator (docs/escrow.md).
  *
@@ -19,6 +20,7 @@ import { parseEventLogs } from "viem"
 import { now } from "../../../layers/Clock.js"
 import type { IntentEvent, IntentOutcomeHandler } from "../../../layers/TransactionIntents.js"
 import { BountyEscrowAbi, escrowId } from "./Escrow.js"
+import { bountyEvent } from "./Payouts.js"
 
 /** The purpose kind of an escrow resolution intent; its id is the bounty's. */
 export const BountyEscrowPurpose = "bounty-escrow"
@@ -68,7 +70,15 @@ export const bountyEscrowOutcome: IntentOutcomeHandler = (event) =>
     yield* sql`UPDATE dispute_resolutions SET escrow_outcome = 'CONFIRMED', failure_code = NULL, transaction_hash = ${hash},
                  outcome_at = ${at}
                WHERE id = ${resolution.id} AND (escrow_outcome IS NULL OR escrow_outcome <> 'CONFIRMED')`
-    yield* sql`UPDATE bounties SET state = ${state}, units_to_provider = ${paid.toProvider.toString()},
-                 units_to_client = ${paid.toClient.toString()}, settled_at = ${at}, updated_at = ${at}, version = version + 1
-               WHERE id = ${event.purpose.id} AND state IN ('RELEASE_PENDING', 'REFUND_PENDING')`
+    const moved = yield* sql`UPDATE bounties SET state = ${state}, units_to_provider = ${paid.toProvider.toString()},
+                 units_to_client = ${paid.toClient.toString()}, settled_at = ${at}, closed_at = ${at}, updated_at = ${at},
+                 version = version + 1
+               WHERE id = ${event.purpose.id} AND state IN ('RELEASE_PENDING', 'REFUND_PENDING') RETURNING id`
+    if (moved.length > 0) {
+      yield* bountyEvent(event.purpose.id, state.toLowerCase(), {
+        unitsToProvider: paid.toProvider.toString(),
+        unitsToClient: paid.toClient.toString(),
+        transactionHash: hash
+      })
+    }
   }).pipe(Effect.orDie)

@@ -6,9 +6,11 @@
 import type { Migrations } from "../../Area.js"
 import bountyEscrowOutcomes from "./migrations/0040_bounty_escrow_outcomes.js"
 import bountyLifecycle from "./migrations/0056_bounty_lifecycle.js"
+import bountyWork from "./migrations/0057_bounty_work.js"
 
 /** The bounties area's migrations, by id. */
 export const migrations: Migrations = {
   "0040_bounty_escrow_outcomes": bountyEscrowOutcomes,
-  "0056_bounty_lifecycle": bountyLifecycle
+  "0056_bounty_lifecycle": bountyLifecycle,
+  "0057_bounty_work": bountyWork
 }

@@ -12,7 +12,8 @@ export const DisputeRow = Schema.Struct({
   escrowUnits: Schema.BigInt,
   network: Schema.String,
   contractAddress: Schema.String,
-  walletId: Schema.String
+  walletId: Schema.String,
+  payoutAddress: Schema.NullOr(Schema.String)
 })
 export type DisputeRow = typeof DisputeRow.Type
 
@@ -44,7 +45,8 @@ const make = Effect.gen(function*() {
     execute: ({ bountyId, disputeId }) =>
       sql`SELECT d.state AS "disputeState", d.version::float8 AS "disputeVersion", b.state AS "bountyState",
             b.version::float8 AS "bountyVersion", b.workspace_id AS "workspaceId", b.escrow_units::text AS "escrowUnits", b.escrow_network AS network,
-            b.escrow_contract_address AS "contractAddress", b.escrow_wallet_id AS "walletId"
+            b.escrow_contract_address AS "contractAddress", b.escrow_wallet_id AS "walletId",
+            b.payout_address AS "payoutAddress"
           FROM bounty_disputes d JOIN bounties b ON b.id = d.bounty_id
           WHERE d.id = ${disputeId} AND b.id = ${bountyId}`
   })

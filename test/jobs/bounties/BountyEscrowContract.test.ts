@@ -1,16 +1,24 @@
 /**
  * contracts/BountyEscrow.sol on anvil, through the service's ABI and typed data
- * (src/jobs/bounties/Escrow.ts): a client funds one escrow per bounty with a TestToken, an
- * arbiter's EIP-712 decision pays it out once (release, refund, split); a second payout, a
- * decision that does not add up, and a decision signed by a non-arbiter revert; the service's
- * digest is the contract's `hashTypedDataV4`.
+ * (src/jobs/bounties/Escrow.ts): a client funds one escrow per bounty with a TestToken (no
+ * provider named at funding), an arbiter's EIP-712 decision pays it out once to the provider it
+ * names (release, refund, split); a second payout, a decision that does not add up, a provider's
+ * part without a provider, and a decision signed by a non-arbiter (or altered: another payee)
+ * revert; the service's digest is the contract's `hashTypedDataV4`.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { randomUUID } from "node:crypto"
 import { type Address, BaseError, ContractFunctionRevertedError, getAddress, type Hex, parseAbi } from "viem"
 import { type Anvil, startAnvil } from "../../../demo/chain/anvil.js"
 import { deployContract } from "../../../demo/chain/contracts.js"
-import { BountyEscrowAbi, decisionTypedData, escrowDecisionDigest, escrowId } from "../../../src/jobs/bounties/Escrow.js"
+import {
+  BountyEscrowAbi,
+  decisionTypedData,
+  type EscrowDecision,
+  escrowDecisionDigest,
+  escrowId,
+  NoProviderAddress
+} from "../../../src/jobs/bounties/Escrow.js"
 
 const TokenAbi = parseAbi([
   "function mint(address to, uint256 amount)",
@@ -43,29 +51,38 @@ const funded = async (amount: bigint) => {
   const bountyId = randomUUID()
   await send(client, token, TokenAbi, "mint", [addressOf(client), amount])
   await send(client, token, TokenAbi, "approve", [escrow, amount])
-  await send(client, escrow, BountyEscrowAbi, "fund", [escrowId(bountyId), token, amount, addressOf(provider)])
+  await send(client, escrow, BountyEscrowAbi, "fund", [escrowId(bountyId), token, amount])
   return bountyId
 }
 
-const sign = (signer: number, decision: { bountyId: string; disputeId: string; toProvider: bigint; toClient: bigint }) =>
+const sign = (signer: number, decision: EscrowDecision) =>
   anvil.wallet(signer).signTypedData({ account: anvil.accounts[signer]!, ...decisionTypedData(anvil.chainId, escrow, decision) })
 
-const resolve = (decision: { bountyId: string; disputeId: string; toProvider: bigint; toClient: bigint }, signature: Hex) =>
+const onChain = (decision: EscrowDecision) => ({
+  bountyId: escrowId(decision.bountyId),
+  disputeId: escrowId(decision.disputeId),
+  provider: getAddress(decision.provider),
+  toProvider: decision.toProvider,
+  toClient: decision.toClient
+})
+
+const resolve = (decision: EscrowDecision, signature: Hex) =>
   send(stranger, escrow, BountyEscrowAbi, "resolve", [{
     bountyId: escrowId(decision.bountyId),
     disputeId: escrowId(decision.disputeId),
+    provider: getAddress(decision.provider),
     toProvider: decision.toProvider,
     toClient: decision.toClient
   }, signature])
 
 /** The custom error a call reverts with (its simulation), or null when it would succeed. */
-const revertOf = async (decision: { bountyId: string; disputeId: string; toProvider: bigint; toClient: bigint }, signature: Hex) => {
+const revertOf = async (decision: EscrowDecision, signature: Hex) => {
   try {
     await anvil.publicClient.simulateContract({
       address: escrow,
       abi: BountyEscrowAbi,
       functionName: "resolve",
-      args: [{ bountyId: escrowId(decision.bountyId), disputeId: escrowId(decision.disputeId), toProvider: decision.toProvider, toClient: decision.toClient }, signature],
+      args: [onChain(decision), signature],
       account: addressOf(stranger)
     })
     return null
@@ -85,39 +102,40 @@ afterAll(() => anvil?.stop())
 
 describe("BountyEscrow contract", () => {
   it("the service's digest is the contract's EIP-712 digest", async () => {
-    const decision = { bountyId: randomUUID(), disputeId: randomUUID(), toProvider: 123n, toClient: 456n }
-    const onChain = await anvil.publicClient.readContract({
+    const decision = { bountyId: randomUUID(), disputeId: randomUUID(), provider: addressOf(provider), toProvider: 123n, toClient: 456n }
+    const digest = await anvil.publicClient.readContract({
       address: escrow,
       abi: BountyEscrowAbi,
       functionName: "decisionDigest",
-      args: [{ bountyId: escrowId(decision.bountyId), disputeId: escrowId(decision.disputeId), toProvider: 123n, toClient: 456n }]
+      args: [onChain(decision)]
     })
-    expect(escrowDecisionDigest(anvil.chainId, escrow, decision)).toBe(onChain)
-    // another chain or another contract is another digest
-    expect(escrowDecisionDigest(anvil.chainId + 1, escrow, decision)).not.toBe(onChain)
-    expect(escrowDecisionDigest(anvil.chainId, token, decision)).not.toBe(onChain)
+    expect(escrowDecisionDigest(anvil.chainId, escrow, decision)).toBe(digest)
+    // another chain, another contract or another provider is another digest
+    expect(escrowDecisionDigest(anvil.chainId + 1, escrow, decision)).not.toBe(digest)
+    expect(escrowDecisionDigest(anvil.chainId, token, decision)).not.toBe(digest)
+    expect(escrowDecisionDigest(anvil.chainId, escrow, { ...decision, provider: addressOf(stranger) })).not.toBe(digest)
   })
 
   it("fund: pulls the tokens, one escrow per bounty", async () => {
     const before = await balance(client)
     const bountyId = await funded(1_000_000n)
     expect(await balance(client)).toBe(before)
-    const [tokenOf, clientOf, providerOf, amount, resolved] = await anvil.publicClient.readContract({
+    const [tokenOf, clientOf, amount, resolved] = await anvil.publicClient.readContract({
       address: escrow, abi: BountyEscrowAbi, functionName: "escrows", args: [escrowId(bountyId)]
     })
-    expect({ tokenOf, clientOf, providerOf, amount, resolved }).toEqual({
-      tokenOf: getAddress(token), clientOf: addressOf(client), providerOf: addressOf(provider), amount: 1_000_000n, resolved: false
+    expect({ tokenOf, clientOf, amount, resolved }).toEqual({
+      tokenOf: getAddress(token), clientOf: addressOf(client), amount: 1_000_000n, resolved: false
     })
     await send(client, token, TokenAbi, "mint", [addressOf(client), 5n])
     await send(client, token, TokenAbi, "approve", [escrow, 5n])
     await expect(anvil.publicClient.simulateContract({
-      address: escrow, abi: BountyEscrowAbi, functionName: "fund", args: [escrowId(bountyId), token, 5n, addressOf(provider)], account: addressOf(client)
+      address: escrow, abi: BountyEscrowAbi, functionName: "fund", args: [escrowId(bountyId), token, 5n], account: addressOf(client)
     })).rejects.toThrow(/AlreadyFunded/)
   })
 
   it("release: all to the provider, once; a second decision reverts", async () => {
     const bountyId = await funded(250_000_000n)
-    const decision = { bountyId, disputeId: randomUUID(), toProvider: 250_000_000n, toClient: 0n }
+    const decision = { bountyId, disputeId: randomUUID(), provider: addressOf(provider), toProvider: 250_000_000n, toClient: 0n }
     const signature = await sign(arbiter, decision)
     const providerBefore = await balance(provider)
     const clientBefore = await balance(client)
@@ -131,7 +149,7 @@ describe("BountyEscrow contract", () => {
 
   it("refund: all back to the client", async () => {
     const bountyId = await funded(40_000_000n)
-    const decision = { bountyId, disputeId: randomUUID(), toProvider: 0n, toClient: 40_000_000n }
+    const decision = { bountyId, disputeId: randomUUID(), provider: NoProviderAddress, toProvider: 0n, toClient: 40_000_000n }
     const clientBefore = await balance(client)
     const providerBefore = await balance(provider)
     const receipt = await resolve(decision, await sign(arbiter, decision))
@@ -142,7 +160,7 @@ describe("BountyEscrow contract", () => {
 
   it("split: each their part; parts that do not add up to the escrow revert", async () => {
     const bountyId = await funded(1_000_000n)
-    const short = { bountyId, disputeId: randomUUID(), toProvider: 600_000n, toClient: 399_999n }
+    const short = { bountyId, disputeId: randomUUID(), provider: addressOf(provider), toProvider: 600_000n, toClient: 399_999n }
     expect(await revertOf(short, await sign(arbiter, short))).toBe("AmountMismatch")
     const decision = { ...short, toClient: 400_000n }
     const clientBefore = await balance(client)
@@ -154,12 +172,17 @@ describe("BountyEscrow contract", () => {
 
   it("a decision signed by a non-arbiter, or altered after signing, reverts NotArbiter; an unfunded bounty NotFunded", async () => {
     const bountyId = await funded(7_000n)
-    const decision = { bountyId, disputeId: randomUUID(), toProvider: 7_000n, toClient: 0n }
+    const decision = { bountyId, disputeId: randomUUID(), provider: addressOf(provider), toProvider: 7_000n, toClient: 0n }
     expect(await revertOf(decision, await sign(stranger, decision))).toBe("NotArbiter")
     expect(await revertOf(decision, await sign(client, decision))).toBe("NotArbiter")
     const signature = await sign(arbiter, decision)
     expect(await revertOf({ ...decision, toProvider: 0n, toClient: 7_000n }, signature)).toBe("NotArbiter")
     expect(await revertOf({ ...decision, bountyId: randomUUID() }, signature)).toBe("NotFunded")
+    // the provider is part of what the arbiter signed: another payee is another decision
+    expect(await revertOf({ ...decision, provider: addressOf(stranger) }, signature)).toBe("NotArbiter")
+    // a provider's part needs a provider
+    const nobody = { ...decision, provider: NoProviderAddress }
+    expect(await revertOf(nobody, await sign(arbiter, nobody))).toBe("NoProvider")
     expect(await revertOf(decision, signature)).toBeNull()
   })
 })

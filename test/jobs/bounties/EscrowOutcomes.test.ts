@@ -12,6 +12,7 @@ import { randomUUID } from "node:crypto"
 import { encodeAbiParameters, encodeEventTopics, type Hex, type TransactionReceipt } from "viem"
 import { demoId } from "../../../demo/common.js"
 import { DemoBounties, DemoDisputes, DemoEscrow } from "../../../demo/jobs/bounties/seed.js"
+import { DemoWorkspaces } from "../../../demo/workspaces/seed.js"
 import { IdsSequence } from "../../../layers/Ids.js"
 import type { IntentEvent } from "../../../layers/TransactionIntents.js"
 import type { TransactionIntent, TransactionIntentState } from "../../../schema/transactionIntents.js"
@@ -58,7 +59,10 @@ const event = (bountyId: string, intentId: string, state: TransactionIntentState
   ...extra
 })
 
-const handle = (e: IntentEvent) => bountyEscrowOutcome(e).pipe(Effect.provide(IdsSequence("0000000e")))
+// each call its own id sequence: a move's outbound events take ids from it
+let calls = 0
+const handle = (e: IntentEvent) =>
+  Effect.suspend(() => bountyEscrowOutcome(e).pipe(Effect.provide(IdsSequence(`00000e${(calls += 1).toString(16).padStart(2, "0")}`))))
 
 const readBounty = (id: string) =>
   Effect.gen(function*() {
@@ -139,7 +143,7 @@ layer(server.layer)("bounty escrow outcomes", (it) => {
           eventName: "Resolved",
           args: { bountyId: escrowId(bountyId), disputeId, arbiter: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" }
         }),
-        data: encodeAbiParameters([{ type: "uint256" }, { type: "uint256" }], [600000n, 400000n]),
+        data: encodeAbiParameters([{ type: "address" }, { type: "uint256" }, { type: "uint256" }], [DemoEscrow.payoutAddress, 600000n, 400000n]),
         blockNumber: 7n,
         blockHash: hash,
         logIndex: 0,
@@ -155,5 +159,12 @@ layer(server.layer)("bounty escrow outcomes", (it) => {
         state: "RELEASED", version: before.version + 1, toProvider: "600000", toClient: "400000", settled: true
       })
       expect(yield* readResolution(DemoDisputes.split.id)).toEqual({ outcome: "CONFIRMED", failureCode: null, hash })
+      // the move is told to the poster's and the claimant's workspaces
+      const told = yield* sql<{ workspaceId: string; kind: string; data: { unitsToProvider: string } | string }>`
+        SELECT workspace_id AS "workspaceId", kind, data FROM events WHERE subject_id = ${bountyId} ORDER BY workspace_id`
+      expect(told.map((e) => [e.workspaceId, e.kind])).toEqual([
+        [DemoWorkspaces.acme.id, "bounty.released"],
+        [DemoWorkspaces.outsider.id, "bounty.released"]
+      ].sort())
     }))
 })

@@ -76,6 +76,7 @@ const seedBounty = (units: bigint) =>
         escrow_network: anvil.network,
         escrow_contract_address: escrow,
         escrow_wallet_id: randomUUID(),
+        payout_address: provider,
         version: 1,
         created_at: new Date(),
         updated_at: new Date()
@@ -146,7 +147,7 @@ layer(server.layer, { timeout: 120_000 })("bounty escrow on chain", (it) => {
       yield* Effect.promise(async () => {
         await send(2, token, TokenAbi, "mint", [client, units])
         await send(2, token, TokenAbi, "approve", [escrow, units])
-        await send(2, escrow, BountyEscrowAbi, "fund", [escrowId(ids.bountyId), token, units, provider])
+        await send(2, escrow, BountyEscrowAbi, "fund", [escrowId(ids.bountyId), token, units])
       })
       const before = yield* balanceOf(provider)
       const admin = yield* signIn("admin")
@@ -159,7 +160,7 @@ layer(server.layer, { timeout: 120_000 })("bounty escrow on chain", (it) => {
           address: escrow,
           abi: BountyEscrowAbi,
           functionName: "decisionDigest",
-          args: [{ bountyId: escrowId(ids.bountyId), disputeId: escrowId(ids.disputeId), toProvider: units, toClient: 0n }]
+          args: [{ bountyId: escrowId(ids.bountyId), disputeId: escrowId(ids.disputeId), provider, toProvider: units, toClient: 0n }]
         })
       )
       expect(preview.decisionDigest).toBe(onChain)
@@ -170,7 +171,7 @@ layer(server.layer, { timeout: 120_000 })("bounty escrow on chain", (it) => {
         state: "RELEASED", toProvider: units.toString(), toClient: "0", outcome: "CONFIRMED", failureCode: null, intentState: "CONFIRMED"
       })
       expect(yield* balanceOf(provider)).toBe(before + units)
-      const [, , , , resolved] = yield* Effect.promise(() =>
+      const [, , , resolved] = yield* Effect.promise(() =>
         anvil.publicClient.readContract({ address: escrow, abi: BountyEscrowAbi, functionName: "escrows", args: [escrowId(ids.bountyId)] })
       )
       expect(resolved).toBe(true)

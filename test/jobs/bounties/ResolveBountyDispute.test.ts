@@ -93,6 +93,7 @@ layer(server.layer)("Jobs_ResolveBountyDispute", (it) => {
       expect(p.decisionDigest).toBe(escrowDecisionDigest(8453, DemoEscrow.contractAddress, {
         bountyId: DemoBounties.release.id,
         disputeId: DemoDisputes.release.id,
+        provider: DemoEscrow.payoutAddress,
         toProvider: 150000000n,
         toClient: 100000000n
       }))
