@@ -46,7 +46,7 @@ const commandRules = "Needs a session with its CSRF token and an `Idempotency-Ke
   "`role-required`, 409 `version-conflict`, 409 `invalid-state`, then the command's own."
 
 const fulfillment = "the fulfillment policy (every field optional, with its default): `entitlementCode` (1-64 of " +
-  "`A-Z`, `0-9`, `_`; null, the default: the slug upper-cased), `entitlementDays` (1-3660; null: no end), " +
+  "`A-Z`, `0-9`, `_`; null, the default: the slug upper-cased with `-` as `_`, the code its orders carry), `entitlementDays` (1-3660; null: no end), " +
   "`graceDays` (0-365, default 0), `runtimeAccess` (default false: whether an ACTIVE entitlement lets the buyer's " +
   "workspace converse with and run the agent), `runQuota` (runs per entitlement, 1-1000000000; null: unmetered) and " +
   "`payoutAddress` (the EVM address receiving ONCHAIN and X402 payments, stored in EIP-55 form; a mixed-case " +

@@ -57,7 +57,7 @@ const make = Effect.gen(function*() {
            FROM service_offer_prices p WHERE p.offer_id = o.id ${
       at === undefined ? sql`` : sql`AND p.effective_from <= ${at} AND (p.effective_until IS NULL OR p.effective_until > ${at})`
     }), '[]'::json) AS prices,
-        json_build_object('entitlementCode', COALESCE(o.entitlement_code, upper(o.slug)), 'entitlementDays', o.entitlement_days,
+        json_build_object('entitlementCode', COALESCE(o.entitlement_code, upper(regexp_replace(o.slug, '[^a-zA-Z0-9]+', '_', 'g'))), 'entitlementDays', o.entitlement_days,
           'graceDays', o.grace_days, 'runtimeAccess', o.runtime_access, 'runQuota', o.run_quota,
           'payoutAddress', o.payout_address) AS fulfillment`
 
