@@ -19,6 +19,7 @@ import { Api } from "./api/Api.js"
 import { OperationsLive } from "./api/policies.js"
 import { areas } from "./areas.js"
 import { ChainIntentsLive } from "./workflows.js"
+import { ChainServicesLive } from "../layers/Chain.js"
 import { PublicAuthLive, SessionAuthLive } from "./http/AuthMiddleware.js"
 import { accessLog, accessWriter } from "./http/AccessLog.js"
 import { CorsLive } from "./http/Cors.js"
@@ -102,7 +103,7 @@ export const ApiLive = makeApiLive()
  */
 const McpServerLive = McpEndpointLive.pipe(
   Layer.provide([Agents.Default, Reputation.Default, Resolver.Default, ProtocolCatalogCache.Default, Services.Default]),
-  Layer.provide([AuthLive, RateBudgetLive, CursorLive, EnvelopeLive, EdgeCacheLive])
+  Layer.provide([AuthLive, RateBudgetLive, CursorLive, EnvelopeLive, EdgeCacheLive, ChainServicesLive])
 )
 
 /**
@@ -111,7 +112,7 @@ const McpServerLive = McpEndpointLive.pipe(
  */
 const A2aServerLive = A2aEndpointLive.pipe(
   Layer.provide([Agents.Default, Reputation.Default, Resolver.Default, ProtocolCatalogCache.Default, Services.Default]),
-  Layer.provide([AuthLive, RateBudgetLive, CursorLive, EnvelopeLive, EdgeCacheLive])
+  Layer.provide([AuthLive, RateBudgetLive, CursorLive, EnvelopeLive, EdgeCacheLive, ChainServicesLive])
 )
 
 /**

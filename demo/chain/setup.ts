@@ -10,6 +10,11 @@
  * - Grants the escrow's `ARBITER_ROLE` to the platform signer when the contract has one and the
  *   signer lacks it.
  * - Mints {@link DemoTreasuryUnits} treasury tokens to the platform signer.
+ * - `PaymentToken` (role `paymentToken`): the EIP-3009 token x402 payments settle in ("Payment
+ *   Token" PAY, 6 decimals); mints {@link DemoPaymentUnits} of it to the demo buyer, anvil
+ *   account {@link DemoBuyerAccount}.
+ * - Starts the local x402 facilitator (demo/chain/facilitator.ts, settling from anvil account 9)
+ *   and names it in the settings (`X402_FACILITATOR_URL`, its host in `OUTBOUND_ALLOWED_HOSTS`).
  *
  * The platform signer is anvil's development account 0 (its key is public: never use it anywhere
  * real).
@@ -17,13 +22,24 @@
 import { type Abi, type AbiParameter, type Address, getAddress, type Hex } from "viem"
 import { type Anvil, startAnvil } from "./anvil.js"
 import { compileContracts, deployContract } from "./contracts.js"
+import { type LocalFacilitator, startFacilitator } from "./facilitator.js"
 
 /** Contract name in `contracts/` → the role the service knows it by (`CHAIN_CONTRACTS`). */
 export const DemoContractRoles: Readonly<Record<string, string>> = {
   IdentityRegistry: "identityRegistry",
   BountyEscrow: "bountyEscrow",
-  TestToken: "treasuryToken"
+  TestToken: "treasuryToken",
+  PaymentToken: "paymentToken"
 }
+
+/** The anvil account whose wallet buys over x402 in the demo (its key is anvil's public development key 3). */
+export const DemoBuyerAccount = 3
+
+/** The anvil account an offer's payout address can be in the demo (anvil account 4). */
+export const DemoPayoutAccount = 4
+
+/** Units of the payment token minted to the demo buyer: one thousand tokens of 6 decimals. */
+export const DemoPaymentUnits = 1_000_000_000n
 
 /** Units of the treasury token minted to the platform signer: one million tokens of 18 decimals. */
 export const DemoTreasuryUnits = 10n ** 24n
@@ -35,7 +51,14 @@ export interface ChainDemo {
   readonly signer: Address
   /** Deployed contracts by role. */
   readonly contracts: Readonly<Record<string, Address>>
-  /** The server's chain settings: `CHAIN_RPC_URLS`, `CHAIN_CONTRACTS`, `CHAIN_CONFIRMATIONS`, `CHAIN_SIGNER_PRIVATE_KEY`, `OUTBOUND_ALLOWED_HOSTS`. */
+  /** The local x402 facilitator, settling payment-token payments on anvil. */
+  readonly facilitator: LocalFacilitator
+  /** The demo buyer's address (anvil account {@link DemoBuyerAccount}), holding {@link DemoPaymentUnits} payment tokens. */
+  readonly buyer: Address
+  /**
+   * The server's chain settings: `CHAIN_RPC_URLS`, `CHAIN_CONTRACTS`, `CHAIN_CONFIRMATIONS`,
+   * `CHAIN_SIGNER_PRIVATE_KEY`, `X402_FACILITATOR_URL`, `OUTBOUND_ALLOWED_HOSTS` (anvil's and the facilitator's hosts).
+   */
   readonly env: Readonly<Record<string, string>>
 }
 
@@ -82,15 +105,20 @@ export const setupChainDemo = async (options: { readonly confirmations?: number 
       if (role === "treasuryToken" && hasFunction(artifact.abi, "mint")) {
         await send(address, artifact.abi, "mint", [signer, DemoTreasuryUnits])
       }
+      if (role === "paymentToken" && hasFunction(artifact.abi, "mint")) {
+        await send(address, artifact.abi, "mint", [anvil.accounts[DemoBuyerAccount]!.address, DemoPaymentUnits])
+      }
     }
+    const facilitator = await startFacilitator(anvil)
     const env = {
       CHAIN_RPC_URLS: `${anvil.network}=${anvil.rpcUrl}`,
       CHAIN_CONTRACTS: Object.entries(contracts).map(([role, address]) => `${role}@${anvil.network}=${address}`).join(","),
       CHAIN_CONFIRMATIONS: `${anvil.network}=${options.confirmations ?? 2}`,
       CHAIN_SIGNER_PRIVATE_KEY: anvil.privateKeys[0]!,
-      OUTBOUND_ALLOWED_HOSTS: anvil.host
+      X402_FACILITATOR_URL: facilitator.url,
+      OUTBOUND_ALLOWED_HOSTS: `${anvil.host},${facilitator.host}`
     }
-    return { anvil, signer, contracts, env }
+    return { anvil, signer, contracts, facilitator, buyer: anvil.accounts[DemoBuyerAccount]!.address, env }
   } catch (e) {
     await anvil.stop()
     throw e

@@ -20,6 +20,7 @@ import { operation } from "../api/operation.js"
 import { LocationOf } from "../api/location.js"
 import {
   AgentNotFound,
+  ChainRpcUnavailable,
   Conflict,
   InvalidCursor,
   InvalidRequest,
@@ -45,7 +46,7 @@ const commandRules = "Needs a session with its CSRF token and an `Idempotency-Ke
   "`role-required`, 409 `version-conflict`, 409 `invalid-state`, then the command's own."
 
 const fulfillment = "the fulfillment policy (every field optional, with its default): `entitlementCode` (1-64 of " +
-  "`A-Z`, `0-9`, `_`; null, the default: the slug upper-cased), `entitlementDays` (1-3660; null: no end), " +
+  "`A-Z`, `0-9`, `_`; null, the default: the slug upper-cased with `-` as `_`, the code its orders carry), `entitlementDays` (1-3660; null: no end), " +
   "`graceDays` (0-365, default 0), `runtimeAccess` (default false: whether an ACTIVE entitlement lets the buyer's " +
   "workspace converse with and run the agent), `runQuota` (runs per entitlement, 1-1000000000; null: unmetered) and " +
   "`payoutAddress` (the EVM address receiving ONCHAIN and X402 payments, stored in EIP-55 form; a mixed-case " +
@@ -143,7 +144,9 @@ export class ServicesApi extends HttpApiGroup.make("Services")
           description: "Replaces the offer's prices from `effectiveFrom` (default now; never before now) until " +
             "`effectiveUntil` (null, the default: open; else after `effectiveFrom`) with `prices` (1-50, at most one per " +
             "network and asset): each `{networkPublicId (null: an off-chain price), assetPublicId (an asset of that " +
-            "network), units (minor units, decimal string), x402?, x402ResourceTemplate?}`. The new rows share one " +
+            "network, or the CAIP-19 id of an ERC-20 token on it, `eip155:8453/erc20:0x…`, which becomes an asset on first " +
+            "use with the token's `symbol()` and `decimals()` read from the network's RPC endpoint), units (minor units, " +
+            "decimal string), x402?, x402ResourceTemplate?}`. The new rows share one " +
             "price `version`, one more than the previous set's. Every earlier price whose window is still open at " +
             "`effectiveFrom` is closed then (one not yet in effect gets an empty window); no price row is otherwise " +
             "changed or deleted, so an order keeps the price it was quoted.\n\n" +
@@ -153,8 +156,9 @@ export class ServicesApi extends HttpApiGroup.make("Services")
             "have `x402ResourceTemplate: null`.\n\n" +
             "Answers 200 with the offer at `version` + 1 (every price, old windows included). Offers in any state but " +
             "RETIRED. 400 `invalid-request` names the field and rule (`/prices/1/assetPublicId` \"must be an asset of " +
-            "the price's network\", `/effectiveFrom` \"must not be before the current time\"). " + commandRules,
-          errors: [InvalidRequest, OfferNotFound, RoleRequired, VersionConflict, InvalidState, Conflict]
+            "the price's network\", `/effectiveFrom` \"must not be before the current time\"). 503 " +
+            "`chain-rpc-unavailable` when a new token's `decimals()` and `symbol()` cannot be read. " + commandRules,
+          errors: [InvalidRequest, OfferNotFound, RoleRequired, VersionConflict, InvalidState, Conflict, ChainRpcUnavailable]
         })
       )
   )

@@ -3,7 +3,7 @@
  * Rows are built in the wire shape of `ServiceOffer` (spec §2.5) and decoded with it.
  */
 import { SqlClient, SqlSchema, type Statement } from "@effect/sql"
-import { Effect, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { type FulfillmentInput, ServiceOffer } from "./Schemas.js"
 import { updateVersioned } from "../db/versioned.js"
 import { rolesFor } from "../../schema/roles.js"
@@ -57,7 +57,7 @@ const make = Effect.gen(function*() {
            FROM service_offer_prices p WHERE p.offer_id = o.id ${
       at === undefined ? sql`` : sql`AND p.effective_from <= ${at} AND (p.effective_until IS NULL OR p.effective_until > ${at})`
     }), '[]'::json) AS prices,
-        json_build_object('entitlementCode', COALESCE(o.entitlement_code, upper(o.slug)), 'entitlementDays', o.entitlement_days,
+        json_build_object('entitlementCode', COALESCE(o.entitlement_code, upper(regexp_replace(o.slug, '[^a-zA-Z0-9]+', '_', 'g'))), 'entitlementDays', o.entitlement_days,
           'graceDays', o.grace_days, 'runtimeAccess', o.runtime_access, 'runQuota', o.run_quota,
           'payoutAddress', o.payout_address) AS fulfillment`
 
@@ -242,6 +242,25 @@ const make = Effect.gen(function*() {
         Schema.decodeUnknown(Schema.Array(AssetRow))
       )
 
+  /** The CAIP-2 id of network `networkId` (null when it has none), or none when there is no such network. */
+  const networkCaip2 = (networkId: string) =>
+    Effect.map(
+      sql<{ readonly caip2: string | null }>`SELECT caip2 FROM networks WHERE id = ${networkId}`,
+      (rows) => Option.map(Option.fromNullable(rows[0]), (r) => r.caip2)
+    )
+
+  /** The id of the asset with CAIP-19 id `caip19`, or none. */
+  const assetByCaip19 = (caip19: string) =>
+    Effect.map(
+      sql<{ readonly id: string }>`SELECT id FROM assets WHERE caip19 = ${caip19}`,
+      (rows) => Option.map(Option.fromNullable(rows[0]), (r) => r.id)
+    )
+
+  /** Adds an asset row (nothing when one with its CAIP-19 id exists). */
+  const insertAsset = (a: { readonly id: string; readonly networkId: string; readonly caip19: string; readonly symbol: string | null; readonly decimals: number }) =>
+    sql`INSERT INTO assets (id, network_id, symbol, decimals, caip19)
+        VALUES (${a.id}, ${a.networkId}, ${a.symbol}, ${a.decimals}, ${a.caip19}) ON CONFLICT (caip19) DO NOTHING`
+
   /** Whether agent `agentId` exists. */
   const agentExists = (agentId: string) =>
     Effect.map(
@@ -290,6 +309,9 @@ const make = Effect.gen(function*() {
     nextPriceVersion,
     insertPrice,
     assets,
+    networkCaip2,
+    assetByCaip19,
+    insertAsset,
     agentExists,
     publishedOfAgent
   } as const

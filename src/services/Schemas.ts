@@ -173,15 +173,31 @@ export const X402ResourceTemplate = Schema.String.pipe(
   })
 )
 
+/** The CAIP-19 id of an ERC-20 token (`eip155:8453/erc20:0x…`): its network's CAIP-2 id and the token's address. */
+export const Erc20AssetPattern = /^(eip155:[0-9]{1,32})\/erc20:(0x[0-9a-fA-F]{40})$/
+
+/**
+ * The asset of a price: an asset's id (uuid), or the CAIP-19 id of an ERC-20 token
+ * (`eip155:<chain id>/erc20:<address>`, CAIP-19), which the directory adds as an asset on first use.
+ */
+export const OfferPriceAsset = Schema.Union(
+  Uuid,
+  Schema.String.pipe(Schema.pattern(Erc20AssetPattern), Schema.annotations({ description: "CAIP-19 id of an ERC-20 token" }))
+).annotations({
+  ...rule("must be a uuid or the CAIP-19 id of an ERC-20 token (eip155:<chain id>/erc20:<address>)"),
+  description: "an asset's id (uuid), or the CAIP-19 id of an ERC-20 token (`eip155:8453/erc20:0x…`), added as an asset on first use"
+})
+
 /**
  * One price of a new set: an amount (`units`, minor units of `assetPublicId`, decimal string) on a
- * network (`networkPublicId`, null for an off-chain price); `x402: true` or an `x402ResourceTemplate`
- * makes it an X402 price (which needs a network), its template defaulting to
+ * network (`networkPublicId`, null for an off-chain price); `assetPublicId` is an asset's id or the
+ * CAIP-19 id of an ERC-20 token of the price's network ({@link OfferPriceAsset}); `x402: true` or an
+ * `x402ResourceTemplate` makes it an X402 price (which needs a network), its template defaulting to
  * {@link DefaultX402ResourceTemplate}.
  */
 export const OfferPriceInput = StrictStruct({
   networkPublicId: Schema.NullOr(Uuid),
-  assetPublicId: Uuid,
+  assetPublicId: OfferPriceAsset,
   units: Units,
   x402: Schema.optionalWith(Schema.Boolean, { default: () => false, exact: true }),
   x402ResourceTemplate: Schema.optionalWith(X402ResourceTemplate, { exact: true })

@@ -10,7 +10,8 @@
  */
 import { SqlClient, type SqlError } from "@effect/sql"
 import { Effect, Option } from "effect"
-import { getAddress } from "viem"
+import { BaseError, ContractFunctionRevertedError, ContractFunctionZeroDataError, erc20Abi, getAddress } from "viem"
+import { Chain } from "../../layers/Chain.js"
 import { OfferIncomplete, OfferNotFound, OfferSlugTaken } from "./Errors.js"
 import { recordActivity } from "../../layers/Activity.js"
 import { now } from "../../layers/Clock.js"
@@ -27,12 +28,13 @@ import {
 } from "./Repo.js"
 import { dieOnStorageFailure } from "../db/storageFailure.js"
 import { rolesFor } from "../../schema/roles.js"
-import { AgentNotFound, InvalidCursor, InvalidRequest, InvalidState, RoleRequired } from "../../schema/errors.js"
+import { AgentNotFound, ChainRpcUnavailable, InvalidCursor, InvalidRequest, InvalidState, RoleRequired } from "../../schema/errors.js"
 import type { InvalidParam } from "../../schema/problem.js"
 import { AgentOperators, requireActiveAgent } from "../agentAccess/index.js"
 import {
   type CreateServiceOfferRequest,
   DefaultX402ResourceTemplate,
+  Erc20AssetPattern,
   type FulfillmentInput,
   type ListAgentOffersQuery,
   type ServiceOffer,
@@ -67,6 +69,7 @@ export class Services extends Effect.Service<Services>()("agent-directory/Servic
     const ids = yield* Ids
     const cursor = yield* Cursor
     const operators = yield* AgentOperators
+    const chain = yield* Chain
     const writers = rolesFor("services.offers.write")
 
     const reload = (offerId: string) => repo.findById(offerId).pipe(Effect.flatMap(Effect.orDie))
@@ -194,8 +197,9 @@ export class Services extends Effect.Service<Services>()("agent-directory/Servic
      * network, an X402 price without a network, a window in the past or empty), `OfferNotFound`,
      * `RoleRequired`, `VersionConflict`, `InvalidState`, `Conflict`.
      */
-    const setPrices = (input: SetOfferPricesRequest & { readonly offerId: string; readonly accountId: string }) =>
+    const setPrices = (request: SetOfferPricesRequest & { readonly offerId: string; readonly accountId: string }) =>
       Effect.gen(function*() {
+        let input = request
         const at = yield* now
         const from = input.effectiveFrom ?? at
         const errors: Array<InvalidParam> = []
@@ -205,6 +209,23 @@ export class Services extends Effect.Service<Services>()("agent-directory/Servic
         if (input.effectiveUntil !== null && input.effectiveUntil.getTime() <= from.getTime()) {
           errors.push({ in: "body", pointer: "/effectiveUntil", detail: "must be after effectiveFrom" })
         }
+        // a token named by its CAIP-19 id: its asset row (added on first use)
+        const prices: Array<typeof input.prices[number]> = []
+        for (const [i, price] of input.prices.entries()) {
+          const token = Erc20AssetPattern.exec(price.assetPublicId)
+          if (token === null) {
+            prices.push(price)
+            continue
+          }
+          const assetId = yield* tokenAsset(price.networkPublicId?.toLowerCase() ?? null, token[1]!, token[2]!)
+          if (typeof assetId === "string") prices.push({ ...price, assetPublicId: assetId })
+          else {
+            errors.push({ in: "body", pointer: `/prices/${i}/assetPublicId`, detail: assetId.rule })
+            prices.push(price)
+          }
+        }
+        if (errors.length > 0) return yield* invalid(errors.slice(0, 20))
+        input = { ...input, prices: prices as unknown as typeof input.prices }
         const known = new Map((yield* repo.assets(input.prices.map((p) => p.assetPublicId.toLowerCase()))).map((a) => [a.id, a]))
         const seen = new Set<string>()
         input.prices.forEach((price, i) => {
@@ -250,6 +271,44 @@ export class Services extends Effect.Service<Services>()("agent-directory/Servic
         }
         return yield* reload(offerId)
       }).pipe(dieOnStorageFailure)
+
+    /**
+     * The asset id of ERC-20 token `address` on network `caip2` (a CAIP-19 id of a price), for a price
+     * on network `networkId`: the token's asset row, added on first use with its `symbol()` and
+     * `decimals()` read from the network's RPC endpoint (`CHAIN_RPC_URLS`). A rule it breaks (a price
+     * without its network, a network not configured, a contract that is no ERC-20) comes back as
+     * `{rule}`. Fails with `ChainRpcUnavailable` when the endpoint does not answer.
+     */
+    const tokenAsset = (networkId: string | null, caip2: string, address: string) =>
+      Effect.gen(function*() {
+        const onNetwork = { rule: "must be an asset of the price's network" }
+        if (networkId === null) return onNetwork
+        const networkCaip2 = yield* repo.networkCaip2(networkId)
+        if (Option.isNone(networkCaip2) || networkCaip2.value !== caip2) return onNetwork
+        const caip19 = `${caip2}/erc20:${address.toLowerCase()}`
+        const existing = yield* repo.assetByCaip19(caip19)
+        if (Option.isSome(existing)) return existing.value
+        const client = yield* Effect.option(chain.client(caip2))
+        if (Option.isNone(client)) return { rule: "must be a token of a network configured in CHAIN_RPC_URLS" }
+        const token = getAddress(address.toLowerCase())
+        const read = yield* Effect.either(Effect.tryPromise(() =>
+          Promise.all([
+            client.value.readContract({ address: token, abi: erc20Abi, functionName: "decimals" }),
+            client.value.readContract({ address: token, abi: erc20Abi, functionName: "symbol" })
+          ])
+        ))
+        if (read._tag === "Left") {
+          // a contract that answers but is no ERC-20 (no code, a revert) is the caller's; anything else the endpoint's
+          const cause = read.left.error
+          if (cause instanceof BaseError && cause.walk((e) => e instanceof ContractFunctionRevertedError || e instanceof ContractFunctionZeroDataError) !== null) {
+            return { rule: "must be an ERC-20 token (its decimals() and symbol() answer)" }
+          }
+          return yield* Effect.fail(new ChainRpcUnavailable({ detail: `The RPC endpoint of ${caip2} did not answer.` }))
+        }
+        const [decimals, symbol] = read.right
+        yield* repo.insertAsset({ id: yield* ids.next, networkId, caip19, symbol: symbol.slice(0, 32), decimals })
+        return Option.getOrThrow(yield* repo.assetByCaip19(caip19))
+      })
 
     /**
      * Services_CreateTermsRevision: appends terms revision n + 1 to an offer in any state but RETIRED,

@@ -13,6 +13,14 @@
  *   alone (`stripe`'s `constructEvent`). In process, not over HTTP (the HTTP stack's own cost is
  *   `npm run bench:http`'s).
  *
+ * - **x402 purchase latency p50/p99**, end to end on a local chain: anvil with the EIP-3009
+ *   PaymentToken and the local facilitator (demo/chain/), the server running as `npm run dev` runs it
+ *   (`tsx bin/main.ts`, its own process, on the scratch database) with the chain and facilitator
+ *   configured; `BENCH_PURCHASES` (40) purchases one after the other, each `@x402/fetch` paying from
+ *   a test wallet: the first request's 402, the EIP-3009 signature, the paid request (verify, the
+ *   order, settle on chain with its receipt, confirm) — reference: a plain HTTP read of the offer
+ *   (Services_GetServiceOffer) on the same server, as many times.
+ *
  * Prints a small table.
  */
 import { SqlClient } from "@effect/sql"
@@ -30,6 +38,15 @@ import { DemoWorkspaces } from "../../demo/workspaces/seed.js"
 import { confirmPayment, openPayment, placeOrder } from "../../src/commerce/index.js"
 import { ProcessorWebhooks } from "../../src/commerce/webhooks/ProcessorWebhooks.js"
 import { testConfigLayer } from "../support/config.js"
+import { spawn } from "node:child_process"
+import { openSync } from "node:fs"
+import { x402Client } from "@x402/core/client"
+import { ExactEvmScheme, toClientEvmSigner } from "@x402/evm"
+import { wrapFetchWithPayment } from "@x402/fetch"
+import { getAddress } from "viem"
+import { compileContracts, deployContract } from "../../demo/chain/contracts.js"
+import { startAnvil } from "../../demo/chain/anvil.js"
+import { startFacilitator } from "../../demo/chain/facilitator.js"
 
 const serverUrl = process.env["DATABASE_URL"] ?? ""
 const count = Number(process.env["BENCH_ORDERS"] ?? 500)
@@ -48,6 +65,113 @@ const admin = async (url: string, text: string) => {
 }
 
 const perSecond = (n: number, ms: number) => Math.round((n * 1000) / ms)
+const purchases = Number(process.env["BENCH_PURCHASES"] ?? 40)
+
+/** The `q` quantile of `values` (ms), nearest rank. */
+const quantile = (values: ReadonlyArray<number>, q: number) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!
+}
+
+/**
+ * x402 purchases end to end (see the module docs) against the server started on `url`'s database,
+ * beside plain reads of the offer; returns the table's rows.
+ */
+const x402Latency = async (url: string) => {
+  const anvil = await startAnvil()
+  const facilitator = await startFacilitator(anvil)
+  const port = 3900 + Math.floor(Math.random() * 90)
+  const base = `http://127.0.0.1:${port}`
+  let server: ReturnType<typeof spawn> | undefined
+  try {
+    // the chain: the payment token, minted to the buyer (anvil account 3), paid out to account 4
+    const token = getAddress(await deployContract({ wallet: anvil.wallet(0), publicClient: anvil.publicClient }, "PaymentToken"))
+    const buyer = anvil.accounts[3]!
+    const mint = await anvil.wallet(0).writeContract({
+      address: token, abi: compileContracts()["PaymentToken"]!.abi, functionName: "mint", args: [buyer.address, 10n ** 15n],
+      account: anvil.accounts[0]!, chain: null
+    })
+    await anvil.publicClient.waitForTransactionReceipt({ hash: mint, pollingInterval: 50 })
+    // the sold offer: the outsider's demo offer, PUBLISHED, priced in the token (the bench's setup, not measured)
+    const priceId = randomUUID()
+    await admin(url, `
+      INSERT INTO networks (id, key, family, display_name, caip2) VALUES ('${randomUUID()}', 'anvil', 'EVM', 'Anvil', '${anvil.network}')
+        ON CONFLICT DO NOTHING;
+      INSERT INTO assets (id, network_id, symbol, decimals, caip19)
+        SELECT '${randomUUID()}', id, 'PAY', 6, '${anvil.network}/erc20:${token.toLowerCase()}' FROM networks WHERE caip2 = '${anvil.network}';
+      UPDATE service_offers SET state = 'PUBLISHED', published_at = now(), payout_address = '${anvil.accounts[4]!.address}',
+        entitlement_days = 30 WHERE id = '${DemoOffers.foreign.id}';
+      INSERT INTO service_offer_prices (id, offer_id, version, network_id, asset_id, units, effective_from, x402_resource_template)
+        SELECT '${priceId}', '${DemoOffers.foreign.id}', 99, n.id, a.id, 2500000, now() - interval '1 day', '/api/v1/x402/offers/{offerId}/purchase'
+        FROM networks n JOIN assets a ON a.network_id = n.id WHERE n.caip2 = '${anvil.network}';`)
+    server = spawn("node_modules/.bin/tsx", ["bin/main.ts"], {
+      env: {
+        ...process.env,
+        DATABASE_URL: url,
+        PORT: String(port),
+        LOG_LEVEL: process.env["BENCH_SERVER_LOG"] === undefined ? "Error" : "Info",
+        CHAIN_RPC_URLS: `${anvil.network}=${anvil.rpcUrl}`,
+        CHAIN_CONFIRMATIONS: `${anvil.network}=1`,
+        X402_FACILITATOR_URL: facilitator.url,
+        OUTBOUND_ALLOWED_HOSTS: `${anvil.host},${facilitator.host}`
+      },
+      stdio: ["ignore", process.env["BENCH_SERVER_LOG"] === undefined ? "ignore" : openSync(process.env["BENCH_SERVER_LOG"], "a"), "inherit"]
+    })
+    for (let i = 0; ; i++) {
+      if (i > 600) throw new Error("the server did not start")
+      const up = await fetch(`${base}/api/v1/protocols`).then((r) => r.ok, () => false)
+      if (up) break
+      await new Promise((resolve) => setTimeout(resolve, 200))
+    }
+    const signIn = await fetch(`${base}/api/v1/auth/sign-in`, {
+      method: "POST", headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "owner@demo.agent-directory.dev", password: "demo-owner-password" })
+    })
+    const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0]!
+    const csrf = ((await signIn.json()) as { data: { csrfToken: string } }).data.csrfToken
+    const withSession: typeof fetch = (input, init) => {
+      const request = new Request(input, init)
+      request.headers.set("cookie", cookie)
+      request.headers.set("x-csrf-token", csrf)
+      return fetch(request)
+    }
+    const client = x402Client.fromConfig({
+      schemes: [{ network: "eip155:*", client: new ExactEvmScheme(toClientEvmSigner(buyer as never, anvil.publicClient as never)) }],
+      spendControls: { allowedAssets: [{ network: anvil.network as `${string}:${string}`, asset: token }] }
+    })
+    const pay = wrapFetchWithPayment(withSession, client)
+    const purchaseUrl = `${base}/api/v1/x402/offers/${DemoOffers.foreign.id}/purchase?workspaceId=${DemoWorkspaces.acme.id}&priceId=${priceId}`
+    const paid: Array<number> = []
+    const reads: Array<number> = []
+    // one warm-up of each, not counted
+    for (let i = -1; i < purchases; i++) {
+      const t0 = performance.now()
+      const response = await pay(purchaseUrl, { method: "POST", signal: AbortSignal.timeout(120_000) })
+      const body = await response.text()
+      if (response.status !== 200) throw new Error(`purchase answered ${response.status}: ${body}`)
+      const t1 = performance.now()
+      const read = await withSession(`${base}/api/v1/offers/${DemoOffers.foreign.id}`)
+      await read.text()
+      if (read.status !== 200) throw new Error(`read answered ${read.status}`)
+      if (i >= 0) {
+        paid.push(t1 - t0)
+        reads.push(performance.now() - t1)
+      }
+    }
+    const ms = (v: number) => `${v.toFixed(1)} ms`
+    return [
+      { figure: "x402 purchase p50", measured: ms(quantile(paid, 0.5)), reference: ms(quantile(reads, 0.5)), ratio: (quantile(reads, 0.5) / quantile(paid, 0.5)).toFixed(3) },
+      { figure: "x402 purchase p99", measured: ms(quantile(paid, 0.99)), reference: ms(quantile(reads, 0.99)), ratio: (quantile(reads, 0.99) / quantile(paid, 0.99)).toFixed(3) }
+    ]
+  } finally {
+    if (server !== undefined) {
+      server.kill("SIGTERM")
+      await new Promise((resolve) => server!.once("exit", resolve))
+    }
+    await facilitator.stop()
+    await anvil.stop()
+  }
+}
 
 const run = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -130,6 +254,11 @@ const main = async () => {
     )
     console.log(`\nbench:commerce on PostgreSQL, ${count} orders and events (offer ${DemoOffers.published.id})`)
     console.table(rows)
+    if (purchases > 0) {
+      const latency = await x402Latency(url.toString())
+      console.log(`${purchases} x402 purchases (reference: a GET of the offer on the same server)`)
+      console.table(latency)
+    }
   } finally {
     await admin(serverUrl, `DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`)
   }

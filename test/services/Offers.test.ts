@@ -412,7 +412,7 @@ layer(server.layer)("service offers: the life of an offer", (it) => {
       const plain = yield* create(owner, createBody({ slug: "plain-policy" }))
       expect(plain.status, plain.text).toBe(201)
       expect(plain.body.data.fulfillment).toEqual({
-        entitlementCode: "PLAIN-POLICY",
+        entitlementCode: "PLAIN_POLICY",
         entitlementDays: null,
         graceDays: 0,
         runtimeAccess: false,
@@ -451,7 +451,7 @@ layer(server.layer)("service offers: the life of an offer", (it) => {
       expect(changed.status, changed.text).toBe(200)
       expect(changed.body.data).toMatchObject({ version: 3, fulfillmentPolicyVersion: 2 })
       expect(changed.body.data.fulfillment).toEqual({
-        entitlementCode: "RUNTIME-ACCESS",
+        entitlementCode: "RUNTIME_ACCESS",
         entitlementDays: 365,
         graceDays: 0,
         runtimeAccess: false,
