@@ -17,8 +17,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Logger, LogLevel, Redacted } from "effect"
-import { randomBytes, randomUUID } from "node:crypto"
-import pg from "pg"
+import { randomUUID } from "node:crypto"
 import Stripe from "stripe"
 import { AuthLive } from "../../layers/Auth.js"
 import { DbServer } from "../../layers/Db.js"
@@ -30,22 +29,13 @@ import { DemoWorkspaces } from "../../demo/workspaces/seed.js"
 import { confirmPayment, openPayment, placeOrder } from "../../src/commerce/index.js"
 import { ProcessorWebhooks } from "../../src/commerce/webhooks/ProcessorWebhooks.js"
 import { testConfigLayer } from "../support/config.js"
+import { withScratchDatabase } from "./scratch.js"
 
 const serverUrl = process.env["DATABASE_URL"] ?? ""
 const count = Number(process.env["BENCH_ORDERS"] ?? 500)
 /** The demo price of the PUBLISHED "pro" offer. */
 const publishedPrice = "0190000d-0000-7000-8000-000000000002"
 const secret = "whsec_bench_processor_webhooks_0123456789"
-
-const admin = async (url: string, text: string) => {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  try {
-    await client.query(text)
-  } finally {
-    await client.end()
-  }
-}
 
 const perSecond = (n: number, ms: number) => Math.round((n * 1000) / ms)
 
@@ -111,17 +101,12 @@ const run = Effect.gen(function*() {
   ]
 })
 
-const main = async () => {
-  if (serverUrl === "") throw new Error("bench:commerce runs on PostgreSQL: set DATABASE_URL")
-  const scratch = `bench_commerce_${randomBytes(4).toString("hex")}`
-  await admin(serverUrl, `CREATE DATABASE ${scratch}`)
-  try {
-    const url = new URL(serverUrl)
-    url.pathname = `/${scratch}`
+const main = () =>
+  withScratchDatabase("commerce", serverUrl, async (url) => {
     const config = testConfigLayer({
       processorWebhooks: { providers: new Map([["stripe", { scheme: "stripe", secret: Redacted.make(secret) }]]) }
     })
-    const base = Layer.mergeAll(DbServer(Redacted.make(url.toString()), migrate), IdsLive).pipe(Layer.provideMerge(config))
+    const base = Layer.mergeAll(DbServer(Redacted.make(url), migrate), IdsLive).pipe(Layer.provideMerge(config))
     const layer = Layer.mergeAll(ProcessorWebhooks.Default, AuthLive).pipe(Layer.provideMerge(base))
     const rows = await Effect.runPromise(
       Effect.zipRight(seedDemoData, run).pipe(Effect.provide(layer), Effect.scoped, Logger.withMinimumLogLevel(LogLevel.Error), Effect.orDie) as Effect.Effect<
@@ -130,9 +115,6 @@ const main = async () => {
     )
     console.log(`\nbench:commerce on PostgreSQL, ${count} orders and events (offer ${DemoOffers.published.id})`)
     console.table(rows)
-  } finally {
-    await admin(serverUrl, `DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`)
-  }
-}
+  })
 
 void main()

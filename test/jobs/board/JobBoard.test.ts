@@ -178,9 +178,10 @@ layer(server.layer, { excludeTestServices: true })("Job board", (it) => {
       expect(titles(yield* list("?deadlineBefore=2026-06-15T00:00:00Z"))).toEqual([Bounties.onboarding.title])
       expect(titles(yield* list("?deadlineAfter=2026-06-15T00:00:00Z&kinds=BOUNTY"))).toEqual([Bounties.summaries.title])
       const byDeadline = yield* list("?sort=deadline&limit=3")
-      expect(titles(byDeadline)).toEqual([Bounties.onboarding.title, Bounties.summaries.title, P.labelling.title])
+      expect(titles(byDeadline)).toEqual([Bounties.onboarding.title, Bounties.summaries.title, P.research.title])
       const rest = yield* list(`?sort=deadline&cursor=${encodeURIComponent(byDeadline.body.nextCursor)}`)
-      expect(titles(rest)).toEqual([P.research.title, P.monitoring.title, P.translation.title])
+      // equal deadlines by id, no deadline last
+      expect(titles(rest)).toEqual([P.monitoring.title, P.labelling.title, P.translation.title])
 
       // rules: reward bounds and the reward order need an asset; values are never echoed
       const noAsset = yield* list("?minReward=5&sort=reward")
