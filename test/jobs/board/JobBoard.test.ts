@@ -187,7 +187,7 @@ layer(server.layer, { excludeTestServices: true })("Job board", (it) => {
       const noAsset = yield* list("?minReward=5&sort=reward")
       expectProblem(noAsset, 400, "invalid-request")
       expect(noAsset.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual(["/minReward", "/sort"])
-      for (const bad of ["?minReward=-1&asset=USDC", "?skills=Bad%20Key", "?kinds=GIG", "?deadlineBefore=tomorrow", "?limit=0", "?network=x"]) {
+      for (const bad of ["?minReward=-1&asset=USDC", "?skills=Bad%20Key", "?kinds=GIG", "?deadlineBefore=tomorrow", "?limit=0", "?network=Bad%20Net"]) {
         expectProblem(yield* list(bad), 400, "invalid-request")
       }
     }))
