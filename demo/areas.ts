@@ -50,6 +50,7 @@ import { seedBountyDisputes } from "./jobs/bounties/seed.js"
 import { BountiesManifest } from "./jobs/bounties/manifest.js"
 import { seedPartnerJobSources } from "./jobs/partnerJobs/seed.js"
 import { PartnerJobsManifest } from "./jobs/partnerJobs/manifest.js"
+import { JobBoardManifest } from "./jobs/board/manifest.js"
 import { seedAnalytics } from "./social/analytics/seed.js"
 import { AnalyticsManifest } from "./social/analytics/manifest.js"
 import { seedAds } from "./growth/ads/seed.js"
@@ -86,6 +87,7 @@ export const demoAreas: ReadonlyArray<DemoArea> = [
   { name: "growth/tokenOperations", seed: seedTokenOperations, manifest: TokenOperationsManifest },
   { name: "jobs/bounties", seed: seedBountyDisputes, manifest: BountiesManifest },
   { name: "jobs/partnerJobs", seed: seedPartnerJobSources, manifest: PartnerJobsManifest },
+  { name: "jobs/board", manifest: JobBoardManifest },
   { name: "social/analytics", seed: seedAnalytics, manifest: AnalyticsManifest },
   { name: "growth/ads", seed: seedAds, manifest: AdsManifest },
   { name: "endpointHealth" },

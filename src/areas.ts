@@ -31,6 +31,7 @@ import { AgentIdentitiesArea } from "./agents/identities/Area.js"
 import { TokenOperationsArea } from "./growth/tokenOperations/Area.js"
 import { BountiesArea } from "./jobs/bounties/Area.js"
 import { PartnerJobsArea } from "./jobs/partnerJobs/Area.js"
+import { JobBoardArea } from "./jobs/board/Area.js"
 import { AnalyticsArea } from "./social/analytics/Area.js"
 import { AdsArea } from "./growth/ads/Area.js"
 import { EndpointHealthArea } from "./endpointHealth/Area.js"
@@ -64,6 +65,7 @@ export const areas = [
   TokenOperationsArea,
   BountiesArea,
   PartnerJobsArea,
+  JobBoardArea,
   AnalyticsArea,
   AdsArea,
   EndpointHealthArea,

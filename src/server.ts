@@ -38,6 +38,7 @@ import { A2aEndpointLive } from "./a2aServer/A2aEndpoint.js"
 import { McpEndpointLive } from "./mcpServer/McpEndpoint.js"
 import { ProtocolCatalogCache } from "./protocols/CatalogCache.js"
 import { Services } from "./services/Services.js"
+import { JobBoard } from "./jobs/board/Jobs.js"
 
 /** The operation table of {@link Api} (one instance: layers are shared by reference). */
 const ApiOperationsLive = OperationsLive(Api)
@@ -102,7 +103,7 @@ export const ApiLive = makeApiLive()
  * REST handlers use (the same layer references, so the same instances: one set of budgets).
  */
 const McpServerLive = McpEndpointLive.pipe(
-  Layer.provide([Agents.Default, Reputation.Default, Resolver.Default, ProtocolCatalogCache.Default, Services.Default]),
+  Layer.provide([Agents.Default, Reputation.Default, Resolver.Default, ProtocolCatalogCache.Default, Services.Default, JobBoard.Default]),
   Layer.provide([AuthLive, RateBudgetLive, CursorLive, EnvelopeLive, EdgeCacheLive, ChainServicesLive])
 )
 
@@ -111,7 +112,7 @@ const McpServerLive = McpEndpointLive.pipe(
  * services and budgets as REST and MCP.
  */
 const A2aServerLive = A2aEndpointLive.pipe(
-  Layer.provide([Agents.Default, Reputation.Default, Resolver.Default, ProtocolCatalogCache.Default, Services.Default]),
+  Layer.provide([Agents.Default, Reputation.Default, Resolver.Default, ProtocolCatalogCache.Default, Services.Default, JobBoard.Default]),
   Layer.provide([AuthLive, RateBudgetLive, CursorLive, EnvelopeLive, EdgeCacheLive, ChainServicesLive])
 )
 

@@ -19,6 +19,7 @@ import {
 import { AgentProfileImportedFields } from "../../schema/agentImports.js"
 import { DateTimeZ, Version } from "../../schema/common.js"
 import { importedProfileColumns } from "./imports/ProfileColumns.js"
+import { resolveWords } from "../db/textSearch.js"
 import {
   MinVectorSimilarity,
   NearestNeighbours,
@@ -52,11 +53,6 @@ export interface AgentFilters {
 }
 
 const FacetRow = Schema.Struct({ facet: Schema.String, value: Schema.String, count: Schema.String })
-const ResolvedWordRow = Schema.Struct({
-  own: Schema.NullOr(Schema.String),
-  known: Schema.Boolean,
-  alternatives: Schema.Array(Schema.String)
-})
 
 const FavoriteRow = Schema.Struct({ ...FavoriteAgent.fields, favoritedAt: Schema.String })
 const ListRow = Schema.Struct({ ...AgentListItem.fields, sortKey: Schema.String })
@@ -241,25 +237,6 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("agent-directory/Ag
       )
     }
 
-    /**
-     * The query words as the lexicon resolves them (src/agents/SearchQuery.ts `ResolvedWord`), in order:
-     * each word's lexeme under `agent_search`, whether a document has it, and its three nearest lexemes
-     * (trigram similarity at least 0.3, the `pg_trgm` default threshold of `%`).
-     */
-    const resolveWords = (words: ReadonlyArray<string>) =>
-      sql`SELECT own.lexeme AS own,
-            (own.lexeme IS NOT NULL AND EXISTS (SELECT 1 FROM agent_search_lexicon l WHERE l.lexeme = own.lexeme)) AS known,
-            CASE WHEN own.lexeme IS NULL THEN '{}'::text[] ELSE ARRAY(
-              SELECT l.lexeme FROM agent_search_lexicon l
-              WHERE l.lexeme % own.lexeme AND similarity(l.lexeme, own.lexeme) >= 0.3
-              ORDER BY similarity(l.lexeme, own.lexeme) DESC, l.lexeme LIMIT 3) END AS alternatives
-          FROM jsonb_array_elements_text(${JSON.stringify(words)}::jsonb) WITH ORDINALITY AS w(word, ord)
-          LEFT JOIN LATERAL (SELECT x AS lexeme FROM unnest(tsvector_to_array(to_tsvector('agent_search', w.word))) x
-                             LIMIT 1) own ON true
-          ORDER BY w.ord`.pipe(
-        Effect.flatMap(Schema.decodeUnknown(Schema.Array(ResolvedWordRow)))
-      )
-
     /** Per facet, the counts of the listed agents matching `f` by value (read from their search documents). */
     const facets = (f: AgentFilters) =>
       sql`WITH m AS MATERIALIZED (
@@ -338,7 +315,7 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("agent-directory/Ag
         ),
       /** The query words resolved against the search lexicon, in order (see `ResolvedWord`). */
       resolveWords: (words: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<ResolvedWord>> =>
-        words.length === 0 ? Effect.succeed([]) : Effect.orDie(resolveWords(words)),
+        Effect.orDie(resolveWords(sql, words, "agent_search_lexicon")),
       /** The facet counts of the listed agents matching `filters` (Agents_ListAgentFacets). */
       facets: (filters: AgentFilters) => Effect.orDie(facets(filters)),
       /** The profile of an agent (prices in effect at `at`) without its canonical URL, or none. */

@@ -1,49 +1,11 @@
 /**
  * The text query of the directory search (Agents_ListAgents' and Agents_ListAgentFacets' `q`;
- * docs/search.md, docs/methodology.md "Search relevance"): its words, and the PostgreSQL `tsquery`
- * they become once the lexicon has resolved them (src/agents/Repo.ts). Pure: no I/O.
+ * docs/search.md, docs/methodology.md "Search relevance"): its words and `tsquery` (the service's shared
+ * text query, src/db/textSearch.ts, re-exported here) and the weights of the relevance blend. Pure: no I/O.
  */
 
-/** At most this many words of a query are searched (a 200-character query rarely has more). */
-export const MaxQueryWords = 32
-
-/**
- * The words of a text query: accents removed (Unicode NFKD without combining marks), lower case, runs of
- * letters and digits (every other character separates words); at most {@link MaxQueryWords}. `%`, `_` or
- * punctuation alone give no word (and the query matches nothing).
- */
-export const queryWords = (q: string): ReadonlyArray<string> =>
-  (q.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, MaxQueryWords)
-
-/**
- * One query word as the database resolved it: `own`, its lexeme under the `agent_search` text search
- * configuration (null for a stop word, which is dropped); `known`, whether some agent's document has that
- * lexeme; `alternatives`, the nearest lexemes of the lexicon by trigram similarity (at least 0.3, at most
- * three), used only when the word is not known (a typo: "wether" → "weather").
- */
-export interface ResolvedWord {
-  readonly own: string | null
-  readonly known: boolean
-  readonly alternatives: ReadonlyArray<string>
-}
-
-/** A lexeme as a quoted `tsquery` operand (quotes doubled, backslashes escaped). */
-const operand = (lexeme: string): string => `'${lexeme.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`
-
-/**
- * The `tsquery` text of resolved words: every word must match (`&`); a word matches its own lexeme, as a
- * prefix when it has 3 characters or more (`'rel':*` finds "relay"), or, when it is not known, one of
- * its alternatives. Null when no word has a lexeme: such a query matches no agent.
- */
-export const tsqueryText = (words: ReadonlyArray<ResolvedWord>): string | null => {
-  const terms = words.flatMap((w) => {
-    if (w.own === null) return []
-    const own = operand(w.own) + (w.own.length >= 3 ? ":*" : "")
-    const alternatives = w.known ? [] : w.alternatives.filter((a) => a !== w.own).map(operand)
-    return [`(${[own, ...alternatives].join(" | ")})`]
-  })
-  return terms.length === 0 ? null : terms.join(" & ")
-}
+import type { TextSearch as BaseTextSearch } from "../db/textSearch.js"
+export { MaxQueryWords, queryWords, type ResolvedWord, tsqueryText } from "../db/textSearch.js"
 
 /**
  * The weights of the relevance blend (docs/methodology.md "Search relevance"): `text`, the full-text rank
@@ -83,8 +45,6 @@ export interface QueryVector {
  * spaces; `vector`, the query's embedding when the search has one (absent: text only, the order of
  * {@link RelevanceWeights}).
  */
-export interface TextSearch {
-  readonly tsquery: string | null
-  readonly words: string
+export interface TextSearch extends BaseTextSearch {
   readonly vector?: QueryVector | undefined
 }

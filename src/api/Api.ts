@@ -23,6 +23,7 @@ import { MeshApi } from "../social/mesh/Api.js"
 import { ProcurementApi } from "../procurement/Api.js"
 import { McpApi } from "../mcp/Api.js"
 import { PartnerJobSourcesApi } from "../jobs/partnerJobs/Api.js"
+import { JobBoardApi } from "../jobs/board/Api.js"
 import { ProtocolsApi } from "../protocols/Api.js"
 import { RuntimeApi } from "../runtime/Api.js"
 import { ServicesApi } from "../services/Api.js"
@@ -107,6 +108,7 @@ export class Api extends withoutFrameworkErrors(HttpApi.make("AgentDirectoryApi"
   .add(McpApi)
   .add(NetworksApi)
   .add(PartnerJobSourcesApi)
+  .add(JobBoardApi)
   .add(ProtocolsApi)
   .add(RuntimeApi)
   .add(ServicesApi)

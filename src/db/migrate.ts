@@ -38,6 +38,7 @@ import { migrations as ads } from "../growth/ads/Migrations.js"
 import { migrations as tokenOperations } from "../growth/tokenOperations/Migrations.js"
 import { migrations as launch } from "../launch/Migrations.js"
 import { migrations as bounties } from "../jobs/bounties/Migrations.js"
+import { migrations as partnerJobs } from "../jobs/partnerJobs/Migrations.js"
 import { migrations as mcp } from "../mcp/Migrations.js"
 import { migrations as runtime } from "../runtime/Migrations.js"
 import { migrations as services } from "../services/Migrations.js"
@@ -83,6 +84,7 @@ export const areaMigrations: ReadonlyArray<Migrations> = [
   tokenOperations,
   launch,
   bounties,
+  partnerJobs,
   mcp,
   runtime,
   trust,

@@ -11,6 +11,8 @@
  * | `get_agent_activity` | Agents_GetPublicAgentActivity | its path and query |
  * | `list_protocols` | Protocols_GetProtocolCatalog | none |
  * | `list_agent_offers` | Services_ListAgentOffers | its path (`agentId`) and query (`limit`, `cursor`) |
+ * | `search_jobs` | Jobs_ListJobs | its query (filters, `q`, `sort`, `limit`, `cursor`) |
+ * | `get_job` | Jobs_GetJob | its path (`jobId`) |
  *
  * `inputSchema` is the JSON Schema of the operation's path, query or body schema (query
  * integers and lists as the contract publishes them: JSON integers and arrays);
@@ -38,11 +40,12 @@ import { Resolver } from "../identity/Resolver.js"
 import { ProtocolCatalogCache, ProtocolsApi } from "../protocols/index.js"
 import { Reputation, ReputationApi } from "../trust/index.js"
 import { type ServiceOffer, Services, ServicesApi } from "../services/index.js"
+import { type Job, JobBoard, JobBoardApi } from "../jobs/index.js"
 import type { AgentTrust } from "../../schema/reputation.js"
 import { type ObjectJsonSchema, objectJsonSchema } from "./JsonSchema.js"
 
 /** The services the tools call (the REST handlers' own). */
-export type ToolServices = Agents | Reputation | Resolver | ProtocolCatalogCache | Services | Envelope
+export type ToolServices = Agents | Reputation | Resolver | ProtocolCatalogCache | Services | JobBoard | Envelope
 
 /** What a tool call answers: the operation's success body, encoded, and a short text for a model. */
 export interface ToolResult {
@@ -210,6 +213,13 @@ const { getAgent, getPublicAgentActivity, listAgents, resolveAgentIdentities } =
 const { getProtocolCatalog } = ProtocolsApi.endpoints as unknown as Record<string, AnyEndpoint>
 const { getAgentTrust } = ReputationApi.endpoints as unknown as Record<string, AnyEndpoint>
 const { listAgentOffers } = ServicesApi.endpoints as unknown as Record<string, AnyEndpoint>
+const { getJob, listJobs } = JobBoardApi.endpoints as unknown as Record<string, AnyEndpoint>
+
+const jobLine = (j: Job) =>
+  `- ${j.title} (${j.kind}${j.source.sourceCode === null ? "" : ` from ${j.source.sourceCode}`}) jobId ${j.id}: ` +
+  (j.reward === null ? "no reward given" : `${j.reward.units} units of ${j.reward.asset} on ${j.reward.network}`) +
+  (j.deadlineAt === null ? "" : `, deadline ${j.deadlineAt.toISOString()}`) +
+  (j.skills.length === 0 ? "" : `, skills ${j.skills.join(", ")}`)
 
 const offerLine = (o: ServiceOffer) =>
   `- ${o.title} (${o.slug}, ${o.pricingModel}) offerId ${o.id}: ` +
@@ -338,6 +348,37 @@ export const DirectoryTools: ReadonlyArray<DirectoryTool> = [
       ),
     summary: (page: { readonly data: ReadonlyArray<ServiceOffer>; readonly nextCursor: string | null }) =>
       [`${page.data.length} offer(s):`, ...page.data.map(offerLine), more(page.nextCursor)].join("\n")
+  }),
+  tool({
+    name: "search_jobs",
+    title: "Find work: bounties and partner jobs",
+    description: "Lists the job board: OPEN bounties and partner jobs in one shape (kind, source, title, reward, " +
+      "deadline, skills, protocols), filtered by `kinds`, `skills`, `protocols`, `network`, `asset`, `minReward`/" +
+      "`maxReward` (units; need `asset`), `deadlineAfter`/`deadlineBefore` and a full-text `q`, in a `sort` " +
+      "(relevance, the default with `q`; newest, the default without; deadline; reward, which needs `asset`), " +
+      "`limit` per page; pass `nextCursor` back as `cursor` (with the same filters) for the next page.",
+    endpoint: listJobs!,
+    run: ({ query }, principal) =>
+      JobBoard.pipe(
+        Effect.flatMap((board) => board.list(query, principalScope(principal))),
+        Effect.flatMap((page) => Effect.flatMap(Envelope, (e) => e.page(page.rows, page.nextCursor)))
+      ),
+    summary: (page: { readonly data: ReadonlyArray<Job>; readonly nextCursor: string | null }) =>
+      [`${page.data.length} job(s):`, ...page.data.map(jobLine), more(page.nextCursor)].join("\n")
+  }),
+  tool({
+    name: "get_job",
+    title: "One job of the board",
+    description: "One job by its `jobId` (a bounty's id, or a partner job's board id from search_jobs): its " +
+      "source, description, reward, deadline, skills and protocols.",
+    endpoint: getJob!,
+    run: ({ path }) =>
+      JobBoard.pipe(
+        Effect.flatMap((board) => board.get(path.jobId)),
+        Effect.flatMap((job) => Effect.flatMap(Envelope, (e) => e.data(job)))
+      ),
+    summary: ({ data: j }: { readonly data: Job }) =>
+      [jobLine(j).slice(2), ...(j.source.url === null ? [] : [`Apply at ${j.source.url}`])].join("\n")
   })
 ]
 

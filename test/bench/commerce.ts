@@ -25,8 +25,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Logger, LogLevel, Redacted } from "effect"
-import { randomBytes, randomUUID } from "node:crypto"
-import pg from "pg"
+import { randomUUID } from "node:crypto"
 import Stripe from "stripe"
 import { AuthLive } from "../../layers/Auth.js"
 import { DbServer } from "../../layers/Db.js"
@@ -47,6 +46,7 @@ import { getAddress } from "viem"
 import { compileContracts, deployContract } from "../../demo/chain/contracts.js"
 import { startAnvil } from "../../demo/chain/anvil.js"
 import { startFacilitator } from "../../demo/chain/facilitator.js"
+import { admin, quantile, withScratchDatabase } from "./scratch.js"
 
 const serverUrl = process.env["DATABASE_URL"] ?? ""
 const count = Number(process.env["BENCH_ORDERS"] ?? 500)
@@ -54,24 +54,9 @@ const count = Number(process.env["BENCH_ORDERS"] ?? 500)
 const publishedPrice = "0190000d-0000-7000-8000-000000000002"
 const secret = "whsec_bench_processor_webhooks_0123456789"
 
-const admin = async (url: string, text: string) => {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  try {
-    await client.query(text)
-  } finally {
-    await client.end()
-  }
-}
-
 const perSecond = (n: number, ms: number) => Math.round((n * 1000) / ms)
 const purchases = Number(process.env["BENCH_PURCHASES"] ?? 40)
 
-/** The `q` quantile of `values` (ms), nearest rank. */
-const quantile = (values: ReadonlyArray<number>, q: number) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!
-}
 
 /**
  * x402 purchases end to end (see the module docs) against the server started on `url`'s database,
@@ -235,17 +220,12 @@ const run = Effect.gen(function*() {
   ]
 })
 
-const main = async () => {
-  if (serverUrl === "") throw new Error("bench:commerce runs on PostgreSQL: set DATABASE_URL")
-  const scratch = `bench_commerce_${randomBytes(4).toString("hex")}`
-  await admin(serverUrl, `CREATE DATABASE ${scratch}`)
-  try {
-    const url = new URL(serverUrl)
-    url.pathname = `/${scratch}`
+const main = () =>
+  withScratchDatabase("commerce", serverUrl, async (url) => {
     const config = testConfigLayer({
       processorWebhooks: { providers: new Map([["stripe", { scheme: "stripe", secret: Redacted.make(secret) }]]) }
     })
-    const base = Layer.mergeAll(DbServer(Redacted.make(url.toString()), migrate), IdsLive).pipe(Layer.provideMerge(config))
+    const base = Layer.mergeAll(DbServer(Redacted.make(url), migrate), IdsLive).pipe(Layer.provideMerge(config))
     const layer = Layer.mergeAll(ProcessorWebhooks.Default, AuthLive).pipe(Layer.provideMerge(base))
     const rows = await Effect.runPromise(
       Effect.zipRight(seedDemoData, run).pipe(Effect.provide(layer), Effect.scoped, Logger.withMinimumLogLevel(LogLevel.Error), Effect.orDie) as Effect.Effect<
@@ -255,13 +235,10 @@ const main = async () => {
     console.log(`\nbench:commerce on PostgreSQL, ${count} orders and events (offer ${DemoOffers.published.id})`)
     console.table(rows)
     if (purchases > 0) {
-      const latency = await x402Latency(url.toString())
+      const latency = await x402Latency(url)
       console.log(`${purchases} x402 purchases (reference: a GET of the offer on the same server)`)
       console.table(latency)
     }
-  } finally {
-    await admin(serverUrl, `DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`)
-  }
-}
+  })
 
 void main()

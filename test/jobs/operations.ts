@@ -19,5 +19,10 @@ export const operations = {
   Jobs_RejectBountyDelivery: { method: "post", path: "/api/v1/bounties/{bountyId}/reject", tag: "Jobs", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 500] },
   Jobs_OpenBountyDispute: { method: "post", path: "/api/v1/bounties/{bountyId}/disputes", tag: "Jobs", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [201, 400, 401, 403, 404, 409, 500] },
   Jobs_CancelBounty: { method: "post", path: "/api/v1/bounties/{bountyId}/cancel", tag: "Jobs", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 500, 503] },
+  Jobs_CreatePartnerJobSource: { method: "post", path: "/api/v1/admin/jobs/sources", tag: "Jobs", auth: "required-admin", cache: "none", scopes: [], idempotency: true, statuses: [201, 400, 401, 403, 409, 500, 503] },
+  Jobs_ListPartnerJobSources: { method: "get", path: "/api/v1/admin/jobs/sources", tag: "Jobs", auth: "required-admin", cache: "none", scopes: [], idempotency: false, statuses: [200, 401, 403, 500, 503] },
+  Jobs_UpdatePartnerJobSource: { method: "patch", path: "/api/v1/admin/jobs/sources/{sourceId}", tag: "Jobs", auth: "required-admin", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 500, 503] },
+  Jobs_ListJobs: { method: "get", path: "/api/v1/jobs", tag: "Jobs", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 500, 503] },
+  Jobs_GetJob: { method: "get", path: "/api/v1/jobs/{jobId}", tag: "Jobs", auth: "public", cache: "none", scopes: ["agents:read"], idempotency: false, statuses: [200, 400, 401, 403, 404, 500, 503] },
   Jobs_SyncPartnerJobSource: { method: "post", path: "/api/v1/admin/jobs/sources/{sourceId}/sync", tag: "Jobs", auth: "required-admin", cache: "none", scopes: [], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 500, 503] }
 } as const satisfies OperationExpectations

@@ -92,7 +92,9 @@ layer(server.layer)("MCP server /mcp (SDK client, demo data)", (it) => {
         "resolve_agent_identities",
         "get_agent_activity",
         "list_protocols",
-        "list_agent_offers"
+        "list_agent_offers",
+        "search_jobs",
+        "get_job"
       ])
       const byName = Object.fromEntries(tools.map((t) => [t.name, t]))
       // derived from the REST operations' schemas: the query's filters, the path, the body
@@ -325,7 +327,7 @@ layer(server.layer)("MCP server /mcp (SDK client, demo data)", (it) => {
           )
         )
       const listed = JSON.parse(yield* inspector("--method", "tools/list")) as { tools: Array<{ name: string; outputSchema?: unknown }> }
-      expect(listed.tools.map((t) => t.name)).toEqual(["search_agents", "get_agent", "get_agent_trust", "resolve_agent_identities", "get_agent_activity", "list_protocols", "list_agent_offers"])
+      expect(listed.tools.map((t) => t.name)).toEqual(["search_agents", "get_agent", "get_agent_trust", "resolve_agent_identities", "get_agent_activity", "list_protocols", "list_agent_offers", "search_jobs", "get_job"])
       expect(listed.tools.every((t) => t.outputSchema !== undefined)).toBe(true)
       const called = JSON.parse(
         yield* inspector("--method", "tools/call", "--tool-name", "get_agent", "--tool-arg", `entityPublicId=${atlas.id}`)

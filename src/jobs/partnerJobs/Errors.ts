@@ -8,3 +8,8 @@ import { Problem } from "../../../schema/problem.js"
 export class PartnerJobSourceNotFound extends Problem<PartnerJobSourceNotFound>()("PartnerJobSourceNotFound", {
   status: 404, type: "partner-job-source-not-found", meaning: "no such partner job source"
 }) {}
+
+/** 409 `partner-job-source-code-taken`: another partner job source has this `code`. */
+export class PartnerJobSourceCodeTaken extends Problem<PartnerJobSourceCodeTaken>()("PartnerJobSourceCodeTaken", {
+  status: 409, type: "partner-job-source-code-taken", meaning: "another partner job source has this code"
+}) {}

@@ -102,8 +102,9 @@ layer(server.layer, { excludeTestServices: true })("Jobs_SyncPartnerJobSource", 
       expectMeta(preview)
       const s = preview.body.data
       expect(Object.keys(s).sort()).toEqual([
-        "adapterVersion", "code", "configurationVersion", "displayName", "endpointUrl", "failureCount", "id", "lastSuccessfulSyncAt",
-        "nextSyncAt", "pollIntervalSeconds", "requestTimeoutMs", "responseSchemaVersion", "state", "updatedAt", "version", "websiteUrl"
+        "adapterVersion", "code", "configurationVersion", "createdAt", "displayName", "endpointUrl", "failureCount", "id",
+        "lastFailure", "lastSuccessfulSyncAt", "lastSyncJobCount", "lastSyncSkipped", "lastSyncSkippedCount", "nextSyncAt",
+        "pollIntervalSeconds", "requestTimeoutMs", "responseSchemaVersion", "state", "updatedAt", "version", "websiteUrl"
       ])
       expect(s).toMatchObject({
         id: demo.id, code: "gigboard", state: "ACTIVE", version: 4, failureCount: 0, responseSchemaVersion: 1,
@@ -136,7 +137,9 @@ layer(server.layer, { excludeTestServices: true })("Jobs_SyncPartnerJobSource", 
       expect(served["/ok"]).toBe(1)
       const sql = yield* SqlClient.SqlClient
       const jobs = yield* sql<{ externalId: string; title: string; description: string | null }>`
-        SELECT external_id AS "externalId", title, description FROM partner_jobs WHERE source_id = ${demo.id} ORDER BY external_id`
+        SELECT external_id AS "externalId", title, description FROM partner_jobs
+        WHERE source_id = ${demo.id} AND withdrawn_at IS NULL ORDER BY external_id`
+      // the feed is the partner's whole list: the demo's earlier jobs of the source are withdrawn
       expect(jobs).toEqual([
         { externalId: "gb-1", title: "Summarise 200 support tickets", description: null },
         { externalId: "gb-2", title: "Label images", description: "Bounding boxes" }
