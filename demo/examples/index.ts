@@ -28,6 +28,7 @@ import trustReputation from "./trust/reputation.json" with { type: "json" }
 import growthTokenOperations from "./growth/tokenOperations.json" with { type: "json" }
 import jobsBounties from "./jobs/bounties.json" with { type: "json" }
 import jobsPartnerJobs from "./jobs/partnerJobs.json" with { type: "json" }
+import jobsBoard from "./jobs/board.json" with { type: "json" }
 import socialAnalytics from "./social/analytics.json" with { type: "json" }
 import growthAds1 from "./growth/ads-1.json" with { type: "json" }
 import growthAds2 from "./growth/ads-2.json" with { type: "json" }
@@ -61,6 +62,7 @@ export const successExamples: Readonly<Record<string, { readonly status: number;
   ...growthTokenOperations,
   ...jobsBounties,
   ...jobsPartnerJobs,
+  ...jobsBoard,
   ...socialAnalytics,
   ...growthAds1,
   ...growthAds2,
