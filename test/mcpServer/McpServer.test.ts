@@ -73,6 +73,9 @@ const toolProblem = (reply: unknown) => {
 const accessEvents: Array<AccessEvent> = []
 const server = makeTestServer({}, { accessLog: (e) => accessEvents.push(e) })
 
+/** The directory's MCP tools, in the order tools/list gives them. */
+const ToolNames = ["search_agents", "get_agent", "get_agent_trust", "resolve_agent_identities", "get_agent_activity", "list_protocols", "list_agent_offers", "search_jobs", "get_job"]
+
 layer(server.layer)("MCP server /mcp (SDK client, demo data)", (it) => {
   it.scoped("initialize speaks 2025-06-18 and opens a session; tools/list shows every tool with its schemas", () =>
     Effect.gen(function*() {
@@ -287,7 +290,7 @@ layer(server.layer)("MCP server /mcp (SDK client, demo data)", (it) => {
         post({ jsonrpc: "2.0", id: 2, method: "tools/list" }, { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-06-18", ...headers })
       const listed = yield* list(bearer(publicKey))
       expect(listed.status, listed.text).toBe(200)
-      expect(listed.body.result.tools).toHaveLength(7)
+      expect(listed.body.result.tools).toHaveLength(ToolNames.length)
       // another credential (here: none) does not see the session
       expect((yield* list({})).status).toBe(404)
 
@@ -327,7 +330,7 @@ layer(server.layer)("MCP server /mcp (SDK client, demo data)", (it) => {
           )
         )
       const listed = JSON.parse(yield* inspector("--method", "tools/list")) as { tools: Array<{ name: string; outputSchema?: unknown }> }
-      expect(listed.tools.map((t) => t.name)).toEqual(["search_agents", "get_agent", "get_agent_trust", "resolve_agent_identities", "get_agent_activity", "list_protocols", "list_agent_offers", "search_jobs", "get_job"])
+      expect(listed.tools.map((t) => t.name)).toEqual(ToolNames)
       expect(listed.tools.every((t) => t.outputSchema !== undefined)).toBe(true)
       const called = JSON.parse(
         yield* inspector("--method", "tools/call", "--tool-name", "get_agent", "--tool-arg", `entityPublicId=${atlas.id}`)
@@ -418,7 +421,7 @@ layer(batching.layer)("MCP server /mcp: JSON-RPC batches", (it) => {
         expect((yield* post(lists(1), headers)).status).toBe(400)
         const single = yield* post(lists(1)[0], headers)
         expect(single.status, single.text).toBe(200)
-        expect(single.body.result.tools).toHaveLength(7)
+        expect(single.body.result.tools).toHaveLength(ToolNames.length)
         expect(remaining(single)).toBe(left - 3)
       }
       // outside a session, an initialize in a batch
