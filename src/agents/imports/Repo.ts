@@ -107,6 +107,9 @@ export class AgentImportsRepo extends Effect.Service<AgentImportsRepo>()("agent-
       /** Replaces the agent's A2A card, provider, skills and interfaces, and marks its trust evidence changed. */
       storeCard: (c: StoredCard) =>
         Effect.gen(function*() {
+          // the card's signature is trust evidence (docs/methodology.md); marked first, as every writer
+          // of evidence does, so the transaction takes the projector's queue row before the card's rows
+          yield* markAgentEvidence(c.agentId, c.at)
           yield* sql`DELETE FROM agent_skills WHERE agent_id = ${c.agentId}`
           yield* sql`DELETE FROM agent_interfaces WHERE agent_id = ${c.agentId}`
           yield* sql`INSERT INTO agent_a2a_cards (agent_id, import_id, card_text, card, provider_organization, provider_url, fetched_at,
@@ -119,8 +122,6 @@ export class AgentImportsRepo extends Effect.Service<AgentImportsRepo>()("agent-
                 provider_url = EXCLUDED.provider_url, fetched_at = EXCLUDED.fetched_at,
                 signature_state = EXCLUDED.signature_state, signer_kid = EXCLUDED.signer_kid, signer_jku = EXCLUDED.signer_jku,
                 signer_host = EXCLUDED.signer_host`
-          // the card's signature is trust evidence (docs/methodology.md)
-          yield* markAgentEvidence(c.agentId, c.at)
           if (c.skills.length > 0) {
             yield* sql`INSERT INTO agent_skills ${
               sql.insert(c.skills.map((s, position) => ({
