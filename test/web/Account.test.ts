@@ -3,20 +3,13 @@
  * mailed (a real SMTP server in the test process), signs in, creates a workspace and an API key
  * whose secret is shown once; axe finds no serious violation on the join and workspace pages.
  */
-import { HttpServer } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { SmtpInbox } from "../support/smtp.js"
 import { makeMailTestServer, TestEpoch } from "../support/TestServer.js"
-import { browser, openPage, seriousViolations, step } from "./support.js"
+import { browser, openPage, origin, seriousViolations, step } from "./support.js"
 
 const server = makeMailTestServer({}, { edge: true })
-
-const origin = Effect.map(HttpServer.HttpServer, (s) => {
-  const address = s.address
-  if (address._tag !== "TcpAddress") throw new Error("the test server listens on TCP")
-  return `http://127.0.0.1:${address.port}`
-})
 
 layer(server.layer, { timeout: 180_000 })("joining in Chromium", (it) => {
   it.scoped("join, confirm from the mail, sign in, create a workspace and an API key", () =>

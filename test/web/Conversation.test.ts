@@ -5,7 +5,6 @@
  * and reads the answer streamed over Server-Sent Events; the tool ran once. axe finds no serious
  * violation on the sign-in and conversation pages.
  */
-import { HttpServer } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
@@ -14,16 +13,10 @@ import { DemoRuntimeAgents } from "../../demo/runtime/data.js"
 import { IdsSequence } from "../../layers/Ids.js"
 import { ensureBuiltinTools } from "../../src/runtime/tools/BuiltinTools.js"
 import { makeTestServer, TestEpoch } from "../support/TestServer.js"
-import { browser, openPage, seriousViolations, step } from "./support.js"
+import { browser, openPage, origin, seriousViolations, step } from "./support.js"
 
 const agent = DemoRuntimeAgents.configured
 const server = makeTestServer({}, { edge: true })
-
-const origin = Effect.map(HttpServer.HttpServer, (s) => {
-  const address = s.address
-  if (address._tag !== "TcpAddress") throw new Error("the test server listens on TCP")
-  return `http://127.0.0.1:${address.port}`
-})
 
 /** The agent's built-in tools, `directory.get_agent` granted APPROVAL_REQUIRED. */
 const grantWithApproval = Effect.gen(function*() {

@@ -5,22 +5,15 @@
  * serious or critical violation; the directory's script stays under 150 KB compressed. The first
  * render of an agent's page is measured and reported, not asserted.
  */
-import { HttpServer } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { existsSync } from "node:fs"
 import { DemoWorkspaces } from "../../demo/workspaces/seed.js"
 import { call, signIn } from "../support/http.js"
 import { makeTestServer } from "../support/TestServer.js"
-import { browser, chromiumPath, openPage, seriousViolations, step } from "./support.js"
+import { browser, chromiumPath, openPage, origin, seriousViolations, step } from "./support.js"
 
 const server = makeTestServer({}, { edge: true })
-
-const origin = Effect.map(HttpServer.HttpServer, (s) => {
-  const address = s.address
-  if (address._tag !== "TcpAddress") throw new Error("the test server listens on TCP")
-  return `http://127.0.0.1:${address.port}`
-})
 
 layer(server.layer, { timeout: 180_000 })("the web directory in Chromium", (it) => {
   it.scoped("search with a typo and a facet, open an agent; CSP-clean, axe-clean, keyboard-usable", () =>

@@ -4,11 +4,19 @@
  * network; axe-core run in the page; a screenshot of the page written to `test-results/web/`
  * when a step fails.
  */
+import { HttpServer } from "@effect/platform"
 import axe from "axe-core"
 import { Effect } from "effect"
 import { mkdirSync } from "node:fs"
 import { join } from "node:path"
 import { type Browser, chromium, type Page } from "playwright-core"
+
+/** The test server's origin (`http://127.0.0.1:<port>`), where the browser goes. */
+export const origin = Effect.map(HttpServer.HttpServer, (s) => {
+  const address = s.address
+  if (address._tag !== "TcpAddress") throw new Error("the test server listens on TCP")
+  return `http://127.0.0.1:${address.port}`
+})
 
 export const chromiumPath = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium"
 
