@@ -38,7 +38,8 @@ layer(TestLayer)("GET /metrics", (it) => {
       expect(before.text).toContain("# TYPE agent_directory_workflow_executions gauge")
       expect(before.text).not.toContain('agent_directory_workflow_executions{workflow="AgentRun"')
       expect(before.text).toMatch(/^agent_directory_engine_queue_depth \d+$/m)
-      expect(before.text).toMatch(/^agent_directory_engine_activity_retries_total 0$/m)
+      // a process-wide counter (Effect's metric registry): other servers of this process may have counted before
+      expect(before.text).toMatch(/^agent_directory_engine_activity_retries_total \d+$/m)
       expect(before.text).toContain("process_cpu_user_seconds_total")
 
       const sent = yield* call("POST", `/api/v1/conversations/${DemoConversations.chat.id}/messages`, {
