@@ -5,6 +5,13 @@
  * the same as `NodeHttpServer.layer`: listens on start (a busy port fails with
  * `ServeError`), closes on scope end, provides the platform services. No WebSocket
  * upgrades (the API has none).
+ *
+ * The port listens as soon as the layer is built, while the rest of the application (the
+ * database, migrations, the areas) may still be building; `serve` attaches the handler only
+ * then. A request that arrives in between is held (in arrival order) and handed to the
+ * handler once `serve` attaches it, rather than left on an open connection with no
+ * `request` listener, where it would never be answered. Requests still held when the scope
+ * closes without a `serve` are answered 503.
  */
 import * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerError from "@effect/platform/HttpServerError"
@@ -18,10 +25,20 @@ import { setOnNodeResponse } from "./SecurityHeaders.js"
 const make = (evaluate: () => Server, options: ListenOptions) =>
   Effect.gen(function*() {
     const edge = yield* EdgeCache
+    // requests that arrive before `serve` attaches the handler (see the module docs)
+    let held: Array<readonly [IncomingMessage, ServerResponse]> = []
+    const hold = (req: IncomingMessage, res: ServerResponse) => {
+      held.push([req, res])
+    }
     const server = yield* Effect.acquireRelease(
-      Effect.sync(evaluate),
+      Effect.sync(() => evaluate().on("request", hold)),
       (server) =>
         Effect.async<void>((resume) => {
+          server.off("request", hold)
+          for (const [, res] of held.splice(0)) {
+            if (!res.headersSent) res.writeHead(503, { "retry-after": "1", connection: "close" })
+            res.end()
+          }
           if (!server.listening) return resume(Effect.void)
           server.close(() => resume(Effect.void))
         })
@@ -51,7 +68,11 @@ const make = (evaluate: () => Server, options: ListenOptions) =>
             cached(req, res)
           }
           yield* Effect.addFinalizer(() => Effect.sync(() => server.off("request", listener)))
+          server.off("request", hold)
           server.on("request", listener)
+          const waiting = held
+          held = []
+          for (const [req, res] of waiting) listener(req, res)
         })
     })
   })

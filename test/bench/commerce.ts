@@ -104,7 +104,8 @@ const x402Latency = async (url: string) => {
     })
     for (let i = 0; ; i++) {
       if (i > 600) throw new Error("the server did not start")
-      const up = await fetch(`${base}/api/v1/protocols`).then((r) => r.ok, () => false)
+      // each attempt bounded: a request that gets no answer is retried rather than awaited for ever
+      const up = await fetch(`${base}/api/v1/protocols`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.ok, () => false)
       if (up) break
       await new Promise((resolve) => setTimeout(resolve, 200))
     }

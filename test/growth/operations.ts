@@ -19,7 +19,10 @@ export const operations = {
   Growth_ReviewAdCampaign: { method: "post", path: "/api/v1/admin/ads/campaigns/{campaignId}/review", tag: "Growth", auth: "required-admin", cache: "none", scopes: [], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 500, 503] },
   Growth_ListAdCampaigns: { method: "get", path: "/api/v1/ads/campaigns", tag: "Growth", auth: "required-user", cache: "private", scopes: [], idempotency: false, statuses: [200, 400, 401, 403, 404, 409, 500, 503] },
   Growth_CreateAdCampaign: { method: "post", path: "/api/v1/ads/campaigns", tag: "Growth", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [201, 400, 401, 403, 404, 409, 500, 503] },
-  // ours: submission and serving
+  // ours: ad packages, submission and serving
+  Growth_ListAdPackages: { method: "get", path: "/api/v1/ads/packages", tag: "Growth", auth: "public", cache: "none", scopes: ["public:read"], idempotency: false, cost: 1, statuses: [200, 400, 401, 403, 500, 503] },
+  Growth_CreateAdPackage: { method: "post", path: "/api/v1/admin/ads/packages", tag: "Growth", auth: "required-admin", cache: "none", scopes: [], idempotency: true, statuses: [201, 400, 401, 403, 404, 409, 500, 503] },
+  Growth_CreateAdPackageVersion: { method: "post", path: "/api/v1/admin/ads/packages/{packageId}/versions", tag: "Growth", auth: "required-admin", cache: "none", scopes: [], idempotency: true, statuses: [201, 400, 401, 403, 404, 409, 500, 503] },
   Growth_SubmitAdCampaign: { method: "post", path: "/api/v1/ads/campaigns/{campaignId}/submit", tag: "Growth", auth: "required-user", cache: "none", scopes: [], idempotency: true, statuses: [200, 400, 401, 403, 404, 409, 500, 503] },
   Growth_ServeAd: { method: "get", path: "/api/v1/ads/serve", tag: "Growth", auth: "public", cache: "none", scopes: ["public:read"], idempotency: false, cost: 1, statuses: [200, 400, 401, 403, 500, 503] },
   Growth_RecordAdEvent: { method: "post", path: "/api/v1/ads/events", tag: "Growth", auth: "public", cache: "none", scopes: ["public:read"], idempotency: true, statuses: [202, 400, 401, 403, 404, 409, 500, 503] }

@@ -95,8 +95,9 @@ export const testConfig = (overrides: Partial<TestConfigShape> = {}): TestConfig
   accounts: { signUp: "open", emailVerificationTtlHours: 48, passwordResetTtlMinutes: 60 },
   workspaces: { invitationTtlDays: 14, closeGraceHours: 168, webhookPollIntervalMs: 100 },
   tokenOperations: { approvalThresholdUnits: 0n },
-  // the demo data's ad package offers are seeded; no platform workspace makes more
-  ads: { platformWorkspaceId: Option.none() },
+  // the demo data's platform workspace (DemoPlatformWorkspace of demo/growth/ads/seed.ts) sells the ad packages,
+  // so the admin's Growth_CreateAdPackage of the demo manifest puts its package on sale
+  ads: { platformWorkspaceId: Option.some("019000b5-0000-7000-8000-000000000001") },
   orders: { paymentDueMinutes: 30 },
   bounties: { deliveryHours: 72, disputeWindowHours: 168 },
   // no payment processors: test/commerce/ProcessorWebhooks.test.ts configures its own

@@ -4,12 +4,27 @@
  * `/docs`, checked by test/demo/Manifest.test.ts).
  */
 import type { ManifestOperation } from "../../DemoArea.js"
-import { DemoAdCampaigns, DemoAdOrders, DemoAdPackageVersions, demoServingToken } from "./seed.js"
+import { DemoAdCampaigns, DemoAdOrders, DemoAdPackages, DemoAdPackageVersions, demoServingToken } from "./seed.js"
+import { DemoAssets } from "../../common.js"
 import { DemoAgents } from "../../agents/seed.js"
 import { DemoWorkspaces } from "../../workspaces/seed.js"
 
 /** The ads area's demo requests, by operationId. */
 export const AdsManifest = {
+  // ad packages: what a buyer orders by; an admin adds a package (needs ADS_PLATFORM_WORKSPACE_ID, docs/ads.md)
+  Growth_ListAdPackages: { as: "anonymous", path: {}, query: {}, body: null },
+  Growth_CreateAdPackage: {
+    as: "admin",
+    path: {},
+    query: {},
+    body: { code: "AD_POPUP", name: "Popup ad placement", placementKind: "POPUP", assetPublicId: DemoAssets.usdc.id, priceUnits: "75000000", durationDays: 14 }
+  },
+  Growth_CreateAdPackageVersion: {
+    as: "admin",
+    path: { packageId: DemoAdPackages.inline.id },
+    query: {},
+    body: { expectedVersion: 1, assetPublicId: DemoAssets.usdc.id, priceUnits: "80000000", durationDays: 30 }
+  },
   // ad campaigns (spec §4.2); the serving token is signed for the development secret
   Growth_ListAdCampaigns: { as: "member", path: {}, query: {}, body: null },
   Growth_CreateAdCampaign: {

@@ -10,6 +10,9 @@ import { Schema } from "effect"
 import {
   AdCampaign,
   AdCampaignReview,
+  AdPackage,
+  CreateAdPackageRequest,
+  CreateAdPackageVersionRequest,
   AdEventReceipt,
   CreateAdCampaignRequest,
   RecordAdEventRequest,
@@ -22,15 +25,114 @@ import { Uuid } from "../../../schema/common.js"
 import { Data } from "../../../schema/envelope.js"
 import { IdempotencyKeyRequired } from "../../../schema/idempotency.js"
 import { operation } from "../../api/operation.js"
-import { AgentNotFound, ConfirmationMismatch, ConfirmationRequired, Conflict, InvalidState, RoleRequired, VersionConflict, WorkspaceNotFound } from "../../../schema/errors.js"
-import { AdCampaignNotActive, AdCampaignNotFound, AdPackageVersionNotFound, InvalidServingToken, OrderInUse, OrderNotEligible, ServingTokenExpired } from "./Errors.js"
+import { AgentNotFound, ConfirmationMismatch, InvalidRequest, ConfirmationRequired, Conflict, InvalidState, RoleRequired, VersionConflict, WorkspaceNotFound } from "../../../schema/errors.js"
+import {
+  AdCampaignNotActive,
+  AdCampaignNotFound,
+  AdPackageCodeTaken,
+  AdPackageNotFound,
+  AdPackageVersionNotFound,
+  AdsPlatformUnset,
+  InvalidServingToken,
+  OrderInUse,
+  OrderNotEligible,
+  ServingTokenExpired
+} from "./Errors.js"
 
 const CampaignList = Data(Schema.Array(AdCampaign))
+
+const packageShape = "A package is `{id, code, name, placementKind, offerId, versions, createdAt}`; each version " +
+  "`{id, version, priceUnits, assetPublicId, assetSymbol, assetDecimals, assetCaip19, networkPublicId, networkCaip2, " +
+  "durationDays, offerPriceId, createdAt}`: `priceUnits` is the price in minor units of the asset (a decimal string), " +
+  "`durationDays` the run length of a campaign of it, and `offerPriceId` (a price of the offer `offerId`) what " +
+  "Commerce_CreateOrder orders it by; the order's `productCode` is the package's `code`."
 
 const campaignShape = "Each campaign carries its package (`packageName`, `placementKind`), its current creative, its " +
   "targets and its metrics (`impressions`, `clicks`, `uniqueVisitors`: decimal strings). Newest first (at most 500)."
 
 export class AdsApi extends HttpApiGroup.make("Ads")
+  .add(
+    HttpApiEndpoint.get("listAdPackages", "/api/v1/ads/packages")
+      .addSuccess(Data(Schema.Array(AdPackage)))
+      .pipe(
+        operation({
+          id: "Growth_ListAdPackages",
+          auth: "public",
+          cache: "none",
+          scopes: ["public:read"],
+          cost: 1,
+          statuses: [400, 401, 403, 500, 503],
+          summary: "List the ad packages for sale, with the offer price to order each version by",
+          description: [
+            "The ad packages on sale, by `code`: those whose offer (a PUBLISHED offer of the platform's workspace) is",
+            "made, each with its versions whose offer price is in effect now, newest first. " + packageShape,
+            "To buy one: Commerce_CreateOrder with `offerPriceId`, pay it on any rail, then Growth_CreateAdCampaign with",
+            "the order and the version's `id` as `packageVersionId`. Public (anonymous, or an API key with",
+            "`public:read`); takes no parameters."
+          ].join("\n")
+        })
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("createAdPackage", "/api/v1/admin/ads/packages")
+      .setHeaders(IdempotencyKeyRequired)
+      .setPayload(CreateAdPackageRequest)
+      .addSuccess(Data(AdPackage), { status: 201 })
+      .pipe(
+        operation({
+          id: "Growth_CreateAdPackage",
+          auth: "required-admin",
+          cache: "none",
+          cost: 1,
+          sensitive: true,
+          statuses: [400, 401, 403, 404, 409, 500, 503],
+          summary: "Create an ad package with its first version, for sale at once (admin)",
+          description: [
+            "Creates the ad package `code` (its orders' product code: an uppercase letter then 2-63 uppercase letters,",
+            "digits or underscores), `name` (2-160) and `placementKind` (STRIP, SQUARE, POPUP or INLINE) with its version",
+            "1: `priceUnits` (minor units of the asset `assetPublicId`, a decimal string) for a run of `durationDays`",
+            "(1-3660). In the same transaction the package gets its offer in the platform's workspace",
+            "(`ADS_PLATFORM_WORKSPACE_ID`): PUBLISHED, with terms revision 1 and the version's price (in effect from now),",
+            "so it is listed by Growth_ListAdPackages and can be ordered at once. Answers 201 with the package.",
+            "",
+            "Admin only, with a recent sign-in or MFA (sensitive); audit `ad_package.created` in the platform's",
+            "workspace. 400 `invalid-request` (`/assetPublicId` must be a known asset); 409 `ad-package-code-taken`;",
+            "409 `ads-platform-unset` when no platform workspace is set. " + packageShape
+          ].join("\n"),
+          errors: [InvalidRequest, AdsPlatformUnset, AdPackageCodeTaken, Conflict]
+        })
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("createAdPackageVersion", "/api/v1/admin/ads/packages/:packageId/versions")
+      .setPath(Schema.Struct({ packageId: Uuid }))
+      .setHeaders(IdempotencyKeyRequired)
+      .setPayload(CreateAdPackageVersionRequest)
+      .addSuccess(Data(AdPackage), { status: 201 })
+      .pipe(
+        operation({
+          id: "Growth_CreateAdPackageVersion",
+          auth: "required-admin",
+          cache: "none",
+          cost: 1,
+          sensitive: true,
+          statuses: [400, 401, 403, 404, 409, 500, 503],
+          summary: "Add the next version of an ad package: a new price or run length, for sale at once (admin)",
+          description: [
+            "Adds version `expectedVersion + 1` of the package: `priceUnits` of the asset `assetPublicId` for a run of",
+            "`durationDays` (1-3660). `expectedVersion` is the package's newest version as read (else 409",
+            "`version-conflict`). In the same transaction the version gets its price of the package's offer, in effect",
+            "from now; earlier versions stay on sale (a campaign runs for the version its order bought). Answers 201",
+            "with the package.",
+            "",
+            "Admin only, with a recent sign-in or MFA (sensitive); audit `ad_package.version_created` in the platform's",
+            "workspace. 404 `ad-package-not-found`; 400 `invalid-request` (`/assetPublicId` must be a known asset); 409",
+            "`ads-platform-unset` when no platform workspace is set. " + packageShape
+          ].join("\n"),
+          errors: [InvalidRequest, AdsPlatformUnset, AdPackageNotFound, VersionConflict, Conflict]
+        })
+      )
+  )
   .add(
     HttpApiEndpoint.get("listAdCampaigns", "/api/v1/ads/campaigns")
       .addSuccess(CampaignList)

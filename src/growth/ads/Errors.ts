@@ -34,3 +34,17 @@ export class AdCampaignNotActive extends Problem<AdCampaignNotActive>()("AdCampa
   type: "ad-campaign-not-active",
   meaning: "the campaign records no ad events now: it is not ACTIVE, or its `startAt`..`endAt` window is not open"
 }) {}
+/** 404 `ad-package-not-found`: no such ad package. */
+export class AdPackageNotFound extends Problem<AdPackageNotFound>()("AdPackageNotFound", {
+  status: 404, type: "ad-package-not-found", meaning: "no such ad package"
+}) {}
+/** 409 `ad-package-code-taken`: another ad package has this `code`. */
+export class AdPackageCodeTaken extends Problem<AdPackageCodeTaken>()("AdPackageCodeTaken", {
+  status: 409, type: "ad-package-code-taken", meaning: "another ad package has this `code`"
+}) {}
+/** 409 `ads-platform-unset`: no workspace sells ad packages (`ADS_PLATFORM_WORKSPACE_ID` unset or not a workspace). */
+export class AdsPlatformUnset extends Problem<AdsPlatformUnset>()("AdsPlatformUnset", {
+  status: 409,
+  type: "ads-platform-unset",
+  meaning: "no workspace sells ad packages: the server's `ADS_PLATFORM_WORKSPACE_ID` is unset or names no workspace"
+}) {}

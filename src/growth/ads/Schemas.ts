@@ -3,7 +3,7 @@
  * creative, targets and metrics, and the request bodies of the ad operations.
  */
 import { Schema } from "effect"
-import { CountString, DateTimeZ, HttpUrl, rule, StrictStruct, Uuid, Version, WireString } from "../../../schema/common.js"
+import { CountString, DateTimeZ, HttpUrl, rule, StrictStruct, Units, Uuid, Version, WireString } from "../../../schema/common.js"
 
 /** Ad campaign states (spec §3). */
 export const AdCampaignState = Schema.Literal(
@@ -228,3 +228,78 @@ export const ServedAd = Schema.Struct({
   visitor: Schema.String
 }).annotations({ identifier: "ServedAd" })
 export type ServedAd = typeof ServedAd.Type
+
+/** An ad package's code (spec §2.3): the product code of its orders, 3-64 uppercase letters, digits or underscores. */
+export const AdPackageCode = Schema.String.pipe(
+  Schema.pattern(/^[A-Z][A-Z0-9_]{2,63}$/),
+  Schema.annotations(rule("must be an uppercase letter then 2-63 uppercase letters, digits or underscores"))
+)
+
+/** A run length in days, 1-3660 (a package version's `durationDays`). */
+export const AdRunDays = Schema.Int.pipe(
+  Schema.between(1, 3660),
+  Schema.annotations(rule("must be an integer from 1 to 3660"))
+)
+
+/**
+ * One version of an ad package on sale (spec §2.3, §2.5): its price (`priceUnits`, minor units of
+ * the asset as a decimal string), the asset and network as the offers name them (public ids, with
+ * the asset's symbol, decimals and CAIP-19 id, the network's CAIP-2 id), the run length of a
+ * campaign of it, and the offer price a buyer orders it with (Commerce_CreateOrder `offerPriceId`).
+ */
+export const AdPackageVersion = Schema.Struct({
+  id: Uuid,
+  version: Version,
+  priceUnits: Units,
+  assetPublicId: Uuid,
+  assetSymbol: Schema.String,
+  assetDecimals: Schema.Int,
+  assetCaip19: Schema.NullOr(Schema.String),
+  networkPublicId: Uuid,
+  networkCaip2: Schema.String,
+  durationDays: Schema.Int,
+  offerPriceId: Uuid,
+  createdAt: DateTimeZ
+}).annotations({ identifier: "AdPackageVersion" })
+export type AdPackageVersion = typeof AdPackageVersion.Type
+
+/**
+ * An ad package for sale (spec §2.3; docs/ads.md): its code (the `productCode` of its orders), name,
+ * placement kind, the platform's offer that sells it (`offerId`) and its versions on sale, newest first.
+ */
+export const AdPackage = Schema.Struct({
+  id: Uuid,
+  code: Schema.String,
+  name: Schema.String,
+  placementKind: PlacementKind,
+  offerId: Uuid,
+  versions: Schema.Array(AdPackageVersion),
+  createdAt: DateTimeZ
+}).annotations({ identifier: "AdPackage" })
+export type AdPackage = typeof AdPackage.Type
+
+/**
+ * Body of Growth_CreateAdPackage: the package (`code`, `name`, `placementKind`) and its version 1
+ * (`assetPublicId`: a known asset; `priceUnits`: minor units of it; `durationDays`: the run length).
+ */
+export const CreateAdPackageRequest = StrictStruct({
+  code: AdPackageCode,
+  name: WireString(2, 160),
+  placementKind: PlacementKind,
+  assetPublicId: Uuid,
+  priceUnits: Units,
+  durationDays: AdRunDays
+}).annotations({ identifier: "CreateAdPackageRequest" })
+export type CreateAdPackageRequest = typeof CreateAdPackageRequest.Type
+
+/**
+ * Body of Growth_CreateAdPackageVersion: `expectedVersion`, the package's newest version as read
+ * (the new one is `expectedVersion + 1`), and the new version's asset, price and run length.
+ */
+export const CreateAdPackageVersionRequest = StrictStruct({
+  expectedVersion: Version,
+  assetPublicId: Uuid,
+  priceUnits: Units,
+  durationDays: AdRunDays
+}).annotations({ identifier: "CreateAdPackageVersionRequest" })
+export type CreateAdPackageVersionRequest = typeof CreateAdPackageVersionRequest.Type

@@ -13,7 +13,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { DemoAgents } from "../../../demo/agents/seed.js"
 import { DemoAdCampaigns, DemoAdPackages, DemoAdPackageVersions, DemoAdOrders } from "../../../demo/growth/ads/seed.js"
 import { DemoOffers } from "../../../demo/services/seed.js"
@@ -29,7 +29,8 @@ import { makeTestServer, TestEpoch } from "../../support/TestServer.js"
 import { until, waitFor } from "../../support/waitFor.js"
 import { awaitExport } from "../../social/analytics/support.js"
 
-const server = makeTestServer()
+// no platform workspace: the lifecycle tick makes no offers, so the test below makes them itself
+const server = makeTestServer({ ads: { platformWorkspaceId: Option.none() } })
 const minute = 60_000
 
 /** Buys `offerPriceId` for `workspace` and pays it on the ADMIN rail, in one transaction on the server's clock. */
