@@ -37,7 +37,10 @@ const agents = Number(process.env["BENCH_AGENTS"] ?? 1_000_000)
 const batch = Number(process.env["BENCH_BATCH"] ?? 20_000)
 const clients = Number(process.env["BENCH_CLIENTS"] ?? 32)
 const queries = Number(process.env["BENCH_QUERIES"] ?? 640)
-const keep = process.env["BENCH_KEEP_DB"] === "1"
+const reuse = process.env["BENCH_DB"] ?? ""
+const keep = process.env["BENCH_KEEP_DB"] === "1" || reuse !== ""
+const generateOnly = process.env["BENCH_GENERATE_ONLY"] === "1"
+const runHooks = process.env["BENCH_HOOKS"] !== "0"
 
 const admin = async (text: string) => {
   const client = new pg.Client({ connectionString: serverUrl })
@@ -224,8 +227,8 @@ const main = async () => {
     console.error("bench:discovery needs PostgreSQL: set DATABASE_URL (a server where it may create a scratch database).")
     process.exit(1)
   }
-  const scratch = `bench_discovery_${randomBytes(4).toString("hex")}`
-  await admin(`CREATE DATABASE ${scratch}`)
+  const scratch = reuse !== "" ? reuse : `bench_discovery_${randomBytes(4).toString("hex")}`
+  if (reuse === "") await admin(`CREATE DATABASE ${scratch}`)
   const url = new URL(serverUrl)
   url.pathname = `/${scratch}`
   try {
@@ -235,11 +238,14 @@ const main = async () => {
       statementTimeoutMs: 600_000
     })
     await Effect.runPromise(Effect.scoped(Layer.build(db)).pipe(Effect.asVoid, Logger.withMinimumLogLevel(LogLevel.Error)) as Effect.Effect<void>)
-    console.log(`generating ${agents.toLocaleString("en")} agents in ${scratch} …`)
-    const built = await generate(url.toString())
-    console.log(`rows in ${built.rowsSeconds.toFixed(1)} s; search documents in ${built.documentsSeconds.toFixed(1)} s ` +
-      `(${Math.round(agents / built.documentsSeconds).toLocaleString("en")} agents/s)`)
-    const hooks = await hookModules()
+    if (reuse === "") {
+      console.log(`generating ${agents.toLocaleString("en")} agents in ${scratch} …`)
+      const built = await generate(url.toString())
+      console.log(`rows in ${built.rowsSeconds.toFixed(1)} s; search documents in ${built.documentsSeconds.toFixed(1)} s ` +
+        `(${Math.round(agents / built.documentsSeconds).toLocaleString("en")} agents/s)`)
+    } else console.log(`reusing the generated database ${scratch}`)
+    if (generateOnly) return
+    const hooks = runHooks ? await hookModules() : []
     const program = Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const [{ lexemes }] = yield* sql<{ lexemes: string }>`SELECT count(*)::text AS lexemes FROM agent_search_lexicon`
