@@ -13,9 +13,12 @@
  *    - text: `q=weather forecast` (relevance), - typo: `q=wether forcast` (relevance),
  *    - facet: the facets of `q=translation`, and of `protocols=a2a` with no `q`,
  *    - filter: `q=research`, `protocols=mcp`, `networks=base`, relevance;
- *    beside the reference: the substring search it replaced (`ILIKE '%q%'` on name, slug and tagline,
+ *    for text and typo also with every match scored (`RelevanceCandidates` unbounded: the relevance order
+ *    before its two phases), beside the reference: the substring search it replaced (`ILIKE '%q%'` on name, slug and tagline,
  *    rank order, same filters; for facets, the same substring filter counted per protocol), on the same
  *    data, as a ratio (reference p50 / search p50: above 1, the search is faster).
+ *    `BENCH_DB` names a database generated before (kept with `BENCH_KEEP_DB=1`): no generation, nothing
+ *    dropped; `BENCH_GENERATE_ONLY=1` stops after the generation; `BENCH_HOOKS=0` skips step 3.
  * 3. Runs every module of `test/bench/discovery/` that exports `run(sql)`, in name order, with `sql`
  *    the `SqlClient` of the generated database (a returned Effect or Promise is awaited).
  */
@@ -30,7 +33,7 @@ import { DefaultDbLimits } from "../../layers/AppConfig.js"
 import { DbServer } from "../../layers/Db.js"
 import { migrate } from "../../src/db/migrate.js"
 import { type AgentFilters, AgentsRepo } from "../../src/agents/Repo.js"
-import { queryWords, tsqueryText } from "../../src/agents/SearchQuery.js"
+import { queryWords, RelevanceCandidates, tsqueryText } from "../../src/agents/SearchQuery.js"
 
 const serverUrl = process.env["DATABASE_URL"] ?? ""
 const agents = Number(process.env["BENCH_AGENTS"] ?? 1_000_000)
@@ -166,6 +169,8 @@ interface Case {
   readonly name: string
   readonly search: Effect.Effect<unknown, never, AgentsRepo | SqlClient.SqlClient>
   readonly reference: Effect.Effect<unknown, unknown, SqlClient.SqlClient>
+  /** The same search with every match scored (no candidate bound: what the relevance order cost before). */
+  readonly unbounded?: Effect.Effect<unknown, never, AgentsRepo | SqlClient.SqlClient>
 }
 
 const cases = Effect.gen(function*() {
@@ -181,6 +186,7 @@ const cases = Effect.gen(function*() {
     })
   const listed = (q: string, more: Partial<AgentFilters> = {}) =>
     Effect.flatMap(filters(q, more), (f) => repo.list(f, "relevance", undefined, 25))
+  const everyMatch = <A, E, R>(e: Effect.Effect<A, E, R>) => Effect.provideService(e, RelevanceCandidates, 2 ** 31 - 1)
   const faceted = (q: string | undefined, more: Partial<AgentFilters> = {}) => Effect.flatMap(filters(q, more), repo.facets)
   /** The substring search Agents_ListAgents ran before (ILIKE on name, slug, tagline; rank order). */
   const substring = (q: string, extra = sql``) =>
@@ -197,8 +203,18 @@ const cases = Effect.gen(function*() {
         AND EXISTS (SELECT 1 FROM agent_identities i WHERE i.agent_id = a.id AND i.binding = 'REGISTRY_BOUND' AND i.network = 'base')`
   const a2a = sql`AND EXISTS (SELECT 1 FROM agent_protocols p WHERE p.agent_id = a.id AND p.protocol_key = 'a2a')`
   return [
-    { name: "text: weather forecast", search: listed("weather forecast"), reference: substring("weather forecast") },
-    { name: "typo: wether forcast", search: listed("wether forcast"), reference: substring("wether forcast") },
+    {
+      name: "text: weather forecast",
+      search: listed("weather forecast"),
+      reference: substring("weather forecast"),
+      unbounded: everyMatch(listed("weather forecast"))
+    },
+    {
+      name: "typo: wether forcast",
+      search: listed("wether forcast"),
+      reference: substring("wether forcast"),
+      unbounded: everyMatch(listed("wether forcast"))
+    },
     { name: "facet: q=translation", search: faceted("translation"), reference: substringFacets("translation") },
     { name: "facet: protocols=a2a", search: faceted(undefined, { protocols: ["a2a"] }), reference: substringFacets(undefined, a2a) },
     {
@@ -253,6 +269,7 @@ const main = async () => {
       for (const c of yield* cases) {
         const s = yield* measure(c.search)
         const r = yield* measure(Effect.orDie(c.reference))
+        const u = c.unbounded === undefined ? undefined : yield* measure(c.unbounded)
         rows.push({
           query: c.name,
           "search p50 ms": +percentile(s, 0.5).toFixed(2),
@@ -260,7 +277,9 @@ const main = async () => {
           "ILIKE p50 ms": +percentile(r, 0.5).toFixed(2),
           "ILIKE p99 ms": +percentile(r, 0.99).toFixed(2),
           "ratio p50": +(percentile(r, 0.5) / percentile(s, 0.5)).toFixed(2),
-          "ratio p99": +(percentile(r, 0.99) / percentile(s, 0.99)).toFixed(2)
+          "ratio p99": +(percentile(r, 0.99) / percentile(s, 0.99)).toFixed(2),
+          "all scored p50 ms": u === undefined ? "" : +percentile(u, 0.5).toFixed(2),
+          "all scored p99 ms": u === undefined ? "" : +percentile(u, 0.99).toFixed(2)
         })
       }
       console.log(`\nbench:discovery on PostgreSQL: ${agents.toLocaleString("en")} agents, ${lexemes} lexemes, ` +

@@ -61,7 +61,7 @@ const run = Effect.gen(function*() {
   const probeRows = evidence - feedbackRows - runRows
   const t0 = Date.now()
   yield* sql.unsafe(`INSERT INTO agents (id, canonical_slug, name, description, star_count, verification_state, listed_at, created_at, updated_at)
-    SELECT md5('agent' || g)::uuid, 'bench-agent-' || g, 'Bench agent ' || g, '', (g * 7919) % 5000, 'UNVERIFIED', now(), now(), now()
+    SELECT md5('agent' || g)::uuid, 'bench-agent-' || g, 'Bench agent ' || g, '', (g::bigint * 7919) % 5000, 'UNVERIFIED', now(), now(), now()
     FROM generate_series(1, ${agents}) g`)
   yield* sql.unsafe(`INSERT INTO feedback (id, agent_id, author_account_id, rating_ppm, category, title, body, state, authenticity_state, created_at, updated_at)
     SELECT md5('fb' || g)::uuid, md5('agent' || (1 + g % ${agents}))::uuid, '${owner}', ((g::bigint * 104729) % 1000001)::int,
