@@ -18,14 +18,16 @@
  *    rank order, same filters; for facets, the same substring filter counted per protocol), on the same
  *    data, as a ratio (reference p50 / search p50: above 1, the search is faster).
  *    `BENCH_DB` names a database generated before (kept with `BENCH_KEEP_DB=1`): no generation, nothing
- *    dropped; `BENCH_GENERATE_ONLY=1` stops after the generation; `BENCH_HOOKS=0` skips step 3.
+ *    dropped; `BENCH_GENERATE_ONLY=1` stops after the generation; `BENCH_HOOKS=0` skips step 3;
+ *    `BENCH_CASES` (comma-separated name prefixes: `text,typo`) runs only those kinds. Each kind's row is
+ *    printed as JSON when measured (with /proc/loadavg), the table at the end.
  * 3. Runs every module of `test/bench/discovery/` that exports `run(sql)`, in name order, with `sql`
  *    the `SqlClient` of the generated database (a returned Effect or Promise is awaited).
  */
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Logger, LogLevel, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
-import { existsSync, readdirSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { pathToFileURL } from "node:url"
 import pg from "pg"
@@ -266,7 +268,9 @@ const main = async () => {
       const sql = yield* SqlClient.SqlClient
       const [{ lexemes }] = yield* sql<{ lexemes: string }>`SELECT count(*)::text AS lexemes FROM agent_search_lexicon`
       const rows: Array<Record<string, string | number>> = []
+      const only = (process.env["BENCH_CASES"] ?? "").split(",").filter((x) => x !== "")
       for (const c of yield* cases) {
+        if (only.length > 0 && !only.some((prefix) => c.name.startsWith(prefix))) continue
         const s = yield* measure(c.search)
         const r = yield* measure(Effect.orDie(c.reference))
         const u = c.unbounded === undefined ? undefined : yield* measure(c.unbounded)
@@ -281,6 +285,7 @@ const main = async () => {
           "all scored p50 ms": u === undefined ? "" : +percentile(u, 0.5).toFixed(2),
           "all scored p99 ms": u === undefined ? "" : +percentile(u, 0.99).toFixed(2)
         })
+        console.log(JSON.stringify({ ...rows[rows.length - 1], load: readFileSync("/proc/loadavg", "utf8").trim() }))
       }
       console.log(`\nbench:discovery on PostgreSQL: ${agents.toLocaleString("en")} agents, ${lexemes} lexemes, ` +
         `${clients} concurrent clients, ${queries} queries per kind (ratio = ILIKE / search: above 1, search is faster)`)
