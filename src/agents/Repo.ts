@@ -24,6 +24,7 @@ import {
   MinVectorSimilarity,
   NearestNeighbours,
   type QueryVector,
+  RelevanceCandidates,
   RelevanceWeights,
   type ResolvedWord,
   type TextSearch,
@@ -171,44 +172,56 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("agent-directory/Ag
     }
 
     /**
-     * The relevance order: the matching agents' blend (docs/methodology.md "Search relevance"), rounded to
-     * 9 decimals so the keyset compares exact values, best first, ties by id. The page's ids are chosen
-     * first; only they get their networks and protocols.
+     * The first phase of the relevance order (docs/methodology.md "Search relevance"): the ids of the listed
+     * agents matching the filters and the text query `q`, the first `bound` in the rank order (the GIN index of
+     * the documents and the rank keyset index of 0013; no score computed).
      */
-    const relevanceList = (f: AgentFilters, search: TextSearch, after: ListPosition | undefined, take: number) => {
-      if (search.tsquery === null) return Effect.succeed([] as ReadonlyArray<typeof ListRow.Type>)
-      if (search.vector !== undefined) return vectorRelevanceList(f, search, search.vector, after, take)
-      const q = sql`${search.tsquery}::tsquery`
-      const score = sql`round((${RelevanceWeights.text}::float8 * ts_rank(d.document, ${q}, 32)
+    const candidates = (f: AgentFilters, q: Statement.Fragment, bound: number) =>
+      sql`SELECT a.id FROM agents a JOIN agent_search_documents d ON d.agent_id = a.id
+          WHERE ${sql.and([...filterClauses({ ...f, search: undefined }), sql`d.document @@ ${q}`])}
+          ORDER BY COALESCE(a.rank, 1e78), a.id LIMIT ${bound}`
+
+    /**
+     * The relevance order: the blend (docs/methodology.md "Search relevance") of the candidates
+     * ({@link candidates}, at most {@link RelevanceCandidates}), rounded to 9 decimals so the keyset compares
+     * exact values, best first, ties by id. The page's ids are chosen first; only they get their networks and
+     * protocols.
+     */
+    const relevanceList = (f: AgentFilters, search: TextSearch, after: ListPosition | undefined, take: number) =>
+      Effect.gen(function*() {
+        if (search.tsquery === null) return [] as ReadonlyArray<typeof ListRow.Type>
+        const bound = yield* RelevanceCandidates
+        if (search.vector !== undefined) return yield* vectorRelevanceList(f, search, search.vector, bound, after, take)
+        const q = sql`${search.tsquery}::tsquery`
+        const score = sql`round((${RelevanceWeights.text}::float8 * ts_rank(d.document, ${q}, 32)
           + ${RelevanceWeights.similarity}::float8 * word_similarity(${search.words}::text, d.names)
           + ${RelevanceWeights.reputation}::float8 * COALESCE(r.rank_score_ppm, 0) / 1e6)::numeric, 9)`
-      const filters = filterClauses({ ...f, search: undefined })
-      return sql`WITH matched AS (
-            SELECT a.id, ${score} AS score
-            FROM agents a JOIN agent_search_documents d ON d.agent_id = a.id
-            LEFT JOIN agent_reputation r ON r.agent_id = a.id
-            WHERE ${sql.and([...filters, sql`d.document @@ ${q}`])}
+        const rows = yield* sql`WITH candidate AS MATERIALIZED (${candidates(f, q, bound)}), matched AS (
+            SELECT c.id, ${score} AS score
+            FROM candidate c JOIN agent_search_documents d ON d.agent_id = c.id
+            LEFT JOIN agent_reputation r ON r.agent_id = c.id
           ), page AS (
             SELECT id, score FROM matched
             ${after === undefined ? sql`` : sql`WHERE score < ${after[0]}::numeric OR (score = ${after[0]}::numeric AND id > ${after[1]}::uuid)`}
             ORDER BY score DESC, id LIMIT ${take}
           )
           SELECT ${itemColumns}, ${networksAndProtocols}, page.score::text AS "sortKey"
-          FROM page JOIN agents a ON a.id = page.id ORDER BY page.score DESC, page.id`.pipe(
-        Effect.flatMap(Schema.decodeUnknown(Schema.Array(ListRow)))
-      )
-    }
+          FROM page JOIN agents a ON a.id = page.id ORDER BY page.score DESC, page.id`
+        return yield* Schema.decodeUnknown(Schema.Array(ListRow))(rows)
+      })
 
     /**
      * The relevance order with a query embedding (docs/methodology.md "Search relevance", the weights
-     * `VectorRelevanceWeights`): the candidates are the agents matching the text and those nearest to the
-     * query's embedding ({@link nearest}); each scores its text rank, trigram similarity, cosine similarity
-     * (0 without an embedding of the model) and reputation. Paged as {@link relevanceList}.
+     * `VectorRelevanceWeights`): the candidates are the text candidates ({@link candidates}, at most `bound`)
+     * and the agents nearest to the query's embedding ({@link nearest}) that pass the filters; each scores its
+     * text rank, trigram similarity, cosine similarity (0 without an embedding of the model) and reputation.
+     * Paged as {@link relevanceList}.
      */
     const vectorRelevanceList = (
       f: AgentFilters,
       search: TextSearch,
       v: QueryVector,
+      bound: number,
       after: ListPosition | undefined,
       take: number
     ) => {
@@ -220,12 +233,14 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("agent-directory/Ag
           + ${w.vector}::float8 * COALESCE(GREATEST(0, 1 - (e.embedding::${type} <=> ${v.literal}::${type})), 0)
           + ${w.reputation}::float8 * COALESCE(r.rank_score_ppm, 0) / 1e6)::numeric, 9)`
       const filters = filterClauses({ ...f, search: undefined })
-      return sql`WITH near AS MATERIALIZED (${nearest(v)}), matched AS (
-            SELECT a.id, ${score} AS score
-            FROM agents a JOIN agent_search_documents d ON d.agent_id = a.id
-            LEFT JOIN agent_reputation r ON r.agent_id = a.id
-            LEFT JOIN agent_search_embeddings e ON e.agent_id = a.id AND e.model = ${v.model} AND e.dimensions = ${v.dimensions}
-            WHERE ${sql.and([...filters, sql`(d.document @@ ${q} OR a.id IN (SELECT agent_id FROM near))`])}
+      return sql`WITH near AS MATERIALIZED (${nearest(v)}), candidate AS MATERIALIZED (
+            ${candidates(f, q, bound)}
+            UNION SELECT a.id FROM agents a WHERE ${sql.and([...filters, sql`a.id IN (SELECT agent_id FROM near)`])}
+          ), matched AS (
+            SELECT c.id, ${score} AS score
+            FROM candidate c JOIN agent_search_documents d ON d.agent_id = c.id
+            LEFT JOIN agent_reputation r ON r.agent_id = c.id
+            LEFT JOIN agent_search_embeddings e ON e.agent_id = c.id AND e.model = ${v.model} AND e.dimensions = ${v.dimensions}
           ), page AS (
             SELECT id, score FROM matched
             ${after === undefined ? sql`` : sql`WHERE score < ${after[0]}::numeric OR (score = ${after[0]}::numeric AND id > ${after[1]}::uuid)`}

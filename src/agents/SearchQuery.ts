@@ -4,6 +4,7 @@
  * text query, src/db/textSearch.ts, re-exported here) and the weights of the relevance blend. Pure: no I/O.
  */
 
+import { Context } from "effect"
 import type { TextSearch as BaseTextSearch } from "../db/textSearch.js"
 export { MaxQueryWords, queryWords, type ResolvedWord, tsqueryText } from "../db/textSearch.js"
 
@@ -15,6 +16,18 @@ export { MaxQueryWords, queryWords, type ResolvedWord, tsqueryText } from "../db
  * 0 when not projected). They sum to 1, so relevance is in [0, 1].
  */
 export const RelevanceWeights = { text: 0.6, similarity: 0.25, reputation: 0.15 } as const
+
+/**
+ * The bound of the relevance order's first phase (docs/methodology.md "Search relevance", docs/search.md
+ * "The query"): of the agents whose document matches the text query (and the filters), only the first this
+ * many in the directory's rank order (`COALESCE(rank, 10^78)`, then id: the order of `sort=rank`) are scored
+ * by the blend and paged; the rest are not listed in relevance order (`sort=rank` lists them all, the facets
+ * count them all). Below the bound the order is the blend over every match, exactly. A `Context.Reference`
+ * so a test can lower it; the service uses the default, 1,000.
+ */
+export class RelevanceCandidates extends Context.Reference<RelevanceCandidates>()("agent-directory/RelevanceCandidates", {
+  defaultValue: (): number => 1_000
+}) {}
 
 /**
  * The weights of the relevance blend when the query has an embedding (docs/methodology.md "Search relevance",

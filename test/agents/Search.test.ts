@@ -3,12 +3,14 @@
  * Agents_ListAgentFacets through the HTTP stack: typo tolerance, field weights, signed cursor
  * pages in relevance order, facet counts under filters, the capabilities of agents registered
  * and imported through the API (an A2A Agent Card and an MCP server from real local servers)
- * searchable and filterable, and the MCP tool `search_agents` answering as the REST list.
+ * searchable and filterable, the relevance order's candidate bound (the first matches in rank order),
+ * and the MCP tool `search_agents` answering as the REST list.
  */
 import { HttpServer } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import { SqlClient } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -16,6 +18,8 @@ import { DemoApiKeys } from "../../demo/accounts/seed.js"
 import { DemoAgentCard } from "../../demo/agents/imports/seed.js"
 import { DemoWorkspaces } from "../../demo/workspaces/seed.js"
 import { AgentFacets } from "../../schema/agents.js"
+import { type AgentFilters, AgentsRepo } from "../../src/agents/Repo.js"
+import { queryWords, RelevanceCandidates, tsqueryText } from "../../src/agents/SearchQuery.js"
 import { Data } from "../../schema/envelope.js"
 import { testConfig } from "../support/config.js"
 import { TestMcpServer } from "../support/mcpServer.js"
@@ -231,6 +235,51 @@ layer(server.layer)("directory search", (it) => {
       // the slug's words count as the name's
       const slugged = yield* search(`q=${encodeURIComponent("search-test")}`)
       expect(slugged.body.data.length).toBeGreaterThanOrEqual(3)
+    }))
+
+  it.effect("the relevance order scores only the first RelevanceCandidates matches in rank order", () =>
+    Effect.gen(function*() {
+      const owner = yield* signIn("owner")
+      const plain = yield* register(owner, { name: "Plain Helper", description: "It can wombat when asked." })
+      const second = yield* register(owner, { name: "Second Helper", tagline: "Wombat counting" })
+      const best = yield* register(owner, { name: "Wombat Desk", description: "Helps." })
+      const ids = [plain.entityId, second.entityId, best.entityId]
+      const repo = yield* AgentsRepo.pipe(Effect.provide(AgentsRepo.Default))
+      const sql = yield* SqlClient.SqlClient
+      const words = queryWords("wombat")
+      const filters: AgentFilters = {
+        networks: [],
+        protocols: [],
+        verificationStates: [],
+        search: { tsquery: tsqueryText(yield* repo.resolveWords(words)), words: words.join(" ") }
+      }
+      /** The three agents' ids in the rank order (sort=rank), as one string. */
+      const rankOrder = Effect.map(
+        sql<{ id: string }>`SELECT id FROM agents WHERE id IN ${sql.in(ids)} ORDER BY COALESCE(rank, 1e78), id`,
+        (rows) => rows.map((r) => r.id).join(",")
+      )
+      const listed = (bound: number | undefined) =>
+        Effect.map(
+          bound === undefined
+            ? repo.list(filters, "relevance", undefined, 10)
+            : Effect.provideService(repo.list(filters, "relevance", undefined, 10), RelevanceCandidates, bound),
+          (rows) => rows.map((r) => r.agent.publicId)
+        )
+      // the background projections may rank the new agents meanwhile: read while the rank order holds still
+      const seen = yield* waitFor("a rank order that holds still", Effect.gen(function*() {
+        const before = yield* rankOrder
+        const bounded = yield* listed(2)
+        const whole = yield* listed(undefined)
+        return before === (yield* rankOrder) ? { order: before.split(","), bounded, whole } : undefined
+      }), 60_000, 200)
+      // below the bound: every match, in relevance order (the name first)
+      expect(seen.whole).toEqual([best.entityId, second.entityId, plain.entityId])
+      // at a bound of 2: the first two in rank order, and only they, still in relevance order
+      expect([...seen.bounded].sort()).toEqual(seen.order.slice(0, 2).sort())
+      expect(seen.bounded).toEqual(seen.whole.filter((id) => seen.order.slice(0, 2).includes(id)))
+      // sort=rank still lists every match
+      const ranked = yield* repo.list(filters, "rank", undefined, 10).pipe(Effect.provideService(RelevanceCandidates, 2))
+      expect(ranked.map((r) => r.agent.publicId).sort()).toEqual([...ids].sort())
     }))
 
   it.effect("relevance pages: signed cursors walk the whole order at every limit, bound to q and the sort", () =>

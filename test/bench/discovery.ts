@@ -13,16 +13,21 @@
  *    - text: `q=weather forecast` (relevance), - typo: `q=wether forcast` (relevance),
  *    - facet: the facets of `q=translation`, and of `protocols=a2a` with no `q`,
  *    - filter: `q=research`, `protocols=mcp`, `networks=base`, relevance;
- *    beside the reference: the substring search it replaced (`ILIKE '%q%'` on name, slug and tagline,
+ *    for text and typo also with every match scored (`RelevanceCandidates` unbounded: the relevance order
+ *    before its two phases), beside the reference: the substring search it replaced (`ILIKE '%q%'` on name, slug and tagline,
  *    rank order, same filters; for facets, the same substring filter counted per protocol), on the same
  *    data, as a ratio (reference p50 / search p50: above 1, the search is faster).
+ *    `BENCH_DB` names a database generated before (kept with `BENCH_KEEP_DB=1`): no generation, nothing
+ *    dropped; `BENCH_GENERATE_ONLY=1` stops after the generation; `BENCH_HOOKS=0` skips step 3;
+ *    `BENCH_CASES` (comma-separated name prefixes: `text,typo`) runs only those kinds. Each kind's row is
+ *    printed as JSON when measured (with /proc/loadavg), the table at the end.
  * 3. Runs every module of `test/bench/discovery/` that exports `run(sql)`, in name order, with `sql`
  *    the `SqlClient` of the generated database (a returned Effect or Promise is awaited).
  */
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Logger, LogLevel, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
-import { existsSync, readdirSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { pathToFileURL } from "node:url"
 import pg from "pg"
@@ -30,14 +35,17 @@ import { DefaultDbLimits } from "../../layers/AppConfig.js"
 import { DbServer } from "../../layers/Db.js"
 import { migrate } from "../../src/db/migrate.js"
 import { type AgentFilters, AgentsRepo } from "../../src/agents/Repo.js"
-import { queryWords, tsqueryText } from "../../src/agents/SearchQuery.js"
+import { queryWords, RelevanceCandidates, tsqueryText } from "../../src/agents/SearchQuery.js"
 
 const serverUrl = process.env["DATABASE_URL"] ?? ""
 const agents = Number(process.env["BENCH_AGENTS"] ?? 1_000_000)
 const batch = Number(process.env["BENCH_BATCH"] ?? 20_000)
 const clients = Number(process.env["BENCH_CLIENTS"] ?? 32)
 const queries = Number(process.env["BENCH_QUERIES"] ?? 640)
-const keep = process.env["BENCH_KEEP_DB"] === "1"
+const reuse = process.env["BENCH_DB"] ?? ""
+const keep = process.env["BENCH_KEEP_DB"] === "1" || reuse !== ""
+const generateOnly = process.env["BENCH_GENERATE_ONLY"] === "1"
+const runHooks = process.env["BENCH_HOOKS"] !== "0"
 
 const admin = async (text: string) => {
   const client = new pg.Client({ connectionString: serverUrl })
@@ -163,6 +171,8 @@ interface Case {
   readonly name: string
   readonly search: Effect.Effect<unknown, never, AgentsRepo | SqlClient.SqlClient>
   readonly reference: Effect.Effect<unknown, unknown, SqlClient.SqlClient>
+  /** The same search with every match scored (no candidate bound: what the relevance order cost before). */
+  readonly unbounded?: Effect.Effect<unknown, never, AgentsRepo | SqlClient.SqlClient>
 }
 
 const cases = Effect.gen(function*() {
@@ -178,6 +188,7 @@ const cases = Effect.gen(function*() {
     })
   const listed = (q: string, more: Partial<AgentFilters> = {}) =>
     Effect.flatMap(filters(q, more), (f) => repo.list(f, "relevance", undefined, 25))
+  const everyMatch = <A, E, R>(e: Effect.Effect<A, E, R>) => Effect.provideService(e, RelevanceCandidates, 2 ** 31 - 1)
   const faceted = (q: string | undefined, more: Partial<AgentFilters> = {}) => Effect.flatMap(filters(q, more), repo.facets)
   /** The substring search Agents_ListAgents ran before (ILIKE on name, slug, tagline; rank order). */
   const substring = (q: string, extra = sql``) =>
@@ -194,8 +205,18 @@ const cases = Effect.gen(function*() {
         AND EXISTS (SELECT 1 FROM agent_identities i WHERE i.agent_id = a.id AND i.binding = 'REGISTRY_BOUND' AND i.network = 'base')`
   const a2a = sql`AND EXISTS (SELECT 1 FROM agent_protocols p WHERE p.agent_id = a.id AND p.protocol_key = 'a2a')`
   return [
-    { name: "text: weather forecast", search: listed("weather forecast"), reference: substring("weather forecast") },
-    { name: "typo: wether forcast", search: listed("wether forcast"), reference: substring("wether forcast") },
+    {
+      name: "text: weather forecast",
+      search: listed("weather forecast"),
+      reference: substring("weather forecast"),
+      unbounded: everyMatch(listed("weather forecast"))
+    },
+    {
+      name: "typo: wether forcast",
+      search: listed("wether forcast"),
+      reference: substring("wether forcast"),
+      unbounded: everyMatch(listed("wether forcast"))
+    },
     { name: "facet: q=translation", search: faceted("translation"), reference: substringFacets("translation") },
     { name: "facet: protocols=a2a", search: faceted(undefined, { protocols: ["a2a"] }), reference: substringFacets(undefined, a2a) },
     {
@@ -224,8 +245,8 @@ const main = async () => {
     console.error("bench:discovery needs PostgreSQL: set DATABASE_URL (a server where it may create a scratch database).")
     process.exit(1)
   }
-  const scratch = `bench_discovery_${randomBytes(4).toString("hex")}`
-  await admin(`CREATE DATABASE ${scratch}`)
+  const scratch = reuse !== "" ? reuse : `bench_discovery_${randomBytes(4).toString("hex")}`
+  if (reuse === "") await admin(`CREATE DATABASE ${scratch}`)
   const url = new URL(serverUrl)
   url.pathname = `/${scratch}`
   try {
@@ -235,18 +256,24 @@ const main = async () => {
       statementTimeoutMs: 600_000
     })
     await Effect.runPromise(Effect.scoped(Layer.build(db)).pipe(Effect.asVoid, Logger.withMinimumLogLevel(LogLevel.Error)) as Effect.Effect<void>)
-    console.log(`generating ${agents.toLocaleString("en")} agents in ${scratch} …`)
-    const built = await generate(url.toString())
-    console.log(`rows in ${built.rowsSeconds.toFixed(1)} s; search documents in ${built.documentsSeconds.toFixed(1)} s ` +
-      `(${Math.round(agents / built.documentsSeconds).toLocaleString("en")} agents/s)`)
-    const hooks = await hookModules()
+    if (reuse === "") {
+      console.log(`generating ${agents.toLocaleString("en")} agents in ${scratch} …`)
+      const built = await generate(url.toString())
+      console.log(`rows in ${built.rowsSeconds.toFixed(1)} s; search documents in ${built.documentsSeconds.toFixed(1)} s ` +
+        `(${Math.round(agents / built.documentsSeconds).toLocaleString("en")} agents/s)`)
+    } else console.log(`reusing the generated database ${scratch}`)
+    if (generateOnly) return
+    const hooks = runHooks ? await hookModules() : []
     const program = Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const [{ lexemes }] = yield* sql<{ lexemes: string }>`SELECT count(*)::text AS lexemes FROM agent_search_lexicon`
       const rows: Array<Record<string, string | number>> = []
+      const only = (process.env["BENCH_CASES"] ?? "").split(",").filter((x) => x !== "")
       for (const c of yield* cases) {
+        if (only.length > 0 && !only.some((prefix) => c.name.startsWith(prefix))) continue
         const s = yield* measure(c.search)
         const r = yield* measure(Effect.orDie(c.reference))
+        const u = c.unbounded === undefined ? undefined : yield* measure(c.unbounded)
         rows.push({
           query: c.name,
           "search p50 ms": +percentile(s, 0.5).toFixed(2),
@@ -254,8 +281,11 @@ const main = async () => {
           "ILIKE p50 ms": +percentile(r, 0.5).toFixed(2),
           "ILIKE p99 ms": +percentile(r, 0.99).toFixed(2),
           "ratio p50": +(percentile(r, 0.5) / percentile(s, 0.5)).toFixed(2),
-          "ratio p99": +(percentile(r, 0.99) / percentile(s, 0.99)).toFixed(2)
+          "ratio p99": +(percentile(r, 0.99) / percentile(s, 0.99)).toFixed(2),
+          "all scored p50 ms": u === undefined ? "" : +percentile(u, 0.5).toFixed(2),
+          "all scored p99 ms": u === undefined ? "" : +percentile(u, 0.99).toFixed(2)
         })
+        console.log(JSON.stringify({ ...rows[rows.length - 1], load: readFileSync("/proc/loadavg", "utf8").trim() }))
       }
       console.log(`\nbench:discovery on PostgreSQL: ${agents.toLocaleString("en")} agents, ${lexemes} lexemes, ` +
         `${clients} concurrent clients, ${queries} queries per kind (ratio = ILIKE / search: above 1, search is faster)`)
