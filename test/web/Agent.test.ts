@@ -1,15 +1,17 @@
 /**
  * An agent's page in Chromium against a server on the embedded or PostgreSQL database, for the
- * demo's Atlas Research: rank and performance with their components and methodology links, tools
+ * demo's Atlas Research (its succeeded chat run moved into the last 30 days): rank and performance with their components and methodology links, tools
  * with their tool-safety findings, the published offer with its price in effect and its Buy link,
  * the proven wallet relation, the last 30 days' statistics as an SVG chart with its title,
  * description and table. No console error or CSP refusal; axe finds no serious or critical
  * violation. The first render (the heading) and the full render (every section read) are printed,
  * not asserted.
  */
+import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { DemoAgents } from "../../demo/agents/seed.js"
+import { DemoRuns } from "../../demo/runtime/data.js"
 import { DemoOffers } from "../../demo/services/seed.js"
 import { DemoFindings } from "../../demo/trust/seed.js"
 import { DemoAgentRelations } from "../../demo/wallets/agentRelations.js"
@@ -22,6 +24,10 @@ const atlas = DemoAgents[0]
 layer(server.layer, { timeout: 180_000 })("an agent's page in Chromium", (it) => {
   it.scoped("rank, performance, tools with findings, priced offers with Buy, wallets, a daily chart; axe-clean", () =>
     Effect.gen(function*() {
+      // the demo's succeeded chat run of Atlas, moved into the chart's 30 days (the test clock's)
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`UPDATE runs SET started_at = '2026-05-30T10:00:00Z', completed_at = '2026-05-30T10:01:00Z'
+                 WHERE id = ${DemoRuns[2].id} AND state = 'SUCCEEDED' AND NOT is_playground`
       const base = yield* origin
       const b = yield* browser
       const { page, messages } = yield* openPage(b)
@@ -55,11 +61,17 @@ layer(server.layer, { timeout: 180_000 })("an agent's page in Chromium", (it) =>
       const chart = stats.getByRole("img", { name: /^Runs per day, last 30 days/ })
       yield* step(page, "chart", Effect.promise(() => chart.waitFor()))
       expect(yield* Effect.promise(() => chart.evaluate((svg) => [svg.querySelector("title")?.textContent, svg.querySelector("desc")?.textContent])))
-        .toEqual(["Runs per day, last 30 days (UTC)", expect.stringMatching(/^(No run started|\d+ runs started) from 2026-05-03 to 2026-06-01/)])
+        .toEqual([
+          "Runs per day, last 30 days (UTC)",
+          "1 run started from 2026-05-03 to 2026-06-01: 1 succeeded, 0 failed, 0 other; the busiest day was 2026-05-30."
+        ])
+      expect(yield* Effect.promise(() => chart.locator("rect.s-ok").count())).toBe(1)
       yield* Effect.promise(() => stats.getByText(/the figures as a table$/).click())
       const days = yield* Effect.promise(() => stats.getByRole("table").locator("tbody tr th").allInnerTexts())
       expect(days.length).toBe(30)
       expect([days[0], days[29]]).toEqual(["2026-05-03", "2026-06-01"])
+      const may30 = yield* Effect.promise(() => stats.getByRole("row", { name: /^2026-05-30 / }).locator("td").allInnerTexts())
+      expect(may30.slice(0, 3)).toEqual(["1", "0", "0"])
 
       // tools with their findings: the MCP tool and the endpoint the findings name
       const tools = section("Tools and their safety")

@@ -245,11 +245,11 @@ const Connect = ({ agent }: { readonly agent: AgentProfile }) => {
 /**
  * A price: integer units (a decimal string) of the asset, on its network (off-chain when none).
  * The API names the asset by its public id only, without its symbol or decimals, so the units stay
- * raw.
+ * raw; the network by its display name when it is one of the configured networks.
  */
 const priceText = (price: Schemas["ServiceOfferPrice"], networks: ReadonlyMap<string, string>) =>
   `${price.units} units of asset ${price.assetPublicId.slice(0, 8)}… ${
-    price.networkPublicId === null ? "off-chain" : `on ${networks.get(price.networkPublicId) ?? "its network"}`
+    price.networkPublicId === null ? "off-chain" : `on ${networks.get(price.networkPublicId) ?? `network ${price.networkPublicId.slice(0, 8)}…`}`
   }${price.x402ResourceTemplate !== null ? " (x402)" : ""}`
 
 const Offers = ({ offers, networks }: {
@@ -321,7 +321,7 @@ const Stats = ({ id, today }: { readonly id: string; readonly today: string }) =
   const runs = total(0) + total(1) + total(2)
   const description = runs === 0
     ? `No run started from ${days[0]?.date} to ${days.at(-1)?.date}.`
-    : `${runs} runs started from ${days[0]?.date} to ${days.at(-1)?.date}: ${total(0)} succeeded, ${total(1)} failed, ${total(2)} other; the busiest day was ${busiest.label}.`
+    : `${runs} run${runs === 1 ? "" : "s"} started from ${days[0]?.date} to ${days.at(-1)?.date}: ${total(0)} succeeded, ${total(1)} failed, ${total(2)} other; the busiest day was ${busiest.label}.`
   return (
     <BarChart
       id="daily-runs"
