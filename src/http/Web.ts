@@ -3,7 +3,7 @@
  *
  * - `GET /`: by content negotiation, the pages' HTML shell for a browser (`Accept` naming
  *   `text/html`), else the JSON links of {@link home} (an API client, curl: `Accept: *\/*`);
- * - `GET /agents/{publicId}`, `/agents/{publicId}/conversation`, `/sign-in`, `/sign-up`,
+ * - `GET /agents/{publicId}`, `/agents/{publicId}/conversation`, `/jobs`, `/jobs/{jobId}`, `/sign-in`, `/sign-up`,
  *   `/verify-email`, `/workspaces`, `/workspaces/{publicId}`: the shell (each page reads what it
  *   shows through the API);
  * - `GET /assets/{file}`: the built scripts and styles, named by content hash, served with a
@@ -110,6 +110,8 @@ export const WebPaths = {
   pages: [
     "/agents/:publicId",
     "/agents/:publicId/conversation",
+    "/jobs",
+    "/jobs/:jobId",
     "/sign-in",
     "/sign-up",
     "/verify-email",

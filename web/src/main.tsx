@@ -1,6 +1,7 @@
 /**
  * The web directory's entry: the layout (skip link, header with the search, footer with the API
- * links) and the routes: `/` the directory, `/agents/{publicId}` an agent's page.
+ * links) and the routes: `/` the directory, `/agents/{publicId}` an agent's page, `/jobs` the job
+ * board and `/jobs/{jobId}` a job.
  */
 import { render } from "preact"
 import { useEffect } from "preact/hooks"
@@ -8,6 +9,7 @@ import { api } from "./api"
 import { Agent } from "./pages/Agent"
 import { Conversation } from "./pages/Conversation"
 import { Directory } from "./pages/Directory"
+import { JobPage, Jobs } from "./pages/Jobs"
 import { SignIn } from "./pages/SignIn"
 import { SignUp, VerifyEmail } from "./pages/SignUp"
 import { Workspace, Workspaces } from "./pages/Workspaces"
@@ -23,6 +25,9 @@ const Page = ({ path }: { readonly path: string }) => {
   if (path === "/sign-up") return <SignUp />
   if (path === "/verify-email") return <VerifyEmail />
   if (path === "/workspaces") return <Workspaces />
+  if (path === "/jobs") return <Jobs />
+  const job = /^\/jobs\/([0-9a-f-]{36})$/i.exec(path)
+  if (job !== null) return <JobPage id={job[1]!} />
   const workspace = /^\/workspaces\/([0-9a-f-]{36})$/i.exec(path)
   if (workspace !== null) return <Workspace id={workspace[1]!} />
   const agent = /^\/agents\/([0-9a-f-]{36})(\/conversation)?$/i.exec(path)
@@ -67,6 +72,8 @@ const App = () => {
       <header class="site">
         <a href="/" data-route class="brand">Agent Directory</a>
         <nav aria-label="Site">
+          <a href="/" data-route>Agents</a>
+          <a href="/jobs" data-route>Jobs</a>
           <a href="/docs">API reference</a>
           <Account />
         </nav>
