@@ -50,7 +50,7 @@ const siweMessage = (address: string, chain: number): string => {
   ].join("\n")
 }
 
-/** The intent's EIP-155 chain id (`eip155:<n>`). */
+/** The EIP-155 chain id of a CAIP-2 `eip155:<n>` network. */
 const chainOf = (network: string): number => Number(network.split(":")[1])
 
 const OrderView = ({ order }: { readonly order: Order }) => (
@@ -137,7 +137,10 @@ export const Buy = ({ offerId }: { readonly offerId: string }) => {
 
   /** Registers `address` as the person's wallet on the order's network (Sign-In with Ethereum). */
   const registerWallet = async (address: string, current: Order) => {
-    const chain = chainOf(current.network)
+    // the order names its network by the directory's key; its CAIP-2 id is in the networks list
+    const caip2 = networks.find((n) => n.publicId === current.networkPublicId)?.network ?? current.network
+    if (!/^eip155:[0-9]+$/.test(caip2)) throw new WalletError("The order's network is not an EVM network this page can pay on.")
+    const chain = chainOf(caip2)
     setStatus("This address is not a wallet of yours in the directory yet: sign the registration message in your wallet…")
     const message = siweMessage(address, chain)
     const signature = await personalSign(message, address)
