@@ -3,8 +3,9 @@
  *
  * - `GET /`: by content negotiation, the pages' HTML shell for a browser (`Accept` naming
  *   `text/html`), else the JSON links of {@link home} (an API client, curl: `Accept: *\/*`);
- * - `GET /agents/{publicId}`, `/agents/{publicId}/conversation`, `/jobs`, `/jobs/{jobId}`, `/sign-in`, `/sign-up`,
- *   `/verify-email`, `/workspaces`, `/workspaces/{publicId}`: the shell (each page reads what it
+ * - `GET /agents/{publicId}`, `/agents/{publicId}/conversation`, `/agents/{publicId}/prove`, `/jobs`,
+ *   `/jobs/{jobId}`, `/offers/{offerId}/buy`, `/sign-in`, `/sign-up`, `/verify-email`, `/workspaces`,
+ *   `/workspaces/{publicId}`: the shell (each page reads what it
  *   shows through the API);
  * - `GET /assets/{file}`: the built scripts and styles, named by content hash, served with a
  *   year's `immutable` cache, Brotli or gzip by `Accept-Encoding` (compressed once, at start).
@@ -112,6 +113,8 @@ export const WebPaths = {
     "/agents/:publicId/conversation",
     "/jobs",
     "/jobs/:jobId",
+    "/agents/:publicId/prove",
+    "/offers/:offerId/buy",
     "/sign-in",
     "/sign-up",
     "/verify-email",

@@ -20,6 +20,7 @@ export const api = createClient<paths>({ baseUrl: "", credentials: "same-origin"
 
 /** An RFC 9457 problem as the pages show it: its title and detail. */
 export interface Problem {
+  readonly type?: string
   readonly title?: string
   readonly detail?: string
   readonly status?: number
@@ -29,4 +30,19 @@ export interface Problem {
 export const problemText = (error: unknown, response: Response): string => {
   const p = (error ?? {}) as Problem
   return p.detail ?? p.title ?? `The service answered ${response.status}.`
+}
+
+/** The kind of a failed call's problem: the last segment of its `type` (`payer-wallet-required`), if any. */
+export const problemKind = (error: unknown): string | undefined => {
+  const type = ((error ?? {}) as Problem).type
+  return type === undefined ? undefined : type.slice(type.lastIndexOf("/") + 1)
+}
+
+/** `units` minor units as a decimal amount of an asset of `decimals` decimals (`2500000`, 6 → `2.5`). */
+export const formatUnits = (units: string, decimals: number): string => {
+  if (decimals <= 0) return units
+  const padded = units.padStart(decimals + 1, "0")
+  const whole = padded.slice(0, padded.length - decimals)
+  const fraction = padded.slice(padded.length - decimals).replace(/0+$/, "")
+  return fraction === "" ? whole : `${whole}.${fraction}`
 }

@@ -1,12 +1,15 @@
 /**
  * The web directory's entry: the layout (skip link, header with the search, footer with the API
- * links) and the routes: `/` the directory, `/agents/{publicId}` an agent's page, `/jobs` the job
- * board and `/jobs/{jobId}` a job.
+ * links) and the routes: `/` the directory, `/agents/{publicId}` an agent's page (and its
+ * conversation and address proof), `/jobs` the job board and `/jobs/{jobId}` a job, sign-in and
+ * sign-up, `/workspaces`, `/offers/{offerId}/buy`.
  */
 import { render } from "preact"
 import { useEffect } from "preact/hooks"
 import { api } from "./api"
 import { Agent } from "./pages/Agent"
+import { AgentProve } from "./pages/AgentProve"
+import { Buy } from "./pages/Buy"
 import { Conversation } from "./pages/Conversation"
 import { Directory } from "./pages/Directory"
 import { JobPage, Jobs } from "./pages/Jobs"
@@ -30,6 +33,10 @@ const Page = ({ path }: { readonly path: string }) => {
   if (job !== null) return <JobPage id={job[1]!} />
   const workspace = /^\/workspaces\/([0-9a-f-]{36})$/i.exec(path)
   if (workspace !== null) return <Workspace id={workspace[1]!} />
+  const buy = /^\/offers\/([0-9a-f-]{36})\/buy$/i.exec(path)
+  if (buy !== null) return <Buy offerId={buy[1]!} />
+  const prove = /^\/agents\/([0-9a-f-]{36})\/prove$/i.exec(path)
+  if (prove !== null) return <AgentProve id={prove[1]!} />
   const agent = /^\/agents\/([0-9a-f-]{36})(\/conversation)?$/i.exec(path)
   if (agent !== null) return agent[2] !== undefined ? <Conversation id={agent[1]!} /> : <Agent id={agent[1]!} />
   return <NotFound />

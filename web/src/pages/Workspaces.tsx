@@ -3,12 +3,15 @@
  * form to create one (Workspaces_CreateWorkspace); a workspace's page (`/workspaces/{publicId}`)
  * shows its members and pending invitations (Workspaces_GetWorkspace), invites by email
  * (Workspaces_CreateInvitation) and manages its API keys (Accounts_ListApiKeys,
- * Accounts_CreateApiKey: a new key's secret is shown once).
+ * Accounts_CreateApiKey: a new key's secret is shown once), and, through ./WorkspaceSections.tsx,
+ * registers its agents (Agents_CreateAgent, then proving an address), lists its orders and
+ * entitlements and manages its webhook subscriptions (the secret shown once) and their deliveries.
  */
 import { useEffect, useState } from "preact/hooks"
 import { api, problemText, type Schemas } from "../api"
 import { navigate } from "../router"
 import { commandHeaders } from "../session"
+import { Orders, RegisterAgent, Webhooks } from "./WorkspaceSections"
 
 type Role = Schemas["CreateInvitationRequest"]["role"]
 
@@ -76,6 +79,7 @@ export const Workspace = ({ id }: { readonly id: string }) => {
     return error === undefined ? <p class="muted">Loading…</p> : <div><h1 tabIndex={-1}>Workspace</h1><p role="alert" class="error">{error}</p></div>
   }
   const manages = workspace.role === "OWNER" || workspace.role === "ADMIN"
+  const edits = manages || workspace.role === "EDITOR"
   return (
     <div>
       <h1 tabIndex={-1}>{workspace.name}</h1>
@@ -149,6 +153,9 @@ export const Workspace = ({ id }: { readonly id: string }) => {
           </form>
         ) : null}
       </section>
+      {edits ? <RegisterAgent workspaceId={id} /> : null}
+      <Orders workspaceId={id} />
+      <Webhooks workspaceId={id} manages={manages} />
     </div>
   )
 }
