@@ -27,6 +27,7 @@ import {
   RpcRequestError,
   TimeoutError,
   toFunctionSignature,
+  type Transaction,
   TransactionNotFoundError
 } from "viem"
 import { ChainRpcUnavailable, ConfigurationMissing, PolicyViolation } from "../schema/errors.js"
@@ -111,14 +112,24 @@ export const broadcastRaw = (client: PublicClient, raw: Hex): Effect.Effect<Broa
     }
   })
 
-/** Whether the node knows the transaction (pending or mined); none when it did not answer. */
-const knows = (client: PublicClient, hash: Hex): Effect.Effect<Option.Option<boolean>> =>
+/** What the node says of a transaction hash: the transaction (pending or mined), unknown, or no answer. */
+export type TransactionLookup =
+  | { readonly _tag: "Found"; readonly transaction: Transaction }
+  | { readonly _tag: "Unknown" }
+  | { readonly _tag: "Unreachable" }
+
+/** Looks `hash` up on the node (`eth_getTransactionByHash`). */
+export const lookupTransaction = (client: PublicClient, hash: Hex): Effect.Effect<TransactionLookup> =>
   Effect.promise(() =>
     client.getTransaction({ hash }).then(
-      () => Option.some(true),
-      (e) => e instanceof TransactionNotFoundError || !isUnreachable(e) ? Option.some(false) : Option.none()
+      (transaction): TransactionLookup => ({ _tag: "Found", transaction }),
+      (e): TransactionLookup => e instanceof TransactionNotFoundError || !isUnreachable(e) ? { _tag: "Unknown" } : { _tag: "Unreachable" }
     )
   )
+
+/** Whether the node knows the transaction (pending or mined); none when it did not answer. */
+const knows = (client: PublicClient, hash: Hex): Effect.Effect<Option.Option<boolean>> =>
+  Effect.map(lookupTransaction(client, hash), (found) => found._tag === "Unreachable" ? Option.none() : Option.some(found._tag === "Found"))
 
 /** Builds the service on the chain layer, the platform's signer, the wallets' policy and the areas' outcome handlers. */
 export const makeTransactionIntents = Effect.gen(function*() {

@@ -4,8 +4,7 @@
  * `eip6963:announceProvider` with its info and provider; the first to answer is used), else the
  * legacy `window.ethereum`. The pages ask it for accounts (`eth_requestAccounts`), EIP-191
  * signatures (`personal_sign`), a network (`wallet_switchEthereumChain`) and transactions
- * (`eth_sendTransaction`, then `eth_getRawTransactionByHash` for the signed bytes the service
- * checks against its transaction intent).
+ * (`eth_sendTransaction`: its hash is what the service checks against its transaction intent).
  *
  * Every failure is a {@link WalletError} whose `message` is for people: no wallet, the request
  * refused (EIP-1193 code 4001), unauthorized (4100), unsupported (4200), disconnected
@@ -140,17 +139,4 @@ export const sendTransaction = async (tx: TransactionRequest): Promise<`0x${stri
     chainId: quantity(tx.chainId),
     type: "0x2"
   }])
-}
-
-/**
- * The signed raw bytes of a sent transaction (`eth_getRawTransactionByHash`, answered by the
- * wallet's node), asked up to `tries` times half a second apart while the node does not know it yet.
- */
-export const rawTransaction = async (hash: string, tries = 20): Promise<`0x${string}`> => {
-  for (let i = 0; i < tries; i++) {
-    const raw = await request<`0x${string}` | null>("eth_getRawTransactionByHash", [hash])
-    if (raw !== null && raw !== "0x") return raw
-    await new Promise((resolve) => setTimeout(resolve, 500))
-  }
-  throw new WalletError("Your wallet sent the transaction, but its node does not return it yet; try again in a moment.")
 }

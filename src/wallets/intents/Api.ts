@@ -11,7 +11,7 @@ import { ChainRpcUnavailable, ConfigurationMissing, Forbidden, InvalidState } fr
 import { IdempotencyKeyRequired } from "../../../schema/idempotency.js"
 import { TransactionIntent } from "../../../schema/transactionIntents.js"
 import { operation } from "../../api/operation.js"
-import { SignedTransactionMismatch, TransactionIntentExpired, TransactionIntentNotFound, TransactionRejected } from "./Errors.js"
+import { SignedTransactionMismatch, TransactionIntentExpired, TransactionIntentNotFound, TransactionRejected, TransactionUnknown } from "./Errors.js"
 import { IntentPath, SubmitTransactionIntentRequest } from "./Schemas.js"
 
 const reading = "An intent is readable by its owner account (OWNER intents) and by the ACTIVE members of its workspace; " +
@@ -54,10 +54,17 @@ export class WalletIntentsApi extends HttpApiGroup.make("WalletIntents")
           auth: "required-user",
           cache: "none",
           statuses: [400, 401, 403, 404, 409, 410, 422, 500, 503],
-          summary: "Submit your wallet's signature of an OWNER transaction intent: it is broadcast",
-          description: "The owner of an OWNER intent in AWAITING_SIGNATURE sends the signed raw transaction " +
-            "(`signedTransaction`, hex) of its `unsignedTransaction`. The service checks it and broadcasts it " +
-            "(`eth_sendRawTransaction`): the intent becomes SUBMITTED with `transactionHash` and `explorerUrl`.\n\n" +
+          summary: "Submit your wallet's signature of an OWNER transaction intent, or the hash of the transaction it sent",
+          description: "The owner of an OWNER intent in AWAITING_SIGNATURE sends exactly one of: the signed raw transaction " +
+            "(`signedTransaction`, hex) of its `unsignedTransaction`, which the service checks and broadcasts " +
+            "(`eth_sendRawTransaction`); or `transactionHash`, the hash of the transaction the owner's wallet already sent " +
+            "(EIP-1193 `eth_sendTransaction` answers only the hash), which the service looks up on the network's node. " +
+            "The intent becomes SUBMITTED with `transactionHash` and `explorerUrl`.\n\n" +
+            "- Neither or both of `signedTransaction` and `transactionHash` → 400.\n" +
+            "- A sent transaction must carry the intent's call: its chainId, sender (`from`), `to`, `value` and `data` " +
+            "equal the intent's → else 422 `signed-transaction-mismatch` naming the first differing field (`signer` for " +
+            "the sender); its nonce and fees are the wallet's choice and become the intent's. A hash the node does not " +
+            "know (yet) → 422 `transaction-unknown`: retry once the wallet has sent it.\n" +
             "- The transaction must be a signed EIP-1559 transaction whose fields equal the intent's unsigned " +
             "transaction byte for byte (chainId, nonce, maxPriorityFeePerGas, maxFeePerGas, gas, to, value, data, an " +
             "empty accessList), signed by the intent's `from` → else 422 `signed-transaction-mismatch`, its detail " +
@@ -66,7 +73,7 @@ export class WalletIntentsApi extends HttpApiGroup.make("WalletIntents")
             "- The node refuses it (nonce already used, fees too low, funds missing) → 422 `transaction-rejected` " +
             "with the node's reason; the intent stays AWAITING_SIGNATURE. The node does not answer → 503 " +
             "`chain-rpc-unavailable`; the network is no longer configured → 422 `configuration-missing`.\n" +
-            "- Sending the same signed bytes again for an intent already SUBMITTED (or later) returns it (200) " +
+            "- Sending the same signed bytes (or hash) again for an intent already SUBMITTED (or later) returns it (200) " +
             "without a second broadcast; any other submission of an intent not AWAITING_SIGNATURE (a PLATFORM intent, " +
             "a final one) → 409 `invalid-state`.\n" +
             "- Only the intent's owner account may submit: a member of its workspace who may read it → 403 " +
@@ -77,6 +84,7 @@ export class WalletIntentsApi extends HttpApiGroup.make("WalletIntents")
             InvalidState,
             TransactionIntentExpired,
             SignedTransactionMismatch,
+            TransactionUnknown,
             TransactionRejected,
             ConfigurationMissing,
             ChainRpcUnavailable

@@ -24,3 +24,10 @@ export class SignedTransactionMismatch extends Problem<SignedTransactionMismatch
 export class TransactionRejected extends Problem<TransactionRejected>()("TransactionRejected", {
   status: 422, type: "transaction-rejected", meaning: "the network's node refused the transaction (its reason is given)"
 }) {}
+/**
+ * 422 `transaction-unknown`: the network's node does not know a transaction with the submitted
+ * `transactionHash` (not sent, or not yet propagated to the service's node: retry shortly).
+ */
+export class TransactionUnknown extends Problem<TransactionUnknown>()("TransactionUnknown", {
+  status: 422, type: "transaction-unknown", meaning: "the network's node does not know a transaction with this hash (yet)"
+}) {}

@@ -16,7 +16,13 @@ export const WalletIntentsHttpLive = group(Api, "WalletIntents", (handlers) =>
           intents.get(path.intentId, session.accountId).pipe(Effect.flatMap(envelope.data))))
       .handle("submitTransactionIntent", ({ path, payload }) =>
         Effect.flatMap(currentSession, (session) =>
-          intents.submit({ intentId: path.intentId, accountId: session.accountId, signedTransaction: payload.signedTransaction }).pipe(
+          intents.submit({
+            intentId: path.intentId,
+            accountId: session.accountId,
+            transaction: payload.transactionHash !== undefined
+              ? { _tag: "Sent", hash: payload.transactionHash }
+              : { _tag: "Signed", raw: payload.signedTransaction! }
+          }).pipe(
             Effect.flatMap(envelope.data)
           )))
   }))

@@ -132,6 +132,48 @@ layer(Layer.provideMerge(intents, server.layer), { timeout: 180_000 })("transact
       expectProblem(yield* submit(owner0, intent.id, yield* sign(intent.unsignedTransaction!, key, { value: 1n })), 409, "invalid-state")
     }))
 
+  it.effect("a transaction the owner's wallet sent is submitted by its hash: checked on the node, its own nonce and fees recorded", () =>
+    Effect.gen(function*() {
+      const session = yield* signIn("owner")
+      const intent = yield* prepareTransfer(7n)
+      const key = anvil.privateKeys[1]!
+      const byHash = (transactionHash: string) =>
+        call("POST", `/api/v1/transaction-intents/${intent.id}/submit`, { body: { transactionHash }, session })
+      const sendRaw = (raw: Hex) => Effect.promise(() => anvil.publicClient.sendRawTransaction({ serializedTransaction: raw }))
+      // exactly one of the two
+      const signed = yield* sign(intent.unsignedTransaction!, key)
+      const both = yield* call("POST", `/api/v1/transaction-intents/${intent.id}/submit`, {
+        body: { signedTransaction: signed, transactionHash: `0x${"1".repeat(64)}` },
+        session
+      })
+      expectProblem(both, 400, "invalid-request")
+      expect(both.text).toContain("exactly one of signedTransaction and transactionHash")
+      expectProblem(yield* call("POST", `/api/v1/transaction-intents/${intent.id}/submit`, { body: {}, session }), 400, "invalid-request")
+      expectProblem(yield* byHash("0x1234"), 400, "invalid-request")
+      // a hash the node does not know
+      expectProblem(yield* byHash(`0x${"ab".repeat(32)}`), 422, "transaction-unknown")
+      // the wallet sent another call (the tokens' recipient as `to`): named, never the value
+      const other = yield* sendRaw(yield* sign(intent.unsignedTransaction!, key, { to: recipient }))
+      const mismatch = yield* byHash(other)
+      expectProblem(mismatch, 422, "signed-transaction-mismatch")
+      expect(mismatch.body.detail).toContain("`to`")
+      expect(mismatch.text).not.toContain(recipient.slice(2).toLowerCase())
+      // the wallet's own choices: the next nonce (the other call took the planned one), higher fees
+      const planned = parseTransaction(intent.unsignedTransaction! as Hex)
+      const ownFee = planned.maxFeePerGas! + 1_000n
+      const hash = yield* sendRaw(yield* sign(intent.unsignedTransaction!, key, { nonce: intent.nonce! + 1, maxFeePerGas: ownFee }))
+      const ok = yield* byHash(hash)
+      expect(ok.status, ok.text).toBe(200)
+      expect(ok.body.data).toMatchObject({ state: "SUBMITTED", transactionHash: hash, nonce: intent.nonce! + 1 })
+      expect(ok.body.data.fees.maxFeePerGas).toBe(String(ownFee))
+      const again = yield* byHash(hash)
+      expect(again.status, again.text).toBe(200)
+      expect(again.body.data.transactionHash).toBe(hash)
+      expectProblem(yield* byHash(other), 409, "invalid-state")
+      const receipt = yield* Effect.promise(() => anvil.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 }))
+      expect(receipt.status).toBe("success")
+    }))
+
   it.effect("a nonce already used is refused by the node (422 transaction-rejected); an expired intent is 410 and EXPIRED", () =>
     Effect.gen(function*() {
       const session = yield* signIn("owner")

@@ -10,16 +10,18 @@
  *    `transfer` to the offer's payout address). An address that is not a registered wallet of the
  *    person there (422 `payer-wallet-required`) is registered first: a Sign-In with Ethereum
  *    message (EIP-4361) for this site, signed with `personal_sign` (Wallets_RegisterWallet);
- * 2. the wallet sends the intent's transaction (`eth_sendTransaction` with the intent's fields),
- *    and its signed bytes (`eth_getRawTransactionByHash`) are handed to the service
- *    (Wallets_SubmitTransactionIntent), which checks them against the intent and records the hash;
+ * 2. the wallet sends the intent's transaction (`eth_sendTransaction` with the intent's fields)
+ *    and its hash is handed to the service (Wallets_SubmitTransactionIntent `{transactionHash}`),
+ *    which looks it up on the network's node, checks it carries the intent's call and records it
+ *    (asked again every second, up to 20 times, while the node does not know it yet: 422
+ *    `transaction-unknown`);
  * 3. the order is read every 2 s (Commerce_GetOrder) while the block watcher observes and
  *    confirms the transfer: PAYMENT_OBSERVED, then PAID and ACTIVE with its entitlement.
  */
 import { useEffect, useState } from "preact/hooks"
 import { api, formatUnits, problemKind, problemText, type Schemas, type ServiceOffer } from "../api"
 import { commandHeaders, useMe } from "../session"
-import { connect, personalSign, rawTransaction, sendTransaction, WalletError } from "../wallet"
+import { connect, personalSign, sendTransaction, WalletError } from "../wallet"
 
 type Order = Schemas["CommerceOrder"]
 type Network = Schemas["NetworkItem"]
@@ -186,12 +188,16 @@ export const Buy = ({ offerId }: { readonly offerId: string }) => {
       chainId: chainOf(intent.network)
     })
     setStatus("Sent; handing the transaction to the directory…")
-    const signedTransaction = await rawTransaction(hash)
-    const r = await api.POST("/api/v1/transaction-intents/{intentId}/submit", {
-      params: { path: { intentId: intent.id }, header: commandHeaders() },
-      body: { signedTransaction }
-    })
-    if (r.data === undefined) throw failed(r.error, r.response)
+    for (let attempt = 1; ; attempt++) {
+      const r = await api.POST("/api/v1/transaction-intents/{intentId}/submit", {
+        params: { path: { intentId: intent.id }, header: commandHeaders() },
+        body: { transactionHash: hash }
+      })
+      if (r.data !== undefined) break
+      // the service's node may not have the wallet's transaction yet
+      if (problemKind(r.error) !== "transaction-unknown" || attempt === 20) throw failed(r.error, r.response)
+      await new Promise((resolve) => setTimeout(resolve, 1000))
+    }
     setStatus(`Transaction ${hash} sent; the order is paid once the chain confirms it.`)
     const read = await api.GET("/api/v1/orders/{orderId}", { params: { path: { orderId: current.id } } })
     if (read.data !== undefined) setOrder(read.data.data)
