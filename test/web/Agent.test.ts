@@ -1,11 +1,12 @@
 /**
  * An agent's page in Chromium against a server on the embedded or PostgreSQL database, for the
- * demo's Atlas Research (its succeeded chat run moved into the last 30 days): rank and performance with their components and methodology links, tools
- * with their tool-safety findings, the published offer with its price in effect and its Buy link,
- * the proven wallet relation, the last 30 days' statistics as an SVG chart with its title,
- * description and table; signed in as a member of its workspace, every runtime tool. No console error or CSP refusal; axe finds no serious or critical
- * violation. The first render (the heading) and the full render (every section read) are printed,
- * not asserted.
+ * demo's Atlas Research (its succeeded chat run moved into the last 30 days): rank and performance
+ * with their components and methodology links, tools with their tool-safety findings, the
+ * published offer with its price in effect and its Buy link, the proven wallet relation, the last
+ * 30 days' statistics as an SVG chart with its title, description and table; signed in as a member
+ * of its workspace, every runtime tool. No console error or CSP refusal; axe finds no serious or
+ * critical violation. The first render (the heading) and the full render (every section read) are
+ * printed, not asserted.
  */
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
