@@ -1,21 +1,23 @@
 /**
  * An agent's page in Chromium against a server on the embedded or PostgreSQL database, for the
- * demo's Atlas Research (its succeeded chat run moved into the last 30 days): rank and performance with their components and methodology links, tools
- * with their tool-safety findings, the published offer with its price in effect and its Buy link,
- * the proven wallet relation, the last 30 days' statistics as an SVG chart with its title,
- * description and table. No console error or CSP refusal; axe finds no serious or critical
- * violation. The first render (the heading) and the full render (every section read) are printed,
- * not asserted.
+ * demo's Atlas Research (its succeeded chat run moved into the last 30 days): rank and performance
+ * with their components and methodology links, tools with their tool-safety findings, the
+ * published offer with its price in effect and its Buy link, the proven wallet relation, the last
+ * 30 days' statistics as an SVG chart with its title, description and table; signed in as a member
+ * of its workspace, every runtime tool. No console error or CSP refusal; axe finds no serious or
+ * critical violation. The first render (the heading) and the full render (every section read) are
+ * printed, not asserted.
  */
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { DemoAgents } from "../../demo/agents/seed.js"
-import { DemoRuns } from "../../demo/runtime/data.js"
+import { DemoAccounts } from "../../demo/accounts/seed.js"
+import { DemoRuns, DemoRuntimeTools } from "../../demo/runtime/data.js"
 import { DemoOffers } from "../../demo/services/seed.js"
 import { DemoFindings } from "../../demo/trust/seed.js"
 import { DemoAgentRelations } from "../../demo/wallets/agentRelations.js"
-import { makeTestServer } from "../support/TestServer.js"
+import { makeTestServer, TestEpoch } from "../support/TestServer.js"
 import { browser, openPage, origin, seriousViolations, step } from "./support.js"
 
 const server = makeTestServer({}, { edge: true })
@@ -99,6 +101,21 @@ layer(server.layer, { timeout: 180_000 })("an agent's page in Chromium", (it) =>
       yield* Effect.promise(() => section("Recent activity").locator("ol, p").first().waitFor())
       const fullRenderMs = Date.now() - started
       expect(yield* seriousViolations(page)).toEqual([])
+
+      // a member of the operating workspace sees every runtime tool, the findings beside the tool they name
+      // (the session cookie's `expires` is read on the browser's clock: the server's is brought to the present)
+      server.clock.advance(Date.now() - TestEpoch.getTime())
+      yield* Effect.promise(() => page.goto(`${base}/sign-in?next=${encodeURIComponent(`/agents/${atlas.id}`)}`))
+      yield* Effect.promise(() => page.getByLabel("Email").fill(DemoAccounts.owner.email))
+      yield* Effect.promise(() => page.getByLabel("Password").fill(DemoAccounts.owner.password))
+      yield* Effect.promise(() => page.keyboard.press("Enter"))
+      yield* step(page, "signed-in", Effect.promise(() => page.waitForURL(`${base}/agents/${atlas.id}`)))
+      const memberTools = section("Tools and their safety")
+      yield* step(page, "runtime-tools", Effect.promise(() => memberTools.getByText(DemoRuntimeTools[0].stableName, { exact: true }).waitFor()))
+      const listed = yield* Effect.promise(() => memberTools.locator(".tools > li > strong code").allInnerTexts())
+      expect(listed).toEqual(expect.arrayContaining(["docs.search", "email.send", "web.fetch", DemoFindings.filesConceal.subject]))
+      expect(yield* seriousViolations(page)).toEqual([])
+
       expect(messages.filter((m) => /^error|pageerror|Refused/.test(m))).toEqual([])
       console.log(`web agent page: first render ${firstRenderMs} ms, every section read ${fullRenderMs} ms (asserted after, so an upper bound)`)
     }), 240_000)

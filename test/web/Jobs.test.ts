@@ -1,10 +1,12 @@
 /**
  * The job board in Chromium against a server on the embedded or PostgreSQL database, over the demo's
- * partner jobs and OPEN bounty: reached from the header, searched by keyboard only, narrowed by its
- * source and a skill, a partner job opened (reward, deadline, the partner's link), the bounty's
- * acceptance criteria read after signing in from its page. No console error or CSP refusal; axe
- * finds no serious or critical violation on the board and on a job.
+ * partner jobs and OPEN bounty: reached from the header, searched by keyboard only, sorted by
+ * deadline, narrowed by its source and a skill, paged with "More jobs", a partner job opened
+ * (reward, deadline, the partner's link), the bounty's acceptance criteria read after signing in
+ * from its page. No console error or CSP refusal; axe finds no serious or critical violation on
+ * the board and on a job.
  */
+import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { DemoAccounts } from "../../demo/accounts/seed.js"
@@ -52,6 +54,13 @@ layer(server.layer, { timeout: 180_000 })("the job board in Chromium", (it) => {
       expect((yield* cardTexts(page, "h2"))[0]).toBe(DemoPartnerJobs.research.title)
       expect((yield* cardTexts(page, ".source"))[0]).toBe(`Partner job from ${DemoJobSources.active.code}`)
 
+      // the sort: soonest deadline first (the bounty's, 2030-01-01)
+      yield* Effect.promise(() => page.goto(`${base}/jobs`))
+      yield* Effect.promise(() => page.getByLabel("Sort").selectOption("deadline"))
+      yield* step(page, "sort", Effect.promise(() => page.waitForURL(/\/jobs\?sort=deadline$/)))
+      yield* Effect.promise(() => page.locator(".results .card.job").first().waitFor())
+      expect((yield* cardTexts(page, "h2"))[0]).toBe(DemoWorkBounties.open.title)
+
       // filters: partner jobs only (the checkbox by keyboard), then a skill from the filter form
       yield* Effect.promise(() => page.goto(`${base}/jobs`))
       const partner = page.getByRole("checkbox", { name: "Partner jobs" })
@@ -89,6 +98,37 @@ layer(server.layer, { timeout: 180_000 })("the job board in Chromium", (it) => {
       yield* Effect.promise(() => page.keyboard.press("Enter"))
       yield* step(page, "bounty-back", Effect.promise(() => page.waitForURL(`${base}/jobs/${DemoWorkBounties.open.id}`)))
       yield* step(page, "criteria", Effect.promise(() => page.locator(".criteria", { hasText: "passes the checks listed in the brief" }).waitFor()))
+
+      // more than a page (20): "More jobs" follows the signed cursor
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`INSERT INTO partner_jobs ${
+        sql.insert(Array.from({ length: 23 }, (_, i) => ({
+          id: `0000b0b0-0000-7000-8000-${(i + 1).toString(16).padStart(12, "0")}`,
+          source_id: DemoJobSources.active.id,
+          external_id: `bulk-${i + 1}`,
+          title: `Bulk task ${i + 1}`,
+          url: `https://partners.gigboard.example/jobs/bulk-${i + 1}`,
+          description: null,
+          posted_at: new Date(Date.UTC(2026, 4, 1, 0, i)),
+          closes_at: null,
+          skills: "{bulk}",
+          protocols: "{}",
+          reward_units: null,
+          reward_asset: null,
+          reward_network: null,
+          first_seen_at: new Date(Date.UTC(2026, 4, 1, 0, i)),
+          last_seen_at: new Date(Date.UTC(2026, 4, 2)),
+          withdrawn_at: null
+        })))
+      }`
+      yield* Effect.promise(() => page.goto(`${base}/jobs?skills=bulk`))
+      yield* step(page, "page-one", Effect.promise(() => page.locator(".results .card.job").nth(19).waitFor()))
+      expect(yield* Effect.promise(() => page.locator(".results .card.job").count())).toBe(20)
+      yield* Effect.promise(() => page.getByRole("button", { name: "More jobs" }).click())
+      yield* step(page, "page-two", Effect.promise(() => page.locator(".results .card.job").nth(22).waitFor()))
+      const titles = yield* cardTexts(page, "h2")
+      expect(titles).toEqual(Array.from({ length: 23 }, (_, i) => `Bulk task ${23 - i}`))
+      expect(yield* Effect.promise(() => page.getByRole("button", { name: "More jobs" }).count())).toBe(0)
 
       // an unknown job
       yield* Effect.promise(() => page.goto(`${base}/jobs/00000000-0000-7000-8000-000000000000`))

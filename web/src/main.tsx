@@ -79,8 +79,8 @@ const App = () => {
       <header class="site">
         <a href="/" data-route class="brand">Agent Directory</a>
         <nav aria-label="Site">
-          <a href="/" data-route>Agents</a>
-          <a href="/jobs" data-route>Jobs</a>
+          <a href="/" data-route aria-current={path === "/" || path.startsWith("/agents/") ? "page" : undefined}>Agents</a>
+          <a href="/jobs" data-route aria-current={path === "/jobs" || path.startsWith("/jobs/") ? "page" : undefined}>Jobs</a>
           <a href="/docs">API reference</a>
           <Account />
         </nav>
