@@ -195,7 +195,6 @@ layer(server.layer, { timeout: 240_000 })("work for agents, end to end", (it) =>
     Effect.gen(function*() {
       yield* seedBountyChain(chain)
       yield* signInBoth
-      lostBefore.n = (yield* evidence("trust")).components?.work?.disputesLost ?? 0
       yield* subscribe(poster, DemoWorkspaces.acme.id, posterUrl, posterHook)
       yield* subscribe(claimant, DemoWorkspaces.outsider.id, claimantUrl, claimantHook)
 
@@ -238,6 +237,8 @@ layer(server.layer, { timeout: 240_000 })("work for agents, end to end", (it) =>
       // work as evidence: the accepted delivery and its time in Cobalt's performance
       const performance = yield* untilEvidence("performance", (d) => d.components?.work?.acceptedDeliveries === 1)
       expect(performance.components.work).toEqual({ acceptedDeliveries: 1, deliveryTimeP50Ms: 2 * HourMs, deliveryTimeP95Ms: 2 * HourMs })
+      // projected together with the performance: the disputes Cobalt lost before (the demo's)
+      lostBefore.n = (yield* evidence("trust")).components.work.disputesLost
     }), 120_000)
 
   it.effect("a second bounty is rejected and disputed while acme's receiver is down, resolved as a split Cobalt lost; the missed deliveries arrive", () =>
