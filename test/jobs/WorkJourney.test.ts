@@ -331,6 +331,8 @@ layer(server.layer, { timeout: 240_000 })("work for agents, end to end", (it) =>
       const expiring = yield* postAndFund(chain, () => poster, 3_000_000n, at(2 * HourMs), "Expires unclaimed")
       ids.expired = expiring.id
       const posterBefore = yield* balanceOf(chain, chain.poster)
+      // every delivery signed before the clock moves has arrived (one signed now and received after would be 3 hours old)
+      yield* awaitKinds("acme's first deliveries of the third bounty", posterHook, expiring.id, ["bounty.created", "bounty.funded"])
       server.clock.set(at(3 * HourMs))
       yield* signInBoth
       const refunded = yield* untilBounty(chain, "the expired bounty REFUNDED", () => poster, expiring.id, (b) => b.state === "REFUNDED", 90_000)
