@@ -105,7 +105,18 @@ export const TrustComponents = Schema.Struct({
     signerHost: Schema.NullOr(Schema.String),
     provenDomain: Schema.NullOr(Schema.String),
     adjustmentPpm: Schema.Int.pipe(Schema.between(-1_000_000, 1_000_000))
-  })
+  }),
+  /**
+   * The agent's bounty work (docs/bounties.md): deliveries accepted, bounty disputes it lost (resolved
+   * REFUND, or SPLIT with less to the provider than to the client) and the penalty they take from
+   * trust (50 000 each, at most `maxPenaltyPpm`). Absent from a document projected before work was evidence.
+   */
+  work: Schema.optionalWith(Schema.Struct({
+    acceptedDeliveries: Count,
+    disputesLost: Count,
+    penaltyPpm: Ppm,
+    maxPenaltyPpm: Ppm
+  }), { exact: true })
 }).annotations({ identifier: "TrustComponents" })
 
 /** Trust_GetAgentTrust's data. */
@@ -134,7 +145,17 @@ export const PerformanceComponents = Schema.Struct({
     availabilityPpm: Schema.NullOr(Ppm),
     latencyP50Ms: Ms,
     latencyP95Ms: Ms
-  })
+  }),
+  /**
+   * Bounty deliveries of the agent accepted in the window (`acceptedAt`) and their delivery time
+   * (claim → the accepted submission, ms) p50 / p95 (percentile_disc; null without one). Reported, not
+   * scored. Absent from a document projected before work was evidence.
+   */
+  work: Schema.optionalWith(Schema.Struct({
+    acceptedDeliveries: Count,
+    deliveryTimeP50Ms: Ms,
+    deliveryTimeP95Ms: Ms
+  }), { exact: true })
 }).annotations({ identifier: "PerformanceComponents" })
 
 /** Trust_GetAgentPerformance's data (`performancePpm` null without runs or probes in the window). */

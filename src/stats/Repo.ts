@@ -18,6 +18,10 @@ export interface DirectoryFigureRow {
   readonly runsFailed: string
   readonly feedbackCreated: string
   readonly meanRatingPpm: number | null
+  readonly bountiesPosted: string
+  readonly bountiesFunded: string
+  readonly bountiesPaid: string
+  readonly bountiesDisputed: string
 }
 
 /** Revenue of one asset (units as a decimal string). */
@@ -117,7 +121,13 @@ const make = Effect.gen(function*() {
                   AND completed_at >= ${from} AND completed_at < ${upTo})::text AS "runsFailed",
                (SELECT count(*) FROM feedback WHERE created_at >= ${from} AND created_at < ${upTo})::text AS "feedbackCreated",
                (SELECT round(avg(rating_ppm))::int FROM feedback WHERE created_at >= ${from} AND created_at < ${upTo})
-                 AS "meanRatingPpm"`
+                 AS "meanRatingPpm",
+               (SELECT count(*) FROM bounties WHERE created_at >= ${from} AND created_at < ${upTo})::text AS "bountiesPosted",
+               (SELECT count(*) FROM bounties WHERE funded_at >= ${from} AND funded_at < ${upTo})::text AS "bountiesFunded",
+               (SELECT count(*) FROM bounties WHERE state = 'RELEASED' AND settled_at >= ${from} AND settled_at < ${upTo})::text
+                 AS "bountiesPaid",
+               (SELECT count(*) FROM bounty_disputes WHERE created_at >= ${from} AND created_at < ${upTo})::text
+                 AS "bountiesDisputed"`
       const networks = yield* sql<{ network: string; listed: string }>`
         WITH listed AS (${listedAt(upTo)})
         SELECT i.network, count(DISTINCT i.agent_id)::text AS listed

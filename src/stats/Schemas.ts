@@ -65,6 +65,18 @@ export const OrderFigures = Schema.Struct({
   revenue: Schema.Array(RevenueFigure)
 }).annotations({ identifier: "StatsOrderFigures" })
 
+/** Bounties of every workspace that moved in the day (docs/stats.md, docs/bounties.md). */
+export const BountyFigures = Schema.Struct({
+  /** Bounties whose `createdAt` is in the day (Jobs_CreateBounty), whatever their state now. */
+  posted: CountString,
+  /** Bounties whose escrow funding was confirmed in the day (`fundedAt`). */
+  funded: CountString,
+  /** Bounties RELEASED in the day: their escrow's payout to the provider (all of it, or its part of a split) confirmed. */
+  paid: CountString,
+  /** Disputes opened in the day (Jobs_OpenBountyDispute), whatever their outcome. */
+  disputed: CountString
+}).annotations({ identifier: "StatsBountyFigures" })
+
 /** Listed agents holding a registry-bound identity on one network. */
 export const NetworkFigure = Schema.Struct({
   /** The network key (as Agents_ListAgents' `networks` filter takes it). */
@@ -99,7 +111,9 @@ export const DirectoryDailyStats = Schema.Struct({
   runs: DirectoryRunFigures,
   feedback: FeedbackFigures,
   /** Orders of every workspace paid in the day. */
-  orders: OrderFigures
+  orders: OrderFigures,
+  /** Bounties of every workspace; absent from a closed day projected before bounties were counted (its first projection is kept). */
+  bounties: Schema.optionalWith(BountyFigures, { exact: true })
 }).annotations({ identifier: "DirectoryDailyStats" })
 export type DirectoryDailyStats = typeof DirectoryDailyStats.Type
 

@@ -58,7 +58,13 @@ const directoryData = (
   protocols: f.protocols.map((p) => ({ protocol: p.protocol, listed: p.listed })),
   runs: { started: f.row.runsStarted, succeeded: f.row.runsSucceeded, failed: f.row.runsFailed },
   feedback: { created: f.row.feedbackCreated, meanRatingPpm: f.row.meanRatingPpm },
-  orders: { paid: f.orders.paid, revenue: f.orders.revenue.map(revenueItem) }
+  orders: { paid: f.orders.paid, revenue: f.orders.revenue.map(revenueItem) },
+  bounties: {
+    posted: f.row.bountiesPosted,
+    funded: f.row.bountiesFunded,
+    paid: f.row.bountiesPaid,
+    disputed: f.row.bountiesDisputed
+  }
 })
 
 /** One revenue item in the schema's key order. */

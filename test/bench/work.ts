@@ -19,7 +19,7 @@ import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { loadavg } from "node:os"
 import { AuthLive } from "../../layers/Auth.js"
-import { AppConfig } from "../../layers/AppConfig.js"
+import { AppConfig, DefaultDbLimits } from "../../layers/AppConfig.js"
 import { CursorLive } from "../../layers/Cursor.js"
 import { DbServer } from "../../layers/Db.js"
 import { emitEvent } from "../../layers/Events.js"
@@ -236,7 +236,9 @@ const webhooks = (senderLayer: Layer.Layer<never, never, never>) =>
 const main = () =>
   withScratchDatabase("work", serverUrl, async (url) => {
     const config = testConfigLayer({ outbound: { ...testConfig().outbound, allowedHosts: ["127.0.0.1"] } })
-    const base = Layer.mergeAll(DbServer(Redacted.make(url), migrate), IdsLive).pipe(Layer.provideMerge(config))
+    // generating 100,000 jobs and the ILIKE reference scans outlast the service's 5 s statement budget on a loaded machine
+    const limits = { ...DefaultDbLimits, statementTimeoutMs: 600_000 }
+    const base = Layer.mergeAll(DbServer(Redacted.make(url), migrate, limits), IdsLive).pipe(Layer.provideMerge(config))
     const layer = Layer.mergeAll(JobBoard.Default, AuthLive, OutboundConfigLive, MailLive).pipe(
       Layer.provideMerge(CursorLive),
       Layer.provideMerge(base)

@@ -4,7 +4,9 @@
  * (`search_jobs`, the MCP SDK's client on `/mcp`), claims it for Cobalt and delivers; acme accepts
  * and the escrowed test tokens reach the claimant's payout wallet; a second bounty is disputed and
  * resolved as a split; a third expires unclaimed and is refunded on the engine's clock; a partner
- * source's jobs appear in Jobs_ListJobs. Both workspaces' webhook receivers (local http servers)
+ * source's jobs appear in Jobs_ListJobs. The work is evidence of Cobalt's: its performance reports the
+ * accepted delivery's time (claim → submission), its trust counts the dispute it lost (a split giving
+ * it less than the client). Both workspaces' webhook receivers (local http servers)
  * get each step once, every delivery verified by `standardwebhooks`' `Webhook.verify`, and acme's
  * receiver, down while the second bounty is rejected and disputed, gets what it missed when it
  * returns.
@@ -145,11 +147,12 @@ const subscribe = (session: Session, workspaceId: string, url: string, hook: Ret
     return created.body.data.id as string
   })
 
-/** Claims `bounty` for Cobalt as the outsider and delivers; the SUBMITTED bounty. */
-const claimAndDeliver = (bounty: { id: string; version: number }) =>
+/** Claims `bounty` for Cobalt as the outsider and delivers `workMs` later (the server's clock); the SUBMITTED bounty. */
+const claimAndDeliver = (bounty: { id: string; version: number }, workMs = 0) =>
   Effect.gen(function*() {
     const claimed = yield* command(claimant, bounty.id, "claim", { expectedVersion: bounty.version, agentId: ClaimantAgent })
     expect(claimed.status, claimed.text).toBe(200)
+    server.clock.advance(workMs)
     const delivered = yield* command(claimant, bounty.id, "delivery", {
       expectedVersion: claimed.body.data.version,
       message: "Done as the criteria say.",
@@ -175,6 +178,17 @@ const awaitKinds = (what: string, hook: ReturnType<typeof receiver>, bountyId: s
   ).pipe(Effect.andThen(() => expect([...received(hook, bountyId)].sort()).toEqual([...kinds].sort())))
 
 const ids: { accepted?: string; split?: string; expired?: string } = {}
+
+/** Cobalt's projected trust or performance document. */
+const evidence = (what: "trust" | "performance") =>
+  Effect.map(call("GET", `/api/v1/agents/${ClaimantAgent}/${what}`), (r) => {
+    expect(r.status, r.text).toBe(200)
+    return r.body.data
+  })
+/** Waits until the projector has projected Cobalt's `what` so that `done` holds. */
+const untilEvidence = (what: "trust" | "performance", done: (d: any) => boolean) =>
+  waitFor(`Cobalt's ${what} projected`, Effect.map(evidence(what), (d) => done(d) ? d : undefined), 20_000, 100)
+const lostBefore = { n: 0 }
 
 layer(server.layer, { timeout: 240_000 })("work for agents, end to end", (it) => {
   it.scoped("posted and funded; found through MCP search_jobs; claimed, delivered, accepted: the tokens reach the provider", () =>
@@ -203,7 +217,8 @@ layer(server.layer, { timeout: 240_000 })("work for agents, end to end", (it) =>
       const jobs = (found.structuredContent as { data: Array<{ id: string; kind: string; reward: { units: string } }> }).data
       expect(jobs).toEqual([expect.objectContaining({ id: open.id, kind: "BOUNTY", reward: expect.objectContaining({ units: units.toString() }) })])
 
-      const submitted = yield* claimAndDeliver({ id: jobs[0]!.id, version: open.version })
+      // two hours of work between the claim and the delivery
+      const submitted = yield* claimAndDeliver({ id: jobs[0]!.id, version: open.version }, 2 * HourMs)
       expect(submitted).toMatchObject({ state: "SUBMITTED", claim: { workspaceId: DemoWorkspaces.outsider.id, payoutAddress: chain.provider } })
       const before = yield* balanceOf(chain, chain.provider)
       const accepted = yield* command(poster, open.id, "accept", { expectedVersion: submitted.version })
@@ -218,9 +233,15 @@ layer(server.layer, { timeout: 240_000 })("work for agents, end to end", (it) =>
       yield* awaitKinds("the outsider's deliveries of the first bounty", claimantHook, open.id, [
         "bounty.claimed", "bounty.submitted", "bounty.accepted", "bounty.released"
       ])
+
+      // work as evidence: the accepted delivery and its time in Cobalt's performance
+      const performance = yield* untilEvidence("performance", (d) => d.components?.work?.acceptedDeliveries === 1)
+      expect(performance.components.work).toEqual({ acceptedDeliveries: 1, deliveryTimeP50Ms: 2 * HourMs, deliveryTimeP95Ms: 2 * HourMs })
+      // projected together with the performance: the disputes Cobalt lost before (the demo's)
+      lostBefore.n = (yield* evidence("trust")).components.work.disputesLost
     }), 120_000)
 
-  it.effect("a second bounty is rejected and disputed while acme's receiver is down, resolved as a split; the missed deliveries arrive", () =>
+  it.effect("a second bounty is rejected and disputed while acme's receiver is down, resolved as a split Cobalt lost; the missed deliveries arrive", () =>
     Effect.gen(function*() {
       yield* signInBoth
       const units = 10_000_000n
@@ -240,7 +261,7 @@ layer(server.layer, { timeout: 240_000 })("work for agents, end to end", (it) =>
 
       const admin = yield* signIn("admin")
       const path = `/api/v1/admin/bounties/${open.id}/disputes/${disputed.body.data.disputeId}/resolution`
-      const body = { resolution: "SPLIT", unitsToProvider: "6000000", unitsToClient: "4000000", reason: "Most pages were delivered.", expectedVersion: 1 }
+      const body = { resolution: "SPLIT", unitsToProvider: "4000000", unitsToClient: "6000000", reason: "Most pages were missing.", expectedVersion: 1 }
       const preview = yield* call("POST", path, { session: admin, body })
       expect(preview.status, preview.text).toBe(202)
       const providerBefore = yield* balanceOf(chain, chain.provider)
@@ -251,8 +272,11 @@ layer(server.layer, { timeout: 240_000 })("work for agents, end to end", (it) =>
       })
       expect(applied.status, applied.text).toBe(202)
       yield* untilBounty(chain, "the split RELEASED", () => poster, open.id, (b) => b.state === "RELEASED")
-      expect(yield* balanceOf(chain, chain.provider)).toBe(providerBefore + 6_000_000n)
-      expect(yield* balanceOf(chain, chain.poster)).toBe(posterBefore + 4_000_000n)
+      expect(yield* balanceOf(chain, chain.provider)).toBe(providerBefore + 4_000_000n)
+      expect(yield* balanceOf(chain, chain.poster)).toBe(posterBefore + 6_000_000n)
+      // less to the provider than to the client: a dispute Cobalt lost, negative trust evidence
+      const trust = yield* untilEvidence("trust", (d) => d.components?.work?.disputesLost === lostBefore.n + 1)
+      expect(trust.components.work).toMatchObject({ penaltyPpm: Math.min(200_000, 50_000 * (lostBefore.n + 1)), maxPenaltyPpm: 200_000 })
       yield* awaitKinds("the outsider's deliveries of the second bounty", claimantHook, open.id, [
         "bounty.claimed", "bounty.submitted", "bounty.rejected", "bounty.disputed", "bounty.released"
       ])
@@ -307,6 +331,8 @@ layer(server.layer, { timeout: 240_000 })("work for agents, end to end", (it) =>
       const expiring = yield* postAndFund(chain, () => poster, 3_000_000n, at(2 * HourMs), "Expires unclaimed")
       ids.expired = expiring.id
       const posterBefore = yield* balanceOf(chain, chain.poster)
+      // every delivery signed before the clock moves has arrived (one signed now and received after would be 3 hours old)
+      yield* awaitKinds("acme's first deliveries of the third bounty", posterHook, expiring.id, ["bounty.created", "bounty.funded"])
       server.clock.set(at(3 * HourMs))
       yield* signInBoth
       const refunded = yield* untilBounty(chain, "the expired bounty REFUNDED", () => poster, expiring.id, (b) => b.state === "REFUNDED", 90_000)

@@ -15,6 +15,7 @@ import { makeTestServer } from "../support/TestServer.js"
 import {
   insertActivity,
   insertBoundIdentity,
+  insertBounty,
   insertFavorite,
   insertFeedback,
   insertProbe,
@@ -91,6 +92,17 @@ layer(server.layer, { timeout: 120_000 })("Daily statistics", (it) => {
       yield* insertActivity(a, at("16:00:00.000"))
       yield* insertBoundIdentity(a, "base", "900001", at("17:00:00.000"))
       yield* insertProtocol(b, "mcp")
+      // bounties: one posted, funded and paid in the day; one posted the day before, funded and disputed in the day;
+      // one posted in the day, never funded; one paid the next day
+      yield* insertBounty({ state: "RELEASED", createdAt: at("08:00:00.000"), fundedAt: at("08:30:00.000"), settledAt: at("18:00:00.000") })
+      yield* insertBounty({
+        state: "DISPUTED", createdAt: new Date("2026-06-09T12:00:00.000Z"), fundedAt: at("07:00:00.000"), disputedAt: at("19:00:00.000")
+      })
+      yield* insertBounty({ state: "FUNDING_PENDING", createdAt: at("20:00:00.000"), fundedAt: null })
+      yield* insertBounty({
+        state: "RELEASED", createdAt: new Date("2026-06-08T12:00:00.000Z"), fundedAt: new Date("2026-06-08T13:00:00.000Z"),
+        settledAt: new Date(`${Next}T00:00:00.000Z`)
+      })
 
       server.clock.set(new Date(`${Next}T01:00:00.000Z`))
       const reply = yield* directory(Day)
@@ -105,7 +117,8 @@ layer(server.layer, { timeout: 120_000 })("Daily statistics", (it) => {
         closed: true,
         agents: { listed: plus(base.agents.listed, 2), verified: base.agents.verified, new: "2" },
         runs: { started: "6", succeeded: "4", failed: "2" },
-        feedback: { created: "3", meanRatingPpm: 800_000 }
+        feedback: { created: "3", meanRatingPpm: 800_000 },
+        bounties: { posted: "2", funded: "2", paid: "1", disputed: "1" }
       })
       expect(count(data.networks, "base", "network")).toBe(plus(count(base.networks, "base", "network"), 1))
       expect(count(data.protocols, "mcp", "protocol")).toBe(plus(count(base.protocols, "mcp", "protocol"), 1))
@@ -227,7 +240,8 @@ layer(server.layer, { timeout: 120_000 })("Daily statistics", (it) => {
         protocols: [],
         runs: { started: "0", succeeded: "0", failed: "0" },
         feedback: { created: "0", meanRatingPpm: null },
-        orders: { paid: "0", revenue: [] }
+        orders: { paid: "0", revenue: [] },
+        bounties: { posted: "0", funded: "0", paid: "0", disputed: "0" }
       })
     }))
 

@@ -2,12 +2,16 @@
  * Evidence rows for the stats tests, inserted with SQL where the operation that writes them
  * is tested elsewhere or needs a model run: runs (their outcomes come from the
  * runtime), feedback (Trust_CreateFeedback), favorites (PUT …/favorite), endpoint probes (the
- * probe cron) and activity items. Agents are registered through Agents_CreateAgent.
+ * probe cron), activity items and bounties with their disputes (their moves need a chain:
+ * test/jobs). Agents are registered through Agents_CreateAgent.
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { DemoAccounts } from "../../demo/accounts/seed.js"
+import { DemoAssets } from "../../demo/common.js"
+import { DemoEscrow } from "../../demo/jobs/bounties/seed.js"
+import { DemoWorkspaces } from "../../demo/workspaces/seed.js"
 
 const exec = <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) =>
   Effect.flatMap(SqlClient.SqlClient, f).pipe(Effect.orDie)
@@ -35,6 +39,32 @@ export const insertFeedback = (agentId: string, ratingPpm: number, at: Date, cat
 export const insertFavorite = (account: keyof typeof DemoAccounts, agentId: string, at: Date) =>
   exec((sql) =>
     sql`INSERT INTO favorite_agents (account_id, agent_id, created_at) VALUES (${DemoAccounts[account].id}, ${agentId}, ${at})`)
+
+/**
+ * A bounty of acme's in `state`, created at `createdAt`, funded at `fundedAt`, settled at `settledAt`
+ * (null: not yet), with one OPEN dispute opened at `disputedAt` when given; its id.
+ */
+export const insertBounty = (b: {
+  readonly state: string
+  readonly createdAt: Date
+  readonly fundedAt: Date | null
+  readonly settledAt?: Date
+  readonly disputedAt?: Date
+}) =>
+  exec((sql) =>
+    Effect.gen(function*() {
+      const id = randomUUID()
+      yield* sql`INSERT INTO bounties (id, workspace_id, title, state, asset_id, escrow_units, escrow_network,
+                   escrow_contract_address, escrow_wallet_id, version, created_at, updated_at, funded_at, settled_at)
+                 VALUES (${id}, ${DemoWorkspaces.acme.id}, 'Stats bounty', ${b.state}, ${DemoAssets.usdc.id}, 1000000,
+                   ${DemoEscrow.network}, ${DemoEscrow.contractAddress}, ${DemoEscrow.walletId}, 3, ${b.createdAt}, ${b.createdAt},
+                   ${b.fundedAt}, ${b.settledAt ?? null})`
+      if (b.disputedAt !== undefined) {
+        yield* sql`INSERT INTO bounty_disputes (id, bounty_id, state, opened_reason, version, created_at, updated_at)
+                   VALUES (${randomUUID()}, ${id}, 'OPEN', 'Two pages are missing from the delivery.', 1, ${b.disputedAt}, ${b.disputedAt})`
+      }
+      return id
+    }))
 
 /** A probe of `agentId`'s endpoint at `at`. */
 export const insertProbe = (agentId: string, at: Date, ok: boolean) =>

@@ -29,6 +29,7 @@ import {
 import { can, type Permission, rolesInWords } from "../../../schema/roles.js"
 import type { TransactionIntent } from "../../../schema/transactionIntents.js"
 import { dieOnStorageFailure } from "../../db/storageFailure.js"
+import { markAgentEvidence } from "../../trust/index.js"
 import { BountySettings } from "./Config.js"
 import { BountyNotFound, EscrowUnavailable, FunderWalletRequired, PayoutWalletRequired } from "./Errors.js"
 import { BountyEscrowAbi, escrowId } from "./Escrow.js"
@@ -342,6 +343,8 @@ export class Bounties extends Effect.Service<Bounties>()("agent-directory/Bounti
         }))
         const at = yield* now
         yield* move(b, sql`state = 'RELEASE_PENDING', accepted_at = ${at}, payout_intent_id = ${intent.id}, updated_at = ${at}`)
+        // an accepted delivery is work evidence of the claimant's agent (its delivery time, docs/methodology.md)
+        if (b.claimantAgentId !== null) yield* provide(markAgentEvidence(b.claimantAgentId, at))
         yield* provide(bountyEvent(b.id, "accepted", { transactionIntentId: intent.id }))
         return yield* wire(b.id)
       }).pipe(dieOnStorageFailure)

@@ -18,6 +18,7 @@ import { BountyEscrowAbi, decisionTypedData, escrowDecisionDigest, evmChainId, N
 import { BountyEscrowPurpose } from "./EscrowOutcomes.js"
 import { BountiesRepo, type DisputeRow } from "./Repo.js"
 import { dieOnStorageFailure } from "../../db/storageFailure.js"
+import { markAgentEvidence } from "../../trust/index.js"
 
 const resolvableDispute = ["OPEN"]
 const disputedBounty = ["DISPUTED"]
@@ -157,6 +158,9 @@ export class Disputes extends Effect.Service<Disputes>()("agent-directory/Disput
         if (Option.isNone(disputeVersion)) {
           return yield* refuse(disputeId, yield* repo.findDispute({ bountyId, disputeId }), body.expectedVersion)
         }
+        // the resolution is work evidence of the claimant's agent: a dispute lost lowers its trust (docs/methodology.md)
+        const [claimant] = yield* sql<{ agentId: string | null }>`SELECT claimant_agent_id AS "agentId" FROM bounties WHERE id = ${bountyId}`
+        if (claimant?.agentId != null) yield* markAgentEvidence(claimant.agentId, at)
         const state = body.resolution === "REFUND" ? "REFUND_PENDING" : "RELEASE_PENDING"
         const bountyVersion = yield* updateVersioned({
           table: "bounties",

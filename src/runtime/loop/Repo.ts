@@ -115,7 +115,11 @@ export const CallRow = Schema.Struct({
   executionClass: Schema.NullOr(Schema.String),
   sourceReference: Schema.NullOr(Schema.String),
   remoteName: Schema.NullOr(Schema.String),
-  runState: RunState
+  runState: RunState,
+  /** The run's agent (its entity id). */
+  agentId: Schema.String,
+  /** The account that approved the call, when one did. */
+  decidedBy: Schema.NullOr(Schema.String)
 })
 export type CallRow = typeof CallRow.Type
 
@@ -279,7 +283,8 @@ const make = Effect.gen(function*() {
       sql`SELECT c.id, c.step_ordinal AS "stepOrdinal", c.provider_call_id AS "providerCallId", c.tool_id AS "toolId",
             c.stable_name AS "stableName", c.arguments, c.state, c.approval_state AS "approvalState", c.result,
             c.is_error AS "isError", t.executor_kind AS "executorKind", t.execution_class AS "executionClass",
-            t.source_reference AS "sourceReference", t.remote_definition->>'name' AS "remoteName", r.state AS "runState"
+            t.source_reference AS "sourceReference", t.remote_definition->>'name' AS "remoteName", r.state AS "runState",
+            r.agent_id AS "agentId", c.decided_by AS "decidedBy"
           FROM run_tool_calls c
           JOIN runs r ON r.id = c.run_id
           LEFT JOIN runtime_tools t ON t.id = c.tool_id

@@ -1,7 +1,7 @@
 /**
  * The directory's built-in runtime tools: tools an agent's model may call
  * that the service itself answers, with no MCP server. `sourceKind` and `executorKind`
- * BUILTIN, `riskClass` LOW, `executionClass` READ:
+ * BUILTIN; the directory's reads `riskClass` LOW, `executionClass` READ:
  *
  * - `directory.search_agents` `{ q?: string (1-200), limit?: 1-20 (default 5) }`: the
  *   listed agents matching `q`, as Agents_ListAgents answers them with that `q` and its default
@@ -9,6 +9,9 @@
  *   (`{ agents: AgentListItem[] }`);
  * - `directory.get_agent` `{ entityId: uuid }`: the agent's profile as Agents_GetAgent
  *   answers it (an unknown id is a tool error, `isError`).
+ *
+ * and the work tools `jobs.claim_bounty` and `jobs.submit_delivery` (`./WorkTools.ts`: HIGH, WRITE,
+ * a person approves every call).
  *
  * Like any tool, they are offered to a model only when the agent's `tool_grants` names them.
  */
@@ -18,12 +21,18 @@ import { AgentListItem, AgentProfile } from "../../../schema/agents.js"
 import { Ids } from "../../../layers/Ids.js"
 import { Agents } from "../../agents/index.js"
 import { toolDigest } from "../../mcp/index.js"
+import type { Bounties } from "../../jobs/index.js"
+import { runWorkTool, type WorkToolContext, WorkTools } from "./WorkTools.js"
 
 /** A built-in tool's definition. */
 export interface BuiltinTool {
   readonly stableName: string
   readonly description: string
   readonly inputSchema: Record<string, unknown>
+  /** LOW when absent; a HIGH tool's every call waits for a person's approval. */
+  readonly riskClass?: "LOW" | "HIGH"
+  /** READ when absent; a call of another class interrupted while running is not repeated. */
+  readonly executionClass?: "READ" | "WRITE"
 }
 
 /** `directory.search_agents`. */
@@ -54,7 +63,7 @@ export const GetAgentTool: BuiltinTool = {
 }
 
 /** Every built-in tool. */
-export const BuiltinTools: ReadonlyArray<BuiltinTool> = [SearchAgentsTool, GetAgentTool]
+export const BuiltinTools: ReadonlyArray<BuiltinTool> = [SearchAgentsTool, GetAgentTool, ...WorkTools]
 
 /**
  * Adds the built-in tools to agent `agentId`'s runtime tools (version 1, ACTIVE,
@@ -72,7 +81,7 @@ export const ensureBuiltinTools = (agentId: string, at: Date) =>
             risk_class, executor_kind, execution_class, source_kind, source_reference, implementation_version, available,
             unavailable_at, state, grant_state, definition_digest, remote_definition, created_at)
           SELECT ${id}, ${agentId}, ${tool.stableName}, 1, ${tool.description}, ${JSON.stringify(tool.inputSchema)}::jsonb,
-            NULL, 'LOW', 'BUILTIN', 'READ', 'BUILTIN', NULL, '1', true, NULL, 'ACTIVE', NULL, ${toolDigest(tool)}, NULL, ${at}
+            NULL, ${tool.riskClass ?? "LOW"}, 'BUILTIN', ${tool.executionClass ?? "READ"}, 'BUILTIN', NULL, '1', true, NULL, 'ACTIVE', NULL, ${toolDigest(tool)}, NULL, ${at}
           WHERE NOT EXISTS (SELECT 1 FROM runtime_tools WHERE agent_id = ${agentId} AND stable_name = ${tool.stableName})`
     }
   })
@@ -85,11 +94,17 @@ export interface ToolOutcome {
 }
 
 /**
- * Runs built-in tool `stableName` with (validated) `args`. An unknown built-in is a tool
- * error `UNKNOWN_TOOL`. Requires `Agents`.
+ * Runs built-in tool `stableName` with (validated) `args` for `context` (the run's agent, the
+ * account that approved the call). An unknown built-in is a tool error `UNKNOWN_TOOL`.
+ * Requires `Agents`, `Bounties`, `SqlClient`.
  */
-export const runBuiltinTool = (stableName: string, args: Record<string, unknown>): Effect.Effect<ToolOutcome, never, Agents> =>
+export const runBuiltinTool = (
+  stableName: string,
+  args: Record<string, unknown>,
+  context: WorkToolContext
+): Effect.Effect<ToolOutcome, never, Agents | Bounties | SqlClient.SqlClient> =>
   Effect.gen(function*() {
+    if (WorkTools.some((t) => t.stableName === stableName)) return yield* runWorkTool(stableName, args, context)
     const agents = yield* Agents
     if (stableName === SearchAgentsTool.stableName) {
       const page = yield* agents.list({

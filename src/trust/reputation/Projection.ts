@@ -16,6 +16,9 @@ import { proofsPpmSql, rankScoreSql, RankWeights, starsPpmSql } from "./RankMeth
 import {
   adjustedTrustSql,
   didWebHostSql,
+  DisputeLostPenaltyPpm,
+  disputeLostSql,
+  MaxDisputesPenaltyPpm,
   ListedFindings,
   MaxFindingsPenaltyPpm,
   severityOrderSql,
@@ -98,6 +101,25 @@ card AS (
     LIMIT 1
   ) d ON c.signature_state = 'VERIFIED' AND t.verification_state = 'VERIFIED'
 ),
+work_t AS (
+  SELECT b.claimant_agent_id AS agent_id, count(DISTINCT b.id) FILTER (WHERE b.accepted_at IS NOT NULL) AS accepted,
+    count(dr.id) FILTER (WHERE ${disputeLostSql("dr")}) AS lost, max(GREATEST(b.accepted_at, dr.created_at)) AS newest
+  FROM bounties b JOIN target t ON t.id = b.claimant_agent_id LEFT JOIN dispute_resolutions dr ON dr.bounty_id = b.id
+  WHERE b.accepted_at IS NOT NULL OR dr.id IS NOT NULL
+  GROUP BY b.claimant_agent_id
+),
+work_w AS (
+  SELECT b.claimant_agent_id AS agent_id, b.accepted_at,
+    round(extract(epoch FROM (b.submitted_at - b.claimed_at)) * 1000)::bigint AS ms
+  FROM bounties b JOIN target t ON t.id = b.claimant_agent_id
+  WHERE b.accepted_at >= $1::timestamptz AND b.accepted_at < $2::timestamptz
+    AND b.claimed_at IS NOT NULL AND b.submitted_at IS NOT NULL
+),
+work_sum AS (
+  SELECT agent_id, count(*) AS n, percentile_disc(0.5) WITHIN GROUP (ORDER BY ms) AS p50,
+    percentile_disc(0.95) WITHIN GROUP (ORDER BY ms) AS p95
+  FROM work_w GROUP BY agent_id
+),
 runs_w AS (
   SELECT r.agent_id, r.state, r.completed_at,
     CASE WHEN r.started_at IS NOT NULL THEN round(extract(epoch FROM (r.completed_at - r.started_at)) * 1000)::bigint END AS ms
@@ -128,6 +150,7 @@ days AS (
     WHERE updated_at >= $1::timestamptz AND updated_at < $2::timestamptz
   UNION SELECT agent_id, 'P', date_trunc('day', completed_at AT TIME ZONE 'UTC') FROM runs_w
   UNION SELECT agent_id, 'P', date_trunc('day', probed_at AT TIME ZONE 'UTC') FROM probes_w
+  UNION SELECT agent_id, 'P', date_trunc('day', accepted_at AT TIME ZONE 'UTC') FROM work_w
 ),
 day_sum AS (
   SELECT agent_id, count(DISTINCT d) FILTER (WHERE k = 'T') AS t, count(DISTINCT d) FILTER (WHERE k = 'P') AS p,
@@ -142,6 +165,7 @@ marks AS (
   UNION ALL SELECT agent_id, probed_at FROM probes_w
   UNION ALL SELECT agent_id, seen_at FROM findings_w
   UNION ALL SELECT agent_id, fetched_at FROM card
+  UNION ALL SELECT agent_id, newest FROM work_t
 ),
 mark_sum AS (SELECT agent_id, max(at) AS newest, count(*) AS n FROM marks GROUP BY agent_id),
 base0 AS (
@@ -156,6 +180,9 @@ base0 AS (
     COALESCE(fn.n, 0) AS findings_n, COALESCE(fn.penalty, 0) AS findings_penalty, fv.j AS findings_by_severity,
     fl.j AS findings_listed, cd.signature_state, cd.signer_kid, cd.signer_host, cd.proven_domain,
     ${signatureAdjustmentSql("cd.signature_state", "cd.proven_domain IS NOT NULL")} AS signature_adj,
+    COALESCE(wt.accepted, 0) AS work_accepted, COALESCE(wt.lost, 0) AS disputes_lost,
+    least(${MaxDisputesPenaltyPpm}, COALESCE(wt.lost, 0) * ${DisputeLostPenaltyPpm})::int AS disputes_penalty,
+    ws.n AS work_n, ws.p50 AS work_p50, ws.p95 AS work_p95,
     ${ppm("rs.ok", "rs.n")} AS success_ppm,
     ${ppm("ps.ok", "ps.n")} AS availability_ppm
   FROM target t
@@ -164,9 +191,10 @@ base0 AS (
   LEFT JOIN day_sum ds ON ds.agent_id = t.id LEFT JOIN mark_sum ms ON ms.agent_id = t.id
   LEFT JOIN finding_sum fn ON fn.agent_id = t.id LEFT JOIN finding_sev fv ON fv.agent_id = t.id
   LEFT JOIN finding_list fl ON fl.agent_id = t.id LEFT JOIN card cd ON cd.agent_id = t.id
+  LEFT JOIN work_t wt ON wt.agent_id = t.id LEFT JOIN work_sum ws ON ws.agent_id = t.id
 ),
 adjusted AS (
-  SELECT b0.*, ${adjustedTrustSql("b0.ratings_ppm", "b0.signature_adj", "b0.findings_penalty")} AS trust_ppm,
+  SELECT b0.*, ${adjustedTrustSql("b0.ratings_ppm", "b0.signature_adj", "(b0.findings_penalty + b0.disputes_penalty)")} AS trust_ppm,
     ${wilsonSql("b0.swr / 1000000", "b0.sw", "wilson-95-weighted-ratings")} AS ratings_confidence
   FROM base0 b0
 ),
@@ -174,8 +202,8 @@ scored AS (
   SELECT b.*, ${performancePpmSql("b.success_ppm", "b.availability_ppm")} AS performance_ppm,
     ${proofsPpmSql("b.proven")} AS proofs_ppm, ${starsPpmSql("b.star_count")} AS stars_ppm,
     jsonb_build_object(
-      'lowPpm', ${clampPpm("(b.ratings_confidence->>'lowPpm')::int + b.signature_adj - b.findings_penalty")},
-      'highPpm', ${clampPpm("(b.ratings_confidence->>'highPpm')::int + b.signature_adj - b.findings_penalty")},
+      'lowPpm', ${clampPpm("(b.ratings_confidence->>'lowPpm')::int + b.signature_adj - b.findings_penalty - b.disputes_penalty")},
+      'highPpm', ${clampPpm("(b.ratings_confidence->>'highPpm')::int + b.signature_adj - b.findings_penalty - b.disputes_penalty")},
       'method', b.ratings_confidence->>'method') AS trust_confidence
   FROM adjusted b
 ),
@@ -203,7 +231,9 @@ SELECT r.id,
         'maxPenaltyPpm', ${MaxFindingsPenaltyPpm}, 'bySeverity', COALESCE(r.findings_by_severity, '[]'::jsonb),
         'findings', COALESCE(r.findings_listed, '[]'::jsonb)),
       'signature', jsonb_build_object('signatureState', r.signature_state, 'signerKid', r.signer_kid,
-        'signerHost', r.signer_host, 'provenDomain', r.proven_domain, 'adjustmentPpm', r.signature_adj))),
+        'signerHost', r.signer_host, 'provenDomain', r.proven_domain, 'adjustmentPpm', r.signature_adj),
+      'work', jsonb_build_object('acceptedDeliveries', r.work_accepted::int, 'disputesLost', r.disputes_lost::int,
+        'penaltyPpm', r.disputes_penalty, 'maxPenaltyPpm', ${MaxDisputesPenaltyPpm}))),
   jsonb_build_object(
     'performancePpm', r.performance_ppm,
     'confidence', CASE WHEN r.run_n > 0 THEN ${wilsonSql("r.run_ok", "r.run_n", "wilson-95-run-success")} END,
@@ -213,7 +243,9 @@ SELECT r.id,
         'failed', COALESCE(r.failed, 0)::int, 'timedOut', COALESCE(r.timed_out, 0)::int, 'successRatePpm', r.success_ppm,
         'latencyP50Ms', r.run_p50, 'latencyP95Ms', r.run_p95),
       'endpoints', jsonb_build_object('probes', COALESCE(r.probe_n, 0)::int, 'ok', COALESCE(r.probe_ok, 0)::int,
-        'availabilityPpm', r.availability_ppm, 'latencyP50Ms', r.probe_p50, 'latencyP95Ms', r.probe_p95))),
+        'availabilityPpm', r.availability_ppm, 'latencyP50Ms', r.probe_p50, 'latencyP95Ms', r.probe_p95),
+      'work', jsonb_build_object('acceptedDeliveries', COALESCE(r.work_n, 0)::int,
+        'deliveryTimeP50Ms', r.work_p50, 'deliveryTimeP95Ms', r.work_p95))),
   jsonb_build_object(
     'scorePpm', r.score_ppm,
     'confidence', jsonb_build_object('lowPpm', r.score_low, 'highPpm', r.score_high, 'method', 'trust-wilson-bounds'),

@@ -38,6 +38,22 @@ export const DomainSignatureBonusPpm = 50_000
 /** Subtracted from trust for an INVALID card signature (ppm). */
 export const InvalidSignaturePenaltyPpm = 50_000
 
+/**
+ * Subtracted from trust per bounty dispute the agent lost (ppm): a resolution against the
+ * provider, REFUND (all to the client) or a SPLIT giving the provider less than the client.
+ */
+export const DisputeLostPenaltyPpm = 50_000
+
+/** The disputes-lost penalty never exceeds this (ppm). */
+export const MaxDisputesPenaltyPpm = 200_000
+
+/** The disputes-lost penalty (ppm) of `lost` disputes (pure). */
+export const disputesPenaltyPpm = (lost: number): number => Math.min(MaxDisputesPenaltyPpm, lost * DisputeLostPenaltyPpm)
+
+/** SQL: a `dispute_resolutions` row (alias `r`) that went against the provider. */
+export const disputeLostSql = (r: string): string =>
+  `(${r}.resolution = 'REFUND' OR (${r}.resolution = 'SPLIT' AND ${r}.units_to_provider < ${r}.units_to_client))`
+
 /** Most findings the `safety` component lists (most severe first); `openFindings` counts them all. */
 export const ListedFindings = 20
 

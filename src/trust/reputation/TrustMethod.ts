@@ -18,10 +18,11 @@
 /** Methodology identity of Trust_GetAgentTrust. */
 export const TrustMethodology = {
   key: "trust-weighted-bayes",
-  version: "2",
+  version: "3",
   summary: "Weighted Bayesian average of PUBLISHED feedback ratings toward a prior of 600000 ppm (weight 5); " +
     "weights by authenticity VERIFIED_INTERACTION 3, VERIFIED 2, UNVERIFIED 1, SUSPECTED 0; " +
     "minus open tool-safety findings (CRITICAL 200000, HIGH 100000, MEDIUM 30000, LOW 10000 ppm, at most 400000), " +
+    "minus 50000 per bounty dispute lost (at most 200000), " +
     "plus 50000 for a card signature VERIFIED with a key of the agent's proven did:web domain, minus 50000 for an " +
     "INVALID one; clamped to [0, 1000000]. Confidence: Wilson 95% interval over the weighted ratings, moved by the " +
     "same adjustment. See docs/methodology.md."

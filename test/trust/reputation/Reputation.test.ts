@@ -123,7 +123,7 @@ layer(server.layer, { timeout: "60 seconds" })("Reputation: trust, rank, perform
       expect(Math.abs(d.confidence.lowPpm - adjustedTrustPpm(w.lowPpm, adjustment))).toBeLessThanOrEqual(1)
       expect(Math.abs(d.confidence.highPpm - adjustedTrustPpm(w.highPpm, adjustment))).toBeLessThanOrEqual(1)
       expect(d.confidence.method).toBe("wilson-95-weighted-ratings")
-      expect(d.methodology).toMatchObject({ key: "trust-weighted-bayes", version: "2" })
+      expect(d.methodology).toMatchObject({ key: "trust-weighted-bayes", version: "3" })
       expect(d.components.ratings).toMatchObject({ count: 3, weightTotal: 5, meanPpm: 800_000, weightedMeanPpm: 820_000 })
       expect(d.components.ratings.byCategory.map((c: any) => c.category)).toEqual(["OTHER", "QUALITY", "RELIABILITY"])
       expect(d.components.ratings.byAuthenticity).toEqual([

@@ -101,7 +101,7 @@ layer(server.layer, { excludeTestServices: true, timeout: "90 seconds" })("safet
       const agent = DemoRuntimeAgents.configured
       const owner = yield* signIn("owner")
       const before = yield* awaitTrust(agent, "the agent projected", () => true)
-      expect(before.methodology).toMatchObject({ key: "trust-weighted-bayes", version: "2" })
+      expect(before.methodology).toMatchObject({ key: "trust-weighted-bayes", version: "3" })
       expect(before.trustPpm).toBe(recomputed(before))
       const basePenalty = before.components.safety.penaltyPpm as number
 
