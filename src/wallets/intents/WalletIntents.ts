@@ -165,7 +165,6 @@ export class WalletIntents extends Effect.Service<WalletIntents>()("agent-direct
           }
           // a failed request's writes roll back: the sender records the expiry (and calls its handler)
           if (isPastExpiry(intent, yield* now)) return { _tag: "Expired" } as Outcome
-          const client = yield* chain.client(intent.network)
           // a sent transaction's own nonce and fees (the wallet's choice) are recorded as the intent's
           let chosen: { nonce?: number; maxFeePerGas?: bigint; maxPriorityFeePerGas?: bigint } = {}
           const unreachable = new ChainRpcUnavailable({ detail: `The JSON-RPC endpoint of ${intent.network} did not answer; retry later.` })
@@ -180,13 +179,13 @@ export class WalletIntents extends Effect.Service<WalletIntents>()("agent-direct
                   : `signedTransaction: its \`${mismatch.value}\` differs from the intent's unsigned transaction.`
               }))
             }
-            const sent = yield* broadcastRaw(client, signed)
+            const sent = yield* broadcastRaw(yield* chain.client(intent.network), signed)
             if (sent._tag === "Unreachable") return yield* Effect.fail(unreachable)
             if (sent._tag === "Rejected") {
               return yield* Effect.fail(new TransactionRejected({ detail: `The node refused the transaction: ${sent.reason}` }))
             }
           } else {
-            const found = yield* lookupTransaction(client, hash)
+            const found = yield* lookupTransaction(yield* chain.client(intent.network), hash)
             if (found._tag === "Unreachable") return yield* Effect.fail(unreachable)
             if (found._tag === "Unknown") {
               return yield* Effect.fail(new TransactionUnknown({
