@@ -333,6 +333,10 @@ layer(server.layer, { timeout: 240_000 })("work for agents, end to end", (it) =>
       const posterBefore = yield* balanceOf(chain, chain.poster)
       // every delivery signed before the clock moves has arrived (one signed now and received after would be 3 hours old)
       yield* awaitKinds("acme's first deliveries of the third bounty", posterHook, expiring.id, ["bounty.created", "bounty.funded"])
+      // and every other: no delivery of either receiver is PENDING (a retry of an earlier step included)
+      const pendingDeliveries = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        Effect.map(sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_deliveries WHERE state = 'PENDING'`, ([row]) => row!.n)).pipe(Effect.orDie)
+      yield* waitFor("no delivery pending", Effect.map(pendingDeliveries, (n) => n === 0 ? true : undefined), 20_000, 50)
       server.clock.set(at(3 * HourMs))
       yield* signInBoth
       const refunded = yield* untilBounty(chain, "the expired bounty REFUNDED", () => poster, expiring.id, (b) => b.state === "REFUNDED", 90_000)
