@@ -60,6 +60,23 @@ import { principalScope } from "../http/group.js"
 import { type CallContext, makeToolRunner, type ToolServices } from "../mcpServer/index.js"
 import { A2aCallContextKey, makeDirectoryAgentExecutor, skillOf, skillTool } from "./DirectoryAgent.js"
 
+
+/**
+ * Gives an Express app request and response prototypes of its own, copies of Express's. Called
+ * with an Express app, `light-my-request` re-parents the prototype of `app.request` onto its own
+ * `Request` (and of `app.response` onto its `Response`) so that Express's methods reach its
+ * objects. By default that prototype is Express's module-wide `express.request` (and `response`),
+ * shared by every Express app of the process: re-parented, a real server's requests would no longer
+ * be `http.IncomingMessage`s. With its own copies, only this app's change.
+ */
+const ownPrototypes = <App extends { request: object; response: object }>(app: App): App => {
+  for (const key of ["request", "response"] as const) {
+    const shared = Object.getPrototypeOf(app[key]) as object
+    const own = Object.create(Object.getPrototypeOf(shared), Object.getOwnPropertyDescriptors(shared)) as object
+    Object.setPrototypeOf(app[key], own)
+  }
+  return app
+}
 /** Request headers handed to the SDK (protocol headers only: never a credential). */
 const forwardedHeaders = ["content-type", "accept", "a2a-version", "a2a-extensions"] as const
 /** Response headers of the SDK kept on the answer. */
@@ -113,7 +130,7 @@ export const A2aEndpointLive = HttpApiBuilder.Router.use((router) =>
       if (call === undefined) throw new Error("A2A REST call without its context")
       return call
     }
-    const rest = express()
+    const rest = ownPrototypes(express())
     rest.disable("x-powered-by")
     rest.set("etag", false)
     rest.use(restHandler({

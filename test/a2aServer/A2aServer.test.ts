@@ -11,7 +11,9 @@ import { type Client } from "@a2a-js/sdk/client"
 import { type Message, type Part, Role } from "@a2a-js/sdk"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import express from "express"
 import { randomUUID } from "node:crypto"
+import { IncomingMessage, ServerResponse } from "node:http"
 import { DemoApiKeys } from "../../demo/accounts/seed.js"
 import { a2aRequestCost } from "../../src/a2aServer/A2aEndpoint.js"
 import { DemoAgents, DemoRegistries } from "../../demo/agents/seed.js"
@@ -150,6 +152,10 @@ layer(server.layer, { excludeTestServices: true })("A2A interface of the directo
       expect(stream.body).toMatchObject({ jsonrpc: "2.0", id: 2, error: { code: -32004 } })
       const task = yield* call("GET", "/a2a/rest/tasks/nope", { headers: { "a2a-version": "1.0" } })
       expect(task.status).toBe(404)
+      // the REST binding, called in process, leaves Express's process-wide prototypes as they were:
+      // another Express server of the process still gets http.IncomingMessage requests
+      expect(Object.getPrototypeOf(express.request)).toBe(IncomingMessage.prototype)
+      expect(Object.getPrototypeOf(express.response)).toBe(ServerResponse.prototype)
       const legacy = yield* call("POST", "/a2a/jsonrpc", {
         body: { jsonrpc: "2.0", id: 3, method: "SendMessage", params: { message } },
         headers: { "a2a-version": "0.3" },
