@@ -275,6 +275,8 @@ layer(rankServer.layer, { timeout: "60 seconds" })("Reputation: rank and verific
       for (let i = 0; i < 5; i++) yield* probe(delta, true, 50, minutesBefore(10 + i))
       const { reply } = yield* waitForTrust(delta, (d) => d.components?.ratings.count === 4)
       expect(reply.body.data.trustPpm).toBeGreaterThan(800_000)
+      // the ranks follow the trust it was projected with (the projector's next step)
+      yield* waitFor("the rank projected", until(get(delta, "rank"), (r) => r.body.data.rank === "1", (r) => r.text), 5_000, 100)
       const after = yield* listed()
       expect(after[0]!.publicId).toBe(delta)
       expect(after[1]!.publicId).toBe(atlas)
