@@ -258,7 +258,10 @@ layer(server.layer, { timeout: 300_000 })("commerce journey on an empty director
       expectProblem(yield* processorEvent("msg_paid_2", "payment.succeeded", { paymentId }, true), 401, "webhook-signature-invalid")
       expect(yield* orderOf(secondOrder.id)).toEqual(paid)
       // runs again on the new entitlement
-      ok(yield* call("POST", messages, { session: buyer.session, body: { content: "Another one." } }), 202)
+      const rerun = ok(yield* call("POST", messages, { session: buyer.session, body: { content: "Another one." } }), 202)
+      // finished before the next message: a conversation's active run answers 409 before any entitlement is asked
+      yield* waitFor("the second run to succeed", Effect.map(call("GET", `/api/v1/runs/${rerun.run.id}`, { session: buyer.session }), (r) =>
+        r.body.data?.state === "SUCCEEDED" ? r.body.data : undefined), 60_000)
 
       // 6. the seller refunds it: REFUND_PENDING, then the processor's refund event completes it
       const refunding = ok(yield* call("POST", `/api/v1/orders/${secondOrder.id}/refund`, {
