@@ -14,6 +14,7 @@
 import { useEffect, useState } from "preact/hooks"
 import { api, formatUnits, problemText, type Schemas } from "../api"
 import { commandHeaders } from "../session"
+import { ShownOnce } from "../ShownOnce"
 
 type Subscription = Schemas["WebhookSubscription"]
 
@@ -179,12 +180,7 @@ export const Webhooks = ({ workspaceId, manages }: { readonly workspaceId: strin
           ))}
         </ul>
       )}
-      {secret !== undefined ? (
-        <div class="shown-once" role="status">
-          <p>The subscription's signing secret (Standard Webhooks) — copy it now, it is not shown again:</p>
-          <pre tabIndex={0}><code>{secret}</code></pre>
-        </div>
-      ) : null}
+      {secret !== undefined ? <ShownOnce label="The subscription's signing secret (Standard Webhooks)" value={secret} /> : null}
       {manages ? (
         <form
           class="inline"

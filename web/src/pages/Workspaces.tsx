@@ -12,6 +12,7 @@ import { api, problemText, type Schemas } from "../api"
 import { navigate } from "../router"
 import { commandHeaders } from "../session"
 import { Orders, RegisterAgent, Webhooks } from "./WorkspaceSections"
+import { ShownOnce } from "../ShownOnce"
 
 type Role = Schemas["CreateInvitationRequest"]["role"]
 
@@ -124,12 +125,7 @@ export const Workspace = ({ id }: { readonly id: string }) => {
         {keys.length === 0 ? <p>No API key.</p> : (
           <ul>{keys.map((k) => <li><code>{k.prefix}…</code> {k.name} ({k.scopes.join(", ")}) {k.state}</li>)}</ul>
         )}
-        {newKey !== undefined ? (
-          <div class="shown-once" role="status">
-            <p>Your new key — copy it now, it is not shown again:</p>
-            <pre tabIndex={0}><code>{newKey}</code></pre>
-          </div>
-        ) : null}
+        {newKey !== undefined ? <ShownOnce label="Your new key" value={newKey} /> : null}
         {manages ? (
           <form
             class="inline"
