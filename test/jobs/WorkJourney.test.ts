@@ -33,6 +33,7 @@ import {
   bountyOverrides,
   ClaimantAgent,
   postAndFund,
+  resolveDispute,
   seedBountyChain,
   startBountyChain,
   untilBounty
@@ -260,17 +261,11 @@ layer(server.layer, { timeout: 240_000 })("work for agents, end to end", (it) =>
       yield* waitFor("acme's receiver refused both", Effect.sync(() => posterHook.state.attempts >= attemptsBefore + 2 ? true : undefined), 20_000)
 
       const admin = yield* signIn("admin")
-      const path = `/api/v1/admin/bounties/${open.id}/disputes/${disputed.body.data.disputeId}/resolution`
-      const body = { resolution: "SPLIT", unitsToProvider: "4000000", unitsToClient: "6000000", reason: "Most pages were missing.", expectedVersion: 1 }
-      const preview = yield* call("POST", path, { session: admin, body })
-      expect(preview.status, preview.text).toBe(202)
       const providerBefore = yield* balanceOf(chain, chain.provider)
       const posterBefore = yield* balanceOf(chain, chain.poster)
-      const applied = yield* call("POST", path, {
-        session: admin,
-        body: { ...body, dryRun: false, approvedCommandHash: preview.body.data.commandHash, confirmation: preview.body.data.confirmation }
-      })
-      expect(applied.status, applied.text).toBe(202)
+      yield* resolveDispute(open.id, disputed.body.data.disputeId, {
+        resolution: "SPLIT", unitsToProvider: "4000000", unitsToClient: "6000000", reason: "Most pages were missing.", expectedVersion: 1
+      }, admin)
       yield* untilBounty(chain, "the split RELEASED", () => poster, open.id, (b) => b.state === "RELEASED")
       expect(yield* balanceOf(chain, chain.provider)).toBe(providerBefore + 4_000_000n)
       expect(yield* balanceOf(chain, chain.poster)).toBe(posterBefore + 6_000_000n)

@@ -22,6 +22,7 @@ import {
   ClaimantAgent,
   getBounty,
   postAndFund,
+  resolveDispute,
   seedBountyChain,
   startBountyChain,
   untilBounty
@@ -126,17 +127,12 @@ layer(server.layer, { timeout: 300_000 })("bounties from posting to payout", (it
       expect(disputed.body.data.state).toBe("DISPUTED")
 
       const admin = yield* signIn("admin")
-      const path = `/api/v1/admin/bounties/${open.id}/disputes/${disputeId}/resolution`
-      const body = { resolution: "SPLIT", unitsToProvider: "6000000", unitsToClient: "4000000", reason: "Most of the pages were delivered as the brief asked.", expectedVersion: 1 }
-      const preview = yield* call("POST", path, { session: admin, body })
-      expect(preview.status, preview.text).toBe(202)
       const providerBefore = yield* balanceOf(chain, chain.provider)
       const posterBefore = yield* balanceOf(chain, chain.poster)
-      const applied = yield* call("POST", path, {
-        session: admin,
-        body: { ...body, dryRun: false, approvedCommandHash: preview.body.data.commandHash, confirmation: preview.body.data.confirmation }
-      })
-      expect(applied.status, applied.text).toBe(202)
+      yield* resolveDispute(open.id, disputeId, {
+        resolution: "SPLIT", unitsToProvider: "6000000", unitsToClient: "4000000",
+        reason: "Most of the pages were delivered as the brief asked.", expectedVersion: 1
+      }, admin)
       const settled = yield* untilBounty(chain, "the split RELEASED", () => poster, open.id, (b) => b.state === "RELEASED")
       expect(settled).toMatchObject({ unitsToProvider: "6000000", unitsToClient: "4000000" })
       expect(yield* balanceOf(chain, chain.provider)).toBe(providerBefore + 6_000_000n)

@@ -158,3 +158,25 @@ export const bountyEvents = (bountyId: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql<{ workspaceId: string; kind: string }>`SELECT workspace_id AS "workspaceId", kind FROM events
       WHERE subject_id = ${bountyId} ORDER BY created_at, id`).pipe(Effect.orDie)
+
+/**
+ * Resolves bounty `bountyId`'s dispute `disputeId` as the demo admin (Jobs_ResolveBountyDispute):
+ * the preview (202), then the approved command applied (202). Returns the applied answer.
+ */
+export const resolveDispute = (
+  bountyId: string,
+  disputeId: string,
+  body: { readonly resolution: string; readonly unitsToProvider: string; readonly unitsToClient: string; readonly reason: string; readonly expectedVersion: number },
+  admin: Session
+) =>
+  Effect.gen(function*() {
+    const path = `/api/v1/admin/bounties/${bountyId}/disputes/${disputeId}/resolution`
+    const preview = yield* call("POST", path, { session: admin, body })
+    expect(preview.status, preview.text).toBe(202)
+    const applied = yield* call("POST", path, {
+      session: admin,
+      body: { ...body, dryRun: false, approvedCommandHash: preview.body.data.commandHash, confirmation: preview.body.data.confirmation }
+    })
+    expect(applied.status, applied.text).toBe(202)
+    return applied
+  })
