@@ -15,7 +15,10 @@
  * any process, and a slow read as a safety net; on the embedded database, a read every
  * `pollMs`). Each read takes the run's head (state and last `seq`), then the events up
  * to that `seq`: events commit with the run's `event_seq` (src/runtime/events/RunEventLog.ts), so
- * none is skipped and a finished run's last event is sent before the end.
+ * none is skipped and a finished run's last event is sent before the end. The stream sends only
+ * the events in `seq` order from where it stands: should a later event (or the head) be read
+ * before an earlier one is visible, it waits for that one ({@link GapGraceMs} at most) rather
+ * than pass it.
  *
  * Of a run whose playground data was cleared (`dataClearedAt`), `message.delta` events
  * are not sent (their text is the cleared content); the other events are.
@@ -39,6 +42,13 @@ export const StreamLimitRetryAfterSeconds = 5
 export const OpenRunEventStreams = Metric.gauge("agent_directory_run_event_streams", {
   description: "Run event streams (GET /api/v1/runs/{runId}/events) open in this process"
 })
+
+/**
+ * How long a stream waits for an event missing behind a later one before it passes it (ms).
+ * Appends are serialized per run and commit in seq order (RunEventLog.ts), so a gap is a moment
+ * between two commits; one that lasts is an event that will not come.
+ */
+const GapGraceMs = 2_000
 
 const isFinished = (state: string) => (FinishedRunStates as ReadonlyArray<string>).includes(state)
 
@@ -67,6 +77,8 @@ export class RunEventStreams extends Effect.Service<RunEventStreams>()("agent-di
       Stream.unwrapScoped(Effect.map(wakeups.subscribe(runId), (wakeup) =>
         Stream.unfoldChunkEffect(last, (after) =>
           Effect.gen(function*() {
+            // when a read first found `after + 1` missing behind a later event (real time, ms)
+            let gapSince: number | undefined
             for (;;) {
               yield* wakeup.reset
               const found = yield* repo.head(runId)
@@ -74,7 +86,20 @@ export class RunEventStreams extends Effect.Service<RunEventStreams>()("agent-di
               if (Option.isNone(found)) return Option.none()
               const head = found.value
               if (head.eventSeq > after) {
-                const page = yield* repo.after({ runId, after, upTo: head.eventSeq })
+                const read = yield* repo.after({ runId, after, upTo: head.eventSeq })
+                // only the events in seq order from `after + 1`: a head or a later event read before an earlier
+                // event is visible waits for it, so the cursor never passes an event not yet sent (a gap older than
+                // GapGraceMs is passed: its event will not come)
+                let contiguous = 0
+                while (contiguous < read.length && read[contiguous]!.seq === after + contiguous + 1) contiguous++
+                if (contiguous === 0) {
+                  gapSince ??= performance.now()
+                  if (performance.now() - gapSince < GapGraceMs) {
+                    yield* wakeup.wait(Math.min(wakeups.pollMs(), 50))
+                    continue
+                  }
+                }
+                const page = contiguous > 0 ? read.slice(0, contiguous) : read
                 const next = page.length === 0 ? head.eventSeq : page[page.length - 1]!.seq
                 const shown = head.dataCleared ? page.filter((e) => e.kind !== "message.delta") : page
                 return Option.some([Chunk.fromIterable(shown.map(sseEvent)), next] as const)
