@@ -105,7 +105,8 @@ export const deliveryRound = Effect.gen(function*() {
   function attempt(delivery: Due): Effect.Effect<Outcome> {
     return Effect.gen(function*() {
       const body = JSON.stringify({ type: delivery.kind, timestamp: delivery.eventAt.toISOString(), data: delivery.data })
-      const signedAt = new Date(Math.floor(at.getTime() / 1000) * 1000)
+      // signed when sent (not when the round began): a receiver checks the timestamp against its own clock
+      const signedAt = new Date(Math.floor((yield* now).getTime() / 1000) * 1000)
       const secrets = [delivery.secretSealed]
       if (delivery.previousSecretSealed !== null && delivery.previousSecretUntil !== null && delivery.previousSecretUntil > at) {
         secrets.push(delivery.previousSecretSealed)
