@@ -49,9 +49,9 @@ interface Delivered {
 }
 
 /**
- * A webhook receiver on 127.0.0.1: verifies each delivery with `Webhook.verify` (the library's
- * timestamp tolerance measured against the service's manual clock, `now()`, as a receiver's wall
- * clock would be in step with the service's) and records it; answers 503 while down. A delivery
+ * A webhook receiver on 127.0.0.1: verifies each delivery's signature with `Webhook.verify` (its
+ * timestamp window read at the delivery's own `webhook-timestamp`, since the walk jumps the service's
+ * clock; `now()` when the header is missing) and records it; answers 503 while down. A delivery
  * that does not verify is recorded in `rejected`.
  */
 const receiver = (now: () => number) => {
@@ -68,7 +68,10 @@ const receiver = (now: () => number) => {
         return
       }
       try {
-        const event = verify(state.secret, req.headers, body, now()) as { type: string; data: Record<string, unknown> }
+        // the library's freshness window is read at the delivery's own timestamp: this walk jumps the service's
+        // clock by hours, and a delivery signed just before a jump arrives just after it
+        const signedAt = Number(req.headers["webhook-timestamp"]) * 1000
+        const event = verify(state.secret, req.headers, body, Number.isFinite(signedAt) ? signedAt : now()) as { type: string; data: Record<string, unknown> }
         delivered.push({ id: String(req.headers["webhook-id"]), type: event.type, data: event.data })
         res.writeHead(204).end()
       } catch (e) {
