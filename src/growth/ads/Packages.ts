@@ -19,6 +19,31 @@ import { ensurePackageOffers } from "./PackageOffers.js"
 import { AdPackage, type CreateAdPackageRequest, type CreateAdPackageVersionRequest } from "./Schemas.js"
 
 /** Ad packages. Requires `SqlClient`, `Ids`, `Audit`, `AdsSettings`. */
+
+/** Inserts version `version` of ad package `packageId` (price in `assetId`'s units); returns its id. */
+const insertVersion = (v: {
+  readonly packageId: string
+  readonly version: number
+  readonly assetId: string
+  readonly body: { readonly priceUnits: bigint; readonly durationDays: number }
+  readonly at: Date
+}) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const id = yield* (yield* Ids).next
+    yield* sql`INSERT INTO ad_package_versions ${
+      sql.insert({
+        id,
+        package_id: v.packageId,
+        version: v.version,
+        asset_id: v.assetId,
+        price_units: v.body.priceUnits.toString(),
+        duration_days: v.body.durationDays,
+        created_at: v.at
+      })
+    }`
+    return id
+  })
 export class Packages extends Effect.Service<Packages>()("agent-directory/AdPackages", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -107,18 +132,7 @@ export class Packages extends Effect.Service<Packages>()("agent-directory/AdPack
         if (inserted.length === 0) {
           return yield* new AdPackageCodeTaken({ detail: "The body is not valid: /code must not be the code of another ad package." })
         }
-        const versionId = yield* ids.next
-        yield* sql`INSERT INTO ad_package_versions ${
-          sql.insert({
-            id: versionId,
-            package_id: id,
-            version: 1,
-            asset_id: assetId,
-            price_units: body.priceUnits.toString(),
-            duration_days: body.durationDays,
-            created_at: at
-          })
-        }`
+        const versionId = yield* insertVersion({ packageId: id, version: 1, assetId, body, at })
         const sold = yield* sell(id, workspaceId, at)
         yield* audit.record({
           workspaceId,
@@ -156,18 +170,7 @@ export class Packages extends Effect.Service<Packages>()("agent-directory/AdPack
         }
         const assetId = yield* knownAsset(body.assetPublicId)
         const at = yield* now
-        const versionId = yield* ids.next
-        yield* sql`INSERT INTO ad_package_versions ${
-          sql.insert({
-            id: versionId,
-            package_id: packageId,
-            version: body.expectedVersion + 1,
-            asset_id: assetId,
-            price_units: body.priceUnits.toString(),
-            duration_days: body.durationDays,
-            created_at: at
-          })
-        }`
+        const versionId = yield* insertVersion({ packageId, version: body.expectedVersion + 1, assetId, body, at })
         const sold = yield* sell(packageId, workspaceId, at)
         yield* audit.record({
           workspaceId,
