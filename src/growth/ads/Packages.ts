@@ -18,8 +18,6 @@ import { AdPackageCodeTaken, AdPackageNotFound, AdsPlatformUnset } from "./Error
 import { ensurePackageOffers } from "./PackageOffers.js"
 import { AdPackage, type CreateAdPackageRequest, type CreateAdPackageVersionRequest } from "./Schemas.js"
 
-/** Ad packages. Requires `SqlClient`, `Ids`, `Audit`, `AdsSettings`. */
-
 /** Inserts version `version` of ad package `packageId` (price in `assetId`'s units); returns its id. */
 const insertVersion = (v: {
   readonly packageId: string
@@ -44,6 +42,7 @@ const insertVersion = (v: {
     }`
     return id
   })
+/** Ad packages. Requires `SqlClient`, `Ids`, `Audit`, `AdsSettings`. */
 export class Packages extends Effect.Service<Packages>()("agent-directory/AdPackages", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
