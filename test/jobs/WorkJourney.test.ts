@@ -30,6 +30,7 @@ import { awaitCronScheduled } from "../support/workflows.js"
 import { waitFor } from "../support/waitFor.js"
 import {
   balanceOf,
+  bountyCommand,
   bountyOverrides,
   ClaimantAgent,
   postAndFund,
@@ -137,8 +138,7 @@ const signInBoth = Effect.gen(function*() {
   poster = yield* signIn("owner")
   claimant = yield* signIn("outsider")
 })
-const command = (session: Session, bountyId: string, verb: string, body: Record<string, unknown>) =>
-  call("POST", `/api/v1/bounties/${bountyId}/${verb}`, { session, body })
+const command = bountyCommand
 
 /** Subscribes `workspaceId`'s receiver at `url` to `bounty.*`; the receiver verifies with its secret. */
 const subscribe = (session: Session, workspaceId: string, url: string, hook: ReturnType<typeof receiver>) =>

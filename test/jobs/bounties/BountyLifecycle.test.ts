@@ -16,6 +16,7 @@ import { makeTestServer } from "../../support/TestServer.js"
 import { awaitCronScheduled } from "../../support/workflows.js"
 import {
   balanceOf,
+  bountyCommand,
   bountyBody,
   bountyEvents,
   bountyOverrides,
@@ -41,8 +42,7 @@ const signInBoth = Effect.gen(function*() {
   claimant = yield* signIn("outsider")
 })
 
-const command = (session: Session, bountyId: string, verb: string, body: Record<string, unknown>) =>
-  call("POST", `/api/v1/bounties/${bountyId}/${verb}`, { session, body })
+const command = bountyCommand
 
 const claimAndDeliver = (bounty: { id: string; version: number }) =>
   Effect.gen(function*() {

@@ -180,3 +180,7 @@ export const resolveDispute = (
     expect(applied.status, applied.text).toBe(202)
     return applied
   })
+
+/** POSTs bounty command `verb` (claim, submit, accept, reject, dispute, cancel, …) of `bountyId` as `session`. */
+export const bountyCommand = (session: Session, bountyId: string, verb: string, body: Record<string, unknown>) =>
+  call("POST", `/api/v1/bounties/${bountyId}/${verb}`, { session, body })
